@@ -1,0 +1,56 @@
+# OASIS generator: build, test and demo. See README.md.
+CONFIG ?= default
+BUILD  ?= build
+JOBS   ?= $(shell nproc)
+SEED   ?= 1
+export SEED
+
+CMAKE_STAMP := $(BUILD)/CMakeCache.txt
+CTEST := ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+.PHONY: all deps build test regress test-exhaustive bench demo gen lint clean help
+
+all: build
+
+help:
+	@echo "make demo             generate configs/\$$(CONFIG).json and run its Verilator check"
+	@echo "make test             model, generator and Verilator tests (CTest)"
+	@echo "make regress          the longer configuration sweeps"
+	@echo "make test-exhaustive  exhaustive sweeps (all binary16 pairs, ...)"
+	@echo "make bench            benchmarks, with their figures"
+	@echo "make gen CONFIG=x     write build/x/rtl from configs/x.json"
+	@echo "make lint CONFIG=x    verilator --lint-only -Wall on every generated block"
+	@echo "make deps             install the missing Debian packages"
+
+deps:
+	@tools/deps.sh
+
+$(CMAKE_STAMP): | deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+
+build: deps $(CMAKE_STAMP)
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	$(CTEST) -LE 'regress|exhaustive'
+
+regress: build
+	$(CTEST) -L regress
+
+test-exhaustive: build
+	$(CTEST) -L exhaustive
+
+bench: build
+	@set -e; for b in $(BUILD)/bench_*; do echo "== $$b"; $$b; done
+
+gen: build
+	$(BUILD)/oasis-gen --config configs/$(CONFIG).json --out $(BUILD)/$(CONFIG)/rtl
+
+lint: gen
+	tools/lint.sh $(BUILD)/$(CONFIG)/rtl
+
+demo: build
+	@tools/demo.sh $(BUILD) configs/$(CONFIG).json
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,51 @@
+// A block of the generator: one class per hardware block, emitting its
+// SystemVerilog for a config (STYLE: FloPoCo). Blocks register themselves;
+// oasis-gen emits every registered block for every config.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "model/config.hpp"
+
+namespace oasis::gen {
+
+/// One emitted SystemVerilog file; the generator adds the banner and the
+/// `default_nettype lines around body.
+struct SvFile {
+  std::string name;  ///< file name, "<module>.sv"
+  std::string body;
+};
+
+struct BlockOutput {
+  std::vector<std::string> primitives;  ///< rtl/ files used, e.g. "oasis_fp_add.sv"
+  std::vector<std::string> uses;        ///< other blocks whose modules it instantiates
+  std::vector<SvFile> files;            ///< its own modules, leaves first
+  nlohmann::ordered_json manifest = nlohmann::ordered_json::object();  ///< derived figures
+};
+
+class Block {
+ public:
+  virtual ~Block() = default;
+  /// lower_snake_case block name: module oasis_<config>_<name>, <name>.f.
+  virtual std::string name() const = 0;
+  virtual BlockOutput emit(const Config& config) const = 0;
+};
+
+/// Every registered block, sorted by name.
+std::vector<const Block*> registered_blocks();
+const Block* find_block(const std::string& name);
+
+struct Registrar {
+  explicit Registrar(std::unique_ptr<Block> block);
+};
+
+/// oasis_<config name>_<block>: the module name of a generated block.
+std::string module_name(const Config& config, const std::string& block);
+
+}  // namespace oasis::gen
+
+#define OASIS_REGISTER_BLOCK(cls) \
+  static const ::oasis::gen::Registrar oasis_registrar_##cls{std::make_unique<cls>()}

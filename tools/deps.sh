@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the project needs, only the missing ones.
+# As root it runs apt-get; otherwise it prints the exact command and fails.
+set -euo pipefail
+packages=(g++ cmake make verilator yosys iverilog libfmt-dev nlohmann-json3-dev
+          libgtest-dev libbenchmark-dev libcli11-dev)
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "deps: missing Debian packages: ${missing[*]}" >&2
+  echo "deps: run as root:  $cmd" >&2
+  exit 1
+fi
+echo "deps: installing ${missing[*]}"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Yosys on blocks of a generated folder: elaborate, check -assert, no latches,
+# synth, check -assert again; implicit nets, undriven nets, latches, logic
+# loops and conflicting drivers are errors.
+# usage: tools/yosys_check.sh RTL_DIR [BLOCK...]   (no BLOCK: every block)
+set -euo pipefail
+dir=$(cd "${1:?usage: tools/yosys_check.sh RTL_DIR [BLOCK...]}" && pwd)
+shift
+blocks=("$@")
+if [ ${#blocks[@]} -eq 0 ]; then
+  for f in "$dir"/*.f; do
+    b=$(basename "$f" .f)
+    [ "$b" = files ] || blocks+=("$b")
+  done
+fi
+[ ${#blocks[@]} -gt 0 ] || { echo "yosys: no block file lists in $dir" >&2; exit 1; }
+name=$(sed -n 's/^    "name": "\([a-z0-9_]*\)",$/\1/p' "$dir/manifest.json" | head -n 1)
+[ -n "$name" ] || { echo "yosys: no config name in $dir/manifest.json" >&2; exit 1; }
+for block in "${blocks[@]}"; do
+  f="$dir/$block.f"
+  [ -f "$f" ] || { echo "yosys: no block '$block' in $dir" >&2; exit 1; }
+  top="oasis_${name}_${block}"
+  srcs=$(grep -v '^//' "$f" | sed "s|^|$dir/|" | tr '\n' ' ')
+  log="$dir/yosys_$block.log"
+  if ! yosys -q -e 'implicitly declared|no driver|Latch|logic loop|conflicting' -l "$log" -p "
+      read_verilog -sv $srcs; hierarchy -check -top $top; proc; check -assert;
+      select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr; synth -top $top; check -assert" \
+      >/dev/null 2>&1; then
+    tail -n 30 "$log" >&2
+    echo "yosys: block $block failed (log: $log)" >&2
+    exit 1
+  fi
+done
+echo "yosys: ${#blocks[@]} blocks synthesized, check -assert clean, no latches ($dir)"

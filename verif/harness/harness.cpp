@@ -1,0 +1,113 @@
+#include "verif/harness/harness.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+namespace oasis::tb {
+namespace {
+
+[[noreturn]] void usage_error(const std::string& block, const std::string& message) {
+  fmt::print(stderr,
+             "{}_tb: {}\nusage: {}_tb --manifest FILE [--label NAME] [--seed N] [--vectors N] "
+             "[--exhaustive] [+verilator+...]\n(SEED=N and TRACE=1 in the environment also work)\n",
+             block, message, block);
+  std::exit(2);
+}
+
+uint64_t parse_u64(const std::string& block, const std::string& what, const std::string& text) {
+  try {
+    size_t used = 0;
+    const unsigned long long v = std::stoull(text, &used, 0);
+    if (used != text.size() || text.starts_with("-")) throw std::invalid_argument(text);
+    return v;
+  } catch (const std::exception&) {
+    usage_error(block, fmt::format("{} must be a non-negative integer, found '{}'", what, text));
+  }
+}
+
+}  // namespace
+
+Options Options::parse(std::string block, int argc, char** argv) {
+  Options o;
+  o.block = std::move(block);
+  if (const char* s = std::getenv("SEED"); s && *s) o.seed = parse_u64(o.block, "SEED", s);
+  if (const char* t = std::getenv("TRACE"); t && std::string(t) == "1") o.trace = true;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage_error(o.block, a + " needs a value");
+      return argv[++i];
+    };
+    if (a.starts_with("+")) continue;  // Verilator's own +verilator+ arguments
+    if (a == "--manifest") {
+      o.manifest_path = value();
+    } else if (a == "--label") {
+      o.label = value();
+    } else if (a == "--seed") {
+      o.seed = parse_u64(o.block, "--seed", value());
+    } else if (a == "--vectors") {
+      o.vectors = parse_u64(o.block, "--vectors", value());
+    } else if (a == "--exhaustive") {
+      o.exhaustive = true;
+    } else {
+      usage_error(o.block, fmt::format("unknown argument '{}'", a));
+    }
+  }
+  if (o.manifest_path.empty()) usage_error(o.block, "--manifest is required");
+  std::ifstream in(o.manifest_path);
+  if (!in) usage_error(o.block, fmt::format("cannot read manifest '{}'", o.manifest_path));
+  try {
+    o.manifest = nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    usage_error(o.block, fmt::format("manifest '{}' is not valid JSON: {}", o.manifest_path, e.what()));
+  }
+  if (o.label.empty()) o.label = o.manifest.at("config").at("name").get<std::string>();
+  o.trace_path = fmt::format("{}_{}_seed{}.vcd", o.block, o.label, o.seed);
+  return o;
+}
+
+long long Options::param(const std::string& key) const {
+  if (manifest.at("config").contains(key)) return manifest["config"][key].get<long long>();
+  if (manifest.at("derived").contains(key)) return manifest["derived"][key].get<long long>();
+  const auto& b = manifest.at("blocks").at(block);
+  if (b.contains(key)) return b[key].get<long long>();
+  fmt::print(stderr, "{}_tb: manifest has no parameter '{}'\n", block, key);
+  std::exit(2);
+}
+
+bool Scoreboard::check(uint64_t cycle, std::string_view what, uint64_t expected, uint64_t got,
+                       std::string_view context) {
+  ++checks_;
+  if (expected == got) return true;
+  ++mismatches_;
+  if (mismatches_ <= uint64_t(options_.max_mismatches)) {
+    fmt::print(stderr,
+               "MISMATCH {} config={} seed={} cycle={}: {} expected 0x{:x} got 0x{:x}{}{}\n",
+               options_.block, options_.label, options_.seed, cycle, what, expected, got,
+               context.empty() ? "" : " | ", context);
+  }
+  return false;
+}
+
+void Scoreboard::fail(uint64_t cycle, std::string_view message) {
+  ++mismatches_;
+  if (mismatches_ <= uint64_t(options_.max_mismatches)) {
+    fmt::print(stderr, "FAIL {} config={} seed={} cycle={}: {}\n", options_.block, options_.label,
+               options_.seed, cycle, message);
+  }
+}
+
+int Scoreboard::summary() const {
+  const bool ok = mismatches_ == 0 && vectors_ > 0;
+  fmt::print("{} {} config={} seed={}: {} vectors, {} checks, {} mismatches{}\n",
+             ok ? "PASS" : "FAIL", options_.block, options_.label, options_.seed, vectors_,
+             checks_, mismatches_,
+             vectors_ == 0 ? " (no vectors were run: that is a failure)" : "");
+  if (options_.trace) fmt::print("waveform: {}\n", options_.trace_path);
+  return ok ? 0 : 1;
+}
+
+}  // namespace oasis::tb

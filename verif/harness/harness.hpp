@@ -1,0 +1,174 @@
+// The Verilator testbench harness every block's check is built on: clock and
+// reset, seeded stimulus (SEED=), a scoreboard that compares every cycle and
+// reports cycle, seed and config on a mismatch, and waveforms with TRACE=1.
+//
+// A testbench is a main() that builds a Harness<Vdut>, drives the DUT's
+// inputs, calls step() once a cycle and hands expected and actual values to
+// check(). The vltest script verilates it against one generated config.
+#pragma once
+
+#include <verilated.h>
+#if VM_TRACE
+#include <verilated_vcd_c.h>
+#endif
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace oasis::tb {
+
+/// Run options, from the command line (after Verilator's own +args) and the
+/// environment: SEED=<n> sets the seed, TRACE=1 writes a waveform.
+struct Options {
+  std::string block;          ///< block under test, for messages
+  std::string label;          ///< config label (the sweep's name for it)
+  std::string manifest_path;  ///< the generated manifest.json
+  nlohmann::json manifest;    ///< its contents
+  uint64_t seed = 1;
+  uint64_t vectors = 0;       ///< random vectors to run; 0 = the testbench's default
+  bool exhaustive = false;    ///< run the exhaustive stimulus where there is one
+  bool trace = false;
+  std::string trace_path;
+  int max_mismatches = 10;    ///< stop after this many
+
+  /// Reads --manifest, --label, --vectors, --exhaustive, --seed and the
+  /// environment. Exits with status 2 and a message on a bad argument.
+  static Options parse(std::string block, int argc, char** argv);
+  /// A derived parameter or config field from the manifest, as an integer.
+  long long param(const std::string& key) const;
+};
+
+/// Compares and counts. Every mismatch prints one line with the block,
+/// config, seed and cycle, the name of the value and both values in hex.
+class Scoreboard {
+ public:
+  explicit Scoreboard(const Options& options) : options_(options) {}
+
+  /// Returns true when equal. `context` is free text (operands, lane...).
+  bool check(uint64_t cycle, std::string_view what, uint64_t expected, uint64_t got,
+             std::string_view context = {});
+  /// Records a failure that is not a value comparison (a handshake rule).
+  void fail(uint64_t cycle, std::string_view message);
+  /// One stimulus vector fully checked.
+  void count_vector(uint64_t n = 1) { vectors_ += n; }
+  uint64_t vectors() const { return vectors_; }
+  uint64_t mismatches() const { return mismatches_; }
+  bool should_stop() const { return mismatches_ >= uint64_t(options_.max_mismatches); }
+  /// Prints the summary; 0 when at least one vector was checked and none
+  /// mismatched, 1 otherwise (a run that checked nothing is a failure).
+  int summary() const;
+
+ private:
+  const Options& options_;
+  uint64_t vectors_ = 0;
+  uint64_t checks_ = 0;
+  uint64_t mismatches_ = 0;
+};
+
+template <class Dut>
+class Harness {
+ public:
+  Harness(const Options& options, int argc, char** argv)
+      : options_(options), rng_(options.seed), scoreboard_(options) {
+    context_ = std::make_unique<VerilatedContext>();
+    context_->commandArgs(argc, argv);
+    context_->randReset(2);  // registers and memories start random
+    context_->randSeed(int(options.seed & 0x7fffffff));
+#if VM_TRACE
+    if (options.trace) context_->traceEverOn(true);
+#endif
+    dut_ = std::make_unique<Dut>(context_.get());
+#if VM_TRACE
+    if (options.trace) {
+      trace_ = std::make_unique<VerilatedVcdC>();
+      dut_->trace(trace_.get(), 99);
+      trace_->open(options.trace_path.c_str());
+    }
+#endif
+    if constexpr (kClocked) dut_->clk_i = 0;
+    dut_->eval();
+  }
+
+  ~Harness() {
+#if VM_TRACE
+    if (trace_) trace_->close();
+#endif
+    dut_->final();
+  }
+
+  Dut& dut() { return *dut_; }
+  std::mt19937_64& rng() { return rng_; }
+  Scoreboard& scoreboard() { return scoreboard_; }
+  const Options& options() const { return options_; }
+  uint64_t cycle() const { return cycle_; }
+
+  /// True with probability p (stimulus gaps, backpressure).
+  bool coin(double p) { return std::bernoulli_distribution(p)(rng_); }
+  uint64_t random_bits(int width) {
+    const uint64_t r = rng_();
+    return width >= 64 ? r : (r & ((uint64_t{1} << width) - 1));
+  }
+
+  /// Holds rst_ni low for `cycles` clock cycles, then releases it.
+  void reset(int cycles = 3) {
+    static_assert(kClocked, "reset() needs a clocked DUT");
+    dut_->rst_ni = 0;
+    for (int i = 0; i < cycles; ++i) step();
+    dut_->rst_ni = 1;
+    dut_->eval();
+  }
+
+  /// Evaluates combinational logic after the inputs changed, without a clock
+  /// edge; the outputs then show this cycle's values.
+  void settle() { dut_->eval(); }
+
+  /// One clock cycle: the rising edge takes the inputs driven since the
+  /// last step(); the combinational outputs then reflect the new state.
+  /// A combinational DUT just advances the cycle count.
+  void step() {
+    dut_->eval();
+    dump();
+    if constexpr (kClocked) {
+      dut_->clk_i = 1;
+      dut_->eval();
+      dump();
+      dut_->clk_i = 0;
+      dut_->eval();
+    }
+    ++cycle_;
+  }
+
+  bool check(std::string_view what, uint64_t expected, uint64_t got,
+             std::string_view context = {}) {
+    return scoreboard_.check(cycle_, what, expected, got, context);
+  }
+  void fail(std::string_view message) { scoreboard_.fail(cycle_, message); }
+  int finish() { return scoreboard_.summary(); }
+
+ private:
+  static constexpr bool kClocked = requires(Dut d) { d.clk_i; };
+
+  void dump() {
+    context_->timeInc(1);
+#if VM_TRACE
+    if (trace_) trace_->dump(context_->time());
+#endif
+  }
+
+  const Options& options_;
+  std::unique_ptr<VerilatedContext> context_;
+  std::unique_ptr<Dut> dut_;
+#if VM_TRACE
+  std::unique_ptr<VerilatedVcdC> trace_;
+#endif
+  std::mt19937_64 rng_;
+  Scoreboard scoreboard_;
+  uint64_t cycle_ = 0;
+};
+
+}  // namespace oasis::tb

@@ -1,0 +1,169 @@
+// Config validation through the real command: each malformed config gives one
+// clear message naming the field, exit status 2, and leaves the output
+// folder exactly as it was.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "model/config.hpp"
+
+namespace oasis {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct GenRun {
+  int status;
+  std::string err;
+};
+
+GenRun run_gen(const std::string& args) {
+  const std::string cmd =
+      fmt::format("{}/oasis-gen {} 2>&1 >/dev/null", OASIS_BINARY_DIR, args);
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 512> buf{};
+  while (fgets(buf.data(), buf.size(), p)) out += buf.data();
+  const int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string read_default() { return slurp(fs::path(OASIS_SOURCE_DIR) / "configs/default.json"); }
+
+// Replaces the value of "key" in the default config's text.
+std::string with(const std::string& key, const std::string& value) {
+  std::string t = read_default();
+  const auto at = t.find("\"" + key + "\"");
+  const auto colon = t.find(':', at);
+  const auto end = t.find_first_of(",\n}", colon);
+  return t.substr(0, colon + 1) + " " + value + t.substr(end);
+}
+
+struct Bad {
+  const char* what;
+  std::string text;
+  const char* expect;  // must appear in the message
+};
+
+class MalformedConfig : public ::testing::TestWithParam<int> {};
+
+std::vector<Bad> bad_configs() {
+  std::string trunc = read_default();
+  trunc.resize(trunc.size() / 2);
+  std::string unknown = read_default();
+  unknown.insert(unknown.find('{') + 1, "\n  \"pe_line\": 4,");
+  return {
+      {"unknown key", unknown, "unknown field 'pe_line'"},
+      {"wrong type", with("channels", "\"128\""), "field 'channels': found a string \"128\""},
+      {"out-of-range act_bits", with("act_bits", "5"), "field 'act_bits': found the number 5"},
+      {"out-of-range weight_bits", with("weight_bits", "0"), "field 'weight_bits': found the number 0"},
+      {"k = 0", with("outliers_per_side", "0"), "field 'outliers_per_side': found the number 0"},
+      {"2k > N", with("outliers_per_side", "65"), "2k <= channels (128), so at most 64"},
+      {"name not an identifier", with("name", "\"my-core\""), "field 'name': found a string \"my-core\""},
+      {"name with a path separator", with("name", "\"../evil\""), "field 'name'"},
+      {"truncated JSON", trunc, "is not valid JSON"},
+      {"non-integer", with("pe_lines", "2.5"), "field 'pe_lines': found a non-integer number 2.5"},
+      {"R not a power of two", with("orizuru_unit_inputs", "12"), "a power of two from 2 to 64"},
+      {"bad enum", with("accumulator", "\"bf16\""), "one of \"fp32\", \"fp16\""},
+  };
+}
+
+TEST_P(MalformedConfig, ExitsTwoWithOneClearMessageAndWritesNothing) {
+  const Bad bad = bad_configs()[size_t(GetParam())];
+  const fs::path dir = fs::temp_directory_path() / fmt::format("oasis_cfg_test_{}_{}", getpid(), GetParam());
+  fs::remove_all(dir);
+  fs::create_directories(dir / "out");
+  std::ofstream(dir / "out" / "keep.txt") << "previous output";
+  std::ofstream(dir / "bad.json") << bad.text;
+  const GenRun r = run_gen(fmt::format("--config {} --out {}", (dir / "bad.json").string(),
+                                    (dir / "out").string()));
+  EXPECT_EQ(r.status, 2) << bad.what << ": " << r.err;
+  EXPECT_NE(r.err.find(bad.expect), std::string::npos) << bad.what << ": " << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+  // The output folder is untouched and nothing else appeared beside it.
+  EXPECT_EQ(slurp(dir / "out" / "keep.txt"), "previous output");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir / "out"), fs::directory_iterator{}), 1);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 2);
+  fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Each, MalformedConfig, ::testing::Range(0, int(bad_configs().size())));
+
+TEST(Config, CommandLineErrorsExitTwo) {
+  EXPECT_EQ(run_gen("--bogus").status, 2);
+  EXPECT_EQ(run_gen("--config").status, 2);
+  EXPECT_EQ(run_gen("--out /tmp/x").status, 2);
+  const GenRun missing = run_gen("--config /nonexistent.json --out /tmp/oasis_never");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("cannot be read"), std::string::npos) << missing.err;
+  EXPECT_FALSE(fs::exists("/tmp/oasis_never"));
+  const GenRun bad_set = run_gen(fmt::format("--config {}/configs/default.json --set act_bits "
+                                          "--out /tmp/oasis_never", OASIS_SOURCE_DIR));
+  EXPECT_EQ(bad_set.status, 2) << bad_set.err;
+}
+
+TEST(Config, ShippedConfigsParse) {
+  const Config d = load_config(std::string(OASIS_SOURCE_DIR) + "/configs/default.json");
+  EXPECT_EQ(d.name, "default");
+  const Config p = load_config(std::string(OASIS_SOURCE_DIR) + "/configs/paper.json");
+  // SPEC section 7: the paper's Table II.
+  EXPECT_EQ(p.channels, 4096);
+  EXPECT_EQ(p.outliers_per_side, 21);  // ceil(0.5 % of 4096)
+  EXPECT_EQ(p.pe_lines, 16);
+  EXPECT_EQ(p.index_counters, 32);
+  EXPECT_EQ(p.counter_inputs, 16);
+  EXPECT_EQ(p.mac_tree_inputs, 32);
+  EXPECT_EQ(p.comp_macs, 8);
+  EXPECT_EQ(p.clustering_lanes, 4);
+  EXPECT_EQ(orizuru_units(p.channels, p.orizuru_unit_inputs), 273);
+  EXPECT_EQ(cycles_per_row(p), 8);  // max(8, 8, ceil(42/8) = 6)
+  EXPECT_EQ(ceil_div(4096, p.pe_lines) * cycles_per_row(p), 2048);
+}
+
+TEST(Config, OverridesApplyBeforeValidation) {
+  const std::string path = std::string(OASIS_SOURCE_DIR) + "/configs/default.json";
+  const Config c = load_config(path, {"act_bits=3", "accumulator=fp16"});
+  EXPECT_EQ(c.act_bits, 3);
+  EXPECT_EQ(c.accumulator, AccumulatorFormat::kFp16);
+  EXPECT_THROW(load_config(path, {"nope=1"}), ConfigError);
+  EXPECT_THROW(load_config(path, {"act_bits=9"}), ConfigError);
+}
+
+TEST(Config, DerivedHelpers) {
+  EXPECT_EQ(clog2(1), 0);
+  EXPECT_EQ(clog2(2), 1);
+  EXPECT_EQ(clog2(5), 3);
+  EXPECT_EQ(orizuru_units(64, 16), 5);
+  EXPECT_EQ(orizuru_units(2, 16), 1);
+  EXPECT_EQ(orizuru_units(8192, 16), 512 + 32 + 2 + 1);
+}
+
+}  // namespace
+}  // namespace oasis
+
+namespace oasis {
+namespace {
+
+TEST(Config, DocsShowTheSchemaAsItIs) {
+  std::ifstream in(std::string(OASIS_SOURCE_DIR) + "/docs/config.md");
+  std::stringstream s;
+  s << in.rdbuf();
+  EXPECT_NE(s.str().find(config_schema_markdown()), std::string::npos)
+      << "docs/config.md is out of date: regenerate its table with oasis-gen --schema";
+}
+
+}  // namespace
+}  // namespace oasis
