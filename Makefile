@@ -41,7 +41,8 @@ test-exhaustive: build
 	$(CTEST) -L exhaustive
 
 bench: build
-	@set -e; for b in $(BUILD)/bench_*; do echo "== $$b"; $$b; done
+	@set -e; n=0; for b in $(BUILD)/bench_*; do [ -x "$$b" ] || continue; echo "== $$b"; $$b; n=$$((n+1)); done; \
+	  [ $$n -gt 0 ] || { echo "bench: no benchmarks built" >&2; exit 1; }
 
 gen: build
 	$(BUILD)/oasis-gen --config configs/$(CONFIG).json --out $(BUILD)/$(CONFIG)/rtl
