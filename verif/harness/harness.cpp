@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -65,7 +66,8 @@ Options Options::parse(std::string block, int argc, char** argv) {
     usage_error(o.block, fmt::format("manifest '{}' is not valid JSON: {}", o.manifest_path, e.what()));
   }
   if (o.label.empty()) o.label = o.manifest.at("config").at("name").get<std::string>();
-  o.trace_path = fmt::format("{}_{}_seed{}.vcd", o.block, o.label, o.seed);
+  o.trace_path = std::filesystem::absolute(fmt::format("{}_{}_seed{}.vcd", o.block, o.label, o.seed))
+                     .string();
   return o;
 }
 
