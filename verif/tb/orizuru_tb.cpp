@@ -1,0 +1,197 @@
+// Checks the generated Orizuru engine against its cycle model
+// (model/orizuru_cycle.hpp, values from orizuru_topk) every cycle: in_ready,
+// out_valid and, while valid, the outlier's side, value bits and channel.
+// Stimulus: directed tokens (all equal, signed zeros, several -Inf, NaNs,
+// subnormals, duplicates straddling the k-th place, ramps), then seeded
+// random tokens, first under random input gaps and output backpressure, then
+// with the input always valid and the output always ready, where it measures
+// the sustained output rate and the cycles per token.
+// topk_baseline_tb.cpp compiles this file for the baseline block.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <deque>
+#include <type_traits>
+#include <vector>
+
+#include "Vdut.h"
+#include "model/config.hpp"
+#include "model/orizuru_cycle.hpp"
+#include "verif/harness/harness.hpp"
+
+#ifndef OASIS_TOPK_BASELINE
+#define OASIS_TOPK_BASELINE 0
+#endif
+
+namespace {
+
+using oasis::Fp16;
+
+constexpr const char* kBlock = OASIS_TOPK_BASELINE ? "topk_baseline" : "orizuru";
+
+template <class T>
+void drive_beat(T& port, const std::vector<Fp16>& beat) {
+  if constexpr (std::is_integral_v<T>) {
+    uint64_t v = 0;
+    for (size_t i = 0; i < beat.size(); ++i) v |= uint64_t(beat[i].bits) << (16 * i);
+    port = T(v);
+  } else {
+    for (size_t w = 0; w < beat.size() / 2; ++w) {
+      port[w] = uint32_t(beat[2 * w].bits) | (uint32_t(beat[2 * w + 1].bits) << 16);
+    }
+  }
+}
+
+const uint16_t kSpecials[] = {0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0xFE00, 0x7C01,
+                              0xFFFF, 0x0001, 0x8001, 0x03FF, 0x83FF, 0x3C00, 0xBC00};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto options = oasis::tb::Options::parse(kBlock, argc, argv);
+  oasis::tb::Harness<Vdut> h(options, argc, argv);
+  auto& dut = h.dut();
+  const oasis::Config config = oasis::parse_config(options.manifest.at("config"), options.manifest_path);
+  const oasis::OrizuruTiming t = oasis::orizuru_timing(config, OASIS_TOPK_BASELINE);
+  const int n = t.channels;
+  const int k = t.k;
+  oasis::OrizuruCycle model(t);
+  auto& rng = h.rng();
+  const auto pick = [&](int m) { return int(rng() % uint64_t(m)); };
+
+  // Directed tokens.
+  std::vector<std::vector<Fp16>> tokens;
+  const auto token_of = [&](auto f) {
+    std::vector<Fp16> x(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) x[size_t(i)] = Fp16{uint16_t(f(i))};
+    tokens.push_back(x);
+  };
+  for (uint16_t v : {0x3C00, 0x0000, 0xFC00, 0x7E00}) token_of([&](int) { return v; });
+  token_of([&](int i) { return i % 2 ? 0x8000 : 0x0000; });             // +0 / -0
+  token_of([&](int i) { return i % 3 ? 0xFC00 : 0x7C00; });             // mostly -Inf
+  token_of([&](int i) { return i % 4 == 1 ? 0xFC00 : 0x3800 + i; });   // several -Inf
+  token_of([&](int i) { return kSpecials[size_t(i) % std::size(kSpecials)]; });
+  token_of([&](int i) { return i % 2 ? 0x7E00 + i : 0xFE00 + i; });     // NaNs, payloads
+  token_of([&](int i) { return (i % 2 ? 0x8000 : 0) | (1 + i % 0x3FF); });  // subnormals
+  token_of([&](int i) { return 0x2000 + i; });                          // ascending
+  token_of([&](int i) { return 0x6000 - i; });                          // descending
+  // Duplicates straddling the k-th place on both sides: k-1 distinct big
+  // values, then copies of one value across places k and k+1, likewise below.
+  token_of([&](int i) {
+    if (i < k - 1) return 0x5000 + i;
+    if (i < k + 2) return 0x4800;
+    if (i >= n - (k - 1)) return 0xD000 + i % 256;
+    if (i >= n - (k + 2)) return 0xC800;
+    return 0x3000 + i % 64;
+  });
+  const int directed = int(tokens.size());
+  const int random_tokens = options.vectors ? int(options.vectors) : 60;
+  const int steady_tokens = 4;
+  for (int r = 0; r < random_tokens + steady_tokens; ++r) {
+    const int mode = pick(3);
+    token_of([&](int) -> int {
+      if (mode == 0) return int(rng() & 0xFFFF);
+      if (mode == 1) return 0x3C00 + pick(4);  // many ties
+      return kSpecials[size_t(pick(int(std::size(kSpecials))))];
+    });
+  }
+  const int total = int(tokens.size());
+  const int steady_from = total - steady_tokens;
+
+  h.reset();
+  int next_token = 0, next_beat = 0;  // stimulus position
+  bool in_valid = false;
+  std::vector<Fp16> beat(size_t(t.beat_activations));
+  uint64_t outputs_checked = 0;
+  // Sustained-rate measurement on the steady tokens.
+  uint64_t steady_first_out = 0, steady_last_out = 0, steady_outputs = 0;
+  uint64_t token_start_cycle = 0, steady_token_cycles = 0;
+  int steady_token_count = 0;
+  const uint64_t limit = uint64_t(total + 2) * uint64_t(t.cycles_per_token) * 20 + 1000;
+
+  while (model.tokens_done() < uint64_t(total) && !h.scoreboard().should_stop()) {
+    if (h.cycle() > limit) {
+      h.fail(fmt::format("timeout: {} of {} tokens drained", model.tokens_done(), total));
+      break;
+    }
+    // Steady phase: once every other token has been offered, the input is
+    // always valid and the output always ready.
+    const bool steady = next_token >= steady_from;
+    // Inputs of this cycle. A raised valid holds with its beat until taken.
+    if (!in_valid && next_token < total && (steady || h.coin(0.7))) {
+      const auto& x = tokens[size_t(next_token)];
+      for (int i = 0; i < t.beat_activations; ++i) {
+        const int ch = next_beat * t.beat_activations + i;
+        beat[size_t(i)] = ch < n ? x[size_t(ch)] : Fp16{uint16_t(h.random_bits(16))};
+      }
+      in_valid = true;
+    }
+    const bool out_ready = steady || h.coin(0.6);
+    dut.in_valid_i = in_valid;
+    drive_beat(dut.in_data_i, beat);
+    dut.out_ready_i = out_ready;
+    h.settle();
+
+    const int token_out = int(model.tokens_done());
+    const std::string ctx = fmt::format("token {}{}", token_out, token_out < directed ? " (directed)" : "");
+    h.check("in_ready_o", model.in_ready(), dut.in_ready_o, ctx);
+    h.check("out_valid_o", model.out_valid(), dut.out_valid_o, ctx);
+    if (model.out_valid() && dut.out_valid_o) {
+      const auto& o = model.out();
+      const uint64_t got = dut.out_data_o;
+      const int cw = t.channel_bits;
+      h.check("out.side", o.min_side, (got >> (cw + 16)) & 1, ctx);
+      h.check("out.value", o.value.bits, (got >> cw) & 0xFFFF, ctx);
+      h.check("out.channel", uint64_t(o.channel), got & ((uint64_t{1} << cw) - 1), ctx);
+      if (out_ready) {
+        ++outputs_checked;
+        h.scoreboard().count_vector();
+        if (token_out >= steady_from) {
+          if (steady_outputs == 0) steady_first_out = h.cycle();
+          steady_last_out = h.cycle();
+          ++steady_outputs;
+        }
+      }
+    }
+    const bool in_fire = in_valid && model.in_ready();
+    if (in_fire && next_beat == 0 && next_token > steady_from) {
+      // Token boundary in the steady phase: cycles from one first beat to the next.
+      steady_token_cycles += h.cycle() - token_start_cycle;
+      ++steady_token_count;
+    }
+    if (in_fire && next_beat == 0) token_start_cycle = h.cycle();
+    model.step(in_valid, beat, out_ready);
+    h.step();
+    if (in_fire) {
+      in_valid = false;
+      if (++next_beat == t.beats) {
+        next_beat = 0;
+        ++next_token;
+      }
+    }
+  }
+
+  // One outlier per cycle with the output always ready: the steady tokens'
+  // outputs, token by token, occupy 2k consecutive cycles each.
+  if (steady_outputs != uint64_t(2 * k * steady_tokens)) {
+    h.fail(fmt::format("steady phase: {} outputs, expected {}", steady_outputs, 2 * k * steady_tokens));
+  }
+  const uint64_t span = steady_last_out - steady_first_out + 1;
+  const uint64_t gaps = uint64_t(steady_tokens - 1) * uint64_t(t.beats + t.build_cycles);
+  if (span != steady_outputs + gaps) {
+    h.fail(fmt::format("steady phase: {} outputs over {} cycles, {} of them between tokens",
+                       steady_outputs, span, gaps));
+  }
+  const double per_token = steady_token_count ? double(steady_token_cycles) / steady_token_count : 0;
+  if (steady_token_count && per_token != double(t.cycles_per_token)) {
+    h.fail(fmt::format("steady phase: {} cycles per token, the manifest says {}", per_token,
+                       t.cycles_per_token));
+  }
+  fmt::print(
+      "{} {}: N={} k={} R={} levels/stage={}: {} tokens ({} directed), {} outliers checked; "
+      "steady: {} outliers in {} output cycles (1 per cycle), {} cycles per token "
+      "({} load + {} build + {} drain)\n",
+      kBlock, options.label, n, k, t.unit_inputs, t.levels_per_stage, total, directed,
+      outputs_checked, steady_outputs, steady_outputs, per_token, t.beats, t.build_cycles, 2 * k);
+  return h.finish();
+}
