@@ -1,0 +1,294 @@
+// Checks the generated Clustering Unit against its cycle model
+// (model/clustering_unit.hpp), which takes its indices from the SPEC section 4
+// rule (model/clustering.hpp), every cycle: act_ready, idx_valid, busy and
+// every lane's index. Stimulus per layer (a codebook, so a set of boundaries):
+// directed values (every boundary, its neighbours in the order, +-0, +-Inf,
+// NaNs, subnormals, extremes), then seeded random values, with random gaps in
+// the input and random backpressure. Last, an unthrottled stream measures the
+// latency and throughput and checks them against the manifest.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <deque>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include "Vdut.h"
+#include "model/clustering.hpp"
+#include "model/clustering_unit.hpp"
+#include "model/config.hpp"
+#include "verif/harness/harness.hpp"
+
+namespace {
+
+using oasis::Fp16;
+
+// Bit fields of a Verilator port, narrow (an integer) or wide (VlWide).
+template <class P>
+void put_bits(P& port, int lsb, int width, uint64_t value) {
+  if constexpr (std::is_integral_v<P>) {
+    const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+    port = P((uint64_t(port) & ~(mask << lsb)) | ((value & mask) << lsb));
+  } else {
+    for (int b = 0; b < width; ++b) {
+      const int bit = lsb + b;
+      const uint32_t m = uint32_t{1} << (bit % 32);
+      if ((value >> b) & 1) {
+        port[bit / 32] |= m;
+      } else {
+        port[bit / 32] &= ~m;
+      }
+    }
+  }
+}
+
+template <class P>
+uint64_t get_bits(const P& port, int lsb, int width) {
+  if constexpr (std::is_integral_v<P>) {
+    const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+    return (uint64_t(port) >> lsb) & mask;
+  } else {
+    uint64_t v = 0;
+    for (int b = 0; b < width; ++b) {
+      const int bit = lsb + b;
+      v |= uint64_t((port[bit / 32] >> (bit % 32)) & 1) << b;
+    }
+    return v;
+  }
+}
+
+// The binary16 value whose order key is `key` (0 .. 0x10000; 0x10000 is NaN).
+Fp16 from_key(uint32_t key) {
+  if (key >= 0x10000) return oasis::kFp16CanonicalNan;
+  if (key == 0x8000) return Fp16{0};
+  if (key > 0x8000) return Fp16{uint16_t(key - 0x8000)};
+  return Fp16{uint16_t(0x8000 | (0x8000 - key))};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto options = oasis::tb::Options::parse("clustering_unit", argc, argv);
+  oasis::tb::Harness<Vdut> h(options, argc, argv);
+  auto& dut = h.dut();
+  const oasis::Config config = oasis::parse_config(options.manifest.at("config"),
+                                                   options.manifest_path);
+  const int lanes = config.clustering_lanes;
+  const int na = config.act_bits;
+  const int nbounds = (1 << na) - 1;
+  oasis::ClusteringUnit model(config);
+
+  std::vector<Fp16> bounds;
+  const auto set_boundaries = [&](const std::vector<Fp16>& b) {
+    bounds = b;
+    for (int j = 0; j < nbounds; ++j) put_bits(dut.boundaries_i, j * 16, 16, b[size_t(j)].bits);
+  };
+  const auto bounds_text = [&] {
+    std::string t;
+    for (const Fp16 b : bounds) t += fmt::format("{}{:04x}", t.empty() ? "" : ",", b.bits);
+    return t;
+  };
+
+  double gap = 0.3;           // probability of no offer when the source is free
+  double backpressure = 0.3;  // probability of idx_ready low
+  std::deque<std::vector<Fp16>> queue;  // beats still to send; front is offered
+  int64_t first_accept = -1, first_output = -1;
+  uint64_t accepted_total = 0, outputs_total = 0;
+
+  // One cycle: drive, compare every output with the model, clock both.
+  const auto cycle = [&](bool allow_offer) {
+    const bool offer = allow_offer && !queue.empty() && !(gap > 0 && h.coin(gap));
+    const bool ready = !(backpressure > 0 && h.coin(backpressure));
+    const std::vector<Fp16> garbage = [&] {
+      std::vector<Fp16> g(static_cast<size_t>(lanes));
+      for (auto& v : g) v = Fp16{uint16_t(h.random_bits(16))};
+      return g;
+    }();
+    const std::vector<Fp16>& beat = offer ? queue.front() : garbage;
+    dut.act_valid_i = offer;
+    for (int i = 0; i < lanes; ++i) put_bits(dut.act_data_i, i * 16, 16, beat[size_t(i)].bits);
+    dut.idx_ready_i = ready;
+    h.settle();
+    const bool model_ready = model.act_ready(ready);
+    h.check("act_ready_o", model_ready, dut.act_ready_o);
+    h.check("idx_valid_o", model.idx_valid(), dut.idx_valid_o);
+    h.check("busy_o", model.busy(), dut.busy_o);
+    if (model.idx_valid() && dut.idx_valid_o) {
+      for (int i = 0; i < lanes; ++i) {
+        h.check("idx_data_o", uint64_t(model.idx_data()[size_t(i)]),
+                get_bits(dut.idx_data_o, i * na, na),
+                fmt::format("lane {} boundaries {}", i, bounds_text()));
+      }
+      if (ready) {
+        h.scoreboard().count_vector(uint64_t(lanes));
+        ++outputs_total;
+        if (first_output < 0) first_output = int64_t(h.cycle());
+      }
+    }
+    const bool accepted = offer && dut.act_ready_o;
+    model.clock(offer, beat, bounds, ready);
+    if (accepted) {
+      if (first_accept < 0) first_accept = int64_t(h.cycle());
+      ++accepted_total;
+      queue.pop_front();
+    }
+    h.step();
+  };
+  // Sends the queue and drains the pipeline (boundaries may then change).
+  const auto drain = [&] {
+    uint64_t guard = 0;
+    while ((!queue.empty() || model.busy() || dut.busy_o) && !h.scoreboard().should_stop()) {
+      cycle(true);
+      if (++guard > 10'000'000) {
+        h.fail("the pipeline did not drain in 10^7 cycles");
+        break;
+      }
+    }
+  };
+  const auto push_values = [&](const std::vector<Fp16>& values) {
+    for (size_t i = 0; i < values.size(); i += size_t(lanes)) {
+      std::vector<Fp16> beat(static_cast<size_t>(lanes));
+      for (int l = 0; l < lanes; ++l) {
+        beat[size_t(l)] = values[(i + size_t(l)) % values.size()];
+      }
+      queue.push_back(beat);
+    }
+  };
+
+  // A random strictly ascending codebook of 2^nA finite values; `narrow`
+  // keeps them close together (boundaries one or two ulps apart).
+  const auto random_codebook = [&](bool narrow) -> std::vector<Fp16> {
+    for (int attempt = 0;; ++attempt) {
+      if (attempt == 1000) narrow = false;  // a narrow draw that keeps collapsing
+      std::vector<uint32_t> keys;
+      // Finite values have keys 0x0400 (-0x7BFF) .. 0xFBFF (+0x7BFF).
+      const uint32_t base = 0x0400 + uint32_t(h.random_bits(17) % (0xFBFF - 0x0400 - 64));
+      while (keys.size() < size_t(1) << na) {
+        uint32_t k = narrow ? base + uint32_t(h.random_bits(6)) : uint32_t(h.random_bits(17));
+        if (k < 0x0400 || k > 0xFBFF) continue;  // keep finite: -0x7BFF .. +0x7BFF
+        if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+      }
+      std::sort(keys.begin(), keys.end());
+      std::vector<Fp16> cb;
+      for (const uint32_t k : keys) cb.push_back(from_key(k));
+      try {
+        return oasis::cluster_boundaries(cb);
+      } catch (const std::invalid_argument&) {
+        // boundaries collapsed after rounding: draw again
+      }
+    }
+  };
+  // Directed values for the current boundaries.
+  const auto directed_values = [&] {
+    std::vector<Fp16> v = {Fp16{0x0000}, Fp16{0x8000}, Fp16{0x7C00}, Fp16{0xFC00},
+                           Fp16{0x7E00}, Fp16{0xFE00}, Fp16{0x7C01}, Fp16{0xFFFF},
+                           Fp16{0x7D55}, Fp16{0x0001}, Fp16{0x8001}, Fp16{0x03FF},
+                           Fp16{0x83FF}, Fp16{0x0400}, Fp16{0x8400}, Fp16{0x7BFF},
+                           Fp16{0xFBFF}, Fp16{0x3C00}, Fp16{0xBC00}};
+    for (const Fp16 b : bounds) {
+      const uint32_t k = oasis::order_key(b);
+      v.push_back(b);
+      v.push_back(from_key(k - 1));
+      v.push_back(from_key(k + 1));
+      if ((b.bits & 0x7FFF) == 0) v.push_back(Fp16{uint16_t(b.bits ^ 0x8000)});  // the other zero
+    }
+    return v;
+  };
+
+  h.reset();
+  model.reset();
+  for (int i = 0; i < 3; ++i) cycle(false);  // idle after reset: nothing valid
+
+  // Directed codebooks: a boundary at +0 (the midpoint of -c and c),
+  // subnormal boundaries, the extremes of the format, and negative values.
+  std::vector<std::vector<Fp16>> layers;
+  {
+    const int n = 1 << na;
+    std::vector<Fp16> symmetric, subnormal, extreme, negative;
+    for (int i = 0; i < n; ++i) {
+      const int m = i - n / 2;  // -n/2 .. n/2-1, with a centroid mirrored around 0
+      const double step = 0.25;
+      symmetric.push_back(oasis::fp16_from_double(m < 0 ? (m + 0.5) * step * 2 - step
+                                                        : (m + 0.5) * step * 2 + step));
+      subnormal.push_back(Fp16{uint16_t(i < n / 2 ? 0x8000 | (2 * (n / 2 - i) + 1)
+                                                  : 2 * (i - n / 2) + 1)});
+      extreme.push_back(from_key(uint32_t(0x0401 + uint32_t(i) * ((0xFBFE - 0x0401) / uint32_t(n - 1)))));
+      negative.push_back(oasis::fp16_from_double(-1000.0 + 3.0 * i));
+    }
+    // symmetric: centroids -a, a around 0 give a boundary of exactly 0.
+    std::sort(symmetric.begin(), symmetric.end(),
+              [](Fp16 a, Fp16 b) { return oasis::compare(a, b) < 0; });
+    for (const auto* cb : {&symmetric, &subnormal, &extreme, &negative}) {
+      try {
+        layers.push_back(oasis::cluster_boundaries(*cb));
+      } catch (const std::invalid_argument& e) {
+        h.fail(fmt::format("directed codebook rejected: {}", e.what()));
+      }
+    }
+  }
+  // Directed values under each directed codebook, gaps and backpressure on.
+  for (const auto& b : layers) {
+    set_boundaries(b);
+    push_values(directed_values());
+    drain();
+  }
+  // Every binary16 value once, under one random codebook.
+  {
+    set_boundaries(random_codebook(false));
+    std::vector<Fp16> all;
+    for (uint32_t x = 0; x < 0x10000; ++x) all.push_back(Fp16{uint16_t(x)});
+    push_values(all);
+    drain();
+  }
+  // Seeded random layers: random codebooks (wide and narrow), values drawn
+  // from random bit patterns and from the neighbourhood of the boundaries;
+  // the gap and backpressure rates change per layer.
+  const uint64_t beats = options.vectors ? options.vectors : 20000;
+  const int nlayers = 8;
+  for (int layer = 0; layer < nlayers && !h.scoreboard().should_stop(); ++layer) {
+    set_boundaries(random_codebook(layer % 2 == 1));
+    gap = (layer % 4) * 0.25;
+    backpressure = ((layer + 1) % 4) * 0.2;
+    std::vector<Fp16> values;
+    for (uint64_t i = 0; i < beats / nlayers * uint64_t(lanes); ++i) {
+      if (h.coin(0.5)) {
+        values.push_back(Fp16{uint16_t(h.random_bits(16))});
+      } else {
+        const Fp16 b = bounds[size_t(h.random_bits(8)) % bounds.size()];
+        values.push_back(from_key(oasis::order_key(b) + uint32_t(h.random_bits(3)) - 4));
+      }
+    }
+    push_values(values);
+    drain();
+  }
+
+  // Measurement: an unthrottled stream of beats after an idle pipeline.
+  {
+    gap = 0;
+    backpressure = 0;
+    set_boundaries(random_codebook(false));
+    const int n = 64;
+    std::vector<Fp16> values;
+    for (int i = 0; i < n * lanes; ++i) values.push_back(Fp16{uint16_t(h.random_bits(16))});
+    push_values(values);
+    first_accept = first_output = -1;
+    accepted_total = outputs_total = 0;
+    const uint64_t start = h.cycle();
+    drain();
+    const uint64_t span = h.cycle() - start;
+    const int64_t latency = first_output - first_accept;
+    h.check("measured latency_cycles (first beat accepted -> presented)",
+            uint64_t(options.param("latency_cycles")), uint64_t(latency));
+    // The stream of n beats took exactly n cycles in and n cycles out:
+    // one beat per cycle, and the drain ends with the last one presented.
+    h.check("measured cycles to stream 64 beats, minus latency (beats_per_cycle = 64 / this)",
+            uint64_t(n / options.param("beats_per_cycle")), span - uint64_t(latency));
+    h.check("beats accepted", uint64_t(n), accepted_total);
+    h.check("beats presented", uint64_t(n), outputs_total);
+    fmt::print("measured: latency {} cycles, {} beats of {} activations in {} cycles after the "
+               "first output\n",
+               latency, n, lanes, span - uint64_t(latency));
+  }
+  return h.finish();
+}
