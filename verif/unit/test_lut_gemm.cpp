@@ -1,0 +1,519 @@
+// model/lut_gemm against an independent re-implementation of
+// docs/numerics.md on the host FPU (verif/host_fpu.hpp), bit for bit, and the
+// two identities of SPEC section 1 in exact integer arithmetic, on seeded
+// random and adversarial inputs. Seed: SEED=n (default 1), printed on failure.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "model/clustering.hpp"
+#include "model/lut_gemm.hpp"
+#include "model/orizuru.hpp"
+#include "model/quant.hpp"
+#include "model/synth_data.hpp"
+#include "verif/host_fpu.hpp"
+
+namespace oasis {
+namespace {
+
+uint64_t test_seed() {
+  const char* s = std::getenv("SEED");
+  return s ? std::strtoull(s, nullptr, 0) : 1;
+}
+
+// ---- The reference: docs/numerics.md on the host FPU -------------------------
+
+struct HostAcc {
+  bool fp16;
+  uint32_t add(uint32_t a, uint32_t b) const {
+    return fp16 ? host::add(Fp16{uint16_t(a)}, Fp16{uint16_t(b)}).bits
+                : host::add(Fp32{a}, Fp32{b}).bits;
+  }
+  uint32_t mul(uint32_t a, uint32_t b) const {
+    return fp16 ? host::mul(Fp16{uint16_t(a)}, Fp16{uint16_t(b)}).bits
+                : host::mul(Fp32{a}, Fp32{b}).bits;
+  }
+  uint32_t widen(Fp16 x) const { return fp16 ? x.bits : host::to_fp32(x).bits; }
+  uint32_t count(uint32_t n) const {
+    return fp16 ? host::to_fp16(host::from_uint(n)).bits : host::from_uint(n).bits;
+  }
+  uint16_t out(uint32_t v) const { return fp16 ? uint16_t(v) : host::to_fp16(Fp32{v}).bits; }
+};
+
+// Adjacent pairs, left operand first, odd last element passed up.
+uint32_t host_tree(std::vector<uint32_t> v, const HostAcc& a) {
+  while (v.size() > 1) {
+    std::vector<uint32_t> up;
+    for (size_t i = 0; i < v.size(); i += 2) up.push_back(i + 1 < v.size() ? a.add(v[i], v[i + 1]) : v[i]);
+    v = up;
+  }
+  return v.at(0);
+}
+
+// The outliers as SPEC section 5 defines them, from a stable sort: one
+// strict order (value by the order key, then the lower channel counts as
+// larger); max side from the top, min side from the bottom, interleaved.
+std::vector<int> host_outliers(const std::vector<Fp16>& x, int k) {
+  std::vector<int> idx(x.size());
+  std::iota(idx.begin(), idx.end(), 0);
+  std::stable_sort(idx.begin(), idx.end(), [&](int a, int b) {
+    const int c = host::compare(x[size_t(a)], x[size_t(b)]);
+    return c != 0 ? c < 0 : a > b;
+  });
+  std::vector<int> out;
+  for (int j = 0; j < k; ++j) {
+    out.push_back(idx[idx.size() - 1 - size_t(j)]);
+    out.push_back(idx[size_t(j)]);
+  }
+  return out;
+}
+
+struct HostRow {
+  std::vector<int> ia;
+  std::vector<int> outliers;
+  std::vector<uint16_t> residuals;
+  uint16_t y;
+};
+
+HostRow host_row(const std::vector<Fp16>& xhat, Fp16 sa, const std::vector<Fp16>& ca,
+                 const std::vector<Fp16>& cw, const std::vector<uint8_t>& iw, Fp16 sw, int na,
+                 int nw, int t, int mc, int k, bool fp16) {
+  const HostAcc a{fp16};
+  HostRow r;
+  std::vector<Fp16> b;
+  for (size_t j = 0; j + 1 < ca.size(); ++j) {
+    b.push_back(host::fp16_from_double((double(host::h(ca[j])) + double(host::h(ca[j + 1]))) / 2));
+  }
+  for (const Fp16 x : xhat) {
+    int n = 0;
+    for (const Fp16 bj : b) n += host::compare(x, bj) >= 0;
+    r.ia.push_back(n);
+  }
+  const size_t entries = size_t(1) << (na + nw);
+  std::vector<uint32_t> cnt(entries, 0);
+  for (size_t i = 0; i < xhat.size(); ++i) ++cnt[(size_t(r.ia[i]) << nw) | iw[i]];
+  uint32_t main = 0;
+  for (size_t c = 0; c * size_t(t) < entries; ++c) {
+    std::vector<uint32_t> p;
+    for (size_t e = c * size_t(t); e < std::min(entries, (c + 1) * size_t(t)); ++e) {
+      const Fp16 lut = host::mul(ca[e >> nw], cw[e & ((size_t(1) << nw) - 1)]);
+      p.push_back(a.mul(a.count(cnt[e]), a.widen(lut)));
+    }
+    main = c == 0 ? host_tree(p, a) : a.add(main, host_tree(p, a));
+  }
+  uint32_t y = main;
+  if (k > 0) {
+    r.outliers = host_outliers(xhat, k);
+    std::vector<uint32_t> macs;
+    for (size_t j = 0; j < r.outliers.size(); ++j) {
+      const size_t o = size_t(r.outliers[j]);
+      const Fp16 res = host::sub(xhat[o], ca[size_t(r.ia[o])]);
+      r.residuals.push_back(res.bits);
+      const uint32_t q = a.mul(a.widen(res), a.widen(cw[iw[o]]));
+      if (j < size_t(mc)) {
+        macs.push_back(q);
+      } else {
+        macs[j % size_t(mc)] = a.add(macs[j % size_t(mc)], q);
+      }
+    }
+    y = a.add(main, host_tree(macs, a));
+  }
+  y = a.mul(y, a.widen(sa));
+  y = a.mul(y, a.widen(sw));
+  r.y = a.out(y);
+  return r;
+}
+
+// ---- Stimulus -------------------------------------------------------------
+
+Fp16 random_fp16(std::mt19937_64& rng, bool specials) {
+  for (;;) {
+    const Fp16 v{uint16_t(rng())};
+    if (specials || (!is_nan(v) && !is_inf(v))) return v;
+  }
+}
+
+// A strictly ascending codebook with strictly ascending boundaries, its
+// values spread over `decades` orders of magnitude around 1.
+std::vector<Fp16> random_codebook(std::mt19937_64& rng, int bits, double spread) {
+  for (;;) {
+    std::vector<double> v;
+    std::normal_distribution<double> n(0.0, 1.0);
+    for (int i = 0; i < (1 << bits); ++i) v.push_back(n(rng) * std::pow(10.0, spread * n(rng)));
+    std::sort(v.begin(), v.end());
+    std::vector<Fp16> c;
+    for (const double d : v) c.push_back(fp16_from_double(d));
+    try {
+      cluster_boundaries(c);
+      return c;
+    } catch (const std::invalid_argument&) {
+    }
+  }
+}
+
+std::vector<Fp16> random_any_codebook(std::mt19937_64& rng, int bits) {
+  std::vector<Fp16> c;
+  for (int i = 0; i < (1 << bits); ++i) c.push_back(random_fp16(rng, true));
+  return c;
+}
+
+std::vector<Fp16> random_token(std::mt19937_64& rng, int k, int mode) {
+  std::vector<Fp16> x(static_cast<size_t>(k));
+  std::normal_distribution<double> n(0.0, 1.0);
+  for (auto& v : x) {
+    switch (mode) {
+      case 0: v = fp16_from_double(n(rng)); break;                         // plain
+      case 1: v = fp16_from_double(n(rng) * std::pow(10.0, 2 * n(rng))); break;  // wide
+      case 2: v = random_fp16(rng, true); break;                            // any bits
+      default: v = Fp16{uint16_t(rng() % 4 == 0 ? 0x3C00 : 0x0000)}; break;  // many ties
+    }
+  }
+  return x;
+}
+
+// ---- Per-row computation against the host reference ---------------------------
+
+struct Shape {
+  int k, na, nw, t, mc, outliers;
+  bool fp16;
+};
+
+void check_rows(const Shape& s, int trials, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (int trial = 0; trial < trials; ++trial) {
+    const int mode = trial % 4;
+    const std::vector<Fp16> ca = random_codebook(rng, s.na, mode == 1 ? 1.0 : 0.3);
+    const std::vector<Fp16> cw = random_codebook(rng, s.nw, 0.3);
+    LutGemmParams p;
+    p.act_bits = s.na;
+    p.weight_bits = s.nw;
+    p.mac_tree_inputs = s.t;
+    p.comp_macs = s.mc;
+    p.outliers_per_side = s.outliers;
+    p.accumulator = s.fp16 ? AccumulatorFormat::kFp16 : AccumulatorFormat::kFp32;
+    const LutGemm model(p, ca, cw);
+    const std::vector<Fp16> xhat = random_token(rng, s.k, mode);
+    const Fp16 sa = fp16_from_double(std::ldexp(1.0 + double(rng() % 1024) / 1024, int(rng() % 9) - 4));
+    const PreparedToken tok = model.prepare_normalized(xhat, sa);
+    for (int row = 0; row < 4; ++row) {
+      std::vector<uint8_t> iw(size_t(s.k));
+      for (auto& i : iw) i = uint8_t(rng() % (1u << s.nw));
+      const Fp16 sw = fp16_from_double(std::ldexp(1.0 + double(rng() % 1024) / 1024, -int(rng() % 8)));
+      RowTrace trace;
+      const Fp16 y = model.row(tok, iw, sw, &trace);
+      const HostRow h = host_row(xhat, sa, ca, cw, iw, sw, s.na, s.nw, s.t, s.mc, s.outliers, s.fp16);
+      const std::string where = ::testing::PrintToString(std::vector<int>{
+          s.k, s.na, s.nw, s.t, s.mc, s.outliers, s.fp16, trial, row}) +
+          " (K nA nW T Mc k fp16 trial row), seed " + std::to_string(seed);
+      ASSERT_EQ(std::vector<int>(tok.act_index.begin(), tok.act_index.end()), h.ia) << where;
+      std::vector<int> ch;
+      std::vector<uint16_t> res;
+      for (size_t j = 0; j < tok.outliers.size(); ++j) {
+        ch.push_back(tok.outliers[j].channel);
+        res.push_back(tok.residuals[j].bits);
+      }
+      ASSERT_EQ(ch, h.outliers) << where;
+      ASSERT_EQ(res, h.residuals) << where;
+      ASSERT_EQ(y.bits, h.y) << std::hex << "y 0x" << y.bits << " want 0x" << h.y << " " << where;
+      ASSERT_EQ(trace.y.bits, y.bits);
+      ASSERT_EQ(trace.tree.size(), size_t((1 << (s.na + s.nw)) + s.t - 1) / size_t(s.t));
+      ASSERT_EQ(trace.macs.size(), size_t(std::min(2 * s.outliers, s.mc)));
+      ASSERT_EQ(std::accumulate(trace.counts.begin(), trace.counts.end(), 0u), uint32_t(s.k));
+    }
+  }
+}
+
+TEST(LutGemmRow, MatchesHostFpuReference) {
+  const uint64_t seed = test_seed();
+  const std::vector<Shape> shapes = {
+      {128, 4, 4, 32, 1, 3, false},   // configs/default.json
+      {128, 4, 4, 32, 1, 3, true},
+      {64, 3, 4, 32, 8, 1, false},    // W4A3
+      {64, 1, 1, 1, 1, 1, false},     // smallest: T = 1 is a sequential sum
+      {100, 2, 3, 3, 3, 5, true},     // T and Mc not powers of two, Mc odd
+      {50, 4, 4, 256, 64, 4, false},  // one MAC-tree cycle, Mc > 2k
+      {96, 4, 4, 33, 5, 48, true},    // 2k = K: every channel an outlier
+      {300, 4, 2, 5, 2, 0, false},    // no outlier branch (model-only k = 0)
+      {1000, 4, 4, 32, 8, 5, true},   // K not a power of two
+  };
+  for (const Shape& s : shapes) check_rows(s, 24, seed);
+}
+
+TEST(LutGemmRow, PaperConfigMatchesHostFpuReference) {
+  check_rows({4096, 4, 4, 32, 8, 21, true}, 3, test_seed() + 100);
+  check_rows({4096, 4, 4, 32, 8, 21, false}, 2, test_seed() + 101);
+}
+
+TEST(LutGemmRow, SpecialValuesInCodebooksPropagateAsIeeeSays) {
+  // Weight centroids and scales of any bits, including Inf and NaN: the LUT
+  // entries and the products follow IEEE (0 * Inf is NaN, canonical).
+  std::mt19937_64 rng(test_seed() + 7);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::vector<Fp16> ca = random_codebook(rng, 2, 2.0);
+    const std::vector<Fp16> cw = random_any_codebook(rng, 2);
+    LutGemmParams p;
+    p.act_bits = 2;
+    p.weight_bits = 2;
+    p.mac_tree_inputs = 4;
+    p.comp_macs = 2;
+    p.outliers_per_side = 2;
+    p.accumulator = trial % 2 ? AccumulatorFormat::kFp16 : AccumulatorFormat::kFp32;
+    const LutGemm model(p, ca, cw);
+    const std::vector<Fp16> xhat = random_token(rng, 16, 2);
+    const Fp16 sa = random_fp16(rng, true), sw = random_fp16(rng, true);
+    std::vector<uint8_t> iw(16);
+    for (auto& i : iw) i = uint8_t(rng() % 4);
+    const Fp16 y = model.row(model.prepare_normalized(xhat, sa), iw, sw);
+    const HostRow h = host_row(xhat, sa, ca, cw, iw, sw, 2, 2, 4, 2, 2, trial % 2);
+    ASSERT_EQ(y.bits, h.y) << "trial " << trial << " seed " << test_seed() + 7;
+    if (is_nan(y)) {
+      ASSERT_EQ(y.bits, kFp16CanonicalNan.bits);
+    }
+  }
+}
+
+TEST(LutGemm, StepsAreTheDocumentedOnes) {
+  const Accumulator a32(AccumulatorFormat::kFp32);
+  auto v = [](float f) { return AccValue{std::bit_cast<uint32_t>(f)}; };
+  // Pairwise: ((1e8 + -1e8) + (1 + 1)) + 3, not a left fold.
+  const std::vector<AccValue> five = {v(1e8f), v(-1e8f), v(1.f), v(1.f), v(3.f)};
+  EXPECT_EQ(pairwise_tree(five, a32), v(5.f));
+  // A left fold would give 1e8 + 1 + ... rounding differently: check the
+  // tree is not one.
+  const std::vector<AccValue> lossy = {v(1e8f), v(1.f), v(1.f), v(-1e8f)};
+  EXPECT_EQ(pairwise_tree(lossy, a32), v(0.f));  // (1e8+1) + (1-1e8) = 1e8 - 1e8
+  // cnt_A for binary16 rounds once: 2049 -> 2048, 2051 -> 2052.
+  const Accumulator a16(AccumulatorFormat::kFp16);
+  EXPECT_EQ(a16.count(2049).bits, fp16_from_double(2048).bits);
+  EXPECT_EQ(a16.count(2051).bits, fp16_from_double(2052).bits);
+  EXPECT_EQ(a32.count(16777217).bits, std::bit_cast<uint32_t>(16777216.f));
+  // The LUT: activation bits high.
+  const std::vector<Fp16> ca = {fp16_from_double(-1), fp16_from_double(2)};
+  const std::vector<Fp16> cw = {fp16_from_double(3), fp16_from_double(5), fp16_from_double(7),
+                                fp16_from_double(11)};
+  const std::vector<Fp16> lut = cartesian_lut(ca, cw);
+  ASSERT_EQ(lut.size(), 8u);
+  EXPECT_EQ(to_double(lut[1]), -5.0);
+  EXPECT_EQ(to_double(lut[(1 << 2) | 3]), 22.0);
+  // Counts: e = ia << nW | iw.
+  const std::vector<uint8_t> ia = {1, 1, 0}, iw = {3, 3, 2};
+  const std::vector<uint32_t> cnt = index_counts(ia, iw, 1, 2);
+  EXPECT_EQ(cnt[7], 2u);
+  EXPECT_EQ(cnt[2], 1u);
+  EXPECT_EQ(std::accumulate(cnt.begin(), cnt.end(), 0u), 3u);
+}
+
+TEST(LutGemm, RejectsBadCodebooks) {
+  LutGemmParams p;
+  p.act_bits = 2;
+  p.weight_bits = 2;
+  const std::vector<Fp16> ok = {fp16_from_double(-1), fp16_from_double(0), fp16_from_double(1),
+                                fp16_from_double(2)};
+  EXPECT_NO_THROW(LutGemm(p, ok, ok));
+  EXPECT_THROW(LutGemm(p, {ok[0], ok[1]}, ok), std::invalid_argument);
+  EXPECT_THROW(LutGemm(p, ok, {ok[0]}), std::invalid_argument);
+  EXPECT_THROW(LutGemm(p, {ok[0], ok[2], ok[1], ok[3]}, ok), std::invalid_argument);
+  p.mac_tree_inputs = 0;
+  EXPECT_THROW(LutGemm(p, ok, ok), std::invalid_argument);
+}
+
+// ---- The identities of SPEC section 1, in exact integers ------------------------
+
+TEST(LutGemmIdentity, ExactIntegersAgreeWithDoubles) {
+  // exact_fp16 against the value as a double, every finite binary16.
+  for (uint32_t b = 0; b < 0x10000; ++b) {
+    const Fp16 x{uint16_t(b)};
+    if (is_nan(x) || is_inf(x)) continue;
+    ASSERT_EQ(double(exact_fp16(x)), std::ldexp(to_double(x), 24)) << std::hex << b;
+  }
+  EXPECT_EQ(exact_product(Fp16{0x7BFF}, Fp16{0x7BFF}), Exact(65504LL << 24) * Exact(65504LL << 24));
+  EXPECT_EQ(exact_product(Fp16{0x0001}, Fp16{0x8001}), Exact(-1));
+}
+
+void check_identities(const std::vector<Fp16>& ca, const std::vector<Fp16>& cw,
+                      const std::vector<Fp16>& xhat, const std::vector<uint8_t>& iw, int na,
+                      int nw, int k, const std::string& where) {
+  LutGemmParams p;
+  p.act_bits = na;
+  p.weight_bits = nw;
+  p.outliers_per_side = k;
+  const LutGemm model(p, ca, cw);
+  const PreparedToken tok = model.prepare_normalized(xhat, fp16_from_double(1.0));
+  const std::vector<uint32_t> cnt = index_counts(tok.act_index, iw, na, nw);
+  // Identity 1: sum_e cnt[e] * L_exact[e] == sum_k C_A[ia[k]] * C_W[iw[k]].
+  const Exact by_counts = exact_main_by_counts(cnt, ca, cw, nw);
+  const Exact direct = exact_main_direct(tok.act_index, iw, ca, cw);
+  ASSERT_TRUE(by_counts == direct) << "identity 1 " << where;
+  // Identity 2: look-ahead + compensation == conventional detection.
+  std::vector<int> outliers;
+  for (const Outlier& o : tok.outliers) outliers.push_back(o.channel);
+  const Exact la = exact_lookahead_compensated(tok.xhat, tok.act_index, iw, outliers, ca, cw);
+  const Exact conv = exact_conventional(tok.xhat, tok.act_index, iw, outliers, ca, cw);
+  ASSERT_TRUE(la == conv) << "identity 2 " << where;
+}
+
+TEST(LutGemmIdentity, RandomInputs) {
+  const uint64_t seed = test_seed();
+  std::mt19937_64 rng(seed);
+  int runs = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int na = 1 + int(rng() % 4), nw = 1 + int(rng() % 4);
+    const int k = 2 + int(rng() % 600);
+    const int out = int(rng() % size_t(k / 2 + 1));
+    const std::vector<Fp16> ca = random_codebook(rng, na, trial % 3 == 0 ? 3.0 : 0.5);
+    std::vector<Fp16> cw = trial % 2 ? random_codebook(rng, nw, 3.0) : std::vector<Fp16>{};
+    while (cw.size() < (size_t(1) << nw)) cw.push_back(random_fp16(rng, false));  // any finite
+    std::vector<Fp16> xhat = random_token(rng, k, trial % 4);
+    for (auto& v : xhat) {
+      if (is_nan(v) || is_inf(v)) v = random_fp16(rng, false);  // exact arithmetic: finite only
+    }
+    std::vector<uint8_t> iw(static_cast<size_t>(k));
+    for (auto& i : iw) i = uint8_t(rng() % (1u << nw));
+    check_identities(ca, cw, xhat, iw, na, nw, out,
+                     "trial " + std::to_string(trial) + " seed " + std::to_string(seed));
+    ++runs;
+  }
+  EXPECT_EQ(runs, 400);
+}
+
+TEST(LutGemmIdentity, AdversarialInputs) {
+  const Fp16 max{0x7BFF}, min_sub{0x0001}, neg_max{0xFBFF};
+  // Extreme codebooks: the largest magnitudes and the smallest subnormals.
+  const std::vector<Fp16> ca = {neg_max, Fp16{0x8001}, min_sub, max};
+  const std::vector<Fp16> cw = {neg_max, Fp16{0x8001}, Fp16{0x0000}, min_sub, Fp16{0x03FF},
+                                Fp16{0x0400}, Fp16{0x3C00}, max};
+  struct Case {
+    std::string name;
+    std::vector<Fp16> x;
+    std::vector<uint8_t> iw;
+    int k;
+  };
+  std::vector<Case> cases;
+  const int n = 65536;  // counts up to 2^16, sums near 2^96 * 2^-48
+  cases.push_back({"all max, one weight index", std::vector<Fp16>(n, max), std::vector<uint8_t>(n, 7), 1});
+  cases.push_back({"all -max", std::vector<Fp16>(n, neg_max), std::vector<uint8_t>(n, 0), 3});
+  cases.push_back({"all equal (padding token)", std::vector<Fp16>(4096, Fp16{0x3C00}),
+                   std::vector<uint8_t>(4096, 6), 21});
+  cases.push_back({"signed zeros", {Fp16{0x8000}, Fp16{0}, Fp16{0x8000}, Fp16{0}}, {0, 7, 2, 3}, 2});
+  std::vector<Fp16> subs;
+  std::vector<uint8_t> iws;
+  for (uint16_t b = 0; b < 0x400; ++b) {
+    subs.push_back(Fp16{b});
+    subs.push_back(Fp16{uint16_t(b | 0x8000)});
+    iws.push_back(uint8_t(b % 8));
+    iws.push_back(uint8_t((b + 3) % 8));
+  }
+  cases.push_back({"every subnormal, both signs", subs, iws, 64});
+  cases.push_back({"every subnormal, all outliers", subs, iws, int(subs.size() / 2)});
+  std::vector<Fp16> every;
+  std::vector<uint8_t> iwe;
+  for (uint32_t b = 0; b < 0x10000; ++b) {
+    const Fp16 v{uint16_t(b)};
+    if (is_nan(v) || is_inf(v)) continue;
+    every.push_back(v);
+    iwe.push_back(uint8_t((b * 2654435761u) >> 29));
+  }
+  cases.push_back({"every finite binary16", every, iwe, 300});
+  for (const Case& c : cases) check_identities(ca, cw, c.x, c.iw, 2, 3, c.k, c.name);
+}
+
+// ---- The comparison paths ------------------------------------------------------
+
+TEST(LutGemm, ExactWhenEveryStepIsExact) {
+  // Small integer centroids, activations on a grid of 1/4 with the largest
+  // magnitude 8 (so s_a = 8 by absmax and x̂ = x / 8 is exact) and
+  // power-of-two weight scales: every FP operation of both paths is exact
+  // (binary32 accumulator), so the LUT path, the conventional path and the
+  // exact integer sum, each rounded once to binary16, agree bit for bit.
+  std::mt19937_64 rng(test_seed());
+  std::vector<Fp16> ca, cw;
+  for (int i = 0; i < 16; ++i) ca.push_back(fp16_from_double(i - 8));
+  for (int i = 0; i < 16; ++i) cw.push_back(fp16_from_double(2 * i - 15));
+  LutGemmParams p;
+  p.outliers_per_side = 4;
+  p.scale = ScaleMode::kAbsMax;
+  const LutGemm model(p, ca, cw);
+  const int k = 256, rows = 8, tokens = 4;
+  std::vector<Fp16> x(static_cast<size_t>(k * tokens));
+  for (auto& v : x) v = fp16_from_double(double(int(rng() % 64) - 32) / 4);
+  for (int t = 0; t < tokens; ++t) x[size_t(t * k + int(rng() % k))] = fp16_from_double(8.0);
+  QuantizedWeights w;
+  w.rows = rows;
+  w.channels = k;
+  w.bits = 4;
+  w.codebook = cw;
+  for (int n = 0; n < rows; ++n) w.scales.push_back(fp16_from_double(std::ldexp(1.0, -n)));
+  for (int i = 0; i < rows * k; ++i) w.indices.push_back(uint8_t(rng() % 16));
+  const std::vector<Fp16> lut_y = model.gemm(x, tokens, w);
+  const std::vector<Fp16> conv_y = conventional_gemm(model, x, tokens, w);
+  for (int t = 0; t < tokens; ++t) {
+    const PreparedToken tok = model.prepare(std::span(x).subspan(size_t(t * k), size_t(k)));
+    std::vector<int> outliers;
+    for (const Outlier& o : tok.outliers) outliers.push_back(o.channel);
+    for (int n = 0; n < rows; ++n) {
+      const auto iw = std::span(w.indices).subspan(size_t(n * k), size_t(k));
+      ASSERT_EQ(to_double(tok.scale), 8.0);
+      const Exact e = exact_conventional(tok.xhat, tok.act_index, iw, outliers, ca, cw);
+      const double want = double(e) * 0x1.0p-48 * to_double(tok.scale) * to_double(w.scales[size_t(n)]);
+      const size_t i = size_t(t * rows + n);
+      ASSERT_EQ(lut_y[i].bits, fp16_from_double(want).bits) << "token " << t << " row " << n;
+      ASSERT_EQ(conv_y[i].bits, lut_y[i].bits) << "token " << t << " row " << n;
+    }
+  }
+}
+
+TEST(LutGemm, ReferenceGemmIsBinary32InOrder) {
+  // The host-float reference against the model's own binary32 arithmetic.
+  std::mt19937_64 rng(test_seed());
+  const int k = 77, tokens = 3, rows = 5;
+  std::vector<Fp16> x(size_t(tokens * k)), w(size_t(rows * k));
+  for (auto& v : x) v = random_fp16(rng, false);
+  for (auto& v : w) v = random_fp16(rng, rng() % 8 == 0);
+  const std::vector<float> y = reference_gemm_fp32(x, tokens, w, rows, k);
+  for (int t = 0; t < tokens; ++t) {
+    for (int n = 0; n < rows; ++n) {
+      Fp32 acc{0};
+      for (int i = 0; i < k; ++i) {
+        acc = add(acc, mul(to_fp32(x[size_t(t * k + i)]), to_fp32(w[size_t(n * k + i)])));
+      }
+      const uint32_t got = std::bit_cast<uint32_t>(y[size_t(t * rows + n)]);
+      ASSERT_EQ(is_nan(Fp32{got}) ? kFp32CanonicalNan.bits : got, acc.bits) << t << " " << n;
+    }
+  }
+}
+
+TEST(LutGemm, SqnrOfTheOasisPathOnSyntheticData) {
+  // NU4 with outliers must be well ahead of INT4 RTN on LLM-like data.
+  SyntheticActivationSpec spec;
+  spec.channels = 512;
+  spec.tokens = 8;
+  const std::vector<Fp16> x = synthetic_activations(spec, 11);
+  spec.tokens = 32;
+  const std::vector<Fp16> calib = synthetic_activations(spec, 12);
+  const int rows = 64;
+  const std::vector<Fp16> w = synthetic_weights(rows, 512, 13);
+  const std::vector<float> rf = reference_gemm_fp32(x, 8, w, rows, 512);
+  const std::vector<double> ref(rf.begin(), rf.end());
+  const double int4 = sqnr_db(ref, int_rtn_gemm(x, 8, w, rows, 512, 4, 4));
+  const QuantizedWeights qw = quantize_weights(w, rows, 512, {});
+  ActCalibrationOptions ao;
+  ao.outliers_per_side = 3;
+  const ActCalibration cal = calibrate_activations(calib, 32, 512, {}, ao);
+  LutGemmParams p;
+  p.outliers_per_side = 3;
+  const LutGemm model(p, cal.codebook, qw.codebook);
+  std::vector<double> y;
+  for (const Fp16 v : model.gemm(x, 8, qw)) y.push_back(to_double(v));
+  const double nu = sqnr_db(ref, y);
+  EXPECT_GT(nu, int4 + 3.0) << "NU4 " << nu << " dB, INT4 " << int4 << " dB";
+  EXPECT_GT(nu, 15.0);
+}
+
+}  // namespace
+}  // namespace oasis
