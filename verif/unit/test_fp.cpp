@@ -1,6 +1,7 @@
 // model/fp.hpp against the host FPU, bit for bit: every binary16 input for
 // the unary operations, a TestFloat-style directed list for every binary
-// operation, and 10 million seeded random binary32 pairs for add and multiply.
+// operation (verif/fp_directed.hpp, shared with the RTL tests), and 10
+// million seeded random binary32 pairs for add and multiply.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "model/fp.hpp"
+#include "verif/fp_directed.hpp"
 #include "verif/host_fpu.hpp"
 
 namespace oasis {
@@ -18,23 +20,8 @@ uint64_t test_seed() {
   return s ? std::strtoull(s, nullptr, 0) : 1;
 }
 
-// Zeros, smallest and largest subnormal and normal, one and its neighbours,
-// values whose sum or product ties, overflow and underflow, NaN and Inf.
-std::vector<uint32_t> directed32() {
-  return {0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x00000002, 0x007FFFFF, 0x807FFFFF,
-          0x00800000, 0x80800000, 0x00800001, 0x3F800000, 0xBF800000, 0x3F800001, 0x3F7FFFFF,
-          0x33800000, 0x33800001, 0x34000000, 0x3F000000, 0x3FC00000, 0x40000000, 0x7F7FFFFF,
-          0xFF7FFFFF, 0x7F000000, 0x7F7FFFFE, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000,
-          0x7F800001, 0x7FFFFFFF, 0x00400000, 0x3EAAAAAB, 0x1F800000, 0x5F800000, 0x0C000000,
-          0x4B800000, 0x4B800001, 0xCB800001, 0x33FFFFFF};
-}
-
-std::vector<uint16_t> directed16() {
-  return {0x0000, 0x8000, 0x0001, 0x8001, 0x0002, 0x03FF, 0x83FF, 0x0400, 0x8400, 0x0401,
-          0x3C00, 0xBC00, 0x3C01, 0x3BFF, 0x1400, 0x1401, 0x3800, 0x3E00, 0x4000, 0x7BFF,
-          0xFBFF, 0x7800, 0x7BFE, 0x7C00, 0xFC00, 0x7E00, 0xFE00, 0x7C01, 0x7FFF, 0x0200,
-          0x3555, 0x1000, 0x5C00, 0x6400, 0x6401, 0xE401, 0x13FF, 0x0800};
-}
+using directed::directed16;
+using directed::directed32;
 
 TEST(Fp16Unary, WidenEveryInput) {
   for (uint32_t x = 0; x < 0x10000; ++x) {
