@@ -19,10 +19,20 @@ struct SvFile {
   std::string body;
 };
 
+/// Any other generated file (a register map, a C++ header). The generator
+/// adds the banner with `comment` as the comment marker; JSON files (no
+/// comments) leave it empty and carry the generator and hash as fields.
+struct TextFile {
+  std::string name;
+  std::string body;
+  std::string comment = "//";
+};
+
 struct BlockOutput {
   std::vector<std::string> primitives;  ///< rtl/ files used, e.g. "oasis_fp_add.sv"
   std::vector<std::string> uses;        ///< other blocks whose modules it instantiates
   std::vector<SvFile> files;            ///< its own modules, leaves first
+  std::vector<TextFile> aux;            ///< other files it writes
   nlohmann::ordered_json manifest = nlohmann::ordered_json::object();  ///< derived figures
 };
 

@@ -141,6 +141,9 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
     }
     files[name + ".f"] = f;
     for (const auto& sv : out.files) files[sv.name] = sv_file(c, r, sv.body);
+    for (const auto& t : out.aux) {
+      files[t.name] = t.comment.empty() ? t.body : banner(c, r, t.comment) + t.body;
+    }
     for (const auto& p : out.primitives) {
       files[p] = sv_file(c, r, "// Copied from rtl/" + p + ".\n" + primitive_body(primitives[p]));
     }

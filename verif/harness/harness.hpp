@@ -17,6 +17,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -69,6 +70,39 @@ class Scoreboard {
   uint64_t checks_ = 0;
   uint64_t mismatches_ = 0;
 };
+
+/// Bits [lsb, lsb + width) of a port of any width (width <= 64): Verilator
+/// holds narrow ports in integers and wide ones in VlWide word arrays.
+template <class T>
+uint64_t get_bits(const T& port, int lsb, int width) {
+  const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+  if constexpr (std::is_integral_v<T>) {
+    return (uint64_t(port) >> lsb) & mask;
+  } else {
+    uint64_t r = 0;
+    for (int b = 0; b < width; ++b) {
+      const int bit = lsb + b;
+      r |= uint64_t((port[size_t(bit / 32)] >> (bit % 32)) & 1u) << b;
+    }
+    return r;
+  }
+}
+
+/// Sets bits [lsb, lsb + width) of a port of any width to value.
+template <class T>
+void set_bits(T& port, int lsb, int width, uint64_t value) {
+  if constexpr (std::is_integral_v<T>) {
+    const uint64_t mask = (width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1) << lsb;
+    port = T((uint64_t(port) & ~mask) | ((value << lsb) & mask));
+  } else {
+    for (int b = 0; b < width; ++b) {
+      const int bit = lsb + b;
+      const uint32_t m = 1u << (bit % 32);
+      auto& word = port[size_t(bit / 32)];
+      word = ((value >> b) & 1) ? (word | m) : (word & ~m);
+    }
+  }
+}
 
 template <class Dut>
 class Harness {
