@@ -189,9 +189,9 @@ int main(int argc, char** argv) {
   }
   fmt::print(
       "{} {}: N={} k={} R={} levels/stage={}: {} tokens ({} directed), {} outliers checked; "
-      "steady: {} outliers in {} output cycles (1 per cycle), {} cycles per token "
+      "steady: {} outliers in {} output cycles, {} cycles per token "
       "({} load + {} build + {} drain)\n",
       kBlock, options.label, n, k, t.unit_inputs, t.levels_per_stage, total, directed,
-      outputs_checked, steady_outputs, steady_outputs, per_token, t.beats, t.build_cycles, 2 * k);
+      outputs_checked, steady_outputs, steady_outputs ? span - gaps : 0, per_token, t.beats, t.build_cycles, 2 * k);
   return h.finish();
 }
