@@ -394,6 +394,19 @@ int main(int argc, char** argv) {
   syn->add_option("--type", sa.type, "float16 or float32");
   syn->add_option("--out", sa.out, "output .npy")->required();
 
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      names.push_back(sub->get_name());
+      known = known || sub->get_name() == argv[1];
+    }
+    if (!known) {
+      std::fprintf(stderr, "oasis-model: unknown subcommand '%s'; allowed: %s\n", argv[1],
+                   fmt::format("{}", fmt::join(names, ", ")).c_str());
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
