@@ -1,0 +1,195 @@
+// The common driver of the floating-point units' testbenches
+// (verif/tb/fp16_add_tb.cpp ... uint_to_fp32_tb.cpp): streams operations
+// through a generated unit (a combinational core behind oasis_fp_pipe, a fixed
+// latency of fp_pipeline_stages cycles with a valid bit, docs/fp_rtl.md) with
+// random gaps in in_valid_i, and every cycle checks
+//   - out_valid_o against in_valid_i of `latency` cycles before, and
+//   - when valid, the result against the model (model/fp.hpp) and against the
+//     host FPU (verif/host_fpu.hpp), both bit for bit.
+// A mismatch prints the operands, the expected and the actual result in hex,
+// the cycle the operation entered, the cycle it came out and the seed.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "verif/harness/harness.hpp"
+
+namespace oasis::tb::fp {
+
+/// One operation of a unit: its operands (b unused by unary units) and, for
+/// the adder, the subtract flag.
+struct Operation {
+  uint64_t a = 0;
+  uint64_t b = 0;
+  bool sub = false;
+};
+
+/// A stimulus source: sets op and returns true, or returns false when done.
+using Source = std::function<bool(Operation&)>;
+
+/// Drives a Dut with ports clk_i, rst_ni, in_valid_i, out_valid_o and the
+/// unit's own operand and result ports. Unit supplies:
+///   void drive(Dut&, const Operation&)            operand ports
+///   uint64_t result(const Dut&)                   result port
+///   uint64_t model(const Operation&)              model/fp.hpp
+///   uint64_t host(const Operation&)               verif/host_fpu.hpp
+///   std::string describe(const Operation&)        operands in hex
+///   static constexpr const char* kResult          result port name
+template <class Dut, class Unit>
+class Runner {
+ public:
+  Runner(Harness<Dut>& h, Unit unit)
+      : h_(h), unit_(unit), latency_(int(h.options().param("latency_cycles"))),
+        ring_(size_t(latency_ + 1)) {
+    h_.dut().in_valid_i = 0;
+    h_.reset();
+  }
+
+  /// Streams every operation of `next` through the unit; a cycle has no
+  /// operation with probability `gap` (0 for the exhaustive runs' speed).
+  /// Drains the pipeline before it returns.
+  void run(const Source& next, double gap) {
+    const auto start = std::chrono::steady_clock::now();
+    const uint64_t vectors_before = h_.scoreboard().vectors();
+    bool more = true;
+    while (more && !h_.scoreboard().should_stop()) {
+      Operation op;
+      if (gap > 0 && h_.coin(gap)) {
+        cycle(false, op);
+      } else if ((more = next(op))) {
+        cycle(true, op);
+      }
+    }
+    // Cycles with no operation until the last result has come out.
+    for (int i = 0; i < latency_; ++i) cycle(false, Operation{});
+    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    operations_ += h_.scoreboard().vectors() - vectors_before;
+  }
+
+  /// Prints the checked operations per second of wall time (Verilator, the
+  /// model and the host FPU together): the figure tools/bench_fp.sh reports.
+  void print_rate() const {
+    fmt::print("throughput {} config={}: {} operations in {:.3f} s = {:.0f} operations/s\n",
+               h_.options().block, h_.options().label, operations_, seconds_,
+               seconds_ > 0 ? double(operations_) / seconds_ : 0.0);
+  }
+
+ private:
+  struct Entry {
+    bool valid = false;
+    Operation op;
+    uint64_t issued = 0;
+  };
+
+  // One clock cycle: drive, check what comes out, clock.
+  void cycle(bool valid, const Operation& op) {
+    Dut& dut = h_.dut();
+    dut.in_valid_i = valid;
+    unit_.drive(dut, op);
+    // With registers the outputs do not depend on this cycle's inputs.
+    if (latency_ == 0) h_.settle();
+    const uint64_t now = h_.cycle();
+    ring_[now % ring_.size()] = Entry{valid, op, now};
+    // What entered `latency_` cycles ago comes out now.
+    const Entry& e = ring_[(now + 1) % ring_.size()];
+    const bool out_valid = dut.out_valid_o;
+    if (out_valid == e.valid) {
+      h_.check("out_valid_o", e.valid, out_valid);
+    } else {
+      h_.check("out_valid_o", e.valid, out_valid,
+               fmt::format("latency {} cycles; in_valid_i at cycle {} was {}", latency_,
+                           e.issued, e.valid ? 1 : 0));
+    }
+    if (e.valid) {
+      const uint64_t got = unit_.result(dut);
+      const uint64_t want_model = unit_.model(e.op);
+      const uint64_t want_host = unit_.host(e.op);
+      if (got == want_model && got == want_host) {
+        h_.check(Unit::kResult, want_model, got);
+      } else {
+        const std::string context =
+            fmt::format("{} entered at cycle {}", unit_.describe(e.op), e.issued);
+        h_.check(fmt::format("{} vs model", Unit::kResult), want_model, got, context);
+        h_.check(fmt::format("{} vs host FPU", Unit::kResult), want_host, got, context);
+      }
+      h_.scoreboard().count_vector();
+    }
+    h_.step();
+  }
+
+  Harness<Dut>& h_;
+  Unit unit_;
+  int latency_;
+  std::vector<Entry> ring_;
+  uint64_t operations_ = 0;
+  double seconds_ = 0;
+};
+
+/// A source over a list of values taken as all ordered pairs (a, b), each
+/// once with sub = false and, when `with_sub`, once with sub = true.
+inline Source pairs_of(std::vector<uint64_t> values, bool with_sub) {
+  struct State {
+    std::vector<uint64_t> v;
+    size_t i = 0, j = 0;
+    int s = 0;
+  };
+  auto st = std::make_shared<State>();
+  st->v = std::move(values);
+  return [st, with_sub](Operation& op) {
+    if (st->i >= st->v.size()) return false;
+    op = Operation{st->v[st->i], st->v[st->j], st->s == 1};
+    if (++st->s > (with_sub ? 1 : 0)) {
+      st->s = 0;
+      if (++st->j == st->v.size()) {
+        st->j = 0;
+        ++st->i;
+      }
+    }
+    return true;
+  };
+}
+
+/// A source over a list of single operands.
+inline Source each_of(std::vector<uint64_t> values) {
+  auto v = std::make_shared<std::vector<uint64_t>>(std::move(values));
+  auto i = std::make_shared<size_t>(0);
+  return [v, i](Operation& op) {
+    if (*i >= v->size()) return false;
+    op = Operation{(*v)[(*i)++], 0, false};
+    return true;
+  };
+}
+
+/// A source of n operations made by `make`.
+inline Source count_of(uint64_t n, std::function<Operation()> make) {
+  auto i = std::make_shared<uint64_t>(0);
+  return [n, i, make](Operation& op) {
+    if (*i >= n) return false;
+    ++*i;
+    op = make();
+    return true;
+  };
+}
+
+/// Every value of a `bits`-wide operand (bits <= 32), or every pair of two
+/// such operands when `pairs` (bits <= 16).
+inline Source exhaustive(int bits, bool pairs) {
+  auto i = std::make_shared<uint64_t>(0);
+  const uint64_t n = pairs ? (uint64_t{1} << (2 * bits)) : (uint64_t{1} << bits);
+  return [i, n, bits, pairs](Operation& op) {
+    if (*i >= n) return false;
+    const uint64_t k = (*i)++;
+    op = pairs ? Operation{k >> bits, k & ((uint64_t{1} << bits) - 1), false}
+               : Operation{k, 0, false};
+    return true;
+  };
+}
+
+}  // namespace oasis::tb::fp
