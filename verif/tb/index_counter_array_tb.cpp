@@ -1,0 +1,258 @@
+// Checks the generated Concat Unit / Index Counter array against its cycle
+// model (model/index_counter.hpp) every cycle: idx_ready, cnt_valid and, when
+// valid, the chunk number, the last flag and every count. Each presented row
+// is also compared with the SPEC section 6 rule computed directly from the
+// row's indices (index_counts). Stimulus: directed rows (all K indices equal,
+// for the lowest, the highest and a middle entry: the largest counts; a row
+// with every mask bit clear; alternating masks), seeded random rows with
+// random masks and garbage beyond K, random gaps and backpressure. Last, an
+// unthrottled stream measures the latency and the row interval and checks
+// them against the manifest.
+#include <fmt/format.h>
+
+#include <deque>
+#include <type_traits>
+#include <vector>
+
+#include "Vdut.h"
+#include "model/config.hpp"
+#include "model/index_counter.hpp"
+#include "verif/harness/harness.hpp"
+
+namespace {
+
+// Bit fields of a Verilator port, narrow (an integer) or wide (VlWide).
+template <class P>
+void put_bits(P& port, int lsb, int width, uint64_t value) {
+  if constexpr (std::is_integral_v<P>) {
+    const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+    port = P((uint64_t(port) & ~(mask << lsb)) | ((value & mask) << lsb));
+  } else {
+    for (int b = 0; b < width; ++b) {
+      const int bit = lsb + b;
+      const uint32_t m = uint32_t{1} << (bit % 32);
+      if ((value >> b) & 1) {
+        port[bit / 32] |= m;
+      } else {
+        port[bit / 32] &= ~m;
+      }
+    }
+  }
+}
+
+template <class P>
+uint64_t get_bits(const P& port, int lsb, int width) {
+  if constexpr (std::is_integral_v<P>) {
+    const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+    return (uint64_t(port) >> lsb) & mask;
+  } else {
+    uint64_t v = 0;
+    for (int b = 0; b < width; ++b) {
+      const int bit = lsb + b;
+      v |= uint64_t((port[bit / 32] >> (bit % 32)) & 1) << b;
+    }
+    return v;
+  }
+}
+
+struct Beat {
+  std::vector<int> idx;
+  std::vector<bool> mask;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto options = oasis::tb::Options::parse("index_counter_array", argc, argv);
+  oasis::tb::Harness<Vdut> h(options, argc, argv);
+  auto& dut = h.dut();
+  const oasis::Config config = oasis::parse_config(options.manifest.at("config"),
+                                                   options.manifest_path);
+  const int b = config.act_bits + config.weight_bits;
+  const int entries = 1 << b;
+  const int group = config.index_counters * config.counter_inputs;
+  const int t = config.mac_tree_inputs;
+  const int k = config.channels;
+  const int beats = oasis::index_counter_beats_per_row(config);
+  const int chunks = oasis::index_counter_chunks_per_row(config);
+  const int w = int(options.param("count_bits"));
+  oasis::IndexCounterArray model(config);
+
+  double gap = 0.3, backpressure = 0.3;
+  std::deque<Beat> queue;                          // beats to send; front is offered
+  std::deque<std::vector<uint32_t>> expected_rows;  // SPEC counts of rows sent
+  std::vector<uint32_t> presented;                 // counts of the row being presented
+  uint64_t rows_checked = 0;
+  int64_t last_accept = -1;
+  std::vector<int64_t> latencies, first_chunk_cycles;
+
+  const auto cycle = [&] {
+    const bool offer = !queue.empty() && !(gap > 0 && h.coin(gap));
+    const bool ready = !(backpressure > 0 && h.coin(backpressure));
+    Beat garbage;
+    if (!offer) {
+      for (int p = 0; p < group; ++p) {
+        garbage.idx.push_back(int(h.random_bits(b)));
+        garbage.mask.push_back(h.coin(0.5));
+      }
+    }
+    const Beat& beat = offer ? queue.front() : garbage;
+    dut.idx_valid_i = offer;
+    for (int p = 0; p < group; ++p) {
+      put_bits(dut.idx_data_i, p * b, b, uint64_t(beat.idx[size_t(p)]));
+      put_bits(dut.idx_mask_i, p, 1, beat.mask[size_t(p)] ? 1 : 0);
+    }
+    dut.cnt_ready_i = ready;
+    h.settle();
+    const std::string where = fmt::format("row beat {} of {}", model.beat(), beats);
+    h.check("idx_ready_o", model.idx_ready(ready), dut.idx_ready_o, where);
+    h.check("cnt_valid_o", model.cnt_valid(), dut.cnt_valid_o);
+    if (model.cnt_valid() && dut.cnt_valid_o) {
+      h.check("cnt_chunk_o", uint64_t(model.cnt_chunk()), dut.cnt_chunk_o);
+      h.check("cnt_last_o", model.cnt_last(), dut.cnt_last_o);
+      if (model.cnt_chunk() == 0 && presented.empty()) {
+        first_chunk_cycles.push_back(int64_t(h.cycle()));
+        if (last_accept >= 0) latencies.push_back(int64_t(h.cycle()) - last_accept);
+      }
+      for (int i = 0; i < t; ++i) {
+        const uint64_t got = get_bits(dut.cnt_data_o, i * w, w);
+        h.check("cnt_data_o", model.cnt_data(i), got,
+                fmt::format("chunk {} count {} (entry {})", model.cnt_chunk(), i,
+                            model.cnt_chunk() * t + i));
+      }
+      if (ready) {
+        for (int i = 0; i < t; ++i) presented.push_back(uint32_t(get_bits(dut.cnt_data_o, i * w, w)));
+        if (model.cnt_last()) {
+          // The whole row against the SPEC rule, independent of the model.
+          if (expected_rows.empty()) {
+            h.fail("a row was presented that was never sent");
+          } else {
+            const auto& want = expected_rows.front();
+            for (int e = 0; e < chunks * t; ++e) {
+              const uint32_t x = e < entries ? want[size_t(e)] : 0;
+              if (!h.check("row count (SPEC rule)", x, presented[size_t(e)],
+                           fmt::format("entry {}", e))) {
+                break;
+              }
+            }
+            expected_rows.pop_front();
+          }
+          presented.clear();
+          h.scoreboard().count_vector();
+          ++rows_checked;
+        }
+      }
+    }
+    const bool accepted = offer && dut.idx_ready_o;
+    model.clock(offer, beat.idx, beat.mask, ready);
+    if (accepted) {
+      if (model.beat() == 0) last_accept = int64_t(h.cycle());  // the row's last beat
+      queue.pop_front();
+    }
+    h.step();
+  };
+  const auto drain = [&] {
+    uint64_t guard = 0;
+    while ((!queue.empty() || model.cnt_valid() || dut.cnt_valid_o) &&
+           !h.scoreboard().should_stop()) {
+      cycle();
+      if (++guard > 10'000'000) {
+        h.fail("the array did not drain in 10^7 cycles");
+        break;
+      }
+    }
+  };
+  // Queues one row: value(k) gives channel k's index, on(k) its mask bit.
+  // Positions beyond K carry random indices and mask bits, which must not count.
+  const auto push_row = [&](auto value, auto on) {
+    std::vector<int> row_idx;
+    std::vector<bool> row_mask;
+    for (int beat = 0; beat < beats; ++beat) {
+      Beat x;
+      for (int p = 0; p < group; ++p) {
+        const int ch = beat * group + p;
+        if (ch < k) {
+          x.idx.push_back(value(ch));
+          x.mask.push_back(on(ch));
+          row_idx.push_back(x.idx.back());
+          row_mask.push_back(x.mask.back());
+        } else {
+          x.idx.push_back(int(h.random_bits(b)));
+          x.mask.push_back(h.coin(0.7));
+        }
+      }
+      queue.push_back(x);
+    }
+    expected_rows.push_back(oasis::index_counts(row_idx, row_mask, b));
+  };
+  const auto all = [](int) { return true; };
+
+  h.reset();
+  model.reset();
+  for (int i = 0; i < 3; ++i) cycle();  // idle after reset
+
+  // Directed rows: the largest counts (all K indices equal), an empty row,
+  // alternating indices and masks.
+  for (const int e : {0, entries - 1, entries / 2 + 1 < entries ? entries / 2 + 1 : 0}) {
+    push_row([e](int) { return e; }, all);
+  }
+  push_row([](int) { return 0; }, [](int) { return false; });
+  push_row([&](int ch) { return ch % entries; }, all);
+  push_row([&](int ch) { return (entries - 1) ^ (ch & 1); }, [](int ch) { return ch % 3 != 0; });
+  drain();
+  // The largest counts again, back to back with no gaps and no backpressure.
+  gap = 0;
+  backpressure = 0;
+  for (int e = 0; e < std::min(entries, 8); ++e) push_row([e](int) { return e; }, all);
+  drain();
+
+  // Seeded random rows in phases of different gap and backpressure rates.
+  const uint64_t rows = options.vectors ? options.vectors : 400;
+  const int phases = 8;
+  for (int phase = 0; phase < phases && !h.scoreboard().should_stop(); ++phase) {
+    gap = (phase % 4) * 0.25;
+    backpressure = ((phase + 1) % 4) * 0.2 + (phase == 2 ? 0.15 : 0);
+    for (uint64_t r = 0; r < rows / phases; ++r) {
+      const int mode = int(h.random_bits(2));
+      if (mode == 0) {
+        // few distinct indices: large counts
+        const int a = int(h.random_bits(b)), c = int(h.random_bits(b));
+        push_row([&, a, c](int) { return h.coin(0.8) ? a : c; }, all);
+      } else {
+        push_row([&](int) { return int(h.random_bits(b)); },
+                 [&, mode](int) { return mode == 1 ? true : h.coin(0.9); });
+      }
+    }
+    drain();
+  }
+
+  // Measurement: an unthrottled stream of rows after an idle array.
+  {
+    gap = 0;
+    backpressure = 0;
+    for (int i = 0; i < 4; ++i) cycle();
+    latencies.clear();
+    first_chunk_cycles.clear();
+    const int n = 8;
+    for (int r = 0; r < n; ++r) push_row([&](int) { return int(h.random_bits(b)); }, all);
+    drain();
+    h.check("rows presented in the measurement", uint64_t(n), first_chunk_cycles.size());
+    for (size_t i = 0; i < latencies.size(); ++i) {
+      h.check("measured latency_cycles (row's last beat accepted -> first chunk)",
+              uint64_t(options.param("latency_cycles")), uint64_t(latencies[i]),
+              fmt::format("row {}", i));
+    }
+    for (size_t i = 1; i < first_chunk_cycles.size(); ++i) {
+      h.check("measured row_interval_cycles", uint64_t(options.param("row_interval_cycles")),
+              uint64_t(first_chunk_cycles[i] - first_chunk_cycles[i - 1]),
+              fmt::format("rows {} and {}", i - 1, i));
+    }
+    fmt::print("measured: latency {} cycle(s), row interval {} cycles ({} beats, {} chunks a row), "
+               "{} rows checked\n",
+               latencies.empty() ? -1 : latencies[0],
+               first_chunk_cycles.size() > 1 ? first_chunk_cycles[1] - first_chunk_cycles[0] : -1,
+               beats, chunks, rows_checked);
+  }
+  if (!expected_rows.empty()) h.fail(fmt::format("{} rows sent but never presented", expected_rows.size()));
+  return h.finish();
+}
