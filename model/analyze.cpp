@@ -93,9 +93,10 @@ std::string format_analysis(const Config& c, const AnalyticFigures& f) {
                    ratio(f.group_size, f.mu));
   s += fmt::format("{:<28}{:>14}{:>18}{:>10}\n", "reduction FLOPs", f.reduction_flops,
                    f.woq_reduction_flops, ratio(f.woq_reduction_flops, f.reduction_flops));
-  s += fmt::format("  (WOQ LUT-GEMM of Table I with mu = {}: LUT 2^mu*K/mu, reduction (K/mu)*nW*N;\n"
-                   "   OASIS: LUT 2^(nA+nW), reduction 2^(nA+nW)*N; ratio = WOQ / OASIS)\n",
-                   f.mu);
+  s += fmt::format(
+      "  (WOQ LUT-GEMM of Table I with mu = {}: LUT 2^mu*K/mu, reduction (K/mu)*nW*N;\n"
+      "   OASIS: LUT 2^(nA+nW), reduction 2^(nA+nW)*N; ratio = WOQ / OASIS)\n",
+      f.mu);
   s += fmt::format("Orizuru comparisons, N = {}, k = {}:\n", f.channels, c.outliers_per_side);
   if (f.orizuru_formula_applies) {
     s += fmt::format("  1.5N - 2 + 2k*log2(N) = {}\n", f.orizuru_formula);
@@ -105,12 +106,14 @@ std::string format_analysis(const Config& c, const AnalyticFigures& f) {
   s += fmt::format("  counted by the model    = {}\n", f.orizuru_measured);
   s += fmt::format("  top-k engine baseline 6N = {} ({} more)\n", f.topk_baseline,
                    ratio(f.topk_baseline, f.orizuru_measured));
-  s += fmt::format("Cycles per row: count ceil(K/(C*I)) = {}, reduce ceil(2^(nA+nW)/T) = {}, "
-                   "compensate ceil(2k/Mc) = {} -> {}\n",
-                   f.count_cycles, f.reduce_cycles, f.comp_cycles, f.cycles_per_row);
-  s += fmt::format("Cycle lower bound for one token, N = {} rows: ceil(N/P) * {} = {} * {} = {} "
-                   "cycles (plus fill and drain)\n",
-                   f.rows, f.cycles_per_row, f.rows_per_line, f.cycles_per_row, f.cycle_lower_bound);
+  s += fmt::format(
+      "Cycles per row: count ceil(K/(C*I)) = {}, reduce ceil(2^(nA+nW)/T) = {}, "
+      "compensate ceil(2k/Mc) = {} -> {}\n",
+      f.count_cycles, f.reduce_cycles, f.comp_cycles, f.cycles_per_row);
+  s += fmt::format(
+      "Cycle lower bound for one token, N = {} rows: ceil(N/P) * {} = {} * {} = {} "
+      "cycles (plus fill and drain)\n",
+      f.rows, f.cycles_per_row, f.rows_per_line, f.cycles_per_row, f.cycle_lower_bound);
   return s;
 }
 
@@ -119,8 +122,8 @@ std::vector<SqnrCase> sqnr_report(const Config& c, const SqnrOptions& o) {
     throw std::invalid_argument("SQNR report: tokens, calibration tokens and rows must be >= 1");
   }
   if (!(o.outlier_fraction > 0 && o.outlier_fraction <= 0.5)) {
-    throw std::invalid_argument(fmt::format("outlier fraction {}; allowed: (0, 0.5]",
-                                            o.outlier_fraction));
+    throw std::invalid_argument(
+        fmt::format("outlier fraction {}; allowed: (0, 0.5]", o.outlier_fraction));
   }
   const int k_ch = c.channels;
   const int k_out = int(std::ceil(o.outlier_fraction * k_ch - 1e-9));
@@ -180,9 +183,9 @@ std::vector<SqnrCase> sqnr_report(const Config& c, const SqnrOptions& o) {
         return d;
       };
       SqnrCase nc;
-      nc.name = kk == 0 ? fmt::format("NU{} W{}A{}, no outliers", w_bits, w_bits, a_bits)
-                        : fmt::format("NU{} W{}A{}, k = {} outliers/side", w_bits, w_bits,
-                                      a_bits, kk);
+      nc.name = kk == 0
+                    ? fmt::format("NU{} W{}A{}, no outliers", w_bits, w_bits, a_bits)
+                    : fmt::format("NU{} W{}A{}, k = {} outliers/side", w_bits, w_bits, a_bits, kk);
       nc.weight_bits = w_bits;
       nc.act_bits = a_bits;
       nc.outliers_per_side = kk;

@@ -12,24 +12,24 @@
 namespace oasis {
 
 struct AnalyticFigures {
-  int channels = 0;                 ///< K (= Orizuru's N)
-  int rows = 0;                     ///< N output rows of the GEMM
-  int mu = 0;                       ///< group size of the WOQ LUT-GEMM (Table I)
-  int64_t lut_entries = 0;          ///< 2^(nA+nW)
-  int64_t woq_lut_entries = 0;      ///< 2^mu * K / mu
-  int64_t group_size = 0;           ///< K
-  int64_t reduction_flops = 0;      ///< 2^(nA+nW) * N
-  int64_t woq_reduction_flops = 0;  ///< (K / mu) * nW * N
+  int channels = 0;                      ///< K (= Orizuru's N)
+  int rows = 0;                          ///< N output rows of the GEMM
+  int mu = 0;                            ///< group size of the WOQ LUT-GEMM (Table I)
+  int64_t lut_entries = 0;               ///< 2^(nA+nW)
+  int64_t woq_lut_entries = 0;           ///< 2^mu * K / mu
+  int64_t group_size = 0;                ///< K
+  int64_t reduction_flops = 0;           ///< 2^(nA+nW) * N
+  int64_t woq_reduction_flops = 0;       ///< (K / mu) * nW * N
   bool orizuru_formula_applies = false;  ///< K a power of two
-  int64_t orizuru_formula = 0;      ///< 1.5N - 2 + 2k log2 N
-  int64_t orizuru_measured = 0;     ///< counted by the model on a random token
-  int64_t topk_baseline = 0;        ///< 6N, the top-k engine the paper cites
-  int count_cycles = 0;             ///< ceil(K / (C*I))
-  int reduce_cycles = 0;            ///< ceil(2^(nA+nW) / T)
-  int comp_cycles = 0;              ///< ceil(2k / Mc)
-  int cycles_per_row = 0;           ///< the largest of the three
-  int64_t rows_per_line = 0;        ///< ceil(N / P)
-  int64_t cycle_lower_bound = 0;    ///< ceil(N / P) * cycles_per_row
+  int64_t orizuru_formula = 0;           ///< 1.5N - 2 + 2k log2 N
+  int64_t orizuru_measured = 0;          ///< counted by the model on a random token
+  int64_t topk_baseline = 0;             ///< 6N, the top-k engine the paper cites
+  int count_cycles = 0;                  ///< ceil(K / (C*I))
+  int reduce_cycles = 0;                 ///< ceil(2^(nA+nW) / T)
+  int comp_cycles = 0;                   ///< ceil(2k / Mc)
+  int cycles_per_row = 0;                ///< the largest of the three
+  int64_t rows_per_line = 0;             ///< ceil(N / P)
+  int64_t cycle_lower_bound = 0;         ///< ceil(N / P) * cycles_per_row
 };
 
 /// mu must divide K. `seed` picks the token Orizuru's count is measured on.
@@ -39,10 +39,10 @@ std::string format_analysis(const Config& config, const AnalyticFigures& f);
 
 struct SqnrOptions {
   uint64_t seed = 1;
-  int tokens = 32;                 ///< evaluation tokens
-  int calibration_tokens = 64;     ///< calibration tokens (another seed)
-  int rows = 256;                  ///< output rows N
-  double outlier_fraction = 0.005; ///< p: k = ceil(p * K) per side
+  int tokens = 32;                  ///< evaluation tokens
+  int calibration_tokens = 64;      ///< calibration tokens (another seed)
+  int rows = 256;                   ///< output rows N
+  double outlier_fraction = 0.005;  ///< p: k = ceil(p * K) per side
 };
 
 struct SqnrCase {

@@ -37,7 +37,8 @@ AccValue Accumulator::mul(AccValue a, AccValue b) const {
 }
 
 Fp16 Accumulator::to_fp16(AccValue a) const {
-  return format_ == AccumulatorFormat::kFp16 ? Fp16{uint16_t(a.bits)} : oasis::to_fp16(Fp32{a.bits});
+  return format_ == AccumulatorFormat::kFp16 ? Fp16{uint16_t(a.bits)}
+                                             : oasis::to_fp16(Fp32{a.bits});
 }
 
 double Accumulator::to_double(AccValue a) const {
@@ -72,9 +73,10 @@ std::vector<Fp16> cartesian_lut(std::span<const Fp16> ca, std::span<const Fp16> 
 std::vector<uint32_t> index_counts(std::span<const uint8_t> ia, std::span<const uint8_t> iw,
                                    int act_bits, int weight_bits) {
   if (ia.size() != iw.size()) {
-    throw std::invalid_argument(fmt::format("index counts: {} activation indices, {} weight "
-                                            "indices",
-                                            ia.size(), iw.size()));
+    throw std::invalid_argument(
+        fmt::format("index counts: {} activation indices, {} weight "
+                    "indices",
+                    ia.size(), iw.size()));
   }
   std::vector<uint32_t> cnt(size_t(1) << (act_bits + weight_bits), 0);
   const uint32_t amask = (1u << act_bits) - 1, wmask = (1u << weight_bits) - 1;
@@ -90,7 +92,8 @@ AccValue pairwise_tree(std::span<const AccValue> values, const Accumulator& acc)
   while (level.size() > 1) {
     std::vector<AccValue> next;
     next.reserve((level.size() + 1) / 2);
-    for (size_t i = 0; i + 1 < level.size(); i += 2) next.push_back(acc.add(level[i], level[i + 1]));
+    for (size_t i = 0; i + 1 < level.size(); i += 2)
+      next.push_back(acc.add(level[i], level[i + 1]));
     if (level.size() % 2 == 1) next.push_back(level.back());
     level = std::move(next);
   }
@@ -120,9 +123,8 @@ AccValue main_branch(std::span<const uint32_t> counts, std::span<const Fp16> lut
 }
 
 std::optional<AccValue> outlier_branch(std::span<const Outlier> outliers,
-                                       std::span<const Fp16> residuals,
-                                       std::span<const uint8_t> iw, std::span<const Fp16> cw,
-                                       int mc, const Accumulator& acc,
+                                       std::span<const Fp16> residuals, std::span<const uint8_t> iw,
+                                       std::span<const Fp16> cw, int mc, const Accumulator& acc,
                                        std::vector<AccValue>* macs) {
   if (outliers.size() != residuals.size() || mc < 1) {
     throw std::invalid_argument(fmt::format("outlier branch: {} outliers, {} residuals, Mc = {}",
@@ -134,8 +136,8 @@ std::optional<AccValue> outlier_branch(std::span<const Outlier> outliers,
   for (size_t j = 0; j < outliers.size(); ++j) {
     const size_t ch = size_t(outliers[j].channel);
     if (ch >= iw.size()) {
-      throw std::invalid_argument(fmt::format("outlier branch: channel {} of a row of {}", ch,
-                                              iw.size()));
+      throw std::invalid_argument(
+          fmt::format("outlier branch: channel {} of a row of {}", ch, iw.size()));
     }
     const AccValue q = acc.mul(acc.widen(residuals[j]), acc.widen(cw[iw[ch]]));
     m[j % used] = j < used ? q : acc.add(m[j % used], q);
@@ -156,10 +158,13 @@ Fp16 merge_and_scale(AccValue main, std::optional<AccValue> comp, Fp16 sa, Fp16 
 // ---- The layer ------------------------------------------------------------
 
 LutGemm::LutGemm(const LutGemmParams& p, std::vector<Fp16> ca, std::vector<Fp16> cw)
-    : params_(p), acc_(p.accumulator), act_codebook_(std::move(ca)), weight_codebook_(std::move(cw)) {
+    : params_(p),
+      acc_(p.accumulator),
+      act_codebook_(std::move(ca)),
+      weight_codebook_(std::move(cw)) {
   if (p.act_bits < 1 || p.weight_bits < 1 || p.act_bits + p.weight_bits > 16) {
-    throw std::invalid_argument(fmt::format("nA = {}, nW = {}; allowed: >= 1, nA + nW <= 16",
-                                            p.act_bits, p.weight_bits));
+    throw std::invalid_argument(
+        fmt::format("nA = {}, nW = {}; allowed: >= 1, nA + nW <= 16", p.act_bits, p.weight_bits));
   }
   if (act_codebook_.size() != (size_t(1) << p.act_bits)) {
     throw std::invalid_argument(fmt::format("activation codebook: {} centroids; nA = {} needs {}",
@@ -191,7 +196,8 @@ PreparedToken LutGemm::prepare_normalized(std::span<const Fp16> xhat, Fp16 sa,
   t.scale = sa;
   t.xhat.assign(xhat.begin(), xhat.end());
   t.act_index.resize(xhat.size());
-  for (size_t k = 0; k < xhat.size(); ++k) t.act_index[k] = uint8_t(cluster_index(xhat[k], boundaries_));
+  for (size_t k = 0; k < xhat.size(); ++k)
+    t.act_index[k] = uint8_t(cluster_index(xhat[k], boundaries_));
   if (params_.outliers_per_side > 0) {
     t.outliers = orizuru_topk(xhat, params_.outliers_per_side, stats);
     for (const Outlier& o : t.outliers) {
@@ -204,13 +210,14 @@ PreparedToken LutGemm::prepare_normalized(std::span<const Fp16> xhat, Fp16 sa,
 
 Fp16 LutGemm::row(const PreparedToken& t, std::span<const uint8_t> iw, Fp16 sw,
                   RowTrace* trace) const {
-  std::vector<uint32_t> counts = index_counts(t.act_index, iw, params_.act_bits, params_.weight_bits);
+  std::vector<uint32_t> counts =
+      index_counts(t.act_index, iw, params_.act_bits, params_.weight_bits);
   std::vector<AccValue>* tree = trace ? &trace->tree : nullptr;
   if (tree) tree->clear();
   const AccValue main = main_branch(counts, lut_, params_.mac_tree_inputs, acc_, tree);
-  const std::optional<AccValue> comp = outlier_branch(
-      t.outliers, t.residuals, iw, weight_codebook_, params_.comp_macs, acc_,
-      trace ? &trace->macs : nullptr);
+  const std::optional<AccValue> comp =
+      outlier_branch(t.outliers, t.residuals, iw, weight_codebook_, params_.comp_macs, acc_,
+                     trace ? &trace->macs : nullptr);
   AccValue merged;
   const Fp16 y = merge_and_scale(main, comp, t.scale, sw, acc_, &merged);
   if (trace) {
@@ -227,8 +234,8 @@ std::vector<Fp16> LutGemm::gemm(std::span<const Fp16> x, int tokens,
                                 const QuantizedWeights& w) const {
   const size_t k = size_t(w.channels);
   if (tokens < 1 || x.size() != size_t(tokens) * k) {
-    throw std::invalid_argument(fmt::format("GEMM: {} activations for {} tokens of {} channels",
-                                            x.size(), tokens, k));
+    throw std::invalid_argument(
+        fmt::format("GEMM: {} activations for {} tokens of {} channels", x.size(), tokens, k));
   }
   if (w.codebook != weight_codebook_) {
     throw std::invalid_argument("GEMM: the weights' codebook is not the model's");
@@ -246,18 +253,19 @@ std::vector<Fp16> LutGemm::gemm(std::span<const Fp16> x, int tokens,
 
 // ---- Comparison paths ------------------------------------------------------
 
-std::vector<float> reference_gemm_fp32(std::span<const Fp16> x, int tokens,
-                                       std::span<const Fp16> w, int rows, int channels) {
+std::vector<float> reference_gemm_fp32(std::span<const Fp16> x, int tokens, std::span<const Fp16> w,
+                                       int rows, int channels) {
   const size_t k = size_t(channels);
   if (x.size() != size_t(tokens) * k || w.size() != size_t(rows) * k) {
     throw std::invalid_argument(fmt::format(
-        "reference GEMM: {} activations, {} weights for {} tokens, {} rows, {} channels",
-        x.size(), w.size(), tokens, rows, channels));
+        "reference GEMM: {} activations, {} weights for {} tokens, {} rows, {} channels", x.size(),
+        w.size(), tokens, rows, channels));
   }
   // binary16 -> binary32 is exact: one table of all 65536 inputs.
   static const std::vector<float> table = [] {
     std::vector<float> t(0x10000);
-    for (uint32_t b = 0; b < 0x10000; ++b) t[b] = std::bit_cast<float>(to_fp32(Fp16{uint16_t(b)}).bits);
+    for (uint32_t b = 0; b < 0x10000; ++b)
+      t[b] = std::bit_cast<float>(to_fp32(Fp16{uint16_t(b)}).bits);
     return t;
   }();
   auto widen = [](std::span<const Fp16> v) {
@@ -286,8 +294,8 @@ std::vector<Fp16> conventional_gemm(const LutGemm& m, std::span<const Fp16> x, i
                                     const QuantizedWeights& w) {
   const size_t k = size_t(w.channels);
   if (tokens < 1 || x.size() != size_t(tokens) * k) {
-    throw std::invalid_argument(fmt::format("GEMM: {} activations for {} tokens of {} channels",
-                                            x.size(), tokens, k));
+    throw std::invalid_argument(
+        fmt::format("GEMM: {} activations for {} tokens of {} channels", x.size(), tokens, k));
   }
   const Accumulator& acc = m.accumulator();
   std::vector<Fp16> y(size_t(tokens) * size_t(w.rows));
@@ -331,8 +339,8 @@ std::vector<double> int_rtn_gemm(std::span<const Fp16> x, int tokens, std::span<
 
 double sqnr_db(std::span<const double> ref, std::span<const double> y) {
   if (ref.size() != y.size() || ref.empty()) {
-    throw std::invalid_argument(fmt::format("SQNR: {} reference values, {} values", ref.size(),
-                                            y.size()));
+    throw std::invalid_argument(
+        fmt::format("SQNR: {} reference values, {} values", ref.size(), y.size()));
   }
   double signal = 0, noise = 0;
   for (size_t i = 0; i < ref.size(); ++i) {

@@ -45,11 +45,11 @@ class Accumulator {
 
 /// The parameters of the computation (a subset of the Config).
 struct LutGemmParams {
-  int act_bits = 4;          ///< nA
-  int weight_bits = 4;       ///< nW
-  int mac_tree_inputs = 32;  ///< T
-  int comp_macs = 8;         ///< Mc
-  int outliers_per_side = 0; ///< k; 0 (model only) turns the outlier branch off
+  int act_bits = 4;           ///< nA
+  int weight_bits = 4;        ///< nW
+  int mac_tree_inputs = 32;   ///< T
+  int comp_macs = 8;          ///< Mc
+  int outliers_per_side = 0;  ///< k; 0 (model only) turns the outlier branch off
   AccumulatorFormat accumulator = AccumulatorFormat::kFp32;
   ScaleMode scale = ScaleMode::kRms;  ///< how s_a is taken from a token
 
@@ -62,21 +62,21 @@ std::vector<Fp16> cartesian_lut(std::span<const Fp16> act_codebook,
 
 /// A token as the per-row computation sees it (everything shared by rows).
 struct PreparedToken {
-  Fp16 scale;                     ///< s_a
-  std::vector<Fp16> xhat;         ///< x̂ = x / s_a
-  std::vector<uint8_t> act_index; ///< ia, one per channel
-  std::vector<Outlier> outliers;  ///< Orizuru's 2k outputs, max_1, min_1, ...
-  std::vector<Fp16> residuals;    ///< r[o_j] = sub16(x̂[o_j], C_A[ia[o_j]]), same order
+  Fp16 scale;                      ///< s_a
+  std::vector<Fp16> xhat;          ///< x̂ = x / s_a
+  std::vector<uint8_t> act_index;  ///< ia, one per channel
+  std::vector<Outlier> outliers;   ///< Orizuru's 2k outputs, max_1, min_1, ...
+  std::vector<Fp16> residuals;     ///< r[o_j] = sub16(x̂[o_j], C_A[ia[o_j]]), same order
 };
 
 /// What one row's computation produced, step by step.
 struct RowTrace {
-  std::vector<uint32_t> counts;   ///< cnt[e]
-  std::vector<AccValue> tree;     ///< the MAC tree's sum for each cycle
-  AccValue main;                  ///< main branch
-  std::vector<AccValue> macs;     ///< each compensation MAC's result
-  std::optional<AccValue> comp;   ///< outlier branch (none when k = 0)
-  AccValue merged;                ///< add_A(main, comp)
+  std::vector<uint32_t> counts;  ///< cnt[e]
+  std::vector<AccValue> tree;    ///< the MAC tree's sum for each cycle
+  AccValue main;                 ///< main branch
+  std::vector<AccValue> macs;    ///< each compensation MAC's result
+  std::optional<AccValue> comp;  ///< outlier branch (none when k = 0)
+  AccValue merged;               ///< add_A(main, comp)
   Fp16 y;
 };
 
@@ -104,8 +104,8 @@ std::optional<AccValue> outlier_branch(std::span<const Outlier> outliers,
                                        std::vector<AccValue>* macs = nullptr);
 /// Step 6: y = add_A(main, comp) (just main without outliers), times s_a,
 /// times s_w, rounded to binary16.
-Fp16 merge_and_scale(AccValue main, std::optional<AccValue> comp, Fp16 act_scale,
-                     Fp16 weight_scale, const Accumulator& acc, AccValue* merged = nullptr);
+Fp16 merge_and_scale(AccValue main, std::optional<AccValue> comp, Fp16 act_scale, Fp16 weight_scale,
+                     const Accumulator& acc, AccValue* merged = nullptr);
 
 /// The OASIS GEMM of one layer: codebooks, boundaries and LUT fixed
 /// offline, tokens in, FP16 outputs out.
@@ -130,8 +130,8 @@ class LutGemm {
   PreparedToken prepare_normalized(std::span<const Fp16> xhat, Fp16 act_scale,
                                    OrizuruStats* stats = nullptr) const;
   /// One output row.
-  Fp16 row(const PreparedToken& token, std::span<const uint8_t> weight_index_row,
-           Fp16 weight_scale, RowTrace* trace = nullptr) const;
+  Fp16 row(const PreparedToken& token, std::span<const uint8_t> weight_index_row, Fp16 weight_scale,
+           RowTrace* trace = nullptr) const;
   /// y[t][n] for tokens x channels activations (row-major); the result is
   /// tokens x rows, row-major.
   std::vector<Fp16> gemm(std::span<const Fp16> x, int tokens, const QuantizedWeights& w) const;
@@ -144,8 +144,8 @@ class LutGemm {
 
 /// The reference: y[t][n] = sum_k fp32(x[t][k]) * fp32(w[n][k]) on the
 /// unquantised data, in binary32, k ascending (product rounded, then added).
-std::vector<float> reference_gemm_fp32(std::span<const Fp16> x, int tokens,
-                                       std::span<const Fp16> w, int rows, int channels);
+std::vector<float> reference_gemm_fp32(std::span<const Fp16> x, int tokens, std::span<const Fp16> w,
+                                       int rows, int channels);
 
 /// The conventional path (paper Fig. 4(a)): dequantise (inliers to
 /// C_A[ia], outliers kept as x̂, weights to C_W[iw]), then a dense GEMM in
@@ -176,7 +176,8 @@ Exact exact_product(Fp16 a, Fp16 b);
 Exact exact_main_by_counts(std::span<const uint32_t> counts, std::span<const Fp16> act_codebook,
                            std::span<const Fp16> weight_codebook, int weight_bits);
 /// sum_k C_A[ia[k]] * C_W[iw[k]].
-Exact exact_main_direct(std::span<const uint8_t> act_index, std::span<const uint8_t> weight_index_row,
+Exact exact_main_direct(std::span<const uint8_t> act_index,
+                        std::span<const uint8_t> weight_index_row,
                         std::span<const Fp16> act_codebook, std::span<const Fp16> weight_codebook);
 /// Look-ahead plus compensation with exact residuals:
 /// main + sum_{o in O} (x̂[o] - C_A[ia[o]]) * C_W[iw[o]].

@@ -145,10 +145,14 @@ NpyType type_from_descr(const std::string& descr, const std::string& origin) {
 
 const char* descr_of(NpyType type) {
   switch (type) {
-    case NpyType::kFloat16: return "<f2";
-    case NpyType::kFloat32: return "<f4";
-    case NpyType::kUint8: return "|u1";
-    case NpyType::kInt32: return "<i4";
+    case NpyType::kFloat16:
+      return "<f2";
+    case NpyType::kFloat32:
+      return "<f4";
+    case NpyType::kUint8:
+      return "|u1";
+    case NpyType::kInt32:
+      return "<i4";
   }
   return "?";
 }
@@ -164,11 +168,12 @@ NpyArray from_values(NpyType type, std::vector<size_t> shape, std::span<const T>
   a.type = type;
   a.shape = std::move(shape);
   if (a.count() != values.size()) {
-    throw NpyError(fmt::format("array of shape {} given {} values", shape_text(a.shape),
-                               values.size()));
+    throw NpyError(
+        fmt::format("array of shape {} given {} values", shape_text(a.shape), values.size()));
   }
   a.bytes.resize(values.size() * sizeof(T));
-  static_assert(std::endian::native == std::endian::little, "the model assumes a little-endian host");
+  static_assert(std::endian::native == std::endian::little,
+                "the model assumes a little-endian host");
   if (!values.empty()) std::memcpy(a.bytes.data(), values.data(), a.bytes.size());
   return a;
 }
@@ -184,20 +189,28 @@ T load(const NpyArray& a, size_t i) {
 
 const char* npy_type_name(NpyType type) {
   switch (type) {
-    case NpyType::kFloat16: return "float16";
-    case NpyType::kFloat32: return "float32";
-    case NpyType::kUint8: return "uint8";
-    case NpyType::kInt32: return "int32";
+    case NpyType::kFloat16:
+      return "float16";
+    case NpyType::kFloat32:
+      return "float32";
+    case NpyType::kUint8:
+      return "uint8";
+    case NpyType::kInt32:
+      return "int32";
   }
   return "?";
 }
 
 size_t npy_item_size(NpyType type) {
   switch (type) {
-    case NpyType::kFloat16: return 2;
-    case NpyType::kFloat32: return 4;
-    case NpyType::kUint8: return 1;
-    case NpyType::kInt32: return 4;
+    case NpyType::kFloat16:
+      return 2;
+    case NpyType::kFloat32:
+      return 4;
+    case NpyType::kUint8:
+      return 1;
+    case NpyType::kInt32:
+      return 4;
   }
   return 0;
 }
@@ -230,8 +243,8 @@ std::vector<Fp16> NpyArray::to_fp16(const std::string& what) const {
   } else if (type == NpyType::kFloat32) {
     for (size_t i = 0; i < out.size(); ++i) out[i] = oasis::to_fp16(Fp32{load<uint32_t>(*this, i)});
   } else {
-    throw NpyError(fmt::format("{}: element type {}; allowed: float16 or float32", what,
-                               npy_type_name(type)));
+    throw NpyError(
+        fmt::format("{}: element type {}; allowed: float16 or float32", what, npy_type_name(type)));
   }
   return out;
 }
@@ -245,8 +258,8 @@ std::vector<float> NpyArray::to_float(const std::string& what) const {
       out[i] = std::bit_cast<float>(to_fp32(Fp16{load<uint16_t>(*this, i)}).bits);
     }
   } else {
-    throw NpyError(fmt::format("{}: element type {}; allowed: float16 or float32", what,
-                               npy_type_name(type)));
+    throw NpyError(
+        fmt::format("{}: element type {}; allowed: float16 or float32", what, npy_type_name(type)));
   }
   return out;
 }
@@ -264,8 +277,8 @@ std::vector<uint8_t> NpyArray::to_uint8(const std::string& what) const {
       out[i] = uint8_t(v);
     }
   } else {
-    throw NpyError(fmt::format("{}: element type {}; allowed: uint8 or int32", what,
-                               npy_type_name(type)));
+    throw NpyError(
+        fmt::format("{}: element type {}; allowed: uint8 or int32", what, npy_type_name(type)));
   }
   return out;
 }
@@ -281,20 +294,20 @@ NpyArray parse_npy(std::span<const uint8_t> file, const std::string& origin) {
     offset = 10;
   } else if (major == 2 || major == 3) {
     if (file.size() < 12) fail(origin, "truncated .npy header");
-    header_len = size_t(file[8]) | size_t(file[9]) << 8 | size_t(file[10]) << 16 |
-                 size_t(file[11]) << 24;
+    header_len =
+        size_t(file[8]) | size_t(file[9]) << 8 | size_t(file[10]) << 16 | size_t(file[11]) << 24;
     offset = 12;
   } else {
-    fail(origin, fmt::format(".npy format version {}.{}; supported: 1.0, 2.0, 3.0", major,
-                             int(file[7])));
+    fail(origin,
+         fmt::format(".npy format version {}.{}; supported: 1.0, 2.0, 3.0", major, int(file[7])));
   }
   if (file.size() - offset < header_len) {
     fail(origin, fmt::format("truncated .npy header: {} bytes announced, {} present", header_len,
                              file.size() - offset));
   }
   std::string header(reinterpret_cast<const char*>(file.data() + offset), header_len);
-  while (!header.empty() && (header.back() == '\n' || header.back() == ' ' ||
-                             header.back() == '\0')) {
+  while (!header.empty() &&
+         (header.back() == '\n' || header.back() == ' ' || header.back() == '\0')) {
     header.pop_back();
   }
   std::string descr;
@@ -323,8 +336,8 @@ NpyArray parse_npy(std::span<const uint8_t> file, const std::string& origin) {
 
 std::vector<uint8_t> serialize_npy(const NpyArray& a) {
   if (a.bytes.size() != a.count() * npy_item_size(a.type)) {
-    throw NpyError(fmt::format("array of shape {} and type {} holds {} bytes",
-                               shape_text(a.shape), npy_type_name(a.type), a.bytes.size()));
+    throw NpyError(fmt::format("array of shape {} and type {} holds {} bytes", shape_text(a.shape),
+                               npy_type_name(a.type), a.bytes.size()));
   }
   std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}",
                                    descr_of(a.type), shape_text(a.shape));
@@ -345,7 +358,8 @@ std::vector<uint8_t> serialize_npy(const NpyArray& a) {
 NpyArray read_npy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, fmt::format("cannot open: {}", std::strerror(errno)));
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
   if (in.bad()) fail(path, "read error");
   return parse_npy(bytes, path);
 }

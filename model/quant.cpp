@@ -24,8 +24,8 @@ struct Points {
 Points compress(std::span<const double> values, std::span<const double> weights, int clusters) {
   if (clusters < 1) throw std::invalid_argument("K-means: need at least one cluster");
   if (!weights.empty() && weights.size() != values.size()) {
-    throw std::invalid_argument(fmt::format("K-means: {} weights for {} values", weights.size(),
-                                            values.size()));
+    throw std::invalid_argument(
+        fmt::format("K-means: {} weights for {} values", weights.size(), values.size()));
   }
   std::vector<std::pair<double, double>> p;
   p.reserve(values.size());
@@ -35,8 +35,8 @@ Points compress(std::span<const double> values, std::span<const double> weights,
       throw std::invalid_argument(fmt::format("K-means: value {} is not finite", i));
     }
     if (!(w >= 0) || !std::isfinite(w)) {
-      throw std::invalid_argument(fmt::format("K-means: weight {} is {}; allowed: finite, >= 0",
-                                              i, w));
+      throw std::invalid_argument(
+          fmt::format("K-means: weight {} is {}; allowed: finite, >= 0", i, w));
     }
     if (w > 0) p.emplace_back(values[i] == 0 ? 0.0 : values[i], w);  // -0 joins +0
   }
@@ -153,9 +153,9 @@ KMeansResult kmeans_optimal_1d(std::span<const double> values, std::span<const d
   const Points p = compress(values, weights, clusters);
   const size_t n = p.v.size();
   if (n > (size_t(1) << 22)) {
-    throw std::invalid_argument(fmt::format(
-        "optimal K-means: {} distinct values; at most {} (use Lloyd's iterations)", n,
-        size_t(1) << 22));
+    throw std::invalid_argument(
+        fmt::format("optimal K-means: {} distinct values; at most {} (use Lloyd's iterations)", n,
+                    size_t(1) << 22));
   }
   // Prefix sums in long double, with the values shifted by their mean, keep
   // the segment costs S_xx - S_x^2 / S accurate.
@@ -271,17 +271,18 @@ Fp16 normalize(Fp16 x, Fp16 scale) { return fp16_from_double(to_double(x) / to_d
 QuantizedWeights quantize_weights(std::span<const Fp16> w, int rows, int channels,
                                   const WeightQuantOptions& o) {
   if (rows < 1 || channels < 1 || w.size() != size_t(rows) * size_t(channels)) {
-    throw std::invalid_argument(fmt::format("weights: {} values for {} rows of {} channels",
-                                            w.size(), rows, channels));
+    throw std::invalid_argument(
+        fmt::format("weights: {} values for {} rows of {} channels", w.size(), rows, channels));
   }
   if (o.bits < 1 || o.bits > 8) {
     throw std::invalid_argument(fmt::format("weight bits {}; allowed: 1..8", o.bits));
   }
   for (size_t i = 0; i < w.size(); ++i) {
     if (is_nan(w[i]) || is_inf(w[i])) {
-      throw std::invalid_argument(fmt::format("weights: element {} (row {}, channel {}) is not "
-                                              "finite",
-                                              i, i / size_t(channels), i % size_t(channels)));
+      throw std::invalid_argument(
+          fmt::format("weights: element {} (row {}, channel {}) is not "
+                      "finite",
+                      i, i / size_t(channels), i % size_t(channels)));
     }
   }
   QuantizedWeights q;
@@ -302,15 +303,16 @@ QuantizedWeights quantize_weights(std::span<const Fp16> w, int rows, int channel
   q.kmeans_cost = km.cost;
   q.kmeans_iterations = km.iterations;
   q.indices.resize(w.size());
-  for (size_t i = 0; i < w.size(); ++i) q.indices[i] = uint8_t(nearest_centroid(norm[i], q.codebook));
+  for (size_t i = 0; i < w.size(); ++i)
+    q.indices[i] = uint8_t(nearest_centroid(norm[i], q.codebook));
   return q;
 }
 
 void validate_quantized_weights(const QuantizedWeights& q, const std::string& origin) {
   if (q.bits < 1 || q.bits > 8 || q.codebook.size() != (size_t(1) << q.bits)) {
-    throw std::invalid_argument(fmt::format(
-        "{}: weight codebook has {} entries; allowed: 2^nW with nW in 1..8", origin,
-        q.codebook.size()));
+    throw std::invalid_argument(
+        fmt::format("{}: weight codebook has {} entries; allowed: 2^nW with nW in 1..8", origin,
+                    q.codebook.size()));
   }
   for (size_t j = 0; j < q.codebook.size(); ++j) {
     if (is_nan(q.codebook[j]) || is_inf(q.codebook[j])) {
@@ -318,8 +320,8 @@ void validate_quantized_weights(const QuantizedWeights& q, const std::string& or
     }
   }
   if (q.scales.size() != size_t(q.rows)) {
-    throw std::invalid_argument(fmt::format("{}: {} scales for {} rows", origin, q.scales.size(),
-                                            q.rows));
+    throw std::invalid_argument(
+        fmt::format("{}: {} scales for {} rows", origin, q.scales.size(), q.rows));
   }
   if (q.indices.size() != size_t(q.rows) * size_t(q.channels)) {
     throw std::invalid_argument(fmt::format("{}: {} indices for {} x {} weights", origin,
@@ -337,21 +339,20 @@ ActCalibration calibrate_activations(std::span<const Fp16> x, int tokens, int ch
                                      std::span<const double> fisher,
                                      const ActCalibrationOptions& o) {
   if (tokens < 1 || channels < 2 || x.size() != size_t(tokens) * size_t(channels)) {
-    throw std::invalid_argument(fmt::format(
-        "calibration activations: {} values for {} tokens of {} channels", x.size(), tokens,
-        channels));
+    throw std::invalid_argument(
+        fmt::format("calibration activations: {} values for {} tokens of {} channels", x.size(),
+                    tokens, channels));
   }
   if (!fisher.empty() && fisher.size() != x.size()) {
-    throw std::invalid_argument(fmt::format("calibration weights: {} values for {} activations",
-                                            fisher.size(), x.size()));
+    throw std::invalid_argument(
+        fmt::format("calibration weights: {} values for {} activations", fisher.size(), x.size()));
   }
   if (o.bits < 1 || o.bits > 8) {
     throw std::invalid_argument(fmt::format("activation bits {}; allowed: 1..8", o.bits));
   }
   if (o.outliers_per_side < 0 || 2 * o.outliers_per_side > channels) {
-    throw std::invalid_argument(fmt::format(
-        "outliers per side {}; allowed: 0 .. channels / 2 ({})", o.outliers_per_side,
-        channels / 2));
+    throw std::invalid_argument(fmt::format("outliers per side {}; allowed: 0 .. channels / 2 ({})",
+                                            o.outliers_per_side, channels / 2));
   }
   std::vector<double> values, weights;
   std::vector<Fp16> xhat(static_cast<size_t>(channels));
@@ -362,7 +363,8 @@ ActCalibration calibrate_activations(std::span<const Fp16> x, int tokens, int ch
     for (int k = 0; k < channels; ++k) xhat[size_t(k)] = normalize(token[size_t(k)], s);
     std::fill(skip.begin(), skip.end(), 0);
     if (o.outliers_per_side > 0) {
-      for (const Outlier& out : orizuru_topk(xhat, o.outliers_per_side)) skip[size_t(out.channel)] = 1;
+      for (const Outlier& out : orizuru_topk(xhat, o.outliers_per_side))
+        skip[size_t(out.channel)] = 1;
     }
     for (int k = 0; k < channels; ++k) {
       const Fp16 v = xhat[size_t(k)];
@@ -387,8 +389,8 @@ ActCalibration calibrate_activations(std::span<const Fp16> x, int tokens, int ch
 
 IntQuantized quantize_int_rtn(std::span<const Fp16> x, int rows, int channels, int bits) {
   if (rows < 1 || channels < 1 || x.size() != size_t(rows) * size_t(channels)) {
-    throw std::invalid_argument(fmt::format("INT quantisation: {} values for {} x {}", x.size(),
-                                            rows, channels));
+    throw std::invalid_argument(
+        fmt::format("INT quantisation: {} values for {} x {}", x.size(), rows, channels));
   }
   if (bits < 2 || bits > 16) {
     throw std::invalid_argument(fmt::format("INT quantisation: {} bits; allowed: 2..16", bits));

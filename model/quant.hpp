@@ -112,7 +112,7 @@ struct ActCalibration {
   std::vector<Fp16> codebook;  ///< C_A, 2^bits, strictly ascending boundaries
   double kmeans_cost = 0;
   int kmeans_iterations = 0;
-  size_t samples = 0;          ///< values the codebook was fitted on
+  size_t samples = 0;  ///< values the codebook was fitted on
 };
 
 /// Learns the activation codebook from calibration tokens (tokens x channels,

@@ -43,8 +43,8 @@ std::vector<Fp16> synthetic_activations(const SyntheticActivationSpec& spec, uin
   std::vector<double> gain(static_cast<size_t>(k));
   for (double& g : gain) g = std::exp(0.3 * rng.normal());
   // A few outlier channels with a fixed sign each (massive activations).
-  const int n_out = spec.outlier_channels > 0 ? std::min(spec.outlier_channels, k)
-                                              : std::max(1, k / 256);
+  const int n_out =
+      spec.outlier_channels > 0 ? std::min(spec.outlier_channels, k) : std::max(1, k / 256);
   std::vector<double> out_gain(size_t(k), 0.0);
   for (int placed = 0; placed < n_out;) {
     const size_t c = size_t(rng.below(uint64_t(k)));

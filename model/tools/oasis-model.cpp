@@ -39,15 +39,15 @@ struct Matrix {
 Matrix matrix_shape(const NpyArray& a, const std::string& path, const std::string& what) {
   if (a.shape.size() == 1) return {1, a.shape[0]};
   if (a.shape.size() == 2) return {a.shape[0], a.shape[1]};
-  throw UsageError(fmt::format("{}: {} must be 1-D or 2-D, found {} dimensions", path, what,
-                               a.shape.size()));
+  throw UsageError(
+      fmt::format("{}: {} must be 1-D or 2-D, found {} dimensions", path, what, a.shape.size()));
 }
 
 void require_nonempty(const Matrix& m, const std::string& path) {
   if (m.rows == 0 || m.cols == 0) throw UsageError(fmt::format("{}: empty array", path));
   if (m.rows > (1u << 30) || m.cols > 65536) {
-    throw UsageError(fmt::format("{}: shape {} x {} too large (at most 65536 columns)", path,
-                                 m.rows, m.cols));
+    throw UsageError(
+        fmt::format("{}: shape {} x {} too large (at most 65536 columns)", path, m.rows, m.cols));
   }
 }
 
@@ -108,8 +108,8 @@ int run_calibrate(const CalibrateArgs& a) {
   if (!a.fisher.empty()) {
     const NpyArray f = read_npy(a.fisher);
     if (f.count() != acts.count()) {
-      throw UsageError(fmt::format("{}: {} weights for {} activations", a.fisher, f.count(),
-                                   acts.count()));
+      throw UsageError(
+          fmt::format("{}: {} weights for {} activations", a.fisher, f.count(), acts.count()));
     }
     for (const float v : f.to_float(a.fisher)) fisher.push_back(double(v));
   }
@@ -123,10 +123,11 @@ int run_calibrate(const CalibrateArgs& a) {
                             : int(std::ceil(a.outlier_fraction * double(m.cols) - 1e-9));
   const ActCalibration c = calibrate_activations(x, int(m.rows), int(m.cols), fisher, o);
   write_all({{a.out, NpyArray::from_fp16({c.codebook.size()}, c.codebook)}});
-  fmt::print("calibrated {} centroids on {} values ({} tokens x {} channels, {} outliers per "
-             "side left out), {} K-means, cost {:.6g}, {} iterations\n",
-             c.codebook.size(), c.samples, m.rows, m.cols, o.outliers_per_side, a.method,
-             c.kmeans_cost, c.kmeans_iterations);
+  fmt::print(
+      "calibrated {} centroids on {} values ({} tokens x {} channels, {} outliers per "
+      "side left out), {} K-means, cost {:.6g}, {} iterations\n",
+      c.codebook.size(), c.samples, m.rows, m.cols, o.outliers_per_side, a.method, c.kmeans_cost,
+      c.kmeans_iterations);
   fmt::print("codebook {}\nwrote {}\n", codebook_text(c.codebook), a.out);
   if (a.gap && o.method == KMeansMethod::kLloyd) {
     o.method = KMeansMethod::kOptimal;
@@ -161,13 +162,12 @@ int run_quantize(const QuantizeArgs& a) {
   o.method = parse_kmeans_method(a.method);
   o.scale = parse_scale_mode(a.scale);
   o.seed = a.seed;
-  const QuantizedWeights q =
-      quantize_weights(in.to_fp16(a.weights), int(m.rows), int(m.cols), o);
-  write_all({{qpath(a.out_dir, "weight_indices.npy"),
-              NpyArray::from_uint8({m.rows, m.cols}, q.indices)},
-             {qpath(a.out_dir, "weight_codebook.npy"),
-              NpyArray::from_fp16({q.codebook.size()}, q.codebook)},
-             {qpath(a.out_dir, "weight_scales.npy"), NpyArray::from_fp16({m.rows}, q.scales)}});
+  const QuantizedWeights q = quantize_weights(in.to_fp16(a.weights), int(m.rows), int(m.cols), o);
+  write_all(
+      {{qpath(a.out_dir, "weight_indices.npy"), NpyArray::from_uint8({m.rows, m.cols}, q.indices)},
+       {qpath(a.out_dir, "weight_codebook.npy"),
+        NpyArray::from_fp16({q.codebook.size()}, q.codebook)},
+       {qpath(a.out_dir, "weight_scales.npy"), NpyArray::from_fp16({m.rows}, q.scales)}});
   fmt::print("quantized {} x {} weights to {} bits: codebook {}, {} K-means cost {:.6g}\n", m.rows,
              m.cols, a.bits, codebook_text(q.codebook), a.method, q.kmeans_cost);
   fmt::print("wrote {}/weight_indices.npy, weight_codebook.npy, weight_scales.npy\n", a.out_dir);
@@ -207,8 +207,8 @@ int run_gemm(const GemmArgs& a) {
   const Matrix m = matrix_shape(acts, a.acts, "activations");
   require_nonempty(m, a.acts);
   if (m.cols != size_t(c.channels)) {
-    throw UsageError(fmt::format("{}: tokens of {} channels; config '{}' has channels = {}",
-                                 a.acts, m.cols, c.name, c.channels));
+    throw UsageError(fmt::format("{}: tokens of {} channels; config '{}' has channels = {}", a.acts,
+                                 m.cols, c.name, c.channels));
   }
   const std::vector<Fp16> x = acts.to_fp16(a.acts);
   const std::vector<Fp16> ca = read_npy(a.act_codebook).to_fp16(a.act_codebook);
@@ -230,10 +230,11 @@ int run_gemm(const GemmArgs& a) {
   const LutGemm model(LutGemmParams::from_config(c), ca, q.codebook);
   const std::vector<Fp16> y = model.gemm(x, int(m.rows), q);
   write_all({{a.out, NpyArray::from_fp16({m.rows, size_t(q.rows)}, y)}});
-  fmt::print("ran {} tokens x K = {} x N = {} rows through config '{}' (k = {}, T = {}, Mc = {}, "
-             "accumulator {}); wrote {}\n",
-             m.rows, c.channels, q.rows, c.name, c.outliers_per_side, c.mac_tree_inputs,
-             c.comp_macs, c.accumulator == AccumulatorFormat::kFp16 ? "fp16" : "fp32", a.out);
+  fmt::print(
+      "ran {} tokens x K = {} x N = {} rows through config '{}' (k = {}, T = {}, Mc = {}, "
+      "accumulator {}); wrote {}\n",
+      m.rows, c.channels, q.rows, c.name, c.outliers_per_side, c.mac_tree_inputs, c.comp_macs,
+      c.accumulator == AccumulatorFormat::kFp16 ? "fp16" : "fp32", a.out);
   if (!wref.empty()) {
     const std::vector<float> ref = reference_gemm_fp32(x, int(m.rows), wref, q.rows, q.channels);
     fmt::print("output error against the FP32 GEMM: SQNR {:.2f} dB\n",
@@ -314,13 +315,15 @@ int run_synth(const SynthArgs& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"oasis-model: the OASIS golden model (NU-WAQ quantisation, LUT-GEMM with "
-               "look-ahead and error compensation) from the command line"};
+  CLI::App app{
+      "oasis-model: the OASIS golden model (NU-WAQ quantisation, LUT-GEMM with "
+      "look-ahead and error compensation) from the command line"};
   app.require_subcommand(1, 1);
 
   CalibrateArgs ca;
-  auto* cal = app.add_subcommand("calibrate", "learn an activation codebook from calibration "
-                                              "tokens (.npy, tokens x K) -> codebook .npy");
+  auto* cal = app.add_subcommand("calibrate",
+                                 "learn an activation codebook from calibration "
+                                 "tokens (.npy, tokens x K) -> codebook .npy");
   cal->add_option("--acts", ca.acts, "calibration activations, float16/float32, tokens x K")
       ->required();
   cal->add_option("--out", ca.out, "output codebook .npy (float16, 2^bits)")->required();
@@ -338,8 +341,9 @@ int main(int argc, char** argv) {
   cal->add_flag("--gap", ca.gap, "also run the optimal K-means and print Lloyd's gap to it");
 
   QuantizeArgs qa;
-  auto* qua = app.add_subcommand("quantize", "quantise weights (.npy, N x K) -> "
-                                             "weight_indices/codebook/scales .npy in a folder");
+  auto* qua = app.add_subcommand("quantize",
+                                 "quantise weights (.npy, N x K) -> "
+                                 "weight_indices/codebook/scales .npy in a folder");
   qua->add_option("--weights", qa.weights, "weights, float16/float32, rows x K")->required();
   qua->add_option("--out-dir", qa.out_dir, "existing output folder")->required();
   qua->add_option("--bits", qa.bits, "nW: weight index bits")->check(CLI::Range(1, 8));
@@ -348,8 +352,9 @@ int main(int argc, char** argv) {
   qua->add_option("--seed", qa.seed, "seed of the K-means initialisation");
 
   GemmArgs ga;
-  auto* gem = app.add_subcommand("gemm", "run tokens through the bit-exact OASIS GEMM, write the "
-                                         "FP16 outputs, report the error against FP32");
+  auto* gem = app.add_subcommand("gemm",
+                                 "run tokens through the bit-exact OASIS GEMM, write the "
+                                 "FP16 outputs, report the error against FP32");
   gem->add_option("--config", ga.config, "JSON config (K, k, T, Mc, accumulator)")->required();
   gem->add_option("--set", ga.overrides, "override a config field: key=value (repeatable)");
   gem->add_option("--acts", ga.acts, "activations, float16/float32, tokens x K")->required();
@@ -360,9 +365,10 @@ int main(int argc, char** argv) {
   gem->add_option("--weights", ga.weights, "unquantised weights .npy: report SQNR against FP32");
 
   AnalyzeArgs aa;
-  auto* ana = app.add_subcommand("analyze", "the paper's analytic figures for a config: LUT "
-                                            "entries, reduction FLOPs, Orizuru comparisons, "
-                                            "cycle lower bound");
+  auto* ana = app.add_subcommand("analyze",
+                                 "the paper's analytic figures for a config: LUT "
+                                 "entries, reduction FLOPs, Orizuru comparisons, "
+                                 "cycle lower bound");
   ana->add_option("--config", aa.config, "JSON config")->required();
   ana->add_option("--set", aa.overrides, "override a config field: key=value (repeatable)");
   ana->add_option("--rows", aa.rows, "N: output rows of the GEMM")->check(CLI::Range(1, 1 << 24));
@@ -371,8 +377,9 @@ int main(int argc, char** argv) {
   ana->add_flag("--json", aa.json, "print JSON instead of text");
 
   ReportArgs ra;
-  auto* rep = app.add_subcommand("report", "SQNR against FP32 on synthetic LLM-like data: INT "
-                                           "RTN and NU, W4A4 and W4A3, with and without outliers");
+  auto* rep = app.add_subcommand("report",
+                                 "SQNR against FP32 on synthetic LLM-like data: INT "
+                                 "RTN and NU, W4A4 and W4A3, with and without outliers");
   rep->add_option("--config", ra.config, "JSON config (K, T, Mc, accumulator)")->required();
   rep->add_option("--set", ra.overrides, "override a config field: key=value (repeatable)");
   rep->add_option("--seed", ra.options.seed, "seed of the synthetic data");
@@ -385,8 +392,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 0.5));
 
   SynthArgs sa;
-  auto* syn = app.add_subcommand("synth", "write seeded synthetic LLM-like activations or "
-                                          "weights as .npy");
+  auto* syn = app.add_subcommand("synth",
+                                 "write seeded synthetic LLM-like activations or "
+                                 "weights as .npy");
   syn->add_option("--kind", sa.kind, "activations or weights");
   syn->add_option("--rows", sa.rows, "tokens or weight rows")->check(CLI::Range(1, 1 << 20));
   syn->add_option("--channels", sa.channels, "K")->check(CLI::Range(2, 65536));

@@ -50,8 +50,8 @@ const Setup& setup() {
 void rate(benchmark::State& state, const Setup& s) {
   state.counters["MAC/s"] = benchmark::Counter(double(s.k) * s.n * double(state.iterations()),
                                                benchmark::Counter::kIsRate);
-  state.counters["rows/s"] = benchmark::Counter(double(s.n) * double(state.iterations()),
-                                                benchmark::Counter::kIsRate);
+  state.counters["rows/s"] =
+      benchmark::Counter(double(s.n) * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
 void BM_OasisLutGemm_1x4096x4096(benchmark::State& state) {

@@ -50,7 +50,8 @@ struct HostAcc {
 uint32_t host_tree(std::vector<uint32_t> v, const HostAcc& a) {
   while (v.size() > 1) {
     std::vector<uint32_t> up;
-    for (size_t i = 0; i < v.size(); i += 2) up.push_back(i + 1 < v.size() ? a.add(v[i], v[i + 1]) : v[i]);
+    for (size_t i = 0; i < v.size(); i += 2)
+      up.push_back(i + 1 < v.size() ? a.add(v[i], v[i + 1]) : v[i]);
     v = up;
   }
   return v.at(0);
@@ -168,10 +169,18 @@ std::vector<Fp16> random_token(std::mt19937_64& rng, int k, int mode) {
   std::normal_distribution<double> n(0.0, 1.0);
   for (auto& v : x) {
     switch (mode) {
-      case 0: v = fp16_from_double(n(rng)); break;                         // plain
-      case 1: v = fp16_from_double(n(rng) * std::pow(10.0, 2 * n(rng))); break;  // wide
-      case 2: v = random_fp16(rng, true); break;                            // any bits
-      default: v = Fp16{uint16_t(rng() % 4 == 0 ? 0x3C00 : 0x0000)}; break;  // many ties
+      case 0:
+        v = fp16_from_double(n(rng));
+        break;  // plain
+      case 1:
+        v = fp16_from_double(n(rng) * std::pow(10.0, 2 * n(rng)));
+        break;  // wide
+      case 2:
+        v = random_fp16(rng, true);
+        break;  // any bits
+      default:
+        v = Fp16{uint16_t(rng() % 4 == 0 ? 0x3C00 : 0x0000)};
+        break;  // many ties
     }
   }
   return x;
@@ -199,18 +208,21 @@ void check_rows(const Shape& s, int trials, uint64_t seed) {
     p.accumulator = s.fp16 ? AccumulatorFormat::kFp16 : AccumulatorFormat::kFp32;
     const LutGemm model(p, ca, cw);
     const std::vector<Fp16> xhat = random_token(rng, s.k, mode);
-    const Fp16 sa = fp16_from_double(std::ldexp(1.0 + double(rng() % 1024) / 1024, int(rng() % 9) - 4));
+    const Fp16 sa =
+        fp16_from_double(std::ldexp(1.0 + double(rng() % 1024) / 1024, int(rng() % 9) - 4));
     const PreparedToken tok = model.prepare_normalized(xhat, sa);
     for (int row = 0; row < 4; ++row) {
       std::vector<uint8_t> iw(size_t(s.k));
       for (auto& i : iw) i = uint8_t(rng() % (1u << s.nw));
-      const Fp16 sw = fp16_from_double(std::ldexp(1.0 + double(rng() % 1024) / 1024, -int(rng() % 8)));
+      const Fp16 sw =
+          fp16_from_double(std::ldexp(1.0 + double(rng() % 1024) / 1024, -int(rng() % 8)));
       RowTrace trace;
       const Fp16 y = model.row(tok, iw, sw, &trace);
-      const HostRow h = host_row(xhat, sa, ca, cw, iw, sw, s.na, s.nw, s.t, s.mc, s.outliers, s.fp16);
+      const HostRow h =
+          host_row(xhat, sa, ca, cw, iw, sw, s.na, s.nw, s.t, s.mc, s.outliers, s.fp16);
       const std::string where = ::testing::PrintToString(std::vector<int>{
-          s.k, s.na, s.nw, s.t, s.mc, s.outliers, s.fp16, trial, row}) +
-          " (K nA nW T Mc k fp16 trial row), seed " + std::to_string(seed);
+                                    s.k, s.na, s.nw, s.t, s.mc, s.outliers, s.fp16, trial, row}) +
+                                " (K nA nW T Mc k fp16 trial row), seed " + std::to_string(seed);
       ASSERT_EQ(std::vector<int>(tok.act_index.begin(), tok.act_index.end()), h.ia) << where;
       std::vector<int> ch;
       std::vector<uint16_t> res;
@@ -232,9 +244,8 @@ void check_rows(const Shape& s, int trials, uint64_t seed) {
 TEST(LutGemmRow, MatchesHostFpuReference) {
   const uint64_t seed = test_seed();
   const std::vector<Shape> shapes = {
-      {128, 4, 4, 32, 1, 3, false},   // configs/default.json
-      {128, 4, 4, 32, 1, 3, true},
-      {64, 3, 4, 32, 8, 1, false},    // W4A3
+      {128, 4, 4, 32, 1, 3, false},                                // configs/default.json
+      {128, 4, 4, 32, 1, 3, true},   {64, 3, 4, 32, 8, 1, false},  // W4A3
       {64, 1, 1, 1, 1, 1, false},     // smallest: T = 1 is a sequential sum
       {100, 2, 3, 3, 3, 5, true},     // T and Mc not powers of two, Mc odd
       {50, 4, 4, 256, 64, 4, false},  // one MAC-tree cycle, Mc > 2k
@@ -337,8 +348,8 @@ TEST(LutGemmIdentity, ExactIntegersAgreeWithDoubles) {
 }
 
 void check_identities(const std::vector<Fp16>& ca, const std::vector<Fp16>& cw,
-                      const std::vector<Fp16>& xhat, const std::vector<uint8_t>& iw, int na,
-                      int nw, int k, const std::string& where) {
+                      const std::vector<Fp16>& xhat, const std::vector<uint8_t>& iw, int na, int nw,
+                      int k, const std::string& where) {
   LutGemmParams p;
   p.act_bits = na;
   p.weight_bits = nw;
@@ -386,8 +397,8 @@ TEST(LutGemmIdentity, AdversarialInputs) {
   const Fp16 max{0x7BFF}, min_sub{0x0001}, neg_max{0xFBFF};
   // Extreme codebooks: the largest magnitudes and the smallest subnormals.
   const std::vector<Fp16> ca = {neg_max, Fp16{0x8001}, min_sub, max};
-  const std::vector<Fp16> cw = {neg_max, Fp16{0x8001}, Fp16{0x0000}, min_sub, Fp16{0x03FF},
-                                Fp16{0x0400}, Fp16{0x3C00}, max};
+  const std::vector<Fp16> cw = {neg_max,      Fp16{0x8001}, Fp16{0x0000}, min_sub,
+                                Fp16{0x03FF}, Fp16{0x0400}, Fp16{0x3C00}, max};
   struct Case {
     std::string name;
     std::vector<Fp16> x;
@@ -396,11 +407,13 @@ TEST(LutGemmIdentity, AdversarialInputs) {
   };
   std::vector<Case> cases;
   const int n = 65536;  // counts up to 2^16, sums near 2^96 * 2^-48
-  cases.push_back({"all max, one weight index", std::vector<Fp16>(n, max), std::vector<uint8_t>(n, 7), 1});
+  cases.push_back(
+      {"all max, one weight index", std::vector<Fp16>(n, max), std::vector<uint8_t>(n, 7), 1});
   cases.push_back({"all -max", std::vector<Fp16>(n, neg_max), std::vector<uint8_t>(n, 0), 3});
   cases.push_back({"all equal (padding token)", std::vector<Fp16>(4096, Fp16{0x3C00}),
                    std::vector<uint8_t>(4096, 6), 21});
-  cases.push_back({"signed zeros", {Fp16{0x8000}, Fp16{0}, Fp16{0x8000}, Fp16{0}}, {0, 7, 2, 3}, 2});
+  cases.push_back(
+      {"signed zeros", {Fp16{0x8000}, Fp16{0}, Fp16{0x8000}, Fp16{0}}, {0, 7, 2, 3}, 2});
   std::vector<Fp16> subs;
   std::vector<uint8_t> iws;
   for (uint16_t b = 0; b < 0x400; ++b) {
@@ -460,7 +473,8 @@ TEST(LutGemm, ExactWhenEveryStepIsExact) {
       const auto iw = std::span(w.indices).subspan(size_t(n * k), size_t(k));
       ASSERT_EQ(to_double(tok.scale), 8.0);
       const Exact e = exact_conventional(tok.xhat, tok.act_index, iw, outliers, ca, cw);
-      const double want = double(e) * 0x1.0p-48 * to_double(tok.scale) * to_double(w.scales[size_t(n)]);
+      const double want =
+          double(e) * 0x1.0p-48 * to_double(tok.scale) * to_double(w.scales[size_t(n)]);
       const size_t i = size_t(t * rows + n);
       ASSERT_EQ(lut_y[i].bits, fp16_from_double(want).bits) << "token " << t << " row " << n;
       ASSERT_EQ(conv_y[i].bits, lut_y[i].bits) << "token " << t << " row " << n;

@@ -68,19 +68,22 @@ TEST(Npy, ReadsWhatNumpyWrites) {
   // Our writer produces the same bytes.
   EXPECT_EQ(serialize_npy(a), f);
   // Version 2.0 header, uint8, 1-D, keys in another order.
-  const auto g = numpy_file("{'shape': (3,), 'fortran_order': False, 'descr': '|u1'}", {7, 8, 9}, 2);
+  const auto g =
+      numpy_file("{'shape': (3,), 'fortran_order': False, 'descr': '|u1'}", {7, 8, 9}, 2);
   const NpyArray b = parse_npy(g, "g.npy");
   EXPECT_EQ(b.type, NpyType::kUint8);
   EXPECT_EQ(b.to_uint8("g"), (std::vector<uint8_t>{7, 8, 9}));
   // A 0-d array (shape ()) holds one element.
-  const auto h = numpy_file("{'descr': '<i4', 'fortran_order': False, 'shape': (), }", {5, 0, 0, 0});
+  const auto h =
+      numpy_file("{'descr': '<i4', 'fortran_order': False, 'shape': (), }", {5, 0, 0, 0});
   EXPECT_EQ(parse_npy(h, "h.npy").count(), 1u);
 }
 
 TEST(Npy, RoundTripsEveryTypeAndShape) {
   std::mt19937_64 rng(test_seed());
   const std::vector<std::vector<size_t>> shapes = {{0}, {1}, {7}, {3, 5}, {2, 0, 4}, {2, 3, 4}};
-  const auto dir = std::filesystem::temp_directory_path() / ("oasis_npy_" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("oasis_npy_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   for (const auto& shape : shapes) {
     size_t n = 1;
@@ -113,8 +116,9 @@ TEST(Npy, RoundTripsEveryTypeAndShape) {
 TEST(Npy, Float32ToFp16RoundsOnceToNearestEven) {
   // Ties to even at 1 + ulp/2 and 1 + 3ulp/2, 0.75 ulp up, overflow at
   // 65520, -0, half the smallest subnormal (to 0) and 0.75 of it (up).
-  const std::vector<float> v = {1.0f, 1.0f + 0x1.0p-11f, 1.0f + 0x3.0p-11f, 1.0f + 0x1.8p-11f,
-                                65520.0f, -0.0f, 0x1.0p-25f, 0x1.8p-25f};
+  const std::vector<float> v = {
+      1.0f,  1.0f + 0x1.0p-11f, 1.0f + 0x3.0p-11f, 1.0f + 0x1.8p-11f, 65520.0f,
+      -0.0f, 0x1.0p-25f,        0x1.8p-25f};
   const auto h = NpyArray::from_float({v.size()}, v).to_fp16("v");
   const std::vector<uint16_t> want = {0x3C00, 0x3C00, 0x3C02, 0x3C01,
                                       0x7C00, 0x8000, 0x0000, 0x0001};
@@ -132,7 +136,8 @@ TEST(Npy, RefusesUnsupportedAndMalformedFiles) {
       {{}, "not a .npy file"},
       {{'P', 'K', 3, 4, 0, 0, 0, 0, 0, 0, 0}, "not a .npy file"},
       {numpy_file("{'descr': '>f4', " + ok, four), "unsupported element type '>f4'"},
-      {numpy_file("{'descr': '<f8', " + ok, std::vector<uint8_t>(8)), "unsupported element type '<f8'"},
+      {numpy_file("{'descr': '<f8', " + ok, std::vector<uint8_t>(8)),
+       "unsupported element type '<f8'"},
       {numpy_file("{'descr': '<i8', " + ok, std::vector<uint8_t>(8)), "unsupported element type"},
       {numpy_file("{'descr': '<c8', " + ok, std::vector<uint8_t>(8)), "unsupported element type"},
       {numpy_file("{'descr': [('a', '<f4')], " + ok, four), "structured"},
@@ -142,7 +147,8 @@ TEST(Npy, RefusesUnsupportedAndMalformedFiles) {
        "unexpected header key"},
       {numpy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", four),
        "non-negative"},
-      {numpy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (1,2, }", four), "shape entries"},
+      {numpy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (1,2, }", four),
+       "shape entries"},
       {numpy_file("{'descr': '<f4', 'fortran_order': Maybe, 'shape': (1,), }", four),
        "neither True nor False"},
       {numpy_file("{'descr': '<f4, 'fortran_order': False, 'shape': (1,), }", four), "malformed"},

@@ -86,19 +86,23 @@ TEST_F(Cli, AnalyzePrintsThePapersFigures) {
 
 TEST_F(Cli, WholeFlowMatchesTheLibraryBitForBit) {
   ASSERT_EQ(run("synth --kind activations --rows 6 --channels 128 --seed 3 --type float32 --out " +
-                at("x.npy")).status, 0);
-  ASSERT_EQ(run("synth --kind activations --rows 40 --channels 128 --seed 4 --out " +
-                at("calib.npy")).status, 0);
-  ASSERT_EQ(run("synth --kind weights --rows 24 --channels 128 --seed 5 --out " + at("w.npy")).status,
+                at("x.npy"))
+                .status,
             0);
+  ASSERT_EQ(
+      run("synth --kind activations --rows 40 --channels 128 --seed 4 --out " + at("calib.npy"))
+          .status,
+      0);
+  ASSERT_EQ(
+      run("synth --kind weights --rows 24 --channels 128 --seed 5 --out " + at("w.npy")).status, 0);
   const CmdResult q = run("quantize --weights " + at("w.npy") + " --out-dir " + dir_.string());
   ASSERT_EQ(q.status, 0) << q.out;
   const CmdResult c = run("calibrate --acts " + at("calib.npy") + " --gap --out " + at("ca.npy"));
   ASSERT_EQ(c.status, 0) << c.out;
   EXPECT_NE(c.out.find("optimal 1-D K-means cost"), std::string::npos) << c.out;
   const CmdResult g = run("gemm --config " + config("default") + " --acts " + at("x.npy") +
-                    " --act-codebook " + at("ca.npy") + " --quantized " + dir_.string() +
-                    " --weights " + at("w.npy") + " --out " + at("y.npy"));
+                          " --act-codebook " + at("ca.npy") + " --quantized " + dir_.string() +
+                          " --weights " + at("w.npy") + " --out " + at("y.npy"));
   ASSERT_EQ(g.status, 0) << g.out;
   EXPECT_TRUE(std::regex_search(g.out, std::regex(R"(SQNR -?[0-9]+\.[0-9]+ dB)"))) << g.out;
   const NpyArray y = read_npy(at("y.npy"));
@@ -129,7 +133,8 @@ TEST_F(Cli, ReportPutsNuWithOutliersAheadOfInt4) {
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(INT RTN W4A4\s+(-?[0-9.]+))"))) << r.out;
   const double int4 = std::stod(m[1]);
-  ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(NU4 W4A4, k = 1 outliers/side\s+([0-9.]+))")))
+  ASSERT_TRUE(
+      std::regex_search(r.out, m, std::regex(R"(NU4 W4A4, k = 1 outliers/side\s+([0-9.]+))")))
       << r.out;
   const double nu = std::stod(m[1]);
   EXPECT_GT(nu, int4 + 3.0) << r.out;
@@ -155,8 +160,8 @@ TEST_F(Cli, BadInputsGiveOneMessageExitTwoAndNoOutput) {
     std::ofstream text(at("text.npy"));
     text << "1,2,3\n";
   }
-  const std::string gemm = "gemm --config " + config("default") + " --act-codebook " + at("ca.npy") +
-                           " --quantized " + dir_.string() + " --out " + at("y.npy");
+  const std::string gemm = "gemm --config " + config("default") + " --act-codebook " +
+                           at("ca.npy") + " --quantized " + dir_.string() + " --out " + at("y.npy");
   struct Case {
     std::string args, expect;
   };

@@ -131,8 +131,7 @@ TEST(KMeans, RefusesWhatItCannotCluster) {
   const std::vector<double> three = {1, 2, 2, 3};
   EXPECT_THROW(kmeans_lloyd(three, {}, 4, 1), std::invalid_argument);  // 3 distinct < 4
   EXPECT_THROW(kmeans_optimal_1d(three, {}, 4), std::invalid_argument);
-  const std::vector<double> with_nan = {1.0, std::nan("")}, negative = {1, 1, -1, 1},
-                            two = {1, 1};
+  const std::vector<double> with_nan = {1.0, std::nan("")}, negative = {1, 1, -1, 1}, two = {1, 1};
   EXPECT_THROW(kmeans_lloyd(with_nan, {}, 1, 1), std::invalid_argument);
   EXPECT_THROW(kmeans_lloyd(three, negative, 2, 1), std::invalid_argument);
   EXPECT_THROW(kmeans_lloyd(three, two, 2, 1), std::invalid_argument);
@@ -173,7 +172,8 @@ TEST(WeightQuant, SharedCodebookPerRowScalesNearestIndices) {
     const QuantizedWeights q = quantize_weights(w, rows, k, o);
     EXPECT_NO_THROW(validate_quantized_weights(q, "q"));
     ASSERT_EQ(q.codebook.size(), 16u);
-    for (size_t j = 1; j < 16; ++j) ASSERT_LT(to_double(q.codebook[j - 1]), to_double(q.codebook[j]));
+    for (size_t j = 1; j < 16; ++j)
+      ASSERT_LT(to_double(q.codebook[j - 1]), to_double(q.codebook[j]));
     double err = 0, sig = 0;
     for (int n = 0; n < rows; ++n) {
       const auto row = std::span(w).subspan(size_t(n * k), size_t(k));
@@ -184,7 +184,8 @@ TEST(WeightQuant, SharedCodebookPerRowScalesNearestIndices) {
         const int idx = q.indices[size_t(n * k + i)];
         // No centroid is strictly nearer than the chosen one.
         for (const Fp16 c : q.codebook) {
-          ASSERT_GE(std::fabs(x - to_double(c)), std::fabs(x - to_double(q.codebook[size_t(idx)])) - 0.0);
+          ASSERT_GE(std::fabs(x - to_double(c)),
+                    std::fabs(x - to_double(q.codebook[size_t(idx)])) - 0.0);
         }
         const double rec = to_double(q.codebook[size_t(idx)]) * s;
         err += (rec - to_double(row[size_t(i)])) * (rec - to_double(row[size_t(i)]));
@@ -217,8 +218,9 @@ TEST(ActCalibration, CodebookFitsInliersAndIsAValidClusteringCodebook) {
   EXPECT_NO_THROW(cluster_boundaries(a.codebook));
   EXPECT_NO_THROW(cluster_boundaries(b.codebook));
   // Without outlier removal the top centroid chases the outlier channel.
-  EXPECT_GT(std::fabs(to_double(b.codebook.back())) + std::fabs(to_double(b.codebook.front())),
-            2 * (std::fabs(to_double(a.codebook.back())) + std::fabs(to_double(a.codebook.front()))));
+  EXPECT_GT(
+      std::fabs(to_double(b.codebook.back())) + std::fabs(to_double(b.codebook.front())),
+      2 * (std::fabs(to_double(a.codebook.back())) + std::fabs(to_double(a.codebook.front()))));
   // Deterministic for a seed.
   EXPECT_EQ(calibrate_activations(x, 32, 512, {}, with).codebook, a.codebook);
   // Fisher weights: zero weight on every value below 0 pulls every centroid
@@ -227,7 +229,8 @@ TEST(ActCalibration, CodebookFitsInliersAndIsAValidClusteringCodebook) {
   for (int t = 0; t < 32; ++t) {
     const auto tok = std::span(x).subspan(size_t(t * 512), 512);
     const Fp16 s = row_scale(tok, ScaleMode::kRms);
-    for (int i = 0; i < 512; ++i) fisher[size_t(t * 512 + i)] = to_double(normalize(tok[size_t(i)], s)) >= 0 ? 1 : 0;
+    for (int i = 0; i < 512; ++i)
+      fisher[size_t(t * 512 + i)] = to_double(normalize(tok[size_t(i)], s)) >= 0 ? 1 : 0;
   }
   const ActCalibration f = calibrate_activations(x, 32, 512, fisher, with);
   EXPECT_GE(to_double(f.codebook.front()), 0.0);
@@ -242,10 +245,9 @@ TEST(ActCalibration, CodebookFitsInliersAndIsAValidClusteringCodebook) {
 }
 
 TEST(IntRtn, SymmetricRoundToNearestEvenPerRow) {
-  const std::vector<Fp16> x = {fp16_from_double(7), fp16_from_double(-3.5), fp16_from_double(2.5),
-                               fp16_from_double(0.49),
-                               fp16_from_double(0), fp16_from_double(0), fp16_from_double(0),
-                               fp16_from_double(0)};
+  const std::vector<Fp16> x = {
+      fp16_from_double(7), fp16_from_double(-3.5), fp16_from_double(2.5), fp16_from_double(0.49),
+      fp16_from_double(0), fp16_from_double(0),    fp16_from_double(0),   fp16_from_double(0)};
   const IntQuantized q = quantize_int_rtn(x, 2, 4, 4);
   EXPECT_EQ(q.scales[0], 1.0);
   EXPECT_EQ(q.q[0], 7);
