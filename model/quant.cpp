@@ -152,10 +152,12 @@ KMeansResult kmeans_optimal_1d(std::span<const double> values, std::span<const d
                                int clusters) {
   const Points p = compress(values, weights, clusters);
   const size_t n = p.v.size();
-  if (n > (size_t(1) << 22)) {
-    throw std::invalid_argument(
-        fmt::format("optimal K-means: {} distinct values; at most {} (use Lloyd's iterations)", n,
-                    size_t(1) << 22));
+  // The tables hold clusters x (n + 1) entries of 20 bytes.
+  const size_t limit = (size_t(1) << 25) / size_t(clusters);
+  if (n > limit) {
+    throw std::invalid_argument(fmt::format(
+        "optimal K-means: {} distinct values for {} clusters; at most {} (use Lloyd's iterations)",
+        n, clusters, limit));
   }
   // Prefix sums in long double, with the values shifted by their mean, keep
   // the segment costs S_xx - S_x^2 / S accurate.

@@ -48,7 +48,8 @@ KMeansResult kmeans_lloyd(std::span<const double> values, std::span<const double
                           int clusters, uint64_t seed, int max_iterations = 300);
 /// The optimum of the same cost, by dynamic programming over the sorted
 /// distinct values (divide and conquer on the monotone split points,
-/// O(clusters * n log n)); at most 2^22 distinct values.
+/// O(clusters * n log n)); at most 2^25 / clusters distinct values (binary16
+/// data has fewer than 2^16).
 KMeansResult kmeans_optimal_1d(std::span<const double> values, std::span<const double> weights,
                                int clusters);
 KMeansResult kmeans(KMeansMethod method, std::span<const double> values,
