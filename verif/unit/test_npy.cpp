@@ -3,6 +3,7 @@
 // every malformed, truncated or unsupported file with a message naming the
 // file, including a seeded fuzz of truncations and corrupted bytes.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>

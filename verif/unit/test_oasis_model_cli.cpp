@@ -4,6 +4,7 @@
 // input giving one message, exit status 2 and no output file.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
