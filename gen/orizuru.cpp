@@ -19,6 +19,22 @@ using std::string;
 
 string cmp_module(const Config& c) { return module_name(c, "comparator"); }
 
+// A generate loop over `count` iterations with loop variable `var`. Verilator
+// refuses to unroll more than 1024 iterations, so longer loops are split in
+// blocks of 1024 with a localparam standing for the index.
+string loop_open(const string& var, int count, const string& label) {
+  if (count <= 1024) {
+    return fmt::format("  for (genvar {0} = 0; {0} < {1}; {0}++) begin : {2}\n", var, count, label);
+  }
+  return fmt::format(
+      "  for (genvar {0}_hi = 0; {0}_hi < {1}; {0}_hi++) begin : {2}_hi\n"
+      "  for (genvar {0}_lo = 0; {0}_lo < 1024; {0}_lo++) begin : {2}\n"
+      "  if ({0}_hi * 1024 + {0}_lo < {3}) begin : g_in\n"
+      "    localparam int {0} = {0}_hi * 1024 + {0}_lo;\n",
+      var, ceil_div(count, 1024), label, count);
+}
+string loop_close(int count) { return count <= 1024 ? "  end\n" : "  end\n  end\n  end\n"; }
+
 /// Width of a level's index field inside a unit, as SystemVerilog text.
 string idx_width(bool leaf, int bits) {
   return leaf ? std::to_string(bits) : fmt::format("(ChildIndexBits+{})", bits);
@@ -296,7 +312,7 @@ string orizuru_core(const Config& c, const OrizuruTiming& t) {
 
   const string leaf_mod = module_name(c, "orizuru") + "_leaf_unit";
   const string unit_mod = module_name(c, "orizuru") + "_unit";
-  s += fmt::format("  for (genvar u = 0; u < {}; u++) begin : g_layer0\n", t.units_per_layer[0]);
+  s += loop_open("u", t.units_per_layer[0], "g_layer0");
   s += fmt::format(
       "    {0} u_unit (\n"
       "      .clk_i,\n"
@@ -315,13 +331,13 @@ string orizuru_core(const Config& c, const OrizuruTiming& t) {
       "      .min_val_o  (l0_min_val[u*16 +: 16]),\n"
       "      .min_avail_o(l0_min_avail[u]),\n"
       "      .min_idx_o  (l0_min_idx[u*{3} +: {3}])\n"
-      "    );\n"
-      "  end\n",
+      "    );\n",
       leaf_mod, R * 16, R, r);
+  s += loop_close(t.units_per_layer[0]);
   for (int l = 1; l < T; ++l) {
     const int cw = r * l;
     const int w = r * (l + 1);
-    s += fmt::format("  for (genvar u = 0; u < {}; u++) begin : g_layer{}\n", t.units_per_layer[size_t(l)], l);
+    s += loop_open("u", t.units_per_layer[size_t(l)], fmt::format("g_layer{}", l));
     s += fmt::format(
         "    {0} #(\n"
         "      .ChildIndexBits({1})\n"
@@ -348,9 +364,9 @@ string orizuru_core(const Config& c, const OrizuruTiming& t) {
         "      .min_val_o  (l{0}_min_val[u*16 +: 16]),\n"
         "      .min_avail_o(l{0}_min_avail[u]),\n"
         "      .min_idx_o  (l{0}_min_idx[u*{2} +: {2}])\n"
-        "    );\n"
-        "  end\n",
+        "    );\n",
         l, R, w);
+    s += loop_close(t.units_per_layer[size_t(l)]);
   }
   // The root: its index is the channel (padding makes it wider than needed).
   const int w = r * T;
@@ -380,10 +396,9 @@ string baseline_core(const Config& c, const OrizuruTiming& t) {
   const int cw = t.channel_bits;
   string s;
   s += fmt::format("  logic [{}:0] b0_chan;\n", t.padded_leaves * cw - 1);
-  s += fmt::format("  for (genvar i = 0; i < {0}; i++) begin : g_chan\n"
-                   "    assign b0_chan[i*{1} +: {1}] = {1}'(i);\n"
-                   "  end\n",
-                   t.padded_leaves, cw);
+  s += loop_open("i", t.padded_leaves, "g_chan");
+  s += fmt::format("    assign b0_chan[i*{0} +: {0}] = {0}'(i);\n", cw);
+  s += loop_close(t.padded_leaves);
   int m = t.padded_leaves;
   int level = 0;
   for (const char* side : {"max", "min"}) {
@@ -401,7 +416,7 @@ string baseline_core(const Config& c, const OrizuruTiming& t) {
                        j, side, next - 1);
       s += fmt::format("  logic [{0}:0] b{1}_{2}_chan;\n", next * cw - 1, j, side);
       const string chan = level == 0 ? "b0_chan" : fmt::format("b{}_{}_chan", level, side);
-      s += fmt::format("  for (genvar i = 0; i < {}; i++) begin : g_b{}_{}\n", pairs, j, side);
+      s += loop_open("i", pairs, fmt::format("g_b{}_{}", j, side));
       s += is_max ? "    logic gt;\n    logic unused_lt;\n    logic unused_eq;\n"
                   : "    logic lt;\n    logic eq;\n    logic unused_gt;\n";
       s += "    logic right;\n";
@@ -423,7 +438,7 @@ string baseline_core(const Config& c, const OrizuruTiming& t) {
           "    assign b{3}_{1}_chan[i*{4} +: {4}] = right ? {5}[(2*i+1)*{4} +: {4}]\n"
           "                                     : {5}[2*i*{4} +: {4}];\n",
           level, side, is_max ? "gt" : "(lt || eq)", j, cw, chan);
-      s += "  end\n";
+      s += loop_close(pairs);
       if (m % 2 == 1) {
         s += fmt::format(
             "  assign b{0}_{1}_val[{2}*16 +: 16] = b{3}_{1}_val[{4}*16 +: 16];\n"
@@ -447,12 +462,12 @@ string baseline_core(const Config& c, const OrizuruTiming& t) {
       "  logic unused_building;\n"
       "  assign unused_building = building;\n",
       level);
+  s += loop_open("i", t.padded_leaves, "g_clear");
   s += fmt::format(
-      "  for (genvar i = 0; i < {0}; i++) begin : g_clear\n"
-      "    assign max_clear[i] = pop_max && (max_chan_q == {1}'(i));\n"
-      "    assign min_clear[i] = pop_min && (min_chan_q == {1}'(i));\n"
-      "  end\n",
-      t.padded_leaves, cw);
+      "    assign max_clear[i] = pop_max && (max_chan_q == {0}'(i));\n"
+      "    assign min_clear[i] = pop_min && (min_chan_q == {0}'(i));\n",
+      cw);
+  s += loop_close(t.padded_leaves);
   return s;
 }
 
@@ -575,9 +590,7 @@ string top_module(const OrizuruTiming& t, const string& module,
        "      beat_q      <= '0;\n"
        "      stage_q     <= '0;\n"
        "      count_q     <= '0;\n"
-       "      leaf_q      <= '0;\n"
-       "      max_avail_q <= '0;\n"
-       "      min_avail_q <= '0;\n"
+
        "      max_val_q   <= '0;\n"
        "      min_val_q   <= '0;\n"
        "      max_chan_q  <= '0;\n"
@@ -587,16 +600,31 @@ string top_module(const OrizuruTiming& t, const string& module,
        "      beat_q      <= beat_d;\n"
        "      stage_q     <= stage_d;\n"
        "      count_q     <= count_d;\n"
-       "      leaf_q      <= leaf_d;\n"
-       "      max_avail_q <= max_avail_d;\n"
-       "      min_avail_q <= min_avail_d;\n"
+
        "      max_val_q   <= root_max_val;\n"
        "      min_val_q   <= root_min_val;\n"
        "      max_chan_q  <= root_max_chan;\n"
        "      min_chan_q  <= root_min_chan;\n"
        "    end\n"
-       "  end\n\n"
-       "endmodule\n";
+       "  end\n\n";
+  // The leaves and masks, one register block per beat (a single reset of
+  // thousands of bits is one replication too wide for lint).
+  s += fmt::format(
+      "{0}"
+      "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+      "      if (!rst_ni) begin\n"
+      "        leaf_q[b*{1} +: {1}]      <= '0;\n"
+      "        max_avail_q[b*{2} +: {2}] <= '0;\n"
+      "        min_avail_q[b*{2} +: {2}] <= '0;\n"
+      "      end else begin\n"
+      "        leaf_q[b*{1} +: {1}]      <= leaf_d[b*{1} +: {1}];\n"
+      "        max_avail_q[b*{2} +: {2}] <= max_avail_d[b*{2} +: {2}];\n"
+      "        min_avail_q[b*{2} +: {2}] <= min_avail_d[b*{2} +: {2}];\n"
+      "      end\n"
+      "    end\n"
+      "{3}\n"
+      "endmodule\n",
+      loop_open("b", t.beats, "g_leaf"), B * 16, B, loop_close(t.beats));
   return s;
 }
 
