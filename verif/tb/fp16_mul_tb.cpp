@@ -48,23 +48,23 @@ int main(int argc, char** argv) {
     // within 12 of twice the bias, so that products near 1, the subnormal
     // range and ties (short fractions) are frequent.
     uint64_t i = 0;
-    runner.run(oasis::tb::fp::count_of(
-                   options.vectors ? options.vectors : 1000000,
-                   [&] {
-                     uint16_t a = uint16_t(h.random_bits(16));
-                     uint16_t b = uint16_t(h.random_bits(16));
-                     if (i % 2) {
-                       const int ea = (a >> 10) & 0x1F;
-                       const int eb = std::clamp(30 - ea + int(h.random_bits(5)) - 16, 0, 31);
-                       b = uint16_t((b & 0x83FF) | (eb << 10));
-                     }
-                     if (i % 3 == 0) {
-                       a &= 0xFFE0;
-                       b &= 0xFFF8;
-                     }
-                     ++i;
-                     return Operation{a, b, false};
-                   }),
+    runner.run(oasis::tb::fp::count_of(options.vectors ? options.vectors : 1000000,
+                                       [&] {
+                                         uint16_t a = uint16_t(h.random_bits(16));
+                                         uint16_t b = uint16_t(h.random_bits(16));
+                                         if (i % 2) {
+                                           const int ea = (a >> 10) & 0x1F;
+                                           const int eb = std::clamp(
+                                               30 - ea + int(h.random_bits(5)) - 16, 0, 31);
+                                           b = uint16_t((b & 0x83FF) | (eb << 10));
+                                         }
+                                         if (i % 3 == 0) {
+                                           a &= 0xFFE0;
+                                           b &= 0xFFF8;
+                                         }
+                                         ++i;
+                                         return Operation{a, b, false};
+                                       }),
                0.25);
   }
   runner.print_rate();

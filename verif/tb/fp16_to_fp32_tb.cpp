@@ -32,7 +32,9 @@ int main(int argc, char** argv) {
 
   runner.run(oasis::tb::fp::exhaustive(16, false), 0.25);
   runner.run(oasis::tb::fp::count_of(options.vectors ? options.vectors : 65536,
-                                     [&] { return Operation{h.random_bits(16), 0, false}; }),
+                                     [&] {
+                                       return Operation{h.random_bits(16), 0, false};
+                                     }),
              0.25);
   runner.print_rate();
   return h.finish();

@@ -48,25 +48,25 @@ int main(int argc, char** argv) {
   // of 381 (near overflow); every second pair with short fractions, so that
   // exact products and ties to even are frequent.
   uint64_t i = 0;
-  runner.run(oasis::tb::fp::count_of(
-                 options.vectors ? options.vectors : 1000000,
-                 [&] {
-                   uint32_t a = uint32_t(h.random_bits(32));
-                   uint32_t b = uint32_t(h.random_bits(32));
-                   const int ea = int(a >> 23) & 0xFF;
-                   const int offset = int(h.random_bits(6)) - 32;
-                   static constexpr int kTargets[4] = {0, 254, 127, 381};
-                   if (i % 4 != 0) {
-                     const int eb = std::clamp(kTargets[i % 4] - ea + offset, 0, 255);
-                     b = (b & 0x807FFFFFu) | (uint32_t(eb) << 23);
-                   }
-                   if (i % 2 == 0) {
-                     a &= 0xFFFFF000u;
-                     b &= 0xFFFF8000u;
-                   }
-                   ++i;
-                   return Operation{a, b, false};
-                 }),
+  runner.run(oasis::tb::fp::count_of(options.vectors ? options.vectors : 1000000,
+                                     [&] {
+                                       uint32_t a = uint32_t(h.random_bits(32));
+                                       uint32_t b = uint32_t(h.random_bits(32));
+                                       const int ea = int(a >> 23) & 0xFF;
+                                       const int offset = int(h.random_bits(6)) - 32;
+                                       static constexpr int kTargets[4] = {0, 254, 127, 381};
+                                       if (i % 4 != 0) {
+                                         const int eb =
+                                             std::clamp(kTargets[i % 4] - ea + offset, 0, 255);
+                                         b = (b & 0x807FFFFFu) | (uint32_t(eb) << 23);
+                                       }
+                                       if (i % 2 == 0) {
+                                         a &= 0xFFFFF000u;
+                                         b &= 0xFFFF8000u;
+                                       }
+                                       ++i;
+                                       return Operation{a, b, false};
+                                     }),
              0.25);
   runner.print_rate();
   return h.finish();

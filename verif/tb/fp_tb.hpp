@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <string>
@@ -46,7 +47,9 @@ template <class Dut, class Unit>
 class Runner {
  public:
   Runner(Harness<Dut>& h, Unit unit)
-      : h_(h), unit_(unit), latency_(int(h.options().param("latency_cycles"))),
+      : h_(h),
+        unit_(unit),
+        latency_(int(h.options().param("latency_cycles"))),
         ring_(size_t(latency_ + 1)) {
     h_.dut().in_valid_i = 0;
     h_.reset();
@@ -104,8 +107,8 @@ class Runner {
       h_.check("out_valid_o", e.valid, out_valid);
     } else {
       h_.check("out_valid_o", e.valid, out_valid,
-               fmt::format("latency {} cycles; in_valid_i at cycle {} was {}", latency_,
-                           e.issued, e.valid ? 1 : 0));
+               fmt::format("latency {} cycles; in_valid_i at cycle {} was {}", latency_, e.issued,
+                           e.valid ? 1 : 0));
     }
     if (e.valid) {
       const uint64_t got = unit_.result(dut);
@@ -179,15 +182,24 @@ inline Source count_of(uint64_t n, std::function<Operation()> make) {
 }
 
 /// Every value of a `bits`-wide operand (bits <= 32), or every pair of two
-/// such operands when `pairs` (bits <= 16).
+/// such operands when `pairs` (bits <= 16). The first operand runs through
+/// its values in a spread order (k * an odd constant, a permutation), so that
+/// a run stopped early has still seen every kind of first operand; a progress
+/// line every 2^24 operations says how far it got (mismatches print at once).
 inline Source exhaustive(int bits, bool pairs) {
   auto i = std::make_shared<uint64_t>(0);
   const uint64_t n = pairs ? (uint64_t{1} << (2 * bits)) : (uint64_t{1} << bits);
-  return [i, n, bits, pairs](Operation& op) {
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  return [i, n, bits, pairs, mask](Operation& op) {
     if (*i >= n) return false;
     const uint64_t k = (*i)++;
-    op = pairs ? Operation{k >> bits, k & ((uint64_t{1} << bits) - 1), false}
-               : Operation{k, 0, false};
+    const uint64_t first = pairs ? k >> bits : k;
+    const uint64_t a = (first * 0x9E3779B1u) & mask;
+    op = pairs ? Operation{a, k & mask, false} : Operation{a, 0, false};
+    if ((k & 0xFFFFFF) == 0xFFFFFF) {
+      fmt::print("exhaustive: {} of {} operations issued\n", k + 1, n);
+      std::fflush(stdout);
+    }
     return true;
   };
 }
