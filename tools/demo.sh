@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make demo: generate a config's RTL, lint it, synthesize it, and run the
-# Verilator checks of its blocks against the model; print a short summary.
+# make demo: the golden model's analytic figures and output error for a
+# config, then generate its RTL, lint it, synthesize it, and run the Verilator
+# checks of its blocks against the model; print a short summary.
 # usage: tools/demo.sh BUILD_DIR CONFIG_JSON
 set -euo pipefail
 build=${1:?usage: tools/demo.sh BUILD_DIR CONFIG_JSON}
@@ -8,6 +9,12 @@ config=${2:?usage: tools/demo.sh BUILD_DIR CONFIG_JSON}
 root=$(cd "$(dirname "$0")/.." && pwd)
 label=$(basename "$config" .json)
 out="$build/$label/rtl"
+echo "== golden model: the paper's analytic figures for this config"
+"$build/oasis-model" analyze --config "$config"
+echo
+echo "== golden model: output error against FP32 on synthetic LLM-like data"
+"$build/oasis-model" report --config "$config" --seed "${SEED:-1}"
+echo
 echo "== oasis-gen: $config -> $out"
 "$build/oasis-gen" --config "$config" --out "$out"
 echo "== lint"
