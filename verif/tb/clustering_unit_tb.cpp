@@ -24,39 +24,8 @@ namespace {
 
 using oasis::Fp16;
 
-// Bit fields of a Verilator port, narrow (an integer) or wide (VlWide).
-template <class P>
-void put_bits(P& port, int lsb, int width, uint64_t value) {
-  if constexpr (std::is_integral_v<P>) {
-    const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
-    port = P((uint64_t(port) & ~(mask << lsb)) | ((value & mask) << lsb));
-  } else {
-    for (int b = 0; b < width; ++b) {
-      const int bit = lsb + b;
-      const uint32_t m = uint32_t{1} << (bit % 32);
-      if ((value >> b) & 1) {
-        port[bit / 32] |= m;
-      } else {
-        port[bit / 32] &= ~m;
-      }
-    }
-  }
-}
-
-template <class P>
-uint64_t get_bits(const P& port, int lsb, int width) {
-  if constexpr (std::is_integral_v<P>) {
-    const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
-    return (uint64_t(port) >> lsb) & mask;
-  } else {
-    uint64_t v = 0;
-    for (int b = 0; b < width; ++b) {
-      const int bit = lsb + b;
-      v |= uint64_t((port[bit / 32] >> (bit % 32)) & 1) << b;
-    }
-    return v;
-  }
-}
+using oasis::tb::get_bits;
+using oasis::tb::set_bits;
 
 // The binary16 value whose order key is `key` (0 .. 0x10000; 0x10000 is NaN).
 Fp16 from_key(uint32_t key) {
@@ -82,7 +51,7 @@ int main(int argc, char** argv) {
   std::vector<Fp16> bounds;
   const auto set_boundaries = [&](const std::vector<Fp16>& b) {
     bounds = b;
-    for (int j = 0; j < nbounds; ++j) put_bits(dut.boundaries_i, j * 16, 16, b[size_t(j)].bits);
+    for (int j = 0; j < nbounds; ++j) set_bits(dut.boundaries_i, j * 16, 16, b[size_t(j)].bits);
   };
   const auto bounds_text = [&] {
     std::string t;
@@ -107,7 +76,7 @@ int main(int argc, char** argv) {
     }();
     const std::vector<Fp16>& beat = offer ? queue.front() : garbage;
     dut.act_valid_i = offer;
-    for (int i = 0; i < lanes; ++i) put_bits(dut.act_data_i, i * 16, 16, beat[size_t(i)].bits);
+    for (int i = 0; i < lanes; ++i) set_bits(dut.act_data_i, i * 16, 16, beat[size_t(i)].bits);
     dut.idx_ready_i = ready;
     h.settle();
     const bool model_ready = model.act_ready(ready);

@@ -21,39 +21,8 @@
 
 namespace {
 
-// Bit fields of a Verilator port, narrow (an integer) or wide (VlWide).
-template <class P>
-void put_bits(P& port, int lsb, int width, uint64_t value) {
-  if constexpr (std::is_integral_v<P>) {
-    const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
-    port = P((uint64_t(port) & ~(mask << lsb)) | ((value & mask) << lsb));
-  } else {
-    for (int b = 0; b < width; ++b) {
-      const int bit = lsb + b;
-      const uint32_t m = uint32_t{1} << (bit % 32);
-      if ((value >> b) & 1) {
-        port[bit / 32] |= m;
-      } else {
-        port[bit / 32] &= ~m;
-      }
-    }
-  }
-}
-
-template <class P>
-uint64_t get_bits(const P& port, int lsb, int width) {
-  if constexpr (std::is_integral_v<P>) {
-    const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
-    return (uint64_t(port) >> lsb) & mask;
-  } else {
-    uint64_t v = 0;
-    for (int b = 0; b < width; ++b) {
-      const int bit = lsb + b;
-      v |= uint64_t((port[bit / 32] >> (bit % 32)) & 1) << b;
-    }
-    return v;
-  }
-}
+using oasis::tb::get_bits;
+using oasis::tb::set_bits;
 
 struct Beat {
   std::vector<int> idx;
@@ -99,8 +68,8 @@ int main(int argc, char** argv) {
     const Beat& beat = offer ? queue.front() : garbage;
     dut.idx_valid_i = offer;
     for (int p = 0; p < group; ++p) {
-      put_bits(dut.idx_data_i, p * b, b, uint64_t(beat.idx[size_t(p)]));
-      put_bits(dut.idx_mask_i, p, 1, beat.mask[size_t(p)] ? 1 : 0);
+      set_bits(dut.idx_data_i, p * b, b, uint64_t(beat.idx[size_t(p)]));
+      set_bits(dut.idx_mask_i, p, 1, beat.mask[size_t(p)] ? 1 : 0);
     }
     dut.cnt_ready_i = ready;
     h.settle();
