@@ -42,10 +42,11 @@ AnalyticFigures analyze(const Config& c, int rows, int mu, uint64_t seed) {
   orizuru_topk(token, c.outliers_per_side, &stats);
   f.orizuru_measured = int64_t(stats.comparisons);
   f.topk_baseline = 6 * k;
-  f.count_cycles = ceil_div(c.channels, c.index_counters * c.counter_inputs);
-  f.reduce_cycles = ceil_div(1 << (c.act_bits + c.weight_bits), c.mac_tree_inputs);
-  f.comp_cycles = ceil_div(2 * c.outliers_per_side, c.comp_macs);
-  f.cycles_per_row = cycles_per_row(c);
+  const RowCycles rc = row_cycles(c);
+  f.count_cycles = rc.count;
+  f.reduce_cycles = rc.reduce;
+  f.comp_cycles = rc.compensate;
+  f.cycles_per_row = rc.row;
   f.rows_per_line = ceil_div(rows, c.pe_lines);
   f.cycle_lower_bound = f.rows_per_line * f.cycles_per_row;
   return f;

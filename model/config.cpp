@@ -278,12 +278,16 @@ int orizuru_units(int n, int r) {
   return units;
 }
 
-int cycles_per_row(const Config& c) {
-  const int count = ceil_div(c.channels, c.index_counters * c.counter_inputs);
-  const int reduce = ceil_div(1 << (c.act_bits + c.weight_bits), c.mac_tree_inputs);
-  const int comp = ceil_div(2 * c.outliers_per_side, c.comp_macs);
-  return std::max({count, reduce, comp});
+RowCycles row_cycles(const Config& c) {
+  RowCycles r;
+  r.count = ceil_div(c.channels, c.index_counters * c.counter_inputs);
+  r.reduce = ceil_div(1 << (c.act_bits + c.weight_bits), c.mac_tree_inputs);
+  r.compensate = ceil_div(2 * c.outliers_per_side, c.comp_macs);
+  r.row = std::max({r.count, r.reduce, r.compensate});
+  return r;
 }
+
+int cycles_per_row(const Config& c) { return row_cycles(c).row; }
 
 ordered_json derived_parameters(const Config& c) {
   ordered_json d;
@@ -293,10 +297,11 @@ ordered_json derived_parameters(const Config& c) {
   d["indices_per_cycle"] = c.index_counters * c.counter_inputs;
   d["count_bits"] = clog2(int64_t(c.channels) + 1);
   d["channel_index_bits"] = std::max(1, clog2(c.channels));
-  d["count_cycles_per_row"] = ceil_div(c.channels, c.index_counters * c.counter_inputs);
-  d["reduce_cycles_per_row"] = ceil_div(1 << index_bits, c.mac_tree_inputs);
-  d["compensation_cycles_per_row"] = ceil_div(2 * c.outliers_per_side, c.comp_macs);
-  d["cycles_per_row"] = cycles_per_row(c);
+  const RowCycles rc = row_cycles(c);
+  d["count_cycles_per_row"] = rc.count;
+  d["reduce_cycles_per_row"] = rc.reduce;
+  d["compensation_cycles_per_row"] = rc.compensate;
+  d["cycles_per_row"] = rc.row;
   d["orizuru_units"] = orizuru_units(c.channels, c.orizuru_unit_inputs);
   d["accumulator_exp_bits"] = c.accumulator == AccumulatorFormat::kFp16 ? 5 : 8;
   d["accumulator_frac_bits"] = c.accumulator == AccumulatorFormat::kFp16 ? 10 : 23;

@@ -89,7 +89,16 @@ int ceil_div(int a, int b);
 int clog2(int64_t x);  ///< ceil(log2(x)), 0 for x <= 1 (like SystemVerilog $clog2)
 /// Units of R inputs in the Orizuru composition for N leaves (273 for 4096/16).
 int orizuru_units(int n, int r);
-/// Cycles a PE line spends per output row (SPEC section 6).
+/// The cycles a PE line spends per output row (SPEC section 6), each phase
+/// and the row interval they bound, written once for every consumer.
+struct RowCycles {
+  int count = 0;       ///< ceil(K / (C*I)): Index Counter beats
+  int reduce = 0;      ///< ceil(2^(nA+nW) / T): MAC-tree cycles
+  int compensate = 0;  ///< ceil(2k / Mc): compensation-MAC cycles
+  int row = 0;         ///< the largest of the three
+};
+RowCycles row_cycles(const Config& config);
+/// row_cycles(config).row.
 int cycles_per_row(const Config& config);
 
 }  // namespace oasis

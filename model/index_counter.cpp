@@ -7,13 +7,9 @@
 
 namespace oasis {
 
-int index_counter_beats_per_row(const Config& c) {
-  return ceil_div(c.channels, c.index_counters * c.counter_inputs);
-}
+int index_counter_beats_per_row(const Config& c) { return row_cycles(c).count; }
 
-int index_counter_chunks_per_row(const Config& c) {
-  return ceil_div(1 << (c.act_bits + c.weight_bits), c.mac_tree_inputs);
-}
+int index_counter_chunks_per_row(const Config& c) { return row_cycles(c).reduce; }
 
 int index_counter_count_bits(const Config& c) { return clog2(int64_t(c.channels) + 1); }
 
