@@ -1,5 +1,7 @@
 #include "gen/block.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 
@@ -32,5 +34,18 @@ const Block* find_block(const std::string& name) {
 std::string module_name(const Config& config, const std::string& block) {
   return "oasis_" + config.name + "_" + block;
 }
+
+std::string loop_open(const std::string& var, int count, const std::string& label) {
+  if (count <= 1024) {
+    return fmt::format("  for (genvar {0} = 0; {0} < {1}; {0}++) begin : {2}\n", var, count, label);
+  }
+  return fmt::format(
+      "  for (genvar {0}_hi = 0; {0}_hi < {1}; {0}_hi++) begin : {2}_hi\n"
+      "  for (genvar {0}_lo = 0; {0}_lo < 1024; {0}_lo++) begin : {2}\n"
+      "  if ({0}_hi * 1024 + {0}_lo < {3}) begin : g_in\n"
+      "    localparam int {0} = {0}_hi * 1024 + {0}_lo;\n",
+      var, ceil_div(count, 1024), label, count);
+}
+std::string loop_close(int count) { return count <= 1024 ? "  end\n" : "  end\n  end\n  end\n"; }
 
 }  // namespace oasis::gen

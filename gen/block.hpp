@@ -55,7 +55,15 @@ struct Registrar {
 /// oasis_<config name>_<block>: the module name of a generated block.
 std::string module_name(const Config& config, const std::string& block);
 
+/// A generate loop over `count` iterations with genvar `var` (indented two
+/// spaces, body to follow). Verilator refuses to unroll more than 1024
+/// iterations, so longer loops are split in blocks of 1024 with a localparam
+/// standing for the index.
+std::string loop_open(const std::string& var, int count, const std::string& label);
+/// The end of a loop_open(…, count, …).
+std::string loop_close(int count);
+
 }  // namespace oasis::gen
 
 #define OASIS_REGISTER_BLOCK(cls) \
-  static const ::oasis::gen::Registrar oasis_registrar_##cls{std::make_unique<cls>()}
+  static const ::oasis::gen::Registrar oasis_registrar_##cls { std::make_unique<cls>() }

@@ -19,22 +19,6 @@ using std::string;
 
 string cmp_module(const Config& c) { return module_name(c, "comparator"); }
 
-// A generate loop over `count` iterations with loop variable `var`. Verilator
-// refuses to unroll more than 1024 iterations, so longer loops are split in
-// blocks of 1024 with a localparam standing for the index.
-string loop_open(const string& var, int count, const string& label) {
-  if (count <= 1024) {
-    return fmt::format("  for (genvar {0} = 0; {0} < {1}; {0}++) begin : {2}\n", var, count, label);
-  }
-  return fmt::format(
-      "  for (genvar {0}_hi = 0; {0}_hi < {1}; {0}_hi++) begin : {2}_hi\n"
-      "  for (genvar {0}_lo = 0; {0}_lo < 1024; {0}_lo++) begin : {2}\n"
-      "  if ({0}_hi * 1024 + {0}_lo < {3}) begin : g_in\n"
-      "    localparam int {0} = {0}_hi * 1024 + {0}_lo;\n",
-      var, ceil_div(count, 1024), label, count);
-}
-string loop_close(int count) { return count <= 1024 ? "  end\n" : "  end\n  end\n  end\n"; }
-
 /// Width of a level's index field inside a unit, as SystemVerilog text.
 string idx_width(bool leaf, int bits) {
   return leaf ? std::to_string(bits) : fmt::format("(ChildIndexBits+{})", bits);
@@ -520,7 +504,7 @@ string top_module(const OrizuruTiming& t, const string& module,
       "  logic [{2}:0] beat_q, beat_d;\n"
       "  logic [{3}:0] stage_q, stage_d;\n"
       "  logic [{4}:0] count_q, count_d;\n"
-      "  logic [{5}:0] leaf_q, leaf_d;\n"
+      "  logic [{5}:0] leaf_q;\n"
       "  logic [{0}:0] max_avail_q, max_avail_d, min_avail_q, min_avail_d;\n"
       "  logic [{0}:0] max_clear, min_clear;\n"
       "  logic [15:0] max_val_q, min_val_q, root_max_val, root_min_val;\n"
@@ -544,13 +528,11 @@ string top_module(const OrizuruTiming& t, const string& module,
       "    beat_d      = beat_q;\n"
       "    stage_d     = stage_q;\n"
       "    count_d     = count_q;\n"
-      "    leaf_d      = leaf_q;\n"
       "    max_avail_d = max_avail_q & ~max_clear;\n"
       "    min_avail_d = min_avail_q & ~min_clear;\n"
       "    unique case (state_q)\n"
       "      StLoad: begin\n"
       "        if (in_fire) begin\n"
-      "          leaf_d[beat_q*{0} +: {0}] = in_data_i;\n"
       "          max_avail_d = ValidMask;\n"
       "          min_avail_d = ValidMask;\n"
       "          if (beat_q == {1}'d{2}) begin\n"
@@ -608,7 +590,10 @@ string top_module(const OrizuruTiming& t, const string& module,
        "    end\n"
        "  end\n\n";
   // The leaves and masks, one register block per beat (a single reset of
-  // thousands of bits is one replication too wide for lint).
+  // thousands of bits is one replication too wide for lint). A beat's leaves
+  // are written only when that beat is taken: a decoded enable per beat
+  // rather than a write at a variable offset into the whole token, which
+  // Yosys would turn into a shifter as wide as the token.
   s += fmt::format(
       "{0}"
       "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
@@ -617,14 +602,14 @@ string top_module(const OrizuruTiming& t, const string& module,
       "        max_avail_q[b*{2} +: {2}] <= '0;\n"
       "        min_avail_q[b*{2} +: {2}] <= '0;\n"
       "      end else begin\n"
-      "        leaf_q[b*{1} +: {1}]      <= leaf_d[b*{1} +: {1}];\n"
+      "        if (in_fire && beat_q == {4}'(b)) leaf_q[b*{1} +: {1}] <= in_data_i;\n"
       "        max_avail_q[b*{2} +: {2}] <= max_avail_d[b*{2} +: {2}];\n"
       "        min_avail_q[b*{2} +: {2}] <= min_avail_d[b*{2} +: {2}];\n"
       "      end\n"
       "    end\n"
       "{3}\n"
       "endmodule\n",
-      loop_open("b", t.beats, "g_leaf"), B * 16, B, loop_close(t.beats));
+      loop_open("b", t.beats, "g_leaf"), B * 16, B, loop_close(t.beats), bw);
   return s;
 }
 
