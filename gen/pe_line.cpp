@@ -327,11 +327,11 @@ class PeLineBlock final : public Block {
         "  {0} u_counters (\n"
         "    .clk_i      (clk_i),\n    .rst_ni     (rst_ni),\n"
         "    .idx_valid_i(idx_valid),\n    .idx_ready_o(idx_ready),\n"
-        "    .idx_data_i (idx_data),\n    .idx_mask_i ('1),\n"
+        "    .idx_data_i (idx_data),\n    .idx_mask_i ({{{1}{{1'b1}}}}),\n"
         "    .cnt_valid_o(cnt_valid),\n    .cnt_ready_i(1'b1),\n"
         "    .cnt_data_o (cnt_data),\n    .cnt_chunk_o(cnt_chunk),\n    .cnt_last_o (cnt_last)\n"
         "  );\n\n",
-        module_name(c, "index_counter_array"));
+        module_name(c, "index_counter_array"), G);
 
     // ---- Main branch ----------------------------------------------------
     s += fmt::format("  // Main branch: counts to {0}, times the LUT entries, the pairwise tree.\n",
