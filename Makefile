@@ -8,7 +8,7 @@ export SEED
 CMAKE_STAMP := $(BUILD)/CMakeCache.txt
 CTEST := ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-.PHONY: all deps build test regress test-exhaustive bench demo gen lint clean help
+.PHONY: all deps build test regress test-exhaustive coverage bench demo gen lint clean help
 
 all: build
 
@@ -17,6 +17,7 @@ help:
 	@echo "make test             model, generator and Verilator tests (CTest)"
 	@echo "make regress          the longer configuration sweeps"
 	@echo "make test-exhaustive  exhaustive sweeps (all binary16 pairs, ...)"
+	@echo "make coverage         line and toggle coverage of the make test runs, per block"
 	@echo "make bench            benchmarks, with their figures"
 	@echo "make gen CONFIG=x     write build/x/rtl from configs/x.json"
 	@echo "make lint CONFIG=x    verilator --lint-only -Wall on every generated block"
@@ -39,6 +40,9 @@ regress: build
 
 test-exhaustive: build
 	$(CTEST) -L exhaustive
+
+coverage: build
+	sim/coverage --build $(BUILD)
 
 bench: build
 	@set -e; n=0; for b in $(BUILD)/bench_*; do [ -x "$$b" ] || continue; echo "== $$b"; $$b; n=$$((n+1)); done; \

@@ -13,7 +13,8 @@ namespace {
 [[noreturn]] void usage_error(const std::string& block, const std::string& message) {
   fmt::print(stderr,
              "{}_tb: {}\nusage: {}_tb --manifest FILE [--label NAME] [--seed N] [--vectors N] "
-             "[--exhaustive] [+verilator+...]\n(SEED=N and TRACE=1 in the environment also work)\n",
+             "[--exhaustive] [--coverage FILE] [+verilator+...]\n"
+             "(SEED=N and TRACE=1 in the environment also work)\n",
              block, message, block);
   std::exit(2);
 }
@@ -53,6 +54,8 @@ Options Options::parse(std::string block, int argc, char** argv) {
       o.vectors = parse_u64(o.block, "--vectors", value());
     } else if (a == "--exhaustive") {
       o.exhaustive = true;
+    } else if (a == "--coverage") {
+      o.coverage_path = value();
     } else {
       usage_error(o.block, fmt::format("unknown argument '{}'", a));
     }
@@ -68,6 +71,9 @@ Options Options::parse(std::string block, int argc, char** argv) {
   if (o.label.empty()) o.label = o.manifest.at("config").at("name").get<std::string>();
   o.trace_path = std::filesystem::absolute(fmt::format("{}_{}_seed{}.vcd", o.block, o.label, o.seed))
                      .string();
+  // Written only by a build with Verilator's --coverage; the default is Verilator's own name.
+  if (o.coverage_path.empty()) o.coverage_path = "coverage.dat";
+  o.coverage_path = std::filesystem::absolute(o.coverage_path).string();
   return o;
 }
 

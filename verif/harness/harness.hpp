@@ -11,6 +11,9 @@
 #if VM_TRACE
 #include <verilated_vcd_c.h>
 #endif
+#if VM_COVERAGE
+#include <verilated_cov.h>
+#endif
 
 #include <cstdint>
 #include <memory>
@@ -35,10 +38,11 @@ struct Options {
   bool exhaustive = false;    ///< run the exhaustive stimulus where there is one
   bool trace = false;
   std::string trace_path;
+  std::string coverage_path;  ///< where a coverage build (sim/vltest --coverage) writes its counts
   int max_mismatches = 10;    ///< stop after this many
 
-  /// Reads --manifest, --label, --vectors, --exhaustive, --seed and the
-  /// environment. Exits with status 2 and a message on a bad argument.
+  /// Reads --manifest, --label, --vectors, --exhaustive, --seed, --coverage and
+  /// the environment. Exits with status 2 and a message on a bad argument.
   static Options parse(std::string block, int argc, char** argv);
   /// A derived parameter or config field from the manifest, as an integer.
   long long param(const std::string& key) const;
@@ -126,6 +130,7 @@ class Harness {
 #endif
     if constexpr (kClocked) dut_->clk_i = 0;
     dut_->eval();
+    snapshot_coverage();
   }
 
   ~Harness() {
@@ -133,6 +138,10 @@ class Harness {
     if (trace_) trace_->close();
 #endif
     dut_->final();
+#if VM_COVERAGE
+    // Verilator keeps the counts in the context and writes them only when asked.
+    context_->coveragep()->write(options_.coverage_path.c_str());
+#endif
   }
 
   Dut& dut() { return *dut_; }
@@ -155,6 +164,8 @@ class Harness {
     for (int i = 0; i < cycles; ++i) step();
     dut_->rst_ni = 1;
     dut_->eval();
+    if (!was_reset_) snapshot_coverage();
+    was_reset_ = true;
   }
 
   /// Evaluates combinational logic after the inputs changed, without a clock
@@ -187,6 +198,16 @@ class Harness {
  private:
   static constexpr bool kClocked = requires(Dut d) { d.clk_i; };
 
+  /// A coverage build also writes the counts as they stand before the
+  /// stimulus, to <coverage file>.reset: up to the end of the first reset,
+  /// bits toggle because their random initial values (+verilator+rand+reset+2)
+  /// change, not because the block did anything; make coverage subtracts them.
+  void snapshot_coverage() {
+#if VM_COVERAGE
+    context_->coveragep()->write((options_.coverage_path + ".reset").c_str());
+#endif
+  }
+
   void dump() {
     context_->timeInc(1);
 #if VM_TRACE
@@ -203,6 +224,7 @@ class Harness {
   std::mt19937_64 rng_;
   Scoreboard scoreboard_;
   uint64_t cycle_ = 0;
+  bool was_reset_ = false;
 };
 
 }  // namespace oasis::tb
