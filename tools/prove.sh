@@ -107,10 +107,63 @@ EOF
   body "$dir/bug_rtl" >"$dir/bug.ys"
 }
 
+# clustering CFG: the Clustering Unit's first beat after reset, free handshake, any
+# boundaries; its index is the bracket of x (see oasis_formal_clustering_unit.sv).
+kind_clustering() {
+  local dir=$1 cfg=$2 rtl="$out/rtl/$2"
+  local na lanes lat steps
+  na=$(manifest "$rtl" config act_bits) || return 1
+  lanes=$(manifest "$rtl" config clustering_lanes) || return 1
+  lat=$(manifest "$rtl" clustering_unit latency_cycles) || return 1
+  steps=$((lat + 3))   # reset, the beat accepted in cycle 2 or 3, presented Latency later
+  body() {
+    cat <<EOF
+read_verilog -sv $(srcs "$1" clustering_unit)
+read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_clustering_unit $formal/oasis_spec_order_key.sv $formal/oasis_spec_cluster_bracket.sv $formal/oasis_formal_clustering_unit.sv
+hierarchy -check -top oasis_formal_clustering_unit -chparam ActBits $na -chparam Lanes $lanes -chparam Latency $lat
+$(prep_for oasis_formal_clustering_unit)
+sat -verify -tempinduct-baseonly -maxsteps $steps -prove-asserts -set-assumes $SHOW -show boundaries,x_q,idx_data oasis_formal_clustering_unit
+EOF
+  }
+  body "$rtl" >"$dir/prove.ys"
+  # x equal to b_j goes down instead of up at the first level
+  mutate "$rtl" "$dir/bug_rtl" "oasis_${cfg}_clustering_unit_level0.sv" 's/!lt/unused_gt/' || return 1
+  body "$dir/bug_rtl" >"$dir/bug.ys"
+}
+
+# cluster_lemmas: the bracket is the count #{ j : x >= b_j } for ascending boundaries,
+# nA = 1..4 (oasis_formal_cluster_count.sv). Bug variants: each lemma without its
+# premise (Broken = 1) must fail.
+kind_cluster_lemmas() {
+  local dir=$1
+  local read="read_verilog -sv -formal $formal/oasis_spec_order_key.sv $formal/oasis_spec_cluster_bracket.sv $formal/oasis_formal_cluster_count.sv"
+  order() {
+    printf '%s\n' "design -reset" "$read" \
+      "hierarchy -top oasis_formal_cluster_order -chparam Broken $1" \
+      "prep -top oasis_formal_cluster_order; flatten" \
+      "sat -verify -prove-asserts -set-assumes -show-inputs oasis_formal_cluster_order"
+  }
+  count() {
+    printf '%s\n' "design -reset" "$read" \
+      "hierarchy -top oasis_formal_cluster_count -chparam ActBits $1 -chparam Broken $2" \
+      "prep -top oasis_formal_cluster_count; flatten" \
+      "sat -verify -prove-asserts -set-assumes -show-inputs oasis_formal_cluster_count"
+  }
+  { order 0; count 1 0; count 2 0; count 3 0; count 4 0; } >"$dir/prove.ys"
+  order 1 >"$dir/bug_order.ys"
+  count 4 1 >"$dir/bug_count.ys"
+}
+
 # ---------------------------------------------------------------- the proofs
 # name | kind and arguments. Configs are generated below from configs/default.json.
 PROOFS=(
   "comparator|comparator cu2"
+  "clustering_unit.na1|clustering cu1"
+  "clustering_unit.na2|clustering cu2"
+  "clustering_unit.na3|clustering cu3"
+  "clustering_unit.na4|clustering cu4"
+  "clustering_unit.na4_2levels|clustering cu4l2"
+  "clustering_unit.count_lemmas|cluster_lemmas"
 )
 
 selected() {
@@ -124,7 +177,11 @@ selected() {
 }
 
 gen_configs() {
+  gen_config cu1 act_bits=1 clustering_lanes=2
   gen_config cu2 act_bits=2 clustering_lanes=2
+  gen_config cu3 act_bits=3 clustering_lanes=2
+  gen_config cu4 act_bits=4 clustering_lanes=2
+  gen_config cu4l2 act_bits=4 clustering_lanes=2 clustering_levels_per_stage=2
 }
 
 # run_yosys SCRIPT LOG: 0 when Yosys ran to the end, 1 when it stopped.
