@@ -154,6 +154,75 @@ kind_cluster_lemmas() {
   count 4 1 >"$dir/bug_count.ys"
 }
 
+# orizuru CFG OUTLIERS FREE: the first OUTLIERS pops of each side of the first token.
+kind_orizuru() {
+  local dir=$1 cfg=$2 outliers=$3 free=$4 rtl="$out/rtl/$2"
+  local n r cb build beats steps
+  n=$(manifest "$rtl" config channels) || return 1
+  r=$(manifest "$rtl" orizuru beat_activations) || return 1
+  cb=$(manifest "$rtl" orizuru channel_bits) || return 1
+  build=$(manifest "$rtl" orizuru build_latency_cycles) || return 1
+  beats=$(manifest "$rtl" orizuru beats_per_token) || return 1
+  steps=$((1 + beats + build + 2 * outliers))   # reset, load, build, the pops
+  [ "$free" = 1 ] && steps=$((steps + 2))        # room for two stalls
+  body() {
+    cat <<EOF
+read_verilog -sv $(srcs "$1" orizuru)
+read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_orizuru -DOASIS_CMP=oasis_${cfg}_comparator $formal/oasis_formal_topk_tree.sv $formal/oasis_formal_orizuru.sv
+hierarchy -check -top oasis_formal_orizuru -chparam Channels $n -chparam BeatLanes $r -chparam Outliers $outliers -chparam ChanBits $cb -chparam BuildCycles $build -chparam FreeHandshake $free
+$(prep_for oasis_formal_orizuru)
+sat -verify -tempinduct-baseonly -maxsteps $steps -prove-asserts -set-assumes $SHOW -show token,out_data,want_chan,pops_q oasis_formal_orizuru
+EOF
+  }
+  body "$rtl" >"$dir/prove.ys"
+  # the min tree's leaf level breaks ties to the left (lower channel)
+  mutate "$rtl" "$dir/bug_rtl" "oasis_${cfg}_orizuru_leaf_unit.sv" \
+    's/(!min_avail_i\[2\*i\] || !gt)/(!min_avail_i[2*i] || unused_lt)/' || return 1
+  body "$dir/bug_rtl" >"$dir/bug.ys"
+  if [ "$outliers" -ge 2 ]; then
+    # a pop is not passed down to a left child: its leaf stays available and the
+    # subtree is not maintained, which only the second pop of a side can show
+    mutate "$rtl" "$dir/bug_pop_rtl" "oasis_${cfg}_orizuru_unit.sv" \
+      's/assign max_pop_o\[2\*i\]   = l0_max_en\[i\] \&\& !l0_max_bit_q\[i\];/assign max_pop_o[2*i]   = 1'"'"'b0;/' || return 1
+    body "$dir/bug_pop_rtl" >"$dir/bug_pop.ys"
+  fi
+}
+
+# topk_lemmas CFG: for the config's N, the tournament of the Orizuru proof equals the
+# same tournament on order keys and the linear scan, both sides, every mask.
+kind_topk_lemmas() {
+  local dir=$1 cfg=$2 rtl="$out/rtl/$2"
+  local n cb
+  n=$(manifest "$rtl" config channels) || return 1
+  cb=$(manifest "$rtl" orizuru channel_bits) || return 1
+  body() {
+    local broken=$1 side
+    for side in 0 1; do
+      if [ "$broken" = 0 ]; then
+        cat <<EOF
+design -reset
+read_verilog -sv $rtl/oasis_${cfg}_comparator.sv
+read_verilog -sv -formal -DOASIS_CMP=oasis_${cfg}_comparator $formal/oasis_spec_order_key.sv $formal/oasis_formal_topk_tree.sv $formal/oasis_spec_topk_tree.sv $formal/oasis_spec_topk_scan.sv $formal/oasis_formal_topk_lemmas.sv
+hierarchy -check -top oasis_formal_topk_tree_keys -chparam Channels $n -chparam ChanBits $cb -chparam MinSide $side
+prep -top oasis_formal_topk_tree_keys; flatten; opt -full
+sat -verify -prove-asserts -show-inputs oasis_formal_topk_tree_keys
+EOF
+      fi
+      cat <<EOF
+design -reset
+read_verilog -sv -formal $formal/oasis_spec_topk_tree.sv $formal/oasis_spec_topk_scan.sv $formal/oasis_formal_topk_lemmas.sv
+hierarchy -top oasis_formal_topk_tree_scan -chparam Channels $n -chparam ChanBits $cb -chparam MinSide $side -chparam Broken $broken
+prep -top oasis_formal_topk_tree_scan; flatten; opt -full
+sat -verify -prove-asserts -show-inputs oasis_formal_topk_tree_scan
+EOF
+      [ "$broken" = 1 ] && break
+    done
+  }
+  body 0 >"$dir/prove.ys"
+  # the scan breaks max-side ties to the higher channel
+  body 1 >"$dir/bug.ys"
+}
+
 # ---------------------------------------------------------------- the proofs
 # name | kind and arguments. Configs are generated below from configs/default.json.
 PROOFS=(
@@ -164,6 +233,17 @@ PROOFS=(
   "clustering_unit.na4|clustering cu4"
   "clustering_unit.na4_2levels|clustering cu4l2"
   "clustering_unit.count_lemmas|cluster_lemmas"
+  "orizuru.n2_k1|orizuru oz2 1 1"
+  "orizuru.n4_k1|orizuru oz4 1 1"
+  "orizuru.n6_k1|orizuru oz6 1 0"
+  "orizuru.n8_k1|orizuru oz8 1 0"
+  "orizuru.n8_k2|orizuru oz8k2 2 0"
+  "orizuru.n16_k1|orizuru oz16 1 0"
+  "orizuru.scan_lemmas.n2|topk_lemmas oz2"
+  "orizuru.scan_lemmas.n4|topk_lemmas oz4"
+  "orizuru.scan_lemmas.n6|topk_lemmas oz6"
+  "orizuru.scan_lemmas.n8|topk_lemmas oz8"
+  "orizuru.scan_lemmas.n16|topk_lemmas oz16"
 )
 
 selected() {
@@ -177,11 +257,18 @@ selected() {
 }
 
 gen_configs() {
+  local oz=(clustering_lanes=1 outliers_per_side=1)
   gen_config cu1 act_bits=1 clustering_lanes=2
   gen_config cu2 act_bits=2 clustering_lanes=2
   gen_config cu3 act_bits=3 clustering_lanes=2
   gen_config cu4 act_bits=4 clustering_lanes=2
   gen_config cu4l2 act_bits=4 clustering_lanes=2 clustering_levels_per_stage=2
+  gen_config oz2 "${oz[@]}" channels=2 orizuru_unit_inputs=2 weight_beat_indices=2
+  gen_config oz4 "${oz[@]}" channels=4 orizuru_unit_inputs=2 weight_beat_indices=4
+  gen_config oz6 "${oz[@]}" channels=6 orizuru_unit_inputs=4 weight_beat_indices=6
+  gen_config oz8 "${oz[@]}" channels=8 orizuru_unit_inputs=4 weight_beat_indices=8
+  gen_config oz8k2 clustering_lanes=1 outliers_per_side=2 channels=8 orizuru_unit_inputs=2 weight_beat_indices=8
+  gen_config oz16 "${oz[@]}" channels=16 orizuru_unit_inputs=4 weight_beat_indices=16
 }
 
 # run_yosys SCRIPT LOG: 0 when Yosys ran to the end, 1 when it stopped.
