@@ -223,6 +223,36 @@ EOF
   body 1 >"$dir/bug.ys"
 }
 
+# index_counter CFG: a one-beat row's counts against a popcount of the beat.
+kind_index_counter() {
+  local dir=$1 cfg=$2 rtl="$out/rtl/$2"
+  local g b k w t chunks lat beats steps
+  g=$(manifest "$rtl" derived indices_per_cycle) || return 1
+  b=$(manifest "$rtl" derived concat_index_bits) || return 1
+  k=$(manifest "$rtl" config channels) || return 1
+  w=$(manifest "$rtl" index_counter_array count_bits) || return 1
+  t=$(manifest "$rtl" config mac_tree_inputs) || return 1
+  chunks=$(manifest "$rtl" index_counter_array chunks_per_row) || return 1
+  lat=$(manifest "$rtl" index_counter_array latency_cycles) || return 1
+  beats=$(manifest "$rtl" index_counter_array beats_per_row) || return 1
+  [ "$beats" = 1 ] || { echo "prove: config $cfg has $beats beats a row; the proof wants one" >&2; return 1; }
+  steps=$((2 + lat + chunks))   # reset, the row accepted in cycle 2 or 3, its chunks
+  body() {
+    cat <<EOF
+read_verilog -sv $(srcs "$1" index_counter_array)
+read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_index_counter_array $formal/oasis_formal_index_counter_array.sv
+hierarchy -check -top oasis_formal_index_counter_array -chparam Positions $g -chparam IdxBits $b -chparam Channels $k -chparam CountBits $w -chparam Tree $t -chparam Chunks $chunks -chparam Latency $lat
+$(prep_for oasis_formal_index_counter_array)
+sat -verify -tempinduct-baseonly -maxsteps $steps -prove-asserts -set-assumes $SHOW -show data_q,mask_q,cnt_data,want_chunk oasis_formal_index_counter_array
+EOF
+  }
+  body "$rtl" >"$dir/prove.ys"
+  # the row's extent mask lets one position beyond K count
+  mutate "$rtl" "$dir/bug_rtl" "oasis_${cfg}_index_counter_array.sv" \
+    "s/LastBeatMask = \\([0-9]*\\)'h0/LastBeatMask = \\1'h1/" || return 1
+  body "$dir/bug_rtl" >"$dir/bug.ys"
+}
+
 # ---------------------------------------------------------------- the proofs
 # name | kind and arguments. Configs are generated below from configs/default.json.
 PROOFS=(
@@ -244,6 +274,8 @@ PROOFS=(
   "orizuru.scan_lemmas.n6|topk_lemmas oz6"
   "orizuru.scan_lemmas.n8|topk_lemmas oz8"
   "orizuru.scan_lemmas.n16|topk_lemmas oz16"
+  "index_counter_array.c1_i16|index_counter ic1"
+  "index_counter_array.c2_i16|index_counter ic2"
 )
 
 selected() {
@@ -257,6 +289,7 @@ selected() {
 }
 
 gen_configs() {
+  local ic=(outliers_per_side=1 counter_inputs=16 clustering_lanes=1)
   local oz=(clustering_lanes=1 outliers_per_side=1)
   gen_config cu1 act_bits=1 clustering_lanes=2
   gen_config cu2 act_bits=2 clustering_lanes=2
@@ -269,6 +302,10 @@ gen_configs() {
   gen_config oz8 "${oz[@]}" channels=8 orizuru_unit_inputs=4 weight_beat_indices=8
   gen_config oz8k2 clustering_lanes=1 outliers_per_side=2 channels=8 orizuru_unit_inputs=2 weight_beat_indices=8
   gen_config oz16 "${oz[@]}" channels=16 orizuru_unit_inputs=4 weight_beat_indices=16
+  # one counter, K = 12 of G = 16 positions (the extent mask), E = 4, two chunks
+  gen_config ic1 "${ic[@]}" channels=12 index_counters=1 act_bits=1 weight_bits=1 mac_tree_inputs=2 weight_beat_indices=12
+  # two counters added, K = 28 of G = 32, E = 4, two chunks
+  gen_config ic2 "${ic[@]}" channels=28 index_counters=2 act_bits=1 weight_bits=1 mac_tree_inputs=2 weight_beat_indices=28
 }
 
 # run_yosys SCRIPT LOG: 0 when Yosys ran to the end, 1 when it stopped.
