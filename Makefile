@@ -4,11 +4,13 @@ BUILD  ?= build
 JOBS   ?= $(shell nproc)
 SEED   ?= 1
 export SEED
+# make prove PROOFS='orizuru.*': only the proofs whose names match these shell patterns
+PROOFS ?=
 
 CMAKE_STAMP := $(BUILD)/CMakeCache.txt
 CTEST := ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-.PHONY: all deps build test regress test-exhaustive coverage bench demo gen lint clean help
+.PHONY: all deps build test regress test-exhaustive coverage prove bench demo gen lint clean help
 
 all: build
 
@@ -18,6 +20,7 @@ help:
 	@echo "make regress          the longer configuration sweeps"
 	@echo "make test-exhaustive  exhaustive sweeps (all binary16 pairs, ...)"
 	@echo "make coverage         line and toggle coverage of the make test runs, per block"
+	@echo "make prove            formal proofs with Yosys's SAT solver (docs/formal.md)"
 	@echo "make bench            benchmarks, with their figures"
 	@echo "make gen CONFIG=x     write build/x/rtl from configs/x.json"
 	@echo "make lint CONFIG=x    verilator --lint-only -Wall on every generated block"
@@ -43,6 +46,9 @@ test-exhaustive: build
 
 coverage: build
 	sim/coverage --build $(BUILD)
+
+prove: build
+	set -f; tools/prove.sh -j $(JOBS) $(BUILD) $(PROOFS)
 
 bench: build
 	@set -e; n=0; for b in $(BUILD)/bench_*; do [ -x "$$b" ] || continue; echo "== $$b"; $$b; n=$$((n+1)); done; \
