@@ -1,0 +1,229 @@
+#include "model/core.hpp"
+
+#include <algorithm>
+#include <string>
+
+
+namespace oasis {
+
+CoreTiming core_timing(const Config& c) {
+  CoreTiming t;
+  t.lines = c.pe_lines;
+  t.beat_activations = c.orizuru_unit_inputs;
+  t.token_beats = ceil_div(c.channels, t.beat_activations);
+  t.clustering_parts = ceil_div(t.beat_activations, c.clustering_lanes);
+  t.group_beats = ceil_div(c.channels, c.weight_beat_indices);
+  t.rows_bits = clog2(int64_t(c.pe_lines) + 1);
+  t.ecu_latency = c.fp_pipeline_stages;
+  t.line = pe_line_timing(c);
+  // The last beat is taken (BEATS - 1) * PARTS cycles after the first. The
+  // indices are all in once its last part has left the Clustering Unit; the
+  // tree is built build_cycles after it; the 2k outliers then leave one a
+  // cycle through the S registers of the subtraction.
+  const OrizuruTiming oz = orizuru_timing(c);
+  const int idx_done = t.token_beats * t.clustering_parts + clustering_unit_latency(c) + 1;
+  const int tree_done = (t.token_beats - 1) * t.clustering_parts + oz.build_cycles + 1;
+  t.preprocess_cycles = std::max(idx_done, tree_done) + 2 * c.outliers_per_side + t.ecu_latency;
+  return t;
+}
+
+int64_t core_gemm_lower_bound(const Config& c, int64_t rows) {
+  return (rows + c.pe_lines - 1) / c.pe_lines * pe_line_timing(c).row_interval;
+}
+
+int64_t core_gemm_cycles(const Config& c, int64_t rows) {
+  const PeLineTiming line = pe_line_timing(c);
+  const int64_t groups = (rows + c.pe_lines - 1) / c.pe_lines;
+  return (groups - 1) * line.row_interval + ceil_div(c.channels, c.weight_beat_indices) +
+         line.row_latency;
+}
+
+Core::Core(const Config& c)
+    : config_(c), timing_(core_timing(c)), regs_(c), cu_(c), oz_(orizuru_timing(c)) {
+  for (int p = 0; p < c.pe_lines; ++p) lines_.emplace_back(c);
+  reset();
+}
+
+void Core::reset() {
+  const Config& c = config_;
+  const size_t k2 = size_t(2 * c.outliers_per_side);
+  regs_ = RegFileModel(c);
+  cu_.reset();
+  oz_ = OrizuruCycle(orizuru_timing(c));
+  for (auto& l : lines_) l.reset();
+  cycle_ = 0;
+  rvalid_ = false;
+  rdata_ = 0;
+  in_beat_ = 0;
+  slot_busy_ = hold_valid_ = idx_done_ = next_full_ = false;
+  hold_part_ = out_beat_ = out_part_ = ecu_count_ = 0;
+  hold_.assign(size_t(timing_.beat_activations), Fp16{});
+  ecu_.clear();
+  for (PeLineContext* x : {&next_, &cur_}) {
+    x->act_index.assign(size_t(c.channels), 0);
+    x->outlier_channels.assign(k2, 0);
+    x->residuals.assign(k2, Fp16{});
+    x->act_scale = Fp16{};
+    x->lut = region("lut");
+    x->weight_codebook = region("weight_codebook");
+  }
+  ctx_valid_ = group_last_ = last_seen_ = false;
+  w_beat_ = group_rows_ = y_line_ = 0;
+  rows_total_ = out_count_ = 0;
+}
+
+std::vector<Fp16> Core::region(const std::string& name) const {
+  std::vector<Fp16> v;
+  for (uint16_t w : regs_.region(name)) v.push_back(Fp16{w});
+  return v;
+}
+
+bool Core::lines_idle() const {
+  return std::all_of(lines_.begin(), lines_.end(), [](const PeLine& l) { return l.idle(); });
+}
+
+bool Core::x_ready() const {
+  const bool hold_ok = !hold_valid_ ||
+                       (hold_part_ == timing_.clustering_parts - 1 && cu_.act_ready(true));
+  return (in_beat_ != 0 || !slot_busy_) && oz_.in_ready() && hold_ok;
+}
+
+bool Core::w_ready() const {
+  return ctx_valid_ &&
+         std::all_of(lines_.begin(), lines_.end(), [](const PeLine& l) { return l.w_ready(); });
+}
+
+bool Core::idle() const { return !slot_busy_ && !ctx_valid_ && lines_idle(); }
+
+void Core::clock(const CoreInputs& in) {
+  const Config& c = config_;
+  const int R = timing_.beat_activations, L = c.clustering_lanes, P = c.pe_lines;
+  const int Wb = c.weight_beat_indices, F = timing_.group_beats;
+  const int parts = timing_.clustering_parts, beats = timing_.token_beats;
+  const int k2 = 2 * c.outliers_per_side;
+
+  // Everything below is decided from the state before the edge.
+  const bool x_fire = in.x_valid && x_ready();
+  const bool w_fire = in.w_valid && w_ready();
+  const bool y_fire = y_valid() && in.y_ready;
+  const bool cu_fire = hold_valid_ && cu_.act_ready(true);
+  const bool idx_valid = cu_.idx_valid();
+  const std::vector<int> idx = cu_.idx_data();
+  const bool ecu_fire = oz_.out_valid() && idx_done_;
+  const Outlier outlier = oz_.out_valid() ? oz_.out() : Outlier{};
+  const bool do_switch = next_full_ && !ctx_valid_ && lines_idle();
+  const std::vector<Fp16> boundaries = region("boundaries");
+  const std::vector<Fp16> act_codebook = region("act_codebook");
+
+  // The Clustering Unit gets one part of the held beat.
+  std::vector<Fp16> lanes(size_t(L), Fp16{});
+  for (int i = 0; i < L; ++i) {
+    const int o = hold_part_ * L + i;
+    if (o < R) lanes[size_t(i)] = hold_[size_t(o)];
+  }
+  cu_.clock(hold_valid_, lanes, boundaries, true);
+  oz_.step(x_fire, in.x_data, idx_done_);
+
+  // The Error Calculation Unit: r = x̂[o] - C_A[ia[o]], S registers.
+  if (ecu_fire) {
+    const Fp16 ca = act_codebook[next_.act_index[size_t(outlier.channel)]];
+    ecu_.push_back({cycle_ + uint64_t(timing_.ecu_latency), sub(outlier.value, ca),
+                    outlier.channel});
+  }
+
+  // The lines: group beats to every line with a row in the group.
+  const bool first = w_beat_ == 0;
+  const int rows_in = in.w_last && in.w_rows >= 1 && in.w_rows <= P ? in.w_rows : P;
+  const int rows = first ? rows_in : group_rows_;
+  const bool last_group = first ? in.w_last : group_last_;
+  for (int p = 0; p < P; ++p) {
+    std::span<const uint8_t> lane;
+    Fp16 scale{};
+    if (in.w_valid && in.w_data.size() == size_t(P * Wb)) {
+      lane = std::span<const uint8_t>(in.w_data).subspan(size_t(p * Wb), size_t(Wb));
+      scale = in.w_scale[size_t(p)];
+    }
+    lines_[size_t(p)].clock(w_fire && p < rows, lane, scale, in.y_ready && p == y_line_);
+  }
+
+  // The register port: a read returns the word before this edge's write.
+  rvalid_ = in.reg_re;
+  if (in.reg_re) rdata_ = regs_.read(in.reg_addr);
+  if (in.reg_we) regs_.write(in.reg_addr, in.reg_wdata);
+
+  // Token side registers.
+  if (x_fire) {
+    if (in_beat_ == 0) {
+      slot_busy_ = true;
+      next_.act_scale = in.x_scale;
+    }
+    hold_ = in.x_data;
+    hold_valid_ = true;
+    hold_part_ = 0;
+    in_beat_ = in_beat_ == beats - 1 ? 0 : in_beat_ + 1;
+  } else if (cu_fire) {
+    if (hold_part_ == parts - 1) {
+      hold_valid_ = false;
+    } else {
+      ++hold_part_;
+    }
+  }
+  if (idx_valid) {
+    for (int i = 0; i < L; ++i) {
+      const int o = out_part_ * L + i;
+      const int ch = out_beat_ * R + o;
+      if (o < R && ch < c.channels) next_.act_index[size_t(ch)] = uint8_t(idx[size_t(i)]);
+    }
+    if (++out_part_ == parts) {
+      out_part_ = 0;
+      if (++out_beat_ == beats) {
+        out_beat_ = 0;
+        idx_done_ = true;
+      }
+    }
+  }
+  while (!ecu_.empty() && ecu_.front().due == cycle_) {
+    next_.residuals[size_t(ecu_count_)] = ecu_.front().r;
+    next_.outlier_channels[size_t(ecu_count_)] = ecu_.front().channel;
+    ecu_.pop_front();
+    if (++ecu_count_ == k2) {
+      ecu_count_ = 0;
+      next_full_ = true;
+    }
+  }
+
+  // Weight and output side registers.
+  if (w_fire) {
+    if (first) {
+      group_rows_ = rows_in;
+      group_last_ = in.w_last;
+    }
+    if (w_beat_ == F - 1) {
+      w_beat_ = 0;
+      rows_total_ += uint64_t(rows);
+      if (last_group) {
+        ctx_valid_ = false;
+        last_seen_ = true;
+      }
+    } else {
+      ++w_beat_;
+    }
+  }
+  if (y_fire) {
+    ++out_count_;
+    y_line_ = y_line_ == P - 1 ? 0 : y_line_ + 1;
+  }
+  if (do_switch) {
+    cur_ = next_;
+    cur_.lut = region("lut");
+    cur_.weight_codebook = region("weight_codebook");
+    for (auto& l : lines_) l.set_context(cur_);
+    ctx_valid_ = true;
+    slot_busy_ = next_full_ = idx_done_ = last_seen_ = false;
+    rows_total_ = out_count_ = 0;
+    y_line_ = 0;
+  }
+  ++cycle_;
+}
+
+}  // namespace oasis

@@ -1,0 +1,138 @@
+// The OASIS core (paper IV-A, Fig. 8; SPEC sections 1 and 6): the register
+// port, the token pre-processing (Clustering Units, Orizuru, the Error
+// Calculation Unit, the activation index buffer) and P PE lines, with the
+// token's context double-buffered so that the next token is pre-processed
+// while the lines work on this one. The cycle model that the generated RTL
+// (gen/core.cpp, block core) follows cycle by cycle; every y it gives is
+// LutGemm::row's. Structure, interface and timing: docs/core.md.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <span>
+#include <vector>
+
+#include "model/clustering_unit.hpp"
+#include "model/config.hpp"
+#include "model/fp.hpp"
+#include "model/orizuru_cycle.hpp"
+#include "model/pe_line.hpp"
+#include "model/regfile.hpp"
+
+namespace oasis {
+
+/// The fixed figures of the core, from the config (docs/core.md, Timing).
+struct CoreTiming {
+  int lines = 0;             ///< P
+  int beat_activations = 0;  ///< R: activations a token beat (Orizuru's beat)
+  int token_beats = 0;       ///< ceil(K / R)
+  int clustering_parts = 0;  ///< ceil(R / lanes): Clustering Unit beats a token beat
+  int group_beats = 0;       ///< weight-stream beats a group of P rows: ceil(K / Wb)
+  int rows_bits = 0;         ///< width of w_rows_i: clog2(P + 1)
+  int ecu_latency = 0;       ///< S: the residual subtraction's registers
+  /// An unthrottled token on an idle core: cycles from its first beat taken
+  /// to the edge that writes its last residual (docs/core.md, Timing).
+  int preprocess_cycles = 0;
+  PeLineTiming line;         ///< each line's figures
+};
+
+CoreTiming core_timing(const Config& config);
+
+/// SPEC section 6's lower bound on the GEMM phase of one token of `rows`
+/// output rows: ceil(rows / P) groups, each at the line's row interval.
+int64_t core_gemm_lower_bound(const Config& config, int64_t rows);
+
+/// The core's inputs in one cycle (ports of docs/core.md; data is read only
+/// when its valid is set).
+struct CoreInputs {
+  bool x_valid = false;
+  std::vector<Fp16> x_data;      ///< R activations x̂ (channels beat * R + i)
+  Fp16 x_scale;                  ///< s_a, taken with the token's first beat
+  bool w_valid = false;
+  std::vector<uint8_t> w_data;   ///< P * Wb indices, lane p's at [p * Wb, (p+1) * Wb)
+  std::vector<Fp16> w_scale;     ///< P scales s_w, lane p = row group * P + p
+  int w_rows = 0;                ///< rows in the last group (1..P; else P)
+  bool w_last = false;           ///< this group is the token's last
+  bool y_ready = false;
+  bool reg_we = false, reg_re = false;
+  int reg_addr = 0;
+  uint16_t reg_wdata = 0;
+};
+
+/// The GEMM phase of one token of `rows` output rows with every stream
+/// unthrottled: cycles from the first weight beat taken to the last output
+/// taken, (ceil(rows / P) - 1) row intervals plus one group's beats and the
+/// line's row latency.
+int64_t core_gemm_cycles(const Config& config, int64_t rows);
+
+/// Cycle model. Per cycle: read the outputs (they depend on the state only),
+/// then clock() with the inputs.
+class Core {
+ public:
+  explicit Core(const Config& config);
+
+  void reset();
+
+  bool x_ready() const;
+  bool w_ready() const;
+  bool y_valid() const { return lines_[size_t(y_line_)].y_valid(); }
+  Fp16 y_data() const { return lines_[size_t(y_line_)].y_data(); }
+  bool y_last() const { return last_seen_ && out_count_ + 1 == rows_total_; }
+  /// Nothing in flight and no token context waiting for weights: the
+  /// register file may be written.
+  bool idle() const;
+  bool reg_rvalid() const { return rvalid_; }
+  uint16_t reg_rdata() const { return rdata_; }
+
+  void clock(const CoreInputs& in);
+
+  const CoreTiming& timing() const { return timing_; }
+  const RegFileModel& registers() const { return regs_; }
+  /// The pre-processed context waiting for the lines (for tests): true from
+  /// the token's last residual until the lines take it.
+  bool context_pending() const { return next_full_; }
+  uint64_t cycle() const { return cycle_; }
+
+ private:
+  bool lines_idle() const;
+  std::vector<Fp16> region(const std::string& name) const;
+
+  Config config_;
+  CoreTiming timing_;
+  RegFileModel regs_;
+  ClusteringUnit cu_;
+  OrizuruCycle oz_;
+  std::vector<PeLine> lines_;
+  uint64_t cycle_ = 0;
+  bool rvalid_ = false;
+  uint16_t rdata_ = 0;
+
+  // Token side: input beats, the hold register feeding the Clustering Unit.
+  int in_beat_ = 0;
+  bool slot_busy_ = false;  ///< the next-context buffers belong to a token
+  bool hold_valid_ = false;
+  int hold_part_ = 0;
+  std::vector<Fp16> hold_;
+  int out_beat_ = 0, out_part_ = 0;  ///< position of the Clustering Unit's next output
+  bool idx_done_ = false;
+  struct Residual {
+    uint64_t due;
+    Fp16 r;
+    int channel;
+  };
+  std::deque<Residual> ecu_;
+  int ecu_count_ = 0;
+  bool next_full_ = false;
+  PeLineContext next_, cur_;
+
+  // Weight and output side.
+  bool ctx_valid_ = false;  ///< the lines hold a token still taking weight groups
+  int w_beat_ = 0;
+  int group_rows_ = 0;
+  bool group_last_ = false;
+  bool last_seen_ = false;
+  uint64_t rows_total_ = 0, out_count_ = 0;
+  int y_line_ = 0;
+};
+
+}  // namespace oasis

@@ -1,0 +1,348 @@
+// Checks the generated OASIS core against its cycle model (model/core.hpp)
+// every cycle: x_ready, w_ready, y_valid, y_last, idle, the register port's
+// read side and, when valid, y. Every output is also compared, in row order,
+// with the golden model computed from the token and the weight row alone:
+// LutGemm::prepare_normalized (clustering, Orizuru, residuals) and
+// LutGemm::row, independent of the cycle model.
+// Stimulus: layers of random codebooks loaded through the register port while
+// the core is idle; tokens of random activations and directed ones (NaN, +-Inf,
+// an all-equal token, the largest and smallest values in the first and last
+// channels); weight matrices whose row count is not a multiple of the lines;
+// random gaps on the token and weight streams, random backpressure on y and
+// random register reads, in phases of different rates. Last, an unthrottled
+// token measures the pre-processing and the GEMM phase against SPEC section 6's
+// lower bound.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include "Vdut.h"
+#include "model/clustering.hpp"
+#include "model/config.hpp"
+#include "model/core.hpp"
+#include "model/fp.hpp"
+#include "model/lut_gemm.hpp"
+#include "model/regfile.hpp"
+#include "verif/harness/harness.hpp"
+
+namespace {
+
+using oasis::Fp16;
+using oasis::tb::get_bits;
+using oasis::tb::set_bits;
+
+struct Expected {
+  Fp16 y;
+  bool last;
+  uint64_t token, row;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto options = oasis::tb::Options::parse("core", argc, argv);
+  oasis::tb::Harness<Vdut> h(options, argc, argv);
+  auto& dut = h.dut();
+  const oasis::Config config =
+      oasis::parse_config(options.manifest.at("config"), options.manifest_path);
+  const int K = config.channels, P = config.pe_lines;
+  const int nA = config.act_bits, nW = config.weight_bits;
+  const int Wb = config.weight_beat_indices;
+  oasis::Core model(config);
+  const oasis::CoreTiming& tm = model.timing();
+  const int R = tm.beat_activations, F = tm.group_beats;
+  const auto regmap = oasis::register_map(config);
+  const auto base = [&](const std::string& name) {
+    for (const auto& r : regmap) {
+      if (r.name == name) return r.base;
+    }
+    throw std::logic_error("no register region " + name);
+  };
+
+  // A binary16 value of moderate size (2^-6 .. 2^6), either sign.
+  const auto moderate = [&] {
+    const uint16_t exp = uint16_t(9 + h.random_bits(4) % 13);
+    return Fp16{uint16_t((h.random_bits(1) << 15) | (exp << 10) | h.random_bits(10))};
+  };
+
+  // Stimulus queues: register writes, token beats, weight beats.
+  struct RegWrite {
+    int addr;
+    uint16_t data;
+  };
+  struct XBeat {
+    std::vector<Fp16> x;
+    Fp16 scale;
+  };
+  struct WBeat {
+    std::vector<uint8_t> idx;  // P * Wb
+    std::vector<Fp16> scale;   // P
+    int rows;
+    bool last;
+  };
+  std::deque<RegWrite> writes;
+  std::deque<XBeat> xbeats;
+  std::deque<WBeat> wbeats;
+  std::deque<Expected> expected;
+  double x_gap = 0.2, w_gap = 0.2, backpressure = 0.2;
+  uint64_t outputs_checked = 0, tokens_sent = 0;
+  int64_t first_x_fire = -1, first_w_fire = -1, last_y_fire = -1, context_ready = -1;
+
+  std::optional<oasis::LutGemm> gemm;
+
+  const auto cycle = [&] {
+    oasis::CoreInputs in;
+    // The register port: pending writes only while idle (the model's and the
+    // DUT's idle agree or a mismatch is reported), random reads always.
+    const bool write = !writes.empty() && model.idle();
+    in.reg_we = write;
+    in.reg_re = h.coin(0.2);
+    in.reg_addr = write ? writes.front().addr : int(h.random_bits(oasis::kRegAddrBits));
+    in.reg_wdata = write ? writes.front().data : uint16_t(h.random_bits(16));
+    // Streams.
+    in.x_valid = !xbeats.empty() && writes.empty() && !(x_gap > 0 && h.coin(x_gap));
+    in.x_data.resize(size_t(R));
+    for (int i = 0; i < R; ++i) {
+      in.x_data[size_t(i)] = in.x_valid ? xbeats.front().x[size_t(i)]
+                                        : Fp16{uint16_t(h.random_bits(16))};
+    }
+    in.x_scale = in.x_valid ? xbeats.front().scale : Fp16{uint16_t(h.random_bits(16))};
+    in.w_valid = !wbeats.empty() && !(w_gap > 0 && h.coin(w_gap));
+    in.w_data.resize(size_t(P * Wb));
+    in.w_scale.resize(size_t(P));
+    for (int i = 0; i < P * Wb; ++i) {
+      in.w_data[size_t(i)] = in.w_valid ? wbeats.front().idx[size_t(i)]
+                                        : uint8_t(h.random_bits(nW));
+    }
+    for (int p = 0; p < P; ++p) {
+      in.w_scale[size_t(p)] = in.w_valid ? wbeats.front().scale[size_t(p)]
+                                         : Fp16{uint16_t(h.random_bits(16))};
+    }
+    in.w_rows = in.w_valid ? wbeats.front().rows : int(h.random_bits(tm.rows_bits));
+    in.w_last = in.w_valid ? wbeats.front().last : h.coin(0.5);
+    in.y_ready = !(backpressure > 0 && h.coin(backpressure));
+
+    dut.reg_we_i = in.reg_we;
+    dut.reg_re_i = in.reg_re;
+    dut.reg_addr_i = uint16_t(in.reg_addr);
+    dut.reg_wdata_i = in.reg_wdata;
+    dut.x_valid_i = in.x_valid;
+    for (int i = 0; i < R; ++i) set_bits(dut.x_data_i, i * 16, 16, in.x_data[size_t(i)].bits);
+    dut.x_scale_i = in.x_scale.bits;
+    dut.w_valid_i = in.w_valid;
+    for (int i = 0; i < P * Wb; ++i) set_bits(dut.w_data_i, i * nW, nW, in.w_data[size_t(i)]);
+    for (int p = 0; p < P; ++p) set_bits(dut.w_scale_i, p * 16, 16, in.w_scale[size_t(p)].bits);
+    dut.w_rows_i = uint8_t(in.w_rows);
+    dut.w_last_i = in.w_last;
+    dut.y_ready_i = in.y_ready;
+    h.settle();
+
+    h.check("x_ready_o", model.x_ready(), dut.x_ready_o);
+    h.check("w_ready_o", model.w_ready(), dut.w_ready_o);
+    h.check("y_valid_o", model.y_valid(), dut.y_valid_o);
+    h.check("idle_o", model.idle(), dut.idle_o);
+    h.check("reg_rvalid_o", model.reg_rvalid(), dut.reg_rvalid_o);
+    h.check("reg_rdata_o", model.reg_rdata(), dut.reg_rdata_o);
+    if (model.y_valid() && dut.y_valid_o) {
+      h.check("y_data_o", model.y_data().bits, dut.y_data_o, "the cycle model's output");
+      h.check("y_last_o", model.y_last(), dut.y_last_o, "the cycle model's output");
+      if (in.y_ready) {
+        if (expected.empty()) {
+          h.fail("an output was given for a row that was never sent");
+        } else {
+          const Expected& e = expected.front();
+          const std::string where = fmt::format("token {} row {}, the golden model", e.token, e.row);
+          h.check("y_data_o", e.y.bits, dut.y_data_o, where);
+          h.check("y_last_o", e.last, dut.y_last_o, where);
+          expected.pop_front();
+        }
+        h.scoreboard().count_vector();
+        ++outputs_checked;
+        last_y_fire = int64_t(h.cycle());
+      }
+    }
+    if (in.x_valid && dut.x_ready_o && first_x_fire < 0) first_x_fire = int64_t(h.cycle());
+    if (in.w_valid && dut.w_ready_o && first_w_fire < 0) first_w_fire = int64_t(h.cycle());
+    const bool x_taken = in.x_valid && dut.x_ready_o;
+    const bool w_taken = in.w_valid && dut.w_ready_o;
+    model.clock(in);
+    if (model.context_pending() && context_ready < 0) context_ready = int64_t(h.cycle());
+    if (write) writes.pop_front();
+    if (x_taken) xbeats.pop_front();
+    if (w_taken) wbeats.pop_front();
+    h.step();
+  };
+  const auto drain = [&] {
+    uint64_t guard = 0;
+    while ((!writes.empty() || !xbeats.empty() || !wbeats.empty() || !expected.empty() ||
+            !model.idle() || !dut.idle_o) &&
+           !h.scoreboard().should_stop()) {
+      cycle();
+      if (++guard > 10'000'000) {
+        h.fail("the core did not drain in 10^7 cycles");
+        break;
+      }
+    }
+  };
+
+  // A layer: random codebooks (activation centroids ascending with valid
+  // boundaries), loaded through the register port.
+  const auto new_layer = [&](bool special) {
+    for (;;) {
+      std::vector<Fp16> ca(size_t(1) << nA), cw(size_t(1) << nW);
+      for (auto& v : ca) v = moderate();
+      std::sort(ca.begin(), ca.end(),
+                [](Fp16 a, Fp16 b) { return oasis::to_double(a) < oasis::to_double(b); });
+      for (auto& v : cw) v = moderate();
+      if (special) {
+        cw[0] = Fp16{0x0000};
+        cw[1] = Fp16{0x8001};  // a subnormal
+      }
+      try {
+        gemm.emplace(oasis::LutGemmParams::from_config(config), ca, cw);
+        break;
+      } catch (const std::invalid_argument&) {
+        continue;  // equal neighbours: draw again
+      }
+    }
+    const auto put = [&](const std::string& region, const std::vector<Fp16>& v) {
+      for (size_t i = 0; i < v.size(); ++i) writes.push_back({base(region) + int(i), v[i].bits});
+    };
+    put("lut", gemm->lut());
+    put("act_codebook", gemm->act_codebook());
+    put("weight_codebook", gemm->weight_codebook());
+    put("boundaries", gemm->boundaries());
+  };
+  // One token and its whole weight matrix (rows x K) through the core.
+  const auto send_token = [&](const std::vector<Fp16>& xhat, Fp16 scale,
+                              const std::vector<std::vector<uint8_t>>& iw,
+                              const std::vector<Fp16>& sw) {
+    const oasis::PreparedToken token = gemm->prepare_normalized(xhat, scale);
+    for (int b = 0; b < tm.token_beats; ++b) {
+      XBeat beat;
+      for (int i = 0; i < R; ++i) {
+        const int ch = b * R + i;
+        beat.x.push_back(ch < K ? xhat[size_t(ch)] : Fp16{uint16_t(h.random_bits(16))});
+      }
+      beat.scale = b == 0 ? scale : Fp16{uint16_t(h.random_bits(16))};
+      xbeats.push_back(std::move(beat));
+    }
+    const int rows = int(iw.size());
+    const int groups = (rows + P - 1) / P;
+    for (int g = 0; g < groups; ++g) {
+      const bool last = g == groups - 1;
+      const int in_group = last ? rows - g * P : P;
+      for (int b = 0; b < F; ++b) {
+        WBeat beat;
+        beat.idx.resize(size_t(P * Wb));
+        beat.scale.resize(size_t(P));
+        for (int p = 0; p < P; ++p) {
+          const int n = g * P + p;
+          for (int i = 0; i < Wb; ++i) {
+            const int ch = b * Wb + i;
+            beat.idx[size_t(p * Wb + i)] = n < rows && ch < K ? iw[size_t(n)][size_t(ch)]
+                                                              : uint8_t(h.random_bits(nW));
+          }
+          beat.scale[size_t(p)] = n < rows && b == 0 ? sw[size_t(n)]
+                                                     : Fp16{uint16_t(h.random_bits(16))};
+        }
+        // Rows and last are only read on the first beat: elsewhere, noise.
+        beat.rows = b == 0 ? (last ? in_group : (h.coin(0.5) ? P : int(h.random_bits(tm.rows_bits))))
+                           : int(h.random_bits(tm.rows_bits));
+        beat.last = b == 0 ? last : h.coin(0.5);
+        wbeats.push_back(std::move(beat));
+      }
+    }
+    for (int n = 0; n < rows; ++n) {
+      expected.push_back({gemm->row(token, iw[size_t(n)], sw[size_t(n)]), n == rows - 1,
+                          tokens_sent, uint64_t(n)});
+    }
+    ++tokens_sent;
+  };
+  const auto random_matrix = [&](int rows, std::vector<std::vector<uint8_t>>& iw,
+                                 std::vector<Fp16>& sw) {
+    iw.assign(size_t(rows), std::vector<uint8_t>(size_t(K)));
+    sw.resize(size_t(rows));
+    for (auto& r : iw) {
+      for (auto& x : r) x = uint8_t(h.random_bits(nW));
+    }
+    for (auto& s : sw) s = moderate();
+  };
+  const auto random_token = [&] {
+    std::vector<Fp16> x(static_cast<size_t>(K));
+    for (auto& v : x) v = moderate();
+    return x;
+  };
+
+  h.reset();
+  model.reset();
+  for (int i = 0; i < 3; ++i) cycle();  // idle after reset
+
+  // Rows not a multiple of the lines (and at least one full group).
+  const int rows = P + std::max(1, P / 2) + (P > 1 ? 0 : 1);
+  std::vector<std::vector<uint8_t>> iw;
+  std::vector<Fp16> sw;
+
+  // Directed tokens on one layer: NaN and infinities among the activations,
+  // an all-equal token (Orizuru's ties), the largest and smallest values in the
+  // first and last channels, then the reverse.
+  new_layer(true);
+  random_matrix(rows, iw, sw);
+  {
+    auto x = random_token();
+    x[size_t(K / 2)] = Fp16{0x7E00};
+    x[size_t(K / 3)] = Fp16{0x7C00};
+    x[size_t(K / 4)] = Fp16{0xFC00};
+    x[1 % size_t(K)] = Fp16{0xFE01};  // a negative, non-canonical NaN
+    send_token(x, moderate(), iw, sw);
+    send_token(std::vector<Fp16>(size_t(K), moderate()), moderate(), iw, sw);
+    x = random_token();
+    x[0] = Fp16{0x5BFF};
+    x[size_t(K - 1)] = Fp16{0xDBFF};
+    send_token(x, moderate(), iw, sw);
+    std::swap(x[0], x[size_t(K - 1)]);
+    send_token(x, moderate(), iw, sw);
+  }
+  drain();
+
+  // Seeded random tokens over layers, in phases of different rates.
+  const uint64_t tokens = options.vectors ? options.vectors : 24;
+  const int phases = 4;
+  for (int phase = 0; phase < phases && !h.scoreboard().should_stop(); ++phase) {
+    x_gap = (phase % 4) * 0.25;
+    w_gap = ((phase + 2) % 4) * 0.2;
+    backpressure = ((phase + 1) % 4) * 0.2;
+    new_layer(phase % 2 == 1);
+    random_matrix(rows + phase % 2, iw, sw);
+    for (uint64_t t = 0; t < tokens / phases; ++t) send_token(random_token(), moderate(), iw, sw);
+    drain();
+  }
+
+  // Measurement: one token after an idle core, every stream unthrottled.
+  {
+    x_gap = w_gap = backpressure = 0;
+    const int n = 4 * P + 1;
+    random_matrix(n, iw, sw);
+    for (int i = 0; i < 4; ++i) cycle();
+    first_x_fire = first_w_fire = last_y_fire = context_ready = -1;
+    send_token(random_token(), moderate(), iw, sw);
+    drain();
+    const int64_t preprocess = context_ready - first_x_fire + 1;
+    const int64_t gemm_cycles = last_y_fire - first_w_fire + 1;
+    const int64_t bound = oasis::core_gemm_lower_bound(config, n);
+    fmt::print(
+        "measured: token pre-processing {} cycles (first beat taken -> context ready; {} beats), "
+        "GEMM phase {} cycles for {} rows on {} line(s) (first weight beat taken -> last output "
+        "taken), lower bound {} ({:+.1f} %), {} outputs checked over {} tokens\n",
+        preprocess, tm.token_beats, gemm_cycles, n, P, bound,
+        100.0 * double(gemm_cycles - bound) / double(bound), outputs_checked, tokens_sent);
+    h.check("measured GEMM phase (first weight beat taken -> last output taken)",
+            uint64_t(oasis::core_gemm_cycles(config, n)), uint64_t(gemm_cycles));
+    h.check("measured preprocess_cycles (first token beat taken -> last residual written)",
+            uint64_t(options.param("preprocess_cycles")), uint64_t(preprocess));
+  }
+  return h.finish();
+}
