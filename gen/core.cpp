@@ -42,7 +42,6 @@ class CoreBlock final : public Block {
     const int pw = std::max(1, clog2(PARTS));
     const int fw = std::max(1, clog2(F));
     const int jw = std::max(1, clog2(k2));
-    const int yw = std::max(1, clog2(P));
     const int lw = Wb * nW;  // one lane of the weight stream
     const int amsb = kRegAddrBits - 1;
 
@@ -88,10 +87,14 @@ class CoreBlock final : public Block {
         "  input  logic {r_rows} w_rows_i,\n"
         "  /// The group is the token's last; taken with the group's first beat.\n"
         "  input  logic w_last_i,\n"
-        "  /// An output is presented.\n  output logic y_valid_o,\n"
-        "  /// The consumer takes the presented output this cycle.\n  input  logic y_ready_i,\n"
-        "  /// The output y[n], binary16, rows in order.\n  output logic [15:0] y_data_o,\n"
-        "  /// The presented output is the token's last row.\n  output logic y_last_o,\n"
+        "  /// An output group is presented.\n  output logic y_valid_o,\n"
+        "  /// The consumer takes the presented group this cycle.\n  input  logic y_ready_i,\n"
+        "  /// The group's outputs, binary16: lane p (row g*{P} + p of group g) at [p*16 +: 16];\n"
+        "  /// lanes at or past y_rows_o are 0.\n"
+        "  output logic {r_ws} y_data_o,\n"
+        "  /// Rows in the presented group ({P}, or fewer in the token's last group).\n"
+        "  output logic {r_rows} y_rows_o,\n"
+        "  /// The presented group is the token's last.\n  output logic y_last_o,\n"
         "  /// Nothing in flight and no token waiting for weights: registers may be written.\n"
         "  output logic idle_o\n"
         ");\n\n",
@@ -307,7 +310,7 @@ class CoreBlock final : public Block {
         "  logic {r_f} w_beat_d, w_beat_q;\n"
         "  logic {r_rb} rows_in, rows, group_rows_d, group_rows_q;\n"
         "  logic [31:0] rows_total_d, rows_total_q, out_count_d, out_count_q;\n"
-        "  logic {r_yl} y_line_d, y_line_q;\n"
+        "  logic [31:0] rows_left;\n"
         "  assign w_ready_o  = ctx_valid_q && &line_w_ready;\n"
         "  assign w_fire     = w_valid_i && w_ready_o;\n"
         "  assign w_first    = w_beat_q == '0;\n"
@@ -317,30 +320,38 @@ class CoreBlock final : public Block {
         "  for (genvar p = 0; p < {P}; p++) begin : g_w_valid\n"
         "    assign line_w_valid[p] = w_fire && {rb}'(p) < rows;\n"
         "  end\n\n",
-        fmt::arg("r_f", range(fw)), fmt::arg("r_rb", range(RB)), fmt::arg("r_yl", range(yw)),
+        fmt::arg("r_f", range(fw)), fmt::arg("r_rb", range(RB)),
         fmt::arg("rb", RB), fmt::arg("P", P),
         // Every nonzero value of w_rows_i is at most P when P = 2^RB - 1.
         fmt::arg("upper", (1 << RB) - 1 == P ? "" : fmt::format(" && w_rows_i <= {}'d{}", RB, P)));
     // Output side.
     s += fmt::format(
-        "  // Output side: rows in order, line by line.\n"
-        "  always_comb begin\n    y_valid_o = 1'b0;\n    y_data_o  = '0;\n"
+        "  // Output side: one group of rows a beat, lane p from line p. Only the token's last\n"
+        "  // group can have fewer than {P} rows; its lines alone must have their outputs.\n"
+        "  assign rows_left = rows_total_q - out_count_q;\n"
+        "  assign y_rows_o  = last_seen_q && rows_left < 32'd{P} ? {rb}'(rows_left) : {rb}'d{P};\n"
+        "  always_comb begin\n"
+        "    y_valid_o = y_rows_o != '0;\n"
+        "    y_data_o  = '0;\n"
         "    for (int p = 0; p < {P}; p++) begin\n"
-        "      if (y_line_q == {yw}'(p)) begin\n"
-        "        y_valid_o = line_y_valid[p];\n        y_data_o  = line_y_data[p*16 +: 16];\n"
-        "      end\n    end\n  end\n"
-        "  for (genvar p = 0; p < {P}; p++) begin : g_y_ready\n"
-        "    assign line_y_ready[p] = y_ready_i && y_line_q == {yw}'(p);\n"
+        "      if ({rb}'(p) < y_rows_o) begin\n"
+        "        y_valid_o = y_valid_o && line_y_valid[p];\n"
+        "        y_data_o[p*16 +: 16] = line_y_data[p*16 +: 16];\n"
+        "      end\n"
+        "    end\n"
         "  end\n"
-        "  assign y_last_o = last_seen_q && out_count_q + 32'd1 == rows_total_q;\n"
+        "  for (genvar p = 0; p < {P}; p++) begin : g_y_ready\n"
+        "    assign line_y_ready[p] = y_ready_i && y_valid_o && {rb}'(p) < y_rows_o;\n"
+        "  end\n"
+        "  assign y_last_o = last_seen_q && rows_left <= 32'd{P};\n"
         "  assign idle_o   = !slot_busy_q && !ctx_valid_q && lines_idle;\n\n",
-        fmt::arg("P", P), fmt::arg("yw", yw));
+        fmt::arg("P", P), fmt::arg("rb", RB));
     s += fmt::format(
         "  always_comb begin\n"
         "    ctx_valid_d  = ctx_valid_q;\n    w_beat_d     = w_beat_q;\n"
         "    group_rows_d = group_rows_q;\n    group_last_d = group_last_q;\n"
         "    last_seen_d  = last_seen_q;\n    rows_total_d = rows_total_q;\n"
-        "    out_count_d  = out_count_q;\n    y_line_d     = y_line_q;\n"
+        "    out_count_d  = out_count_q;\n"
         "    if (w_fire) begin\n"
         "      if (w_first) begin\n        group_rows_d = rows_in;\n        group_last_d = w_last_i;\n"
         "      end\n"
@@ -350,26 +361,23 @@ class CoreBlock final : public Block {
         "        end\n"
         "      end else begin\n        w_beat_d = w_beat_q + {fw}'d1;\n      end\n"
         "    end\n"
-        "    if (y_valid_o && y_ready_i) begin\n"
-        "      out_count_d = out_count_q + 32'd1;\n"
-        "      y_line_d    = y_line_q == {yw}'d{yl} ? '0 : y_line_q + {yw}'d1;\n"
-        "    end\n"
+        "    if (y_valid_o && y_ready_i) out_count_d = out_count_q + 32'(y_rows_o);\n"
         "    if (do_switch) begin\n"
         "      ctx_valid_d  = 1'b1;\n      last_seen_d  = 1'b0;\n"
-        "      rows_total_d = '0;\n      out_count_d  = '0;\n      y_line_d     = '0;\n"
+        "      rows_total_d = '0;\n      out_count_d  = '0;\n"
         "    end\n  end\n"
         "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
         "    if (!rst_ni) begin\n"
         "      ctx_valid_q  <= 1'b0;\n      w_beat_q     <= '0;\n      group_rows_q <= '0;\n"
         "      group_last_q <= 1'b0;\n      last_seen_q  <= 1'b0;\n      rows_total_q <= '0;\n"
-        "      out_count_q  <= '0;\n      y_line_q     <= '0;\n"
+        "      out_count_q  <= '0;\n"
         "    end else begin\n"
         "      ctx_valid_q  <= ctx_valid_d;\n      w_beat_q     <= w_beat_d;\n"
         "      group_rows_q <= group_rows_d;\n      group_last_q <= group_last_d;\n"
         "      last_seen_q  <= last_seen_d;\n      rows_total_q <= rows_total_d;\n"
-        "      out_count_q  <= out_count_d;\n      y_line_q     <= y_line_d;\n"
+        "      out_count_q  <= out_count_d;\n"
         "    end\n  end\n\n",
-        fmt::arg("fw", fw), fmt::arg("fl", F - 1), fmt::arg("yw", yw), fmt::arg("yl", P - 1));
+        fmt::arg("fw", fw), fmt::arg("fl", F - 1));
 
     // The lines.
     s += fmt::format(

@@ -1,8 +1,11 @@
 #include "model/core.hpp"
 
 #include <algorithm>
+#include <random>
+#include <stdexcept>
 #include <string>
 
+#include "model/lut_gemm.hpp"
 
 namespace oasis {
 
@@ -68,7 +71,7 @@ void Core::reset() {
     x->weight_codebook = region("weight_codebook");
   }
   ctx_valid_ = group_last_ = last_seen_ = false;
-  w_beat_ = group_rows_ = y_line_ = 0;
+  w_beat_ = group_rows_ = 0;
   rows_total_ = out_count_ = 0;
 }
 
@@ -93,6 +96,26 @@ bool Core::w_ready() const {
          std::all_of(lines_.begin(), lines_.end(), [](const PeLine& l) { return l.w_ready(); });
 }
 
+int Core::y_rows() const {
+  const uint64_t left = rows_total_ - out_count_;
+  return last_seen_ && left < uint64_t(timing_.lines) ? int(left) : timing_.lines;
+}
+
+bool Core::y_valid() const {
+  const int rows = y_rows();
+  if (rows == 0) return false;
+  for (int p = 0; p < rows; ++p) {
+    if (!lines_[size_t(p)].y_valid()) return false;
+  }
+  return true;
+}
+
+std::vector<Fp16> Core::y_data() const {
+  std::vector<Fp16> y(size_t(timing_.lines), Fp16{});
+  for (int p = 0; p < timing_.lines; ++p) y[size_t(p)] = lines_[size_t(p)].y_data();
+  return y;
+}
+
 bool Core::idle() const { return !slot_busy_ && !ctx_valid_ && lines_idle(); }
 
 void Core::clock(const CoreInputs& in) {
@@ -106,6 +129,7 @@ void Core::clock(const CoreInputs& in) {
   const bool x_fire = in.x_valid && x_ready();
   const bool w_fire = in.w_valid && w_ready();
   const bool y_fire = y_valid() && in.y_ready;
+  const int y_rows = this->y_rows();
   const bool cu_fire = hold_valid_ && cu_.act_ready(true);
   const bool idx_valid = cu_.idx_valid();
   const std::vector<int> idx = cu_.idx_data();
@@ -143,7 +167,7 @@ void Core::clock(const CoreInputs& in) {
       lane = std::span<const uint8_t>(in.w_data).subspan(size_t(p * Wb), size_t(Wb));
       scale = in.w_scale[size_t(p)];
     }
-    lines_[size_t(p)].clock(w_fire && p < rows, lane, scale, in.y_ready && p == y_line_);
+    lines_[size_t(p)].clock(w_fire && p < rows, lane, scale, y_fire && p < y_rows);
   }
 
   // The register port: a read returns the word before this edge's write.
@@ -209,10 +233,7 @@ void Core::clock(const CoreInputs& in) {
       ++w_beat_;
     }
   }
-  if (y_fire) {
-    ++out_count_;
-    y_line_ = y_line_ == P - 1 ? 0 : y_line_ + 1;
-  }
+  if (y_fire) out_count_ += uint64_t(y_rows);
   if (do_switch) {
     cur_ = next_;
     cur_.lut = region("lut");
@@ -221,9 +242,111 @@ void Core::clock(const CoreInputs& in) {
     ctx_valid_ = true;
     slot_busy_ = next_full_ = idx_done_ = last_seen_ = false;
     rows_total_ = out_count_ = 0;
-    y_line_ = 0;
   }
   ++cycle_;
+}
+
+}  // namespace oasis
+
+namespace oasis {
+
+std::vector<CoreTokenRun> run_core(const Config& c, const LutGemm& gemm,
+                                   const std::vector<std::vector<Fp16>>& xhat,
+                                   const std::vector<Fp16>& act_scale,
+                                   const std::vector<std::vector<uint8_t>>& iw,
+                                   const std::vector<Fp16>& sw, const CoreRunOptions& o) {
+  Core core(c);
+  const CoreTiming& tm = core.timing();
+  const int P = c.pe_lines, R = tm.beat_activations, Wb = c.weight_beat_indices;
+  const int rows = int(iw.size()), groups = (rows + P - 1) / P;
+  std::mt19937_64 rng(o.seed);
+  const auto coin = [&](double p) { return p > 0 && std::bernoulli_distribution(p)(rng); };
+
+  std::deque<std::pair<int, uint16_t>> writes;
+  const auto map = register_map(c);
+  const auto put = [&](const std::string& name, const std::vector<Fp16>& v) {
+    for (const auto& r : map) {
+      if (r.name != name) continue;
+      for (size_t i = 0; i < v.size(); ++i) writes.emplace_back(r.base + int(i), v[i].bits);
+    }
+  };
+  put("lut", gemm.lut());
+  put("act_codebook", gemm.act_codebook());
+  put("weight_codebook", gemm.weight_codebook());
+  put("boundaries", gemm.boundaries());
+
+  std::vector<CoreTokenRun> out(xhat.size());
+  size_t x_token = 0, w_token = 0, y_token = 0, ctx_token = 0;
+  int x_beat = 0, w_group = 0, w_beat = 0;
+  for (uint64_t cyc = 0; y_token < xhat.size(); ++cyc) {
+    if (cyc > o.max_cycles) throw std::runtime_error("run_core: no progress");
+    CoreInputs in;
+    in.reg_we = !writes.empty();
+    if (in.reg_we) {
+      in.reg_addr = writes.front().first;
+      in.reg_wdata = writes.front().second;
+    }
+    in.x_data.assign(size_t(R), Fp16{});
+    in.x_valid = writes.empty() && x_token < xhat.size() && !coin(o.x_gap);
+    if (in.x_valid) {
+      for (int i = 0; i < R; ++i) {
+        const int ch = x_beat * R + i;
+        if (ch < c.channels) in.x_data[size_t(i)] = xhat[x_token][size_t(ch)];
+      }
+      in.x_scale = act_scale[x_token];
+    }
+    in.w_data.assign(size_t(P * Wb), 0);
+    in.w_scale.assign(size_t(P), Fp16{});
+    in.w_valid = w_token < xhat.size() && !coin(o.w_gap);
+    if (in.w_valid) {
+      for (int p = 0; p < P; ++p) {
+        const int n = w_group * P + p;
+        if (n >= rows) continue;
+        for (int i = 0; i < Wb && w_beat * Wb + i < c.channels; ++i) {
+          in.w_data[size_t(p * Wb + i)] = iw[size_t(n)][size_t(w_beat * Wb + i)];
+        }
+        in.w_scale[size_t(p)] = sw[size_t(n)];
+      }
+      in.w_last = w_group == groups - 1;
+      in.w_rows = in.w_last ? rows - w_group * P : P;
+    }
+    in.y_ready = !coin(o.backpressure);
+
+    const bool x_fire = in.x_valid && core.x_ready();
+    const bool w_fire = in.w_valid && core.w_ready();
+    if (core.y_valid() && in.y_ready) {
+      const std::vector<Fp16> y = core.y_data();
+      for (int p = 0; p < core.y_rows(); ++p) {
+        out[y_token].y.push_back(y[size_t(p)]);
+        out[y_token].y_last.push_back(core.y_last());
+      }
+      if (int(out[y_token].y.size()) >= rows) out[y_token++].last_output = int64_t(cyc);
+    }
+    const bool pending = core.context_pending();
+    core.clock(in);
+    if (in.reg_we) writes.pop_front();
+    if (!pending && core.context_pending()) {
+      out[ctx_token++].context_ready = int64_t(cyc);  // tokens are pre-processed in order
+    }
+    if (x_fire) {
+      if (x_beat == 0) out[x_token].first_beat = int64_t(cyc);
+      if (++x_beat == tm.token_beats) {
+        x_beat = 0;
+        ++x_token;
+      }
+    }
+    if (w_fire) {
+      if (w_group == 0 && w_beat == 0) out[w_token].first_weight = int64_t(cyc);
+      if (++w_beat == tm.group_beats) {
+        w_beat = 0;
+        if (++w_group == groups) {
+          w_group = 0;
+          ++w_token;
+        }
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace oasis

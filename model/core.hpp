@@ -75,9 +75,12 @@ class Core {
 
   bool x_ready() const;
   bool w_ready() const;
-  bool y_valid() const { return lines_[size_t(y_line_)].y_valid(); }
-  Fp16 y_data() const { return lines_[size_t(y_line_)].y_data(); }
-  bool y_last() const { return last_seen_ && out_count_ + 1 == rows_total_; }
+  /// The output group: the next y_rows() rows, one a line, lane p from line
+  /// p; valid when every one of those lines has its output.
+  bool y_valid() const;
+  std::vector<Fp16> y_data() const;  ///< P values; lanes past y_rows() are 0
+  int y_rows() const;
+  bool y_last() const { return last_seen_ && rows_total_ - out_count_ <= uint64_t(timing_.lines); }
   /// Nothing in flight and no token context waiting for weights: the
   /// register file may be written.
   bool idle() const;
@@ -132,7 +135,40 @@ class Core {
   bool group_last_ = false;
   bool last_seen_ = false;
   uint64_t rows_total_ = 0, out_count_ = 0;
-  int y_line_ = 0;
 };
+
+}  // namespace oasis
+
+namespace oasis {
+
+class LutGemm;
+
+/// What run_core measured for one token.
+struct CoreTokenRun {
+  std::vector<Fp16> y;                 ///< its outputs, row order
+  std::vector<bool> y_last;            ///< y_last_o with each output group, per row
+  int64_t first_beat = -1;             ///< cycle its first token beat was taken
+  int64_t context_ready = -1;          ///< cycle of the edge writing its last residual
+  int64_t first_weight = -1;           ///< cycle its first weight beat was taken
+  int64_t last_output = -1;            ///< cycle its last output was taken
+};
+
+struct CoreRunOptions {
+  double x_gap = 0, w_gap = 0, backpressure = 0;  ///< probabilities per cycle
+  uint64_t seed = 1;
+  uint64_t max_cycles = 100'000'000;
+};
+
+/// Drives the core's cycle model the way a host would: loads the LUT,
+/// codebooks and boundaries of `gemm` through the register port, then
+/// streams the tokens (normalised activations and their scales) and, for
+/// each, the whole weight matrix `iw` (rows x K indices) with scales `sw`,
+/// in groups of P rows; collects the outputs. Throws std::runtime_error if
+/// the core stops making progress.
+std::vector<CoreTokenRun> run_core(const Config& config, const LutGemm& gemm,
+                                   const std::vector<std::vector<Fp16>>& xhat,
+                                   const std::vector<Fp16>& act_scale,
+                                   const std::vector<std::vector<uint8_t>>& iw,
+                                   const std::vector<Fp16>& sw, const CoreRunOptions& options = {});
 
 }  // namespace oasis

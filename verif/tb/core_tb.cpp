@@ -1,5 +1,5 @@
 // Checks the generated OASIS core against its cycle model (model/core.hpp)
-// every cycle: x_ready, w_ready, y_valid, y_last, idle, the register port's
+// every cycle: x_ready, w_ready, y_valid, y_rows, y_last, idle, the register port's
 // read side and, when valid, y. Every output is also compared, in row order,
 // with the golden model computed from the token and the weight row alone:
 // LutGemm::prepare_normalized (clustering, Orizuru, residuals) and
@@ -36,7 +36,7 @@ using oasis::tb::set_bits;
 
 struct Expected {
   Fp16 y;
-  bool last;
+  bool last;  ///< in the token's last group
   uint64_t token, row;
 };
 
@@ -147,20 +147,29 @@ int main(int argc, char** argv) {
     h.check("reg_rvalid_o", model.reg_rvalid(), dut.reg_rvalid_o);
     h.check("reg_rdata_o", model.reg_rdata(), dut.reg_rdata_o);
     if (model.y_valid() && dut.y_valid_o) {
-      h.check("y_data_o", model.y_data().bits, dut.y_data_o, "the cycle model's output");
+      const int rows = model.y_rows();
+      const std::vector<Fp16> y = model.y_data();
+      h.check("y_rows_o", uint64_t(rows), dut.y_rows_o, "the cycle model's output");
       h.check("y_last_o", model.y_last(), dut.y_last_o, "the cycle model's output");
+      for (int p = 0; p < P; ++p) {
+        h.check("y_data_o", p < rows ? y[size_t(p)].bits : 0, get_bits(dut.y_data_o, p * 16, 16),
+                fmt::format("lane {}, the cycle model's output", p));
+      }
       if (in.y_ready) {
-        if (expected.empty()) {
-          h.fail("an output was given for a row that was never sent");
-        } else {
+        for (int p = 0; p < rows; ++p) {
+          if (expected.empty()) {
+            h.fail("an output was given for a row that was never sent");
+            break;
+          }
           const Expected& e = expected.front();
-          const std::string where = fmt::format("token {} row {}, the golden model", e.token, e.row);
-          h.check("y_data_o", e.y.bits, dut.y_data_o, where);
+          const std::string where =
+              fmt::format("token {} row {} (lane {}), the golden model", e.token, e.row, p);
+          h.check("y_data_o", e.y.bits, get_bits(dut.y_data_o, p * 16, 16), where);
           h.check("y_last_o", e.last, dut.y_last_o, where);
           expected.pop_front();
+          h.scoreboard().count_vector();
+          ++outputs_checked;
         }
-        h.scoreboard().count_vector();
-        ++outputs_checked;
         last_y_fire = int64_t(h.cycle());
       }
     }
@@ -257,7 +266,7 @@ int main(int argc, char** argv) {
       }
     }
     for (int n = 0; n < rows; ++n) {
-      expected.push_back({gemm->row(token, iw[size_t(n)], sw[size_t(n)]), n == rows - 1,
+      expected.push_back({gemm->row(token, iw[size_t(n)], sw[size_t(n)]), n / P == groups - 1,
                           tokens_sent, uint64_t(n)});
     }
     ++tokens_sent;

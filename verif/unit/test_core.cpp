@@ -1,0 +1,123 @@
+// The core's cycle model: every output equals LutGemm::row for the token as
+// LutGemm::prepare_normalized sees it, with and without gaps and
+// backpressure; y_last marks each token's last group; an unthrottled token
+// shows the pre-processing and GEMM-phase cycles that core_timing and
+// core_gemm_cycles state, across configs (the paper's included).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "model/config.hpp"
+#include "model/core.hpp"
+#include "model/lut_gemm.hpp"
+
+namespace oasis {
+namespace {
+
+const std::string kDefault = std::string(OASIS_SOURCE_DIR) + "/configs/default.json";
+const std::string kPaper = std::string(OASIS_SOURCE_DIR) + "/configs/paper.json";
+
+Fp16 moderate(std::mt19937_64& rng) {
+  const uint16_t exp = uint16_t(9 + rng() % 13);
+  return Fp16{uint16_t(((rng() & 1) << 15) | (exp << 10) | (rng() & 0x3FF))};
+}
+
+LutGemm random_gemm(const Config& c, std::mt19937_64& rng) {
+  for (;;) {
+    std::vector<Fp16> ca(size_t(1) << c.act_bits), cw(size_t(1) << c.weight_bits);
+    for (auto& v : ca) v = moderate(rng);
+    std::sort(ca.begin(), ca.end(), [](Fp16 a, Fp16 b) { return to_double(a) < to_double(b); });
+    for (auto& v : cw) v = moderate(rng);
+    try {
+      return LutGemm(LutGemmParams::from_config(c), ca, cw);
+    } catch (const std::invalid_argument&) {
+    }
+  }
+}
+
+struct Case {
+  std::string path;
+  std::vector<std::string> overrides;
+  int rows;
+};
+
+void check(const Case& cs, int tokens, const CoreRunOptions& opt, bool measure) {
+  SCOPED_TRACE(cs.path + " " + testing::PrintToString(cs.overrides));
+  const Config c = load_config(cs.path, cs.overrides);
+  std::mt19937_64 rng(opt.seed);
+  const LutGemm gemm = random_gemm(c, rng);
+  std::vector<std::vector<Fp16>> x(size_t(tokens), std::vector<Fp16>(size_t(c.channels)));
+  std::vector<Fp16> sa(static_cast<size_t>(tokens));
+  for (auto& t : x) {
+    for (auto& v : t) v = moderate(rng);
+  }
+  for (auto& s : sa) s = moderate(rng);
+  std::vector<std::vector<uint8_t>> iw(size_t(cs.rows), std::vector<uint8_t>(size_t(c.channels)));
+  std::vector<Fp16> sw(static_cast<size_t>(cs.rows));
+  for (auto& r : iw) {
+    for (auto& v : r) v = uint8_t(rng() % (1u << c.weight_bits));
+  }
+  for (auto& s : sw) s = moderate(rng);
+
+  const auto runs = run_core(c, gemm, x, sa, iw, sw, opt);
+  ASSERT_EQ(runs.size(), size_t(tokens));
+  for (int t = 0; t < tokens; ++t) {
+    const PreparedToken token = gemm.prepare_normalized(x[size_t(t)], sa[size_t(t)]);
+    ASSERT_EQ(runs[size_t(t)].y.size(), size_t(cs.rows));
+    for (int n = 0; n < cs.rows; ++n) {
+      ASSERT_EQ(runs[size_t(t)].y[size_t(n)].bits, gemm.row(token, iw[size_t(n)], sw[size_t(n)]).bits)
+          << "token " << t << " row " << n;
+      const bool last_group = n / c.pe_lines == (cs.rows - 1) / c.pe_lines;
+      ASSERT_EQ(runs[size_t(t)].y_last[size_t(n)], last_group) << "token " << t << " row " << n;
+    }
+  }
+  if (measure) {
+    const CoreTokenRun& r = runs[0];
+    EXPECT_EQ(r.context_ready - r.first_beat + 1, core_timing(c).preprocess_cycles);
+    EXPECT_EQ(r.last_output - r.first_weight + 1, core_gemm_cycles(c, cs.rows));
+    EXPECT_GE(core_gemm_cycles(c, cs.rows), core_gemm_lower_bound(c, cs.rows));
+  }
+}
+
+const std::vector<Case> kCases = {
+    {kDefault, {}, 9},
+    {kDefault, {"channels=38", "mac_tree_inputs=8"}, 5},
+    {kDefault,
+     {"act_bits=3", "channels=100", "accumulator=fp16", "fp_pipeline_stages=0", "pe_lines=3",
+      "weight_beat_indices=24", "clustering_lanes=3", "comp_macs=4"},
+     7},
+    {kDefault, {"pe_lines=1", "clustering_lanes=1", "fp_pipeline_stages=2"}, 3},
+    {kDefault, {"orizuru_unit_inputs=16", "clustering_lanes=5", "outliers_per_side=10"}, 4},
+};
+
+TEST(Core, OutputsEqualTheGoldenModelUnthrottled) {
+  for (const auto& cs : kCases) check(cs, 4, CoreRunOptions{}, true);
+}
+
+TEST(Core, OutputsEqualTheGoldenModelWithGapsAndBackpressure) {
+  CoreRunOptions opt;
+  opt.x_gap = 0.3;
+  opt.w_gap = 0.4;
+  opt.backpressure = 0.3;
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    opt.seed = seed;
+    for (const auto& cs : kCases) check(cs, 5, opt, false);
+  }
+}
+
+// The paper's configuration (16 lines, K = 4096, W4A4, k = 21): a token's
+// pre-processing and the GEMM phase of 64 rows as core_timing states; the
+// full 4096-row figures are in make bench.
+TEST(Core, PaperConfigTiming) { check({kPaper, {}, 64}, 1, CoreRunOptions{}, true); }
+
+TEST(Core, LowerBoundIsSpecSection6) {
+  const Config c = load_config(kPaper);
+  // 4096 rows on 16 lines: 256 groups of max(8, 8, 6) = 8 cycles.
+  EXPECT_EQ(core_gemm_lower_bound(c, 4096), 2048);
+  EXPECT_EQ(core_timing(c).line.row_interval, 8);
+}
+
+}  // namespace
+}  // namespace oasis
