@@ -205,7 +205,7 @@ class CoreBlock final : public Block {
     // Activation index buffer (next token): one register per channel.
     s += "  // Activation Index Buffer of the next token: channel ch is lane i of part p of\n"
          "  // beat b, written when the Clustering Unit presents that part.\n";
-    s += fmt::format("  logic {} idx_next_q;\n", range(K * nA));
+    s += fmt::format("  logic {0} idx_next_q, cur_idx_q;\n  logic do_switch;\n", range(K * nA));
     s += loop_open("ch", K, "g_idx");
     s += fmt::format(
         "    localparam int Beat = ch / {R};\n"
@@ -217,6 +217,15 @@ class CoreBlock final : public Block {
         "      end else if (cu_idx_valid && out_beat_q == {bw}'(Beat) && out_part_q == {pw}'(Part)) "
         "begin\n"
         "        idx_next_q[ch*{nA} +: {nA}] <= cu_idx[Lane*{nA} +: {nA}];\n"
+        "      end\n"
+        "    end\n"
+        "    // The current token's index (one reset per channel: a K * nA-bit '0 is too\n"
+        "    // wide a replication for lint).\n"
+        "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+        "      if (!rst_ni) begin\n"
+        "        cur_idx_q[ch*{nA} +: {nA}] <= '0;\n"
+        "      end else if (do_switch) begin\n"
+        "        cur_idx_q[ch*{nA} +: {nA}] <= idx_next_q[ch*{nA} +: {nA}];\n"
         "      end\n"
         "    end\n",
         fmt::arg("R", R), fmt::arg("L", L), fmt::arg("nA", nA), fmt::arg("bw", bw),
@@ -284,8 +293,8 @@ class CoreBlock final : public Block {
     s += "  // The current token's context, read by every line; it changes only when the\n"
          "  // lines are idle and the previous token has had all its weight groups.\n";
     s += fmt::format(
-        "  logic do_switch, lines_idle, ctx_valid_d, ctx_valid_q;\n"
-        "  logic {r_act} cur_idx_q;\n  logic {r_och} cur_chan_q;\n  logic {r_res} cur_resid_q;\n"
+        "  logic lines_idle, ctx_valid_d, ctx_valid_q;\n"
+        "  logic {r_och} cur_chan_q;\n  logic {r_res} cur_resid_q;\n"
         "  logic [15:0] cur_scale_q;\n"
         "  logic {r_p} line_w_valid, line_w_ready, line_y_valid, line_y_ready, line_idle;\n"
         "  logic {r_y} line_y_data;\n"
@@ -293,13 +302,13 @@ class CoreBlock final : public Block {
         "  assign do_switch  = next_full_q && !ctx_valid_q && lines_idle;\n"
         "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
         "    if (!rst_ni) begin\n"
-        "      cur_idx_q <= '0;\n      cur_chan_q <= '0;\n      cur_resid_q <= '0;\n"
+        "      cur_chan_q <= '0;\n      cur_resid_q <= '0;\n"
         "      cur_scale_q <= '0;\n"
         "    end else if (do_switch) begin\n"
-        "      cur_idx_q <= idx_next_q;\n      cur_chan_q <= chan_next_q;\n"
+        "      cur_chan_q <= chan_next_q;\n"
         "      cur_resid_q <= resid_next_q;\n      cur_scale_q <= scale_next_q;\n"
         "    end\n  end\n\n",
-        fmt::arg("r_act", range(K * nA)), fmt::arg("r_och", range(k2 * CW)),
+        fmt::arg("r_och", range(k2 * CW)),
         fmt::arg("r_res", range(k2 * 16)), fmt::arg("r_p", range(P)),
         fmt::arg("r_y", range(P * 16)));
 

@@ -10,11 +10,18 @@
 // channels); weight matrices whose row count is not a multiple of the lines;
 // random gaps on the token and weight streams, random backpressure on y and
 // random register reads, in phases of different rates. Last, an unthrottled
-// token measures the pre-processing and the GEMM phase against SPEC section 6's
-// lower bound.
+// token measures the pre-processing and the GEMM phase against core_timing and
+// SPEC section 6's lower bound.
+// CORE_BENCH_ROWS=<n> in the environment skips the directed and random tokens
+// and runs a seeded synthetic LLM-like layer of n rows, quantized by the model,
+// with CORE_BENCH_TOKENS tokens (default 1; tools/bench_core.sh, make demo):
+// the first token's timing, the simulation's speed and the outputs' error
+// against FP32 next to INT round-to-nearest.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <deque>
 #include <optional>
 #include <vector>
@@ -25,7 +32,9 @@
 #include "model/core.hpp"
 #include "model/fp.hpp"
 #include "model/lut_gemm.hpp"
+#include "model/quant.hpp"
 #include "model/regfile.hpp"
+#include "model/synth_data.hpp"
 #include "verif/harness/harness.hpp"
 
 namespace {
@@ -88,7 +97,8 @@ int main(int argc, char** argv) {
   std::deque<WBeat> wbeats;
   std::deque<Expected> expected;
   double x_gap = 0.2, w_gap = 0.2, backpressure = 0.2;
-  uint64_t outputs_checked = 0, tokens_sent = 0;
+  uint64_t outputs_checked = 0, tokens_sent = 0, measured_token = ~uint64_t{0};
+  std::vector<Fp16> got;  // every output taken, in order
   int64_t first_x_fire = -1, first_w_fire = -1, last_y_fire = -1, context_ready = -1;
 
   std::optional<oasis::LutGemm> gemm;
@@ -166,11 +176,12 @@ int main(int argc, char** argv) {
               fmt::format("token {} row {} (lane {}), the golden model", e.token, e.row, p);
           h.check("y_data_o", e.y.bits, get_bits(dut.y_data_o, p * 16, 16), where);
           h.check("y_last_o", e.last, dut.y_last_o, where);
+          got.push_back(Fp16{uint16_t(get_bits(dut.y_data_o, p * 16, 16))});
+          if (e.token == measured_token && e.last) last_y_fire = int64_t(h.cycle());
           expected.pop_front();
           h.scoreboard().count_vector();
           ++outputs_checked;
         }
-        last_y_fire = int64_t(h.cycle());
       }
     }
     if (in.x_valid && dut.x_ready_o && first_x_fire < 0) first_x_fire = int64_t(h.cycle());
@@ -197,6 +208,16 @@ int main(int argc, char** argv) {
     }
   };
 
+  // The current layer's LUT, codebooks and boundaries, through the register port.
+  const auto load_layer = [&] {
+    const auto put = [&](const std::string& region, const std::vector<Fp16>& v) {
+      for (size_t i = 0; i < v.size(); ++i) writes.push_back({base(region) + int(i), v[i].bits});
+    };
+    put("lut", gemm->lut());
+    put("act_codebook", gemm->act_codebook());
+    put("weight_codebook", gemm->weight_codebook());
+    put("boundaries", gemm->boundaries());
+  };
   // A layer: random codebooks (activation centroids ascending with valid
   // boundaries), loaded through the register port.
   const auto new_layer = [&](bool special) {
@@ -217,13 +238,7 @@ int main(int argc, char** argv) {
         continue;  // equal neighbours: draw again
       }
     }
-    const auto put = [&](const std::string& region, const std::vector<Fp16>& v) {
-      for (size_t i = 0; i < v.size(); ++i) writes.push_back({base(region) + int(i), v[i].bits});
-    };
-    put("lut", gemm->lut());
-    put("act_codebook", gemm->act_codebook());
-    put("weight_codebook", gemm->weight_codebook());
-    put("boundaries", gemm->boundaries());
+    load_layer();
   };
   // One token and its whole weight matrix (rows x K) through the core.
   const auto send_token = [&](const std::vector<Fp16>& xhat, Fp16 scale,
@@ -290,6 +305,14 @@ int main(int argc, char** argv) {
   model.reset();
   for (int i = 0; i < 3; ++i) cycle();  // idle after reset
 
+  const char* bench_env = std::getenv("CORE_BENCH_ROWS");
+  const int bench_rows = bench_env ? std::atoi(bench_env) : 0;
+  if (bench_env && bench_rows < 1) {
+    fmt::print(stderr, "core_tb: CORE_BENCH_ROWS must be a positive row count, not '{}'\n",
+               bench_env);
+    return 2;
+  }
+
   // Rows not a multiple of the lines (and at least one full group).
   const int rows = P + std::max(1, P / 2) + (P > 1 ? 0 : 1);
   std::vector<std::vector<uint8_t>> iw;
@@ -300,7 +323,7 @@ int main(int argc, char** argv) {
   // first and last channels, then the reverse.
   new_layer(true);
   random_matrix(rows, iw, sw);
-  {
+  if (!bench_rows) {
     auto x = random_token();
     x[size_t(K / 2)] = Fp16{0x7E00};
     x[size_t(K / 3)] = Fp16{0x7C00};
@@ -320,7 +343,7 @@ int main(int argc, char** argv) {
   // Seeded random tokens over layers, in phases of different rates.
   const uint64_t tokens = options.vectors ? options.vectors : 24;
   const int phases = 4;
-  for (int phase = 0; phase < phases && !h.scoreboard().should_stop(); ++phase) {
+  for (int phase = 0; phase < phases && !bench_rows && !h.scoreboard().should_stop(); ++phase) {
     x_gap = (phase % 4) * 0.25;
     w_gap = ((phase + 2) % 4) * 0.2;
     backpressure = ((phase + 1) % 4) * 0.2;
@@ -330,28 +353,91 @@ int main(int argc, char** argv) {
     drain();
   }
 
-  // Measurement: one token after an idle core, every stream unthrottled.
+  // Measurement: a token after an idle core, every stream unthrottled. In bench
+  // mode the layer is a seeded synthetic LLM-like one, quantized by the model
+  // (K-means codebooks, outliers calibrated), and several tokens may follow.
   {
     x_gap = w_gap = backpressure = 0;
-    const int n = 4 * P + 1;
-    random_matrix(n, iw, sw);
+    const char* tokens_env = std::getenv("CORE_BENCH_TOKENS");
+    const int n_tokens = bench_rows && tokens_env ? std::max(1, std::atoi(tokens_env)) : 1;
+    const int n = bench_rows ? bench_rows : 4 * P + 1;
+    std::vector<std::vector<Fp16>> xs;
+    std::vector<Fp16> scales, x_raw, w_raw;
+    if (bench_rows) {
+      oasis::SyntheticActivationSpec spec;
+      spec.channels = K;
+      spec.tokens = n_tokens;
+      x_raw = oasis::synthetic_activations(spec, options.seed);
+      spec.tokens = 16;
+      const std::vector<Fp16> calib = oasis::synthetic_activations(spec, options.seed + 1);
+      w_raw = oasis::synthetic_weights(n, K, options.seed + 2);
+      const oasis::QuantizedWeights qw = oasis::quantize_weights(w_raw, n, K, {});
+      oasis::ActCalibrationOptions ao;
+      ao.outliers_per_side = config.outliers_per_side;
+      const oasis::ActCalibration cal = oasis::calibrate_activations(calib, 16, K, {}, ao);
+      gemm.emplace(oasis::LutGemmParams::from_config(config), cal.codebook, qw.codebook);
+      load_layer();
+      iw.assign(size_t(n), {});
+      sw.assign(size_t(n), Fp16{});
+      for (int r = 0; r < n; ++r) {
+        iw[size_t(r)].assign(qw.indices.begin() + ptrdiff_t(r) * K,
+                             qw.indices.begin() + ptrdiff_t(r + 1) * K);
+        sw[size_t(r)] = qw.scales[size_t(r)];
+      }
+      for (int t = 0; t < n_tokens; ++t) {
+        const oasis::PreparedToken tok = gemm->prepare(
+            std::span<const Fp16>(x_raw).subspan(size_t(t) * size_t(K), size_t(K)));
+        xs.push_back(tok.xhat);
+        scales.push_back(tok.scale);
+      }
+    } else {
+      random_matrix(n, iw, sw);
+      xs.push_back(random_token());
+      scales.push_back(moderate());
+    }
+    drain();  // the layer's registers
     for (int i = 0; i < 4; ++i) cycle();
     first_x_fire = first_w_fire = last_y_fire = context_ready = -1;
-    send_token(random_token(), moderate(), iw, sw);
+    measured_token = tokens_sent;
+    const size_t first_output = got.size();
+    const uint64_t start_cycle = h.cycle();
+    const auto start = std::chrono::steady_clock::now();
+    for (int t = 0; t < n_tokens; ++t) send_token(xs[size_t(t)], scales[size_t(t)], iw, sw);
     drain();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const int64_t preprocess = context_ready - first_x_fire + 1;
     const int64_t gemm_cycles = last_y_fire - first_w_fire + 1;
     const int64_t bound = oasis::core_gemm_lower_bound(config, n);
     fmt::print(
         "measured: token pre-processing {} cycles (first beat taken -> context ready; {} beats), "
         "GEMM phase {} cycles for {} rows on {} line(s) (first weight beat taken -> last output "
-        "taken), lower bound {} ({:+.1f} %), {} outputs checked over {} tokens\n",
+        "taken), lower bound {} ({:+.2f} %), {} outputs checked over {} tokens\n",
         preprocess, tm.token_beats, gemm_cycles, n, P, bound,
         100.0 * double(gemm_cycles - bound) / double(bound), outputs_checked, tokens_sent);
     h.check("measured GEMM phase (first weight beat taken -> last output taken)",
             uint64_t(oasis::core_gemm_cycles(config, n)), uint64_t(gemm_cycles));
     h.check("measured preprocess_cycles (first token beat taken -> last residual written)",
             uint64_t(options.param("preprocess_cycles")), uint64_t(preprocess));
+    if (bench_rows) {
+      fmt::print("simulated: {} cycles in {:.2f} s, {:.0f} cycles/s\n", h.cycle() - start_cycle,
+                 seconds, double(h.cycle() - start_cycle) / seconds);
+      // Output error of the RTL's outputs against FP32 on the unquantized data,
+      // next to per-token / per-row INT round-to-nearest at the same bits.
+      const std::vector<float> ref32 = oasis::reference_gemm_fp32(x_raw, n_tokens, w_raw, n, K);
+      const std::vector<double> ref(ref32.begin(), ref32.end());
+      std::vector<double> rtl;
+      for (size_t i = first_output; i < got.size(); ++i) rtl.push_back(oasis::to_double(got[i]));
+      const std::vector<double> rtn =
+          oasis::int_rtn_gemm(x_raw, n_tokens, w_raw, n, K, config.act_bits, config.weight_bits);
+      if (rtl.size() == ref.size()) {
+        fmt::print(
+            "error against FP32 ({} tokens x {} rows, synthetic LLM-like layer): OASIS RTL "
+            "W{}A{} SQNR {:.2f} dB, INT W{}A{} round-to-nearest {:.2f} dB\n",
+            n_tokens, n, config.weight_bits, config.act_bits, oasis::sqnr_db(ref, rtl),
+            config.weight_bits, config.act_bits, oasis::sqnr_db(ref, rtn));
+      }
+    }
   }
   return h.finish();
 }
