@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # make demo: the golden model's analytic figures and output error for a
-# config, then generate its RTL, lint it, synthesize it, and run the Verilator
-# checks of its blocks against the model; print a short summary.
+# config, then generate its RTL, lint it, synthesize it, run the Verilator
+# checks of its blocks against the model, and run the whole core on a seeded
+# synthetic LLM-like layer quantized by the model; print a short summary: the
+# core bit-exact or not, its cycles against SPEC section 6's bound, its output
+# error against FP32 next to INT4, its Yosys area.
 # usage: tools/demo.sh BUILD_DIR CONFIG_JSON
 set -euo pipefail
 build=${1:?usage: tools/demo.sh BUILD_DIR CONFIG_JSON}
@@ -31,6 +34,18 @@ for sweep in "$root"/sim/sweeps/*.txt; do
   summary+=("$line")
 done
 echo
+echo "== the core on a seeded synthetic LLM-like layer, quantized by the model: 4 tokens x 64 rows"
+core_log=$(CORE_BENCH_ROWS=64 CORE_BENCH_TOKENS=4 "$root/sim/vltest" --build "$build" --block core \
+  --config "$config" --label "demo_$label")
+echo "$core_log" | grep -E '^(measured|simulated|error|PASS|FAIL)'
+cells=$(grep -E '^ +Number of cells: +[0-9]+' "$out/yosys_core.log" | tail -n 1 | awk '{print $4}')
+ffs=$(awk '/design hierarchy/{h=1} h && /\$_S?DFF/{n+=$2} END{print n+0}' "$out/yosys_core.log")
+echo
 echo "== summary for config '$label' (seed ${SEED:-1})"
 printf '  %s\n' "${summary[@]}"
+pass=$(echo "$core_log" | grep -E '^PASS' || true)
+echo "  core, bit-exact against the golden model: $([ -n "$pass" ] && echo yes || echo NO) ($(echo "$core_log" | sed -n 's/.*measured:.*, \([0-9]*\) outputs checked.*/\1/p') outputs of the synthetic layer compared, every cycle against the cycle model)"
+echo "  core cycles: $(echo "$core_log" | sed -n 's/^measured: //p')"
+echo "  core output error: $(echo "$core_log" | sed -n 's/^error against FP32 //p')"
+echo "  core area (Yosys generic cells, hierarchy kept): ${cells:-?} cells, ${ffs} flip-flops"
 echo "  generated files: $(grep -vc '^//' "$out/files.f") sources in $out"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Yosys on blocks of a generated folder: elaborate, check -assert, no latches,
 # synth, check -assert again; implicit nets, undriven nets, latches, logic
-# loops and conflicting drivers are errors.
+# loops and conflicting drivers are errors. Each block's log (yosys_<block>.log
+# in RTL_DIR) ends with its cell counts (stat, hierarchy kept).
 # usage: tools/yosys_check.sh RTL_DIR [BLOCK...]   (no BLOCK: every block)
 set -euo pipefail
 dir=$(cd "${1:?usage: tools/yosys_check.sh RTL_DIR [BLOCK...]}" && pwd)
@@ -24,7 +25,7 @@ for block in "${blocks[@]}"; do
   log="$dir/yosys_$block.log"
   if ! yosys -q -e 'implicitly declared|no driver|Latch|logic loop|conflicting' -l "$log" -p "
       read_verilog -sv $srcs; hierarchy -check -top $top; proc; check -assert;
-      select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr; synth -top $top; check -assert" \
+      select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr; synth -top $top; check -assert; stat" \
       >/dev/null 2>&1; then
     tail -n 30 "$log" >&2
     echo "yosys: block $block failed (log: $log)" >&2
