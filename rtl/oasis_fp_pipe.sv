@@ -33,19 +33,21 @@ module oasis_fp_pipe #(
     logic [Stages-1:0]       valid_d, valid_q;
     logic [Stages*Width-1:0] data_d, data_q;
 
-    always_comb begin
-      valid_d = '0;
-      data_d  = data_q;
-      valid_d[0] = valid_i;
-      if (valid_i) begin
-        data_d[0 +: Width] = data_i;
+    // One continuous assignment per stage, not an always_comb that sets the
+    // whole vectors and then overwrites parts of them: Icarus 11 can loop
+    // forever within one time step on the latter (its issue 508).
+    for (genvar s = 0; s < Stages; s++) begin : g_stage
+      logic             valid_in;
+      logic [Width-1:0] data_in;
+      if (s == 0) begin : g_first
+        assign valid_in = valid_i;
+        assign data_in  = data_i;
+      end else begin : g_next
+        assign valid_in = valid_q[s-1];
+        assign data_in  = data_q[(s-1)*Width +: Width];
       end
-      for (int s = 1; s < Stages; s++) begin
-        valid_d[s] = valid_q[s-1];
-        if (valid_q[s-1]) begin
-          data_d[s*Width +: Width] = data_q[(s-1)*Width +: Width];
-        end
-      end
+      assign valid_d[s]               = valid_in;
+      assign data_d[s*Width +: Width] = valid_in ? data_in : data_q[s*Width +: Width];
     end
 
     always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -13,7 +13,7 @@ namespace {
 [[noreturn]] void usage_error(const std::string& block, const std::string& message) {
   fmt::print(stderr,
              "{}_tb: {}\nusage: {}_tb --manifest FILE [--label NAME] [--seed N] [--vectors N] "
-             "[--exhaustive] [--coverage FILE] [+verilator+...]\n"
+             "[--exhaustive] [--coverage FILE] [--record FILE [--record-cycles N]] [+verilator+...]\n"
              "(SEED=N and TRACE=1 in the environment also work)\n",
              block, message, block);
   std::exit(2);
@@ -56,6 +56,10 @@ Options Options::parse(std::string block, int argc, char** argv) {
       o.exhaustive = true;
     } else if (a == "--coverage") {
       o.coverage_path = value();
+    } else if (a == "--record") {
+      o.record_path = value();
+    } else if (a == "--record-cycles") {
+      o.record_cycles = parse_u64(o.block, "--record-cycles", value());
     } else {
       usage_error(o.block, fmt::format("unknown argument '{}'", a));
     }
@@ -116,6 +120,40 @@ int Scoreboard::summary() const {
              vectors_ == 0 ? " (no vectors were run: that is a failure)" : "");
   if (options_.trace) fmt::print("waveform: {}\n", options_.trace_path);
   return ok ? 0 : 1;
+}
+
+Recorder::Recorder(const std::string& path, uint64_t max_cycles)
+    : path_(path), max_cycles_(max_cycles) {
+  file_ = std::fopen(path.c_str(), "w");
+  if (!file_) {
+    fmt::print(stderr, "cannot write the vector file '{}'\n", path);
+    std::exit(2);
+  }
+}
+
+Recorder::~Recorder() {
+  if (!header_written_) std::fputs(("# ports:" + header_ + "\n").c_str(), file_);
+  if (std::fclose(file_) != 0) fmt::print(stderr, "writing the vector file '{}' failed\n", path_);
+}
+
+void Recorder::declare(std::string_view direction, std::string_view name, int width) {
+  header_ += fmt::format(" {}:{}:{}", direction, name, width);
+}
+
+void Recorder::end_cycle() {
+  if (!header_written_) {
+    std::fputs(("# ports:" + header_ + "\n").c_str(), file_);
+    header_written_ = true;
+  }
+  line_ += '\n';
+  std::fwrite(line_.data(), 1, line_.size(), file_);
+  line_.clear();
+  ++cycles_;
+}
+
+void Recorder::append_hex(uint64_t value, int digits) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (int i = digits - 1; i >= 0; --i) line_ += kHex[(value >> (4 * i)) & 0xF];
 }
 
 }  // namespace oasis::tb

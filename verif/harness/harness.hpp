@@ -5,6 +5,12 @@
 // A testbench is a main() that builds a Harness<Vdut>, drives the DUT's
 // inputs, calls step() once a cycle and hands expected and actual values to
 // check(). The vltest script verilates it against one generated config.
+//
+// With --record FILE the run also writes, every cycle, the value of every DUT
+// input as driven and every output as observed at the clock edge (sim/icarus
+// replays the file in Icarus Verilog). The port list comes from Vdut_ports.hpp,
+// which sim/vltest writes into the Verilator build folder from Vdut.h, so no
+// testbench names its ports for this.
 #pragma once
 
 #include <verilated.h>
@@ -15,7 +21,10 @@
 #include <verilated_cov.h>
 #endif
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <random>
 #include <string>
@@ -23,6 +32,10 @@
 #include <type_traits>
 
 #include <nlohmann/json.hpp>
+
+#if __has_include("Vdut_ports.hpp")
+#include "Vdut_ports.hpp"  // OASIS_DUT_PORTS(X): X(direction, name, width) per port
+#endif
 
 namespace oasis::tb {
 
@@ -39,10 +52,12 @@ struct Options {
   bool trace = false;
   std::string trace_path;
   std::string coverage_path;  ///< where a coverage build (sim/vltest --coverage) writes its counts
+  std::string record_path;    ///< --record: the per-cycle port values go here (empty: not recorded)
+  uint64_t record_cycles = 0; ///< --record-cycles: record only the first n cycles; 0 = all
   int max_mismatches = 10;    ///< stop after this many
 
-  /// Reads --manifest, --label, --vectors, --exhaustive, --seed, --coverage and
-  /// the environment. Exits with status 2 and a message on a bad argument.
+  /// Reads --manifest, --label, --vectors, --exhaustive, --seed, --coverage,
+  /// --record, --record-cycles and the environment. Exits with status 2 and a message on a bad argument.
   static Options parse(std::string block, int argc, char** argv);
   /// A derived parameter or config field from the manifest, as an integer.
   long long param(const std::string& key) const;
@@ -108,6 +123,51 @@ void set_bits(T& port, int lsb, int width, uint64_t value) {
   }
 }
 
+/// Writes the vector file of --record: a first line `# ports:` with the
+/// ports' direction:name:width in file order, then one line per cycle with
+/// each port's value in hex (ceil(width / 4) digits, most significant first),
+/// separated by spaces. The clock is not recorded: one line is one cycle.
+class Recorder {
+ public:
+  /// Exits with status 2 when the file cannot be written.
+  Recorder(const std::string& path, uint64_t max_cycles);
+  ~Recorder();
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  void declare(std::string_view direction, std::string_view name, int width);
+  bool wants_cycle() const { return max_cycles_ == 0 || cycles_ < max_cycles_; }
+  /// Appends one port's value to the current line.
+  template <class T>
+  void put(const T& port, int width) {
+    // Whole hex digits from the top, 8 at a time, through get_bits so that
+    // narrow (integer) and wide (VlWide) ports take the same path.
+    const int digits = (width + 3) / 4;
+    if (!line_.empty()) line_ += ' ';
+    for (int d = digits; d > 0;) {
+      const int n = (d - 1) % 8 + 1;  // digits in this chunk
+      const int lsb = 4 * (d - n);
+      const int w = std::min(4 * n, width - lsb);
+      append_hex(get_bits(port, lsb, w), n);
+      d -= n;
+    }
+  }
+  /// Ends the current line (one cycle).
+  void end_cycle();
+  uint64_t cycles() const { return cycles_; }
+
+ private:
+  void append_hex(uint64_t value, int digits);
+
+  std::FILE* file_ = nullptr;
+  std::string path_;
+  uint64_t max_cycles_ = 0;
+  uint64_t cycles_ = 0;
+  std::string header_;
+  bool header_written_ = false;
+  std::string line_;
+};
+
 template <class Dut>
 class Harness {
  public:
@@ -131,6 +191,7 @@ class Harness {
     if constexpr (kClocked) dut_->clk_i = 0;
     dut_->eval();
     snapshot_coverage();
+    if (!options.record_path.empty()) open_recorder();
   }
 
   ~Harness() {
@@ -177,6 +238,7 @@ class Harness {
   /// A combinational DUT just advances the cycle count.
   void step() {
     dut_->eval();
+    if (recorder_ && recorder_->wants_cycle()) record();
     dump();
     if constexpr (kClocked) {
       dut_->clk_i = 1;
@@ -208,6 +270,32 @@ class Harness {
 #endif
   }
 
+  /// The ports as the clock edge sees them: inputs as driven, outputs as
+  /// settled on them.
+  void record() {
+#ifdef OASIS_DUT_PORTS
+#define OASIS_RECORD_PORT(direction, name, width) \
+  if constexpr (std::string_view(#name) != "clk_i") recorder_->put(dut_->name, width);
+    OASIS_DUT_PORTS(OASIS_RECORD_PORT)
+#undef OASIS_RECORD_PORT
+#endif
+    recorder_->end_cycle();
+  }
+
+  void open_recorder() {
+#ifdef OASIS_DUT_PORTS
+    recorder_ = std::make_unique<Recorder>(options_.record_path, options_.record_cycles);
+#define OASIS_DECLARE_PORT(direction, name, width) \
+  if constexpr (std::string_view(#name) != "clk_i") recorder_->declare(#direction, #name, width);
+    OASIS_DUT_PORTS(OASIS_DECLARE_PORT)
+#undef OASIS_DECLARE_PORT
+#else
+    std::fprintf(stderr, "%s_tb: --record needs the port list Vdut_ports.hpp, which sim/vltest "
+                 "writes; this build has none\n", options_.block.c_str());
+    std::exit(2);
+#endif
+  }
+
   void dump() {
     context_->timeInc(1);
 #if VM_TRACE
@@ -223,6 +311,7 @@ class Harness {
 #endif
   std::mt19937_64 rng_;
   Scoreboard scoreboard_;
+  std::unique_ptr<Recorder> recorder_;
   uint64_t cycle_ = 0;
   bool was_reset_ = false;
 };
