@@ -39,7 +39,7 @@ core_log=$(CORE_BENCH_ROWS=64 CORE_BENCH_TOKENS=4 "$root/sim/vltest" --build "$b
   --config "$config" --label "demo_$label")
 echo "$core_log" | grep -E '^(measured|simulated|error|PASS|FAIL)'
 cells=$(grep -E '^ +Number of cells: +[0-9]+' "$out/yosys_core.log" | tail -n 1 | awk '{print $4}')
-ffs=$(awk '/design hierarchy/{h=1} h && /\$_S?DFF/{n+=$2} END{print n+0}' "$out/yosys_core.log")
+ffs=$(awk '/design hierarchy/{h=1; n=0} h && /\$_S?DFF/{n+=$2} END{print n+0}' "$out/yosys_core.log")
 echo
 echo "== summary for config '$label' (seed ${SEED:-1})"
 printf '  %s\n' "${summary[@]}"
