@@ -35,10 +35,10 @@ int64_t core_gemm_lower_bound(const Config& c, int64_t rows) {
 }
 
 int64_t core_gemm_cycles(const Config& c, int64_t rows) {
-  const PeLineTiming line = pe_line_timing(c);
-  const int64_t groups = (rows + c.pe_lines - 1) / c.pe_lines;
-  return (groups - 1) * line.row_interval + ceil_div(c.channels, c.weight_beat_indices) +
-         line.row_latency;
+  // The bound less one interval, plus one group's beats and one row's latency.
+  const CoreTiming t = core_timing(c);
+  return core_gemm_lower_bound(c, rows) - t.line.row_interval + t.group_beats +
+         t.line.row_latency;
 }
 
 Core::Core(const Config& c)
@@ -137,7 +137,6 @@ void Core::clock(const CoreInputs& in) {
   const Outlier outlier = oz_.out_valid() ? oz_.out() : Outlier{};
   const bool do_switch = next_full_ && !ctx_valid_ && lines_idle();
   const std::vector<Fp16> boundaries = region("boundaries");
-  const std::vector<Fp16> act_codebook = region("act_codebook");
 
   // The Clustering Unit gets one part of the held beat.
   std::vector<Fp16> lanes(size_t(L), Fp16{});
@@ -150,7 +149,7 @@ void Core::clock(const CoreInputs& in) {
 
   // The Error Calculation Unit: r = x̂[o] - C_A[ia[o]], S registers.
   if (ecu_fire) {
-    const Fp16 ca = act_codebook[next_.act_index[size_t(outlier.channel)]];
+    const Fp16 ca{regs_.region("act_codebook")[next_.act_index[size_t(outlier.channel)]]};
     ecu_.push_back({cycle_ + uint64_t(timing_.ecu_latency), sub(outlier.value, ca),
                     outlier.channel});
   }
