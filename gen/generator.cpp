@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -80,6 +81,50 @@ std::string params_header(const Config& c, const GenerateRequest& r) {
   return h;
 }
 
+// An Icarus Verilog command file (iverilog -c) for one block. Icarus reads
+// the paths in a command file relative to its working folder, not to the
+// file, so they start with $(OASIS_RTL), which it takes from the environment.
+std::string icarus_command_file(const Config& c, const GenerateRequest& r, const std::string& block,
+                                const std::vector<std::string>& list) {
+  std::string f = banner(c, r, "//");
+  f += fmt::format(
+      "// Icarus Verilog sources of block '{0}', dependencies first. From any folder:\n"
+      "//   OASIS_RTL=<this folder> iverilog -g2012 -s {1} -c <this folder>/{0}.icarus.cmd\n"
+      "// (iverilog takes -g2012 only on its command line.)\n",
+      block, module_name(c, block));
+  for (const auto& file : list) f += "$(OASIS_RTL)/" + file + "\n";
+  return f;
+}
+
+// A FuseSoC core description (CAPI2): one fileset a block, in its file
+// list's order (paths are relative to the .core file, as FuseSoC reads
+// them); the default target is the core, `lint` runs Verilator's -Wall lint
+// on it, and a target named after each block lints that block alone.
+std::string fusesoc_core(const Config& c, const GenerateRequest& r,
+                         const std::map<std::string, std::vector<std::string>>& lists) {
+  std::string y = "CAPI=2:\n" + banner(c, r, "#");
+  y += fmt::format("name: oasis:generated:{}:{}\n", c.name, OASIS_VERSION);
+  y += fmt::format(
+      "description: OASIS outlier-aware LUT-GEMM core, config {} (hash {})\n\nfilesets:\n", c.name,
+      config_hash(c));
+  for (const auto& [block, list] : lists) {
+    y += fmt::format("  {}:\n    file_type: systemVerilogSource\n    files:\n", block);
+    for (const auto& file : list) y += "      - " + file + "\n";
+  }
+  const auto lint_target = [&](const std::string& target, const std::string& block) {
+    return fmt::format(
+        "  {}:\n    default_tool: verilator\n    filesets: [{}]\n    toplevel: {}\n"
+        "    tools:\n      verilator:\n        mode: lint-only\n"
+        "        verilator_options: [-Wall]\n",
+        target, block, module_name(c, block));
+  };
+  y += fmt::format("\ntargets:\n  default:\n    filesets: [core]\n    toplevel: {}\n",
+                   module_name(c, "core"));
+  y += lint_target("lint", "core");
+  for (const auto& [block, list] : lists) y += lint_target(block, block);
+  return y;
+}
+
 void write_file(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
@@ -129,6 +174,7 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
 
   std::vector<std::string> all;
   std::set<std::string> all_seen;
+  std::map<std::string, std::vector<std::string>> lists;  // block -> its sources, in order
   for (const auto& [name, out] : outputs) {
     std::vector<std::string> list;
     std::set<std::string> seen;
@@ -140,6 +186,8 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
       if (all_seen.insert(file).second) all.push_back(file);
     }
     files[name + ".f"] = f;
+    files[name + ".icarus.cmd"] = icarus_command_file(c, r, name, list);
+    lists[name] = list;
     for (const auto& sv : out.files) files[sv.name] = sv_file(c, r, sv.body);
     for (const auto& t : out.aux) {
       files[t.name] = t.comment.empty() ? t.body : banner(c, r, t.comment) + t.body;
@@ -155,6 +203,7 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
   std::string f = banner(c, r, "//") + "// Every source of this config, dependencies first.\n";
   for (const auto& file : all) f += file + "\n";
   files["files.f"] = f;
+  files[fmt::format("oasis_{}.core", c.name)] = fusesoc_core(c, r, lists);
   files["manifest.json"] = manifest.dump(2) + "\n";
   files[fmt::format("oasis_{}_params.hpp", c.name)] = params_header(c, r);
   return files;
