@@ -196,4 +196,27 @@ ModelShape load_model_shape(const std::string& path) {
   return m;
 }
 
+Config with_channels(const Config& c, int64_t channels) {
+  nlohmann::json j = to_json(c);
+  const int64_t k = std::max<int64_t>(
+      1, std::min<int64_t>(channels / 2, ceil_div64(int64_t(c.outliers_per_side) * channels,
+                                                    c.channels)));
+  j["channels"] = channels;
+  j["outliers_per_side"] = k;
+  j["weight_beat_indices"] = std::min<int64_t>(c.weight_beat_indices, channels);
+  j["clustering_lanes"] = std::min<int64_t>(c.clustering_lanes, channels);
+  return parse_config(j, fmt::format("{} with channels = {}", c.name, channels));
+}
+
+ModelPerf model_perf(const Config& c, const ModelShape& shape, const PerfOptions& o) {
+  ModelPerf m;
+  for (const ModelLayer& l : shape.linear) {
+    m.configs.push_back(l.in == c.channels ? c : with_channels(c, l.in));
+    m.layers.push_back(layer_perf(m.configs.back(), l.out, o));
+    m.block_cycles += m.layers.back().cycles;
+  }
+  m.model_cycles = m.block_cycles * shape.layers;
+  return m;
+}
+
 }  // namespace oasis

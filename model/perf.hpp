@@ -104,4 +104,21 @@ struct ModelShape {
 /// Throws ConfigError naming the file and the field for a bad file.
 ModelShape load_model_shape(const std::string& path);
 
+/// The config with K = `channels` and k scaled to keep the outlier fraction
+/// 2k/K of `config`: k = ceil(k_config * K / K_config) (at least 1, at most
+/// K/2). Validated again; throws ConfigError if the result is not a config.
+Config with_channels(const Config& config, int64_t channels);
+
+/// One model's linear layers on a config (each layer on with_channels(in)).
+struct ModelPerf {
+  std::vector<LayerPerf> layers;  ///< as ModelShape::linear
+  std::vector<Config> configs;    ///< the config each layer ran on
+  int64_t block_cycles = 0;       ///< one decoder block's linear layers, M tokens
+  int64_t model_cycles = 0;       ///< block_cycles * decoder layers
+  double tokens_per_second(double clock_hz, int tokens) const {
+    return double(tokens) * clock_hz / double(model_cycles);
+  }
+};
+ModelPerf model_perf(const Config& config, const ModelShape& shape, const PerfOptions& options);
+
 }  // namespace oasis
