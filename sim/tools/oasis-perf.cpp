@@ -251,23 +251,27 @@ int run_report(const Common& c, const ReportArgs& r) {
     };
     std::string dat;
     for (size_t i = 0; i < bars.size(); ++i) {
-      // Short bars get their label to their left.
-      const bool narrow = 12 * (bars[i].to - bars[i].from) < L.cycles;
+      // Short bars get their label beside them: to their left, or to their
+      // right near the start of the axis.
+      const int place = 12 * (bars[i].to - bars[i].from) >= L.cycles ? 0
+                        : 4 * bars[i].from > L.cycles                 ? 1
+                                                                      : 2;
       dat += fmt::format("{} {} {} \"{}\" \"{} ({})\" {}\n", bars.size() - i, bars[i].from,
                          bars[i].to, bars[i].name, bars[i].name, bars[i].to - bars[i].from,
-                         narrow ? 1 : 0);
+                         place);
     }
     write_file(tmp / "pipeline.dat", dat);
     std::string gp = gp_header("pipeline.png", 1000, 420);
     gp += fmt::format(
         "set title \"1 x 4096 x 4096 GEMM on {} (K = 4096, k = {}): {} cycles, first token beat "
         "to last output\"\n"
-        "set xlabel 'cycle'\nset yrange [0.3:{}.7]\nset ytics ()\nunset key\n"
+        "set xlabel 'cycle'\nset xrange [0:*]\nset yrange [0.3:{}.7]\nset ytics ()\nunset key\n"
         "set style fill solid 0.8 border -1\n"
         "plot 'pipeline.dat' using (($2+$3)/2):1:(($3-$2)/2):(0.35):yticlabels(4) with "
         "boxxyerror lc rgb '#4a7ab5', '' using ($6 == 0 ? ($2+$3)/2 : NaN):1:5 with labels "
-        "font 'sans,9' tc rgb 'black', '' using ($6 == 1 ? $2 - 20 : NaN):1:5 with labels right "
-        "font 'sans,9' tc rgb 'black'\n",
+        "font 'sans,9' tc rgb 'black', '' using ($6 == 1 ? $2 : NaN):1:5 with labels right "
+        "offset -1,0 font 'sans,9' tc rgb 'black', '' using ($6 == 2 ? $3 : NaN):1:5 with "
+        "labels left offset 1,0 font 'sans,9' tc rgb 'black'\n",
         cfg.name, g.outliers_per_side, L.cycles, bars.size());
     write_file(tmp / "pipeline.gp", gp);
     md += "## 1. The pipeline of one 1 x 4096 x 4096 GEMM (paper Fig. 14)\n\n";
