@@ -206,8 +206,8 @@ int run_report(const Common& c, const ReportArgs& r) {
   if (!(c.clock_mhz > 0) || !std::isfinite(c.clock_mhz)) {
     throw UsageError(fmt::format("--clock-mhz {}: a positive number", c.clock_mhz));
   }
-  const std::vector<ModelShape> models = load_models(r.models);
   if (fs::exists(r.out)) throw UsageError(fmt::format("--out {}: already exists", r.out));
+  const std::vector<ModelShape> models = load_models(r.models);
   const fs::path tmp = r.out;
   fs::create_directories(tmp);
   const double hz = c.clock_mhz * 1e6;

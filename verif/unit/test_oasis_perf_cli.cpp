@@ -91,7 +91,8 @@ TEST(PerfCli, ReportWritesTextDataAndScripts) {
     EXPECT_TRUE(fs::exists(out / (std::string(f) + ".dat"))) << f;
   }
   // An existing folder is not overwritten.
-  const CmdResult again = run("report --config " + kPaper + " --out " + out.string());
+  const CmdResult again = run("report --config " + kPaper + " --out " + out.string() +
+                              " --models " + kSource + "/configs/models");
   EXPECT_EQ(again.status, 2);
   EXPECT_NE(again.out.find("already exists"), std::string::npos) << again.out;
   EXPECT_TRUE(fs::exists(out / "report.md"));
