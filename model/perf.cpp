@@ -16,15 +16,24 @@ namespace oasis {
 
 std::string phase_name(PerfPhase p) {
   switch (p) {
-    case PerfPhase::kClustering: return "clustering";
-    case PerfPhase::kOrizuruBuild: return "Orizuru build";
-    case PerfPhase::kErrorCalculation: return "error calculation";
-    case PerfPhase::kWeightStream: return "weight stream";
-    case PerfPhase::kMemory: return "weight memory";
-    case PerfPhase::kIndexCounting: return "main branch (index counting)";
-    case PerfPhase::kMacTree: return "main branch (MAC tree)";
-    case PerfPhase::kOutlierBranch: return "outlier branch";
-    case PerfPhase::kDrain: return "drain";
+    case PerfPhase::kClustering:
+      return "clustering";
+    case PerfPhase::kOrizuruBuild:
+      return "Orizuru build";
+    case PerfPhase::kErrorCalculation:
+      return "error calculation";
+    case PerfPhase::kWeightStream:
+      return "weight stream";
+    case PerfPhase::kMemory:
+      return "weight memory";
+    case PerfPhase::kIndexCounting:
+      return "main branch (index counting)";
+    case PerfPhase::kMacTree:
+      return "main branch (MAC tree)";
+    case PerfPhase::kOutlierBranch:
+      return "outlier branch";
+    case PerfPhase::kDrain:
+      return "drain";
   }
   return "?";
 }
@@ -131,12 +140,12 @@ LayerPerf layer_perf(const Config& c, int64_t rows, const PerfOptions& o) {
   // Exposed shares: token 0's pre-processing and switch, then for each later
   // token the pre-processing the previous GEMM did not hide; every token's
   // rows and drain.
-  L.exposed_preprocess = f.preprocess + 1 + int64_t(o.tokens - 1) *
-                                                (std::max(f.preprocess, f.gemm) - f.gemm);
+  L.exposed_preprocess =
+      f.preprocess + 1 + int64_t(o.tokens - 1) * (std::max(f.preprocess, f.gemm) - f.gemm);
   L.exposed_rows = int64_t(o.tokens) * f.groups * f.row_interval;
   L.exposed_drain = L.cycles - L.exposed_preprocess - L.exposed_rows;
-  PerfPhase pre = f.clustering >= f.orizuru_build ? PerfPhase::kClustering
-                                                  : PerfPhase::kOrizuruBuild;
+  PerfPhase pre =
+      f.clustering >= f.orizuru_build ? PerfPhase::kClustering : PerfPhase::kOrizuruBuild;
   if (f.error_calculation > std::max(f.clustering, f.orizuru_build)) {
     pre = PerfPhase::kErrorCalculation;
   }
@@ -164,16 +173,16 @@ ModelShape load_model_shape(const std::string& path) {
     const bool number = type == nlohmann::json::value_t::number_unsigned;
     if (!obj.is_object() || !obj.contains(key) ||
         (number ? !obj.at(key).is_number_unsigned() : obj.at(key).type() != type)) {
-      throw ConfigError(fmt::format("model file {}: field \"{}\" missing or not {}", path, key,
-                                    what));
+      throw ConfigError(
+          fmt::format("model file {}: field \"{}\" missing or not {}", path, key, what));
     }
     return obj.at(key);
   };
   ModelShape m;
   m.name = need(doc, "name", nlohmann::json::value_t::string, "a string").get<std::string>();
   m.source = need(doc, "source", nlohmann::json::value_t::string, "a string").get<std::string>();
-  const auto layers = need(doc, "layers", nlohmann::json::value_t::number_unsigned,
-                           "a whole number");
+  const auto layers =
+      need(doc, "layers", nlohmann::json::value_t::number_unsigned, "a whole number");
   m.layers = layers.get<int>();
   if (m.layers < 1) {
     throw ConfigError(fmt::format("model file {}: \"layers\" {}: at least 1", path, m.layers));
@@ -183,13 +192,14 @@ ModelShape load_model_shape(const std::string& path) {
   for (const auto& l : lin) {
     ModelLayer ml;
     ml.name = need(l, "name", nlohmann::json::value_t::string, "a string").get<std::string>();
-    ml.in = need(l, "in", nlohmann::json::value_t::number_unsigned, "a whole number").get<int64_t>();
-    ml.out = need(l, "out", nlohmann::json::value_t::number_unsigned, "a whole number")
-                 .get<int64_t>();
+    ml.in =
+        need(l, "in", nlohmann::json::value_t::number_unsigned, "a whole number").get<int64_t>();
+    ml.out =
+        need(l, "out", nlohmann::json::value_t::number_unsigned, "a whole number").get<int64_t>();
     if (ml.in < 1 || ml.in > 1 << 20 || ml.out < 1 || ml.out > 1 << 20) {
-      throw ConfigError(fmt::format(
-          "model file {}: layer \"{}\": in {} and out {}; allowed: 1..1048576", path, ml.name,
-          ml.in, ml.out));
+      throw ConfigError(
+          fmt::format("model file {}: layer \"{}\": in {} and out {}; allowed: 1..1048576", path,
+                      ml.name, ml.in, ml.out));
     }
     m.linear.push_back(ml);
   }
@@ -199,8 +209,8 @@ ModelShape load_model_shape(const std::string& path) {
 Config with_channels(const Config& c, int64_t channels) {
   nlohmann::json j = to_json(c);
   const int64_t k = std::max<int64_t>(
-      1, std::min<int64_t>(channels / 2, ceil_div64(int64_t(c.outliers_per_side) * channels,
-                                                    c.channels)));
+      1, std::min<int64_t>(channels / 2,
+                           ceil_div64(int64_t(c.outliers_per_side) * channels, c.channels)));
   j["channels"] = channels;
   j["outliers_per_side"] = k;
   j["weight_beat_indices"] = std::min<int64_t>(c.weight_beat_indices, channels);

@@ -34,8 +34,8 @@ std::string phase_name(PerfPhase phase);
 std::string phase_branch(PerfPhase phase);
 
 struct PerfOptions {
-  int tokens = 1;               ///< M, streamed back to back
-  double bytes_per_cycle = 0;   ///< weight-memory bandwidth; 0 = unlimited
+  int tokens = 1;              ///< M, streamed back to back
+  double bytes_per_cycle = 0;  ///< weight-memory bandwidth; 0 = unlimited
 };
 
 /// One token's figures (cycle 0 = its first token beat taken).
@@ -46,21 +46,21 @@ struct TokenFigures {
   int64_t error_calculation = 0;  ///< 2k + S
   int64_t preprocess = 0;         ///< max(clustering, build) + 2k + S = preprocess_cycles
   // GEMM phase of N rows (docs/pe_line.md, Timing).
-  int64_t groups = 0;             ///< ceil(N / P)
-  int64_t fill_beats = 0;         ///< ceil(K / Wb), weight-stream beats a group
-  int64_t count_beats = 0;        ///< ceil(K / (C*I))
-  int64_t chunks = 0;             ///< ceil(2^(nA+nW) / T)
-  int64_t outlier_cycles = 0;     ///< ceil(2k / Mc)
-  int64_t group_bytes = 0;        ///< a full group: ceil(P*K*nW / 8) + 2P
-  int64_t last_group_bytes = 0;   ///< the last group (its rows only)
-  int64_t memory_cycles = 0;      ///< ceil(group_bytes / bandwidth), 0 if unlimited
-  int64_t last_memory_cycles = 0; ///< the same for the last group
-  int64_t row_interval = 0;       ///< max(fill, count, chunks, outlier, memory)
-  int64_t row_latency = 0;        ///< the line's last weight beat to y valid
-  int64_t main_branch = 0;        ///< groups * max(count, chunks): the main branch's busy cycles
-  int64_t outlier_branch = 0;     ///< groups * outlier_cycles
-  int64_t gemm = 0;               ///< first weight beat to last output, inclusive
-  int64_t drain = 0;              ///< gemm - groups * row_interval
+  int64_t groups = 0;              ///< ceil(N / P)
+  int64_t fill_beats = 0;          ///< ceil(K / Wb), weight-stream beats a group
+  int64_t count_beats = 0;         ///< ceil(K / (C*I))
+  int64_t chunks = 0;              ///< ceil(2^(nA+nW) / T)
+  int64_t outlier_cycles = 0;      ///< ceil(2k / Mc)
+  int64_t group_bytes = 0;         ///< a full group: ceil(P*K*nW / 8) + 2P
+  int64_t last_group_bytes = 0;    ///< the last group (its rows only)
+  int64_t memory_cycles = 0;       ///< ceil(group_bytes / bandwidth), 0 if unlimited
+  int64_t last_memory_cycles = 0;  ///< the same for the last group
+  int64_t row_interval = 0;        ///< max(fill, count, chunks, outlier, memory)
+  int64_t row_latency = 0;         ///< the line's last weight beat to y valid
+  int64_t main_branch = 0;         ///< groups * max(count, chunks): the main branch's busy cycles
+  int64_t outlier_branch = 0;      ///< groups * outlier_cycles
+  int64_t gemm = 0;                ///< first weight beat to last output, inclusive
+  int64_t drain = 0;               ///< gemm - groups * row_interval
   PerfPhase interval_bound = PerfPhase::kMacTree;  ///< the term of row_interval
 };
 
@@ -90,9 +90,9 @@ LayerPerf layer_perf(const Config& config, int64_t rows, const PerfOptions& opti
 
 /// A model's linear layers (configs/models/<model>.json).
 struct ModelLayer {
-  std::string name;   ///< q, k, v, o, gate, up, down
-  int64_t in = 0;     ///< K
-  int64_t out = 0;    ///< N
+  std::string name;  ///< q, k, v, o, gate, up, down
+  int64_t in = 0;    ///< K
+  int64_t out = 0;   ///< N
 };
 struct ModelShape {
   std::string name;

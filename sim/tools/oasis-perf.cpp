@@ -44,8 +44,10 @@ struct Common {
 void add_common(CLI::App* app, Common& c) {
   app->add_option("--config", c.config, "JSON config, as oasis-gen reads it")->required();
   app->add_option("--set", c.overrides, "override a config field: key=value (repeatable)");
-  app->add_option("--tokens", c.tokens, "M: tokens streamed back to back, each re-streaming "
-                  "the weights")->check(CLI::Range(1, 1 << 20));
+  app->add_option("--tokens", c.tokens,
+                  "M: tokens streamed back to back, each re-streaming "
+                  "the weights")
+      ->check(CLI::Range(1, 1 << 20));
   app->add_option("--bandwidth", c.bandwidth,
                   "weight-memory bytes a cycle (0 = unlimited); a group of P rows is "
                   "ceil(P*K*nW/8) + 2P bytes");
@@ -53,8 +55,10 @@ void add_common(CLI::App* app, Common& c) {
 
 void check_bandwidth(double b, const std::string& what) {
   if (!std::isfinite(b) || b < 0) {
-    throw UsageError(fmt::format("{} {}: a finite number of bytes a cycle, > 0, or 0 for "
-                                 "unlimited", what, b));
+    throw UsageError(
+        fmt::format("{} {}: a finite number of bytes a cycle, > 0, or 0 for "
+                    "unlimited",
+                    what, b));
   }
 }
 
@@ -88,9 +92,8 @@ nlohmann::ordered_json layer_json(const LayerPerf& L) {
                  {"outlier_branch", f.outlier_branch},
                  {"gemm", f.gemm},
                  {"drain", f.drain}};
-  j["exposed"] = {{"preprocess", L.exposed_preprocess},
-                  {"rows", L.exposed_rows},
-                  {"drain", L.exposed_drain}};
+  j["exposed"] = {
+      {"preprocess", L.exposed_preprocess}, {"rows", L.exposed_rows}, {"drain", L.exposed_drain}};
   j["last_output"] = L.last_output;
   return j;
 }
@@ -107,13 +110,14 @@ std::string layer_text(const Config& c, const LayerPerf& L) {
   s += fmt::format(
       "GEMM phase {} cycles: {} groups x row interval {} ({}; weight stream {}, index counting "
       "{}, MAC tree {}, outlier branch {}, memory {}), drain {}\n",
-      f.gemm, f.groups, f.row_interval, phase_name(f.interval_bound), f.fill_beats,
-      f.count_beats, f.chunks, f.outlier_cycles, f.memory_cycles, f.drain);
+      f.gemm, f.groups, f.row_interval, phase_name(f.interval_bound), f.fill_beats, f.count_beats,
+      f.chunks, f.outlier_cycles, f.memory_cycles, f.drain);
   s += fmt::format("main branch busy {} cycles, outlier branch busy {} cycles\n", f.main_branch,
                    f.outlier_branch);
-  s += fmt::format("layer {} cycles ({:.1f} a token; a token every {} cycles back to back), "
-                   "bound by {}\n",
-                   L.cycles, L.cycles_per_token(), L.token_period, phase_name(L.bound));
+  s += fmt::format(
+      "layer {} cycles ({:.1f} a token; a token every {} cycles back to back), "
+      "bound by {}\n",
+      L.cycles, L.cycles_per_token(), L.token_period, phase_name(L.bound));
   return s;
 }
 
@@ -136,19 +140,20 @@ int run_layer(const Common& c, int64_t rows, bool json) {
 std::string model_table(const Config& cfg, const ModelShape& shape, int tokens, double bw,
                         double clock_mhz) {
   const ModelPerf m = model_perf(cfg, shape, PerfOptions{tokens, bw});
-  std::string s = fmt::format("| layer | K | N | k | cycles a token | a token every | bound |\n"
-                              "|---|---:|---:|---:|---:|---:|---|\n");
+  std::string s = fmt::format(
+      "| layer | K | N | k | cycles a token | a token every | bound |\n"
+      "|---|---:|---:|---:|---:|---:|---|\n");
   for (size_t i = 0; i < m.layers.size(); ++i) {
     const LayerPerf& L = m.layers[i];
     s += fmt::format("| {} | {} | {} | {} | {:.1f} | {} | {} |\n", shape.linear[i].name,
                      shape.linear[i].in, shape.linear[i].out, m.configs[i].outliers_per_side,
                      L.cycles_per_token(), L.token_period, phase_name(L.bound));
   }
-  s += fmt::format("\n{} decoder layers: {} cycles for {} token(s), {:.1f} cycles a token, "
-                   "{:.2f} tokens/s at {:g} MHz (linear layers only)\n",
-                   shape.layers, m.model_cycles, tokens,
-                   double(m.model_cycles) / double(tokens),
-                   m.tokens_per_second(clock_mhz * 1e6, tokens), clock_mhz);
+  s += fmt::format(
+      "\n{} decoder layers: {} cycles for {} token(s), {:.1f} cycles a token, "
+      "{:.2f} tokens/s at {:g} MHz (linear layers only)\n",
+      shape.layers, m.model_cycles, tokens, double(m.model_cycles) / double(tokens),
+      m.tokens_per_second(clock_mhz * 1e6, tokens), clock_mhz);
   return s;
 }
 
@@ -178,9 +183,10 @@ void write_file(const fs::path& p, const std::string& text) {
 }
 
 std::string gp_header(const std::string& png, int w, int h) {
-  return fmt::format("set terminal pngcairo size {},{} font 'sans,10'\nset output '{}'\n"
-                     "set grid\n",
-                     w, h, png);
+  return fmt::format(
+      "set terminal pngcairo size {},{} font 'sans,10'\nset output '{}'\n"
+      "set grid\n",
+      w, h, png);
 }
 
 std::vector<ModelShape> load_models(const std::string& dir) {
@@ -220,12 +226,11 @@ int run_report(const Common& c, const ReportArgs& r) {
       "parameter, `--clock-mhz`). Cycle counts are the performance model's; with the weight "
       "memory unlimited they equal the cycle model's and the RTL's (verif/unit/test_perf.cpp, "
       "verif/tb/core_tb.cpp).\n\n",
-      c.config, cfg.channels, cfg.outliers_per_side,
-      200.0 * cfg.outliers_per_side / cfg.channels, cfg.act_bits, cfg.weight_bits,
-      cfg.pe_lines, cfg.index_counters, cfg.counter_inputs, cfg.mac_tree_inputs, cfg.comp_macs,
-      cfg.clustering_lanes, cfg.orizuru_unit_inputs, cfg.fp_pipeline_stages,
-      cfg.weight_beat_indices, cfg.accumulator == AccumulatorFormat::kFp16 ? "binary16" : "binary32",
-      c.clock_mhz);
+      c.config, cfg.channels, cfg.outliers_per_side, 200.0 * cfg.outliers_per_side / cfg.channels,
+      cfg.act_bits, cfg.weight_bits, cfg.pe_lines, cfg.index_counters, cfg.counter_inputs,
+      cfg.mac_tree_inputs, cfg.comp_macs, cfg.clustering_lanes, cfg.orizuru_unit_inputs,
+      cfg.fp_pipeline_stages, cfg.weight_beat_indices,
+      cfg.accumulator == AccumulatorFormat::kFp16 ? "binary16" : "binary32", c.clock_mhz);
 
   // (1) The pipeline of one 1 x 4096 x 4096 GEMM.
   {
@@ -254,11 +259,10 @@ int run_report(const Common& c, const ReportArgs& r) {
       // Short bars get their label beside them: to their left, or to their
       // right near the start of the axis.
       const int place = 12 * (bars[i].to - bars[i].from) >= L.cycles ? 0
-                        : 4 * bars[i].from > L.cycles                 ? 1
-                                                                      : 2;
+                        : 4 * bars[i].from > L.cycles                ? 1
+                                                                     : 2;
       dat += fmt::format("{} {} {} \"{}\" \"{} ({})\" {}\n", bars.size() - i, bars[i].from,
-                         bars[i].to, bars[i].name, bars[i].name, bars[i].to - bars[i].from,
-                         place);
+                         bars[i].to, bars[i].name, bars[i].name, bars[i].to - bars[i].from, place);
     }
     write_file(tmp / "pipeline.dat", dat);
     std::string gp = gp_header("pipeline.png", 1000, 420);
@@ -287,19 +291,19 @@ int run_report(const Common& c, const ReportArgs& r) {
         "output stage for the main branch. Drain (the last group's beats and the last row's "
         "latency) {} cycles. GEMM phase {} cycles against SPEC section 6's bound of {}; the "
         "whole token {} cycles.\n\n",
-        f.preprocess, f.clustering, g.clustering_lanes, f.orizuru_build,
-        2 * g.outliers_per_side, f.error_calculation, L.first_weight[0] - 1, L.first_weight[0],
-        f.groups, g.pe_lines, f.row_interval, phase_name(f.interval_bound), f.fill_beats,
-        f.count_beats, f.chunks, f.outlier_cycles, f.main_branch, f.outlier_branch, f.groups,
+        f.preprocess, f.clustering, g.clustering_lanes, f.orizuru_build, 2 * g.outliers_per_side,
+        f.error_calculation, L.first_weight[0] - 1, L.first_weight[0], f.groups, g.pe_lines,
+        f.row_interval, phase_name(f.interval_bound), f.fill_beats, f.count_beats, f.chunks,
+        f.outlier_cycles, f.main_branch, f.outlier_branch, f.groups,
         std::max(f.count_beats, f.chunks), f.outlier_cycles,
-        100.0 * double(f.main_branch - f.outlier_branch) / double(f.main_branch), f.drain,
-        f.gemm, core_gemm_lower_bound(g, 4096), L.cycles);
+        100.0 * double(f.main_branch - f.outlier_branch) / double(f.main_branch), f.drain, f.gemm,
+        core_gemm_lower_bound(g, 4096), L.cycles);
   }
 
   // (2) Throughput against the outlier fraction.
   {
-    const std::vector<double> fractions = {0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0,
-                                           4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0};
+    const std::vector<double> fractions = {0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5,
+                                           3.0, 4.0,  5.0, 6.0,  7.0, 8.0,  9.0, 10.0};
     std::vector<const ModelShape*> picked;
     for (const auto& m : models) {
       if (m.name == "LLaMA-2-7B" || m.name == "Mistral-7B") picked.push_back(&m);
@@ -313,7 +317,8 @@ int run_report(const Common& c, const ReportArgs& r) {
     int64_t main_row = 0;          // the main branch's cycles a row at K = 4096
     int comp_macs = cfg.comp_macs;
     std::string table = "| 2k/K | k at K = 4096 | main / outlier cycles a row (K = 4096) |";
-    for (const auto* m : picked) table += fmt::format(" {} tokens/s | {} relative |", m->name, m->name);
+    for (const auto* m : picked)
+      table += fmt::format(" {} tokens/s | {} relative |", m->name, m->name);
     table += "\n|---:|---:|---|";
     for (size_t i = 0; i < picked.size(); ++i) table += "---:|---:|";
     table += "\n";
@@ -342,15 +347,17 @@ int run_report(const Common& c, const ReportArgs& r) {
     }
     write_file(tmp / "outliers.dat", dat);
     std::string gp = gp_header("outliers.png", 900, 420);
-    gp += "set multiplot layout 1,2\n"
-          "set title 'Throughput against outlier fraction (M = 1)'\n"
-          "set xlabel 'outlier fraction 2k/K (%)'\nset ylabel 'throughput / throughput at 0.5 %'\n"
-          "set yrange [0:1.1]\nset key bottom left\n";
+    gp +=
+        "set multiplot layout 1,2\n"
+        "set title 'Throughput against outlier fraction (M = 1)'\n"
+        "set xlabel 'outlier fraction 2k/K (%)'\nset ylabel 'throughput / throughput at 0.5 %'\n"
+        "set yrange [0:1.1]\nset key bottom left\n";
     gp += "plot ";
     for (size_t i = 0; i < picked.size(); ++i) {
-      gp += fmt::format("{}'outliers.dat' using 1:{} with linespoints lw 2 dt {} pt {} ps 1.3 "
-                        "title '{}'",
-                        i ? ", " : "", 3 + i, 1 + i, 6 + i, picked[i]->name);
+      gp += fmt::format(
+          "{}'outliers.dat' using 1:{} with linespoints lw 2 dt {} pt {} ps 1.3 "
+          "title '{}'",
+          i ? ", " : "", 3 + i, 1 + i, 6 + i, picked[i]->name);
     }
     gp += fmt::format(
         "\nset title 'Cycles a row at K = 4096'\nset ylabel 'cycles a row'\nset yrange [0:*]\n"
@@ -385,27 +392,29 @@ int run_report(const Common& c, const ReportArgs& r) {
     std::fprintf(stderr, "report: LUT size and reduction FLOPs\n");
     const std::vector<int> ks = {1024, 2048, 4096, 5120, 8192, 11008, 13824, 16384, 28672};
     std::string dat = "# K oasis_lut woq_lut oasis_flops woq_flops (N = K, mu = 4)\n";
-    std::string table = "| K = N | OASIS LUT entries | WOQ LUT entries (mu = 4) | OASIS reduction "
-                        "FLOPs | WOQ reduction FLOPs |\n|---:|---:|---:|---:|---:|\n";
+    std::string table =
+        "| K = N | OASIS LUT entries | WOQ LUT entries (mu = 4) | OASIS reduction "
+        "FLOPs | WOQ reduction FLOPs |\n|---:|---:|---:|---:|---:|\n";
     for (const int k : ks) {
       const Config kc = with_channels(cfg, k);
       const AnalyticFigures a = analyze(kc, k, 4, 1);
-      dat += fmt::format("{} {} {} {} {}\n", k, a.lut_entries, a.woq_lut_entries,
-                         a.reduction_flops, a.woq_reduction_flops);
+      dat += fmt::format("{} {} {} {} {}\n", k, a.lut_entries, a.woq_lut_entries, a.reduction_flops,
+                         a.woq_reduction_flops);
       table += fmt::format("| {} | {} | {} | {} | {} |\n", k, a.lut_entries, a.woq_lut_entries,
                            a.reduction_flops, a.woq_reduction_flops);
     }
     write_file(tmp / "lut.dat", dat);
     std::string gp = gp_header("lut.png", 900, 400);
-    gp += "set multiplot layout 1,2\nset logscale y\nset format y '10^{%L}'\n"
-          "set xlabel 'K (input channels; N = K, a q\\_proj layer)'\nset key bottom right\n"
-          "set title 'LUT size'\nset ylabel 'LUT entries'\nset yrange [1:1e6]\n"
-          "plot 'lut.dat' using 1:2 with linespoints lw 2 title 'OASIS (Cartesian product)', "
-          "'' using 1:3 with linespoints lw 2 title 'WOQ LUT-GEMM (FIGLUT, mu = 4)'\n"
-          "set title 'Reduction FLOPs'\nset ylabel 'FLOPs'\nset yrange [1e4:1e9]\n"
-          "plot 'lut.dat' using 1:4 with linespoints lw 2 title 'OASIS', "
-          "'' using 1:5 with linespoints lw 2 title 'WOQ LUT-GEMM (FIGLUT, mu = 4)'\n"
-          "unset multiplot\n";
+    gp +=
+        "set multiplot layout 1,2\nset logscale y\nset format y '10^{%L}'\n"
+        "set xlabel 'K (input channels; N = K, a q\\_proj layer)'\nset key bottom right\n"
+        "set title 'LUT size'\nset ylabel 'LUT entries'\nset yrange [1:1e6]\n"
+        "plot 'lut.dat' using 1:2 with linespoints lw 2 title 'OASIS (Cartesian product)', "
+        "'' using 1:3 with linespoints lw 2 title 'WOQ LUT-GEMM (FIGLUT, mu = 4)'\n"
+        "set title 'Reduction FLOPs'\nset ylabel 'FLOPs'\nset yrange [1e4:1e9]\n"
+        "plot 'lut.dat' using 1:4 with linespoints lw 2 title 'OASIS', "
+        "'' using 1:5 with linespoints lw 2 title 'WOQ LUT-GEMM (FIGLUT, mu = 4)'\n"
+        "unset multiplot\n";
     write_file(tmp / "lut.gp", gp);
     md += "## 3. LUT size and reduction FLOPs against K (paper Fig. 16)\n\n";
     md += fmt::format(
@@ -484,9 +493,10 @@ int run_report(const Common& c, const ReportArgs& r) {
       } catch (const nlohmann::json::exception& e) {
         throw UsageError(fmt::format("{}: not JSON ({})", synth, e.what()));
       }
-      md += fmt::format("Area of config `{}` from `{}` (tool: {}):\n\n| block | cells | "
-                        "transistors | flip-flops | depth |\n|---|---:|---:|---:|---:|\n",
-                        cfg.name, synth, sj.value("tool", std::string("?")));
+      md += fmt::format(
+          "Area of config `{}` from `{}` (tool: {}):\n\n| block | cells | "
+          "transistors | flip-flops | depth |\n|---|---:|---:|---:|---:|\n",
+          cfg.name, synth, sj.value("tool", std::string("?")));
       const auto row = [&](const std::string& name, const nlohmann::json& b) {
         const auto v = [&](const char* key) {
           return b.contains(key) ? b.at(key).dump() : std::string("-");
@@ -529,9 +539,9 @@ int run_report(const Common& c, const ReportArgs& r) {
       };
       const std::vector<Col> cols = {{1, 0}, {r.batch, 0}, {1, r.limit}, {r.batch, r.limit}};
       std::vector<ModelPerf> mp;
-      for (const auto& col : cols) mp.push_back(model_perf(cfg, m, PerfOptions{col.tokens, col.bw}));
-      md += fmt::format("### {}\n\n{} decoder layers. Source: {}.\n\n", m.name, m.layers,
-                        m.source);
+      for (const auto& col : cols)
+        mp.push_back(model_perf(cfg, m, PerfOptions{col.tokens, col.bw}));
+      md += fmt::format("### {}\n\n{} decoder layers. Source: {}.\n\n", m.name, m.layers, m.source);
       md += "| layer | K | N | k | M = 1 cycles a token | bound |";
       md += fmt::format(" M = {} cycles a token | bound |", r.batch);
       md += " M = 1, limited | bound |";
@@ -569,10 +579,12 @@ int main(int argc, char** argv) {
   Common lc;
   int64_t rows = 4096;
   bool json = false;
-  auto* lay = app.add_subcommand("layer", "one layer of N rows for M tokens: cycles, phases, "
+  auto* lay = app.add_subcommand("layer",
+                                 "one layer of N rows for M tokens: cycles, phases, "
                                  "the bounding phase");
   add_common(lay, lc);
-  lay->add_option("--rows", rows, "N: output rows")->check(CLI::Range(int64_t(1), int64_t(1) << 24));
+  lay->add_option("--rows", rows, "N: output rows")
+      ->check(CLI::Range(int64_t(1), int64_t(1) << 24));
   lay->add_flag("--json", json, "print JSON instead of text");
 
   Common mc;
@@ -584,7 +596,8 @@ int main(int argc, char** argv) {
 
   Common rc;
   ReportArgs ra;
-  auto* rep = app.add_subcommand("report", "write report.md and the gnuplot data and scripts "
+  auto* rep = app.add_subcommand("report",
+                                 "write report.md and the gnuplot data and scripts "
                                  "into a new folder (tools/report.sh draws them)");
   rep->add_option("--config", rc.config, "JSON config")->required();
   rep->add_option("--set", rc.overrides, "override a config field: key=value (repeatable)");

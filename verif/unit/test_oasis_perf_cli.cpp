@@ -70,16 +70,15 @@ TEST(PerfCli, LayerEqualsTheLibrary) {
 TEST(PerfCli, ModelEqualsTheLibrary) {
   const CmdResult r = run("model --config " + kPaper + " --model " + kLlama);
   ASSERT_EQ(r.status, 0) << r.out;
-  const ModelPerf m =
-      model_perf(load_config(kPaper), load_model_shape(kLlama), PerfOptions{1, 0});
+  const ModelPerf m = model_perf(load_config(kPaper), load_model_shape(kLlama), PerfOptions{1, 0});
   EXPECT_NE(r.out.find(std::to_string(m.model_cycles) + " cycles"), std::string::npos) << r.out;
 }
 
 TEST(PerfCli, ReportWritesTextDataAndScripts) {
   const fs::path out = scratch("report");
   fs::remove_all(out);
-  const CmdResult r = run("report --config " + kPaper + " --out " + out.string() +
-                          " --models " + kSource + "/configs/models");
+  const CmdResult r = run("report --config " + kPaper + " --out " + out.string() + " --models " +
+                          kSource + "/configs/models");
   ASSERT_EQ(r.status, 0) << r.out;
   const std::string md = read(out / "report.md");
   EXPECT_NE(md.find("config `paper`"), std::string::npos);
