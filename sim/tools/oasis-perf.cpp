@@ -278,9 +278,37 @@ int run_report(const Common& c, const ReportArgs& r) {
         "labels left offset 1,0 font 'sans,9' tc rgb 'black'\n",
         cfg.name, g.outliers_per_side, L.cycles, bars.size());
     write_file(tmp / "pipeline.gp", gp);
+    // The first groups' rows, from pe_line_timing: a group's beats, then each
+    // line's row counts (index counting), reduces (MAC tree) and, in parallel,
+    // compensates its 2k outliers (outlier branch); one group every I cycles.
+    const int shown = int(std::min<int64_t>(4, f.groups));
+    std::string rows_dat;
+    for (int gi = 0; gi < shown; ++gi) {
+      const int64_t w0 = fw + gi * f.row_interval, r0 = w0 + f.fill_beats;
+      const int64_t c1 = r0 + f.count_beats;
+      const std::pair<int64_t, int64_t> spans[] = {
+          {w0, r0}, {r0, c1}, {c1 + 1, c1 + 1 + f.chunks}, {r0, r0 + f.outlier_cycles}};
+      for (int k = 0; k < 4; ++k) {
+        rows_dat += fmt::format("{} {} {} \"g{} ({})\"\n", 4 - k, spans[k].first, spans[k].second,
+                                gi, spans[k].second - spans[k].first);
+      }
+    }
+    write_file(tmp / "pipeline_rows.dat", rows_dat);
+    std::string rgp = gp_header("pipeline_rows.png", 1000, 300);
+    rgp += fmt::format(
+        "set title \"The first {} groups of rows (g0, g1, ...; cycles in parentheses), one "
+        "group every {} cycles\"\n"
+        "set xlabel 'cycle'\nset yrange [0.3:4.7]\nunset key\n"
+        "set ytics ('weight stream' 4, 'main: index counting' 3, 'main: MAC tree' 2, "
+        "'outlier branch' 1)\nset style fill solid 0.8 border -1\n"
+        "plot 'pipeline_rows.dat' using (($2+$3)/2):1:(($3-$2)/2):(0.35) with boxxyerror "
+        "lc rgb '#6aa06a', '' using (($2+$3)/2):1:4 with labels font 'sans,8'\n",
+        shown, f.row_interval);
+    write_file(tmp / "pipeline_rows.gp", rgp);
     md += "## 1. The pipeline of one 1 x 4096 x 4096 GEMM (paper Fig. 14)\n\n";
     md += fmt::format(
-        "![pipeline](pipeline.png)\n\nOne token after an idle core, every stream unthrottled "
+        "![pipeline](pipeline.png)\n\n![rows](pipeline_rows.png)\n\nOne token after an idle core, "
+        "every stream unthrottled "
         "(cycle 0: its first beat taken). Pre-processing {} cycles: clustering {} (4096 "
         "activations at {} a cycle), Orizuru build {}, then the error calculation of the 2k = {} "
         "outliers {}. The token's context is switched in at cycle {} and its first weight beat "
@@ -288,7 +316,9 @@ int run_report(const Common& c, const ReportArgs& r) {
         "weight stream {}, index counting {}, MAC tree {}, outlier branch {} cycles a row). "
         "**Main branch {} cycles, outlier branch {} cycles** (each branch's own work, {} rows a "
         "line x {} and x {}): the outlier branch finishes **{:.0f} % sooner** and waits in the "
-        "output stage for the main branch. Drain (the last group's beats and the last row's "
+        "output stage for the main branch (second plot: each group's rows, from the line's timing "
+        "in docs/pe_line.md; the main branch counts, then reduces, while the next group's beats "
+        "arrive). Drain (the last group's beats and the last row's "
         "latency) {} cycles. GEMM phase {} cycles against SPEC section 6's bound of {}; the "
         "whole token {} cycles.\n\n",
         f.preprocess, f.clustering, g.clustering_lanes, f.orizuru_build, 2 * g.outliers_per_side,

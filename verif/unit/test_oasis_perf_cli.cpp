@@ -85,7 +85,7 @@ TEST(PerfCli, ReportWritesTextDataAndScripts) {
   EXPECT_NE(md.find("whole token 3153 cycles"), std::string::npos);
   EXPECT_NE(md.find("### LLaMA-2-70B"), std::string::npos);
   EXPECT_NE(md.find("no synthesis report"), std::string::npos);
-  for (const char* f : {"pipeline", "outliers", "lut", "sweep"}) {
+  for (const char* f : {"pipeline", "pipeline_rows", "outliers", "lut", "sweep"}) {
     EXPECT_TRUE(fs::exists(out / (std::string(f) + ".gp"))) << f;
     EXPECT_TRUE(fs::exists(out / (std::string(f) + ".dat"))) << f;
   }
