@@ -206,8 +206,12 @@ std::vector<ModelShape> load_models(const std::string& dir) {
 
 int run_report(const Common& c, const ReportArgs& r) {
   const Config cfg = load(c);
-  check_bandwidth(r.limit, "--limit");
-  if (r.limit == 0) throw UsageError("--limit 0: the report's bandwidth limit must be > 0");
+  if (!std::isfinite(r.limit) || r.limit <= 0) {
+    throw UsageError(
+        fmt::format("--limit {}: the report's bandwidth limit, a finite number of "
+                    "bytes a cycle > 0",
+                    r.limit));
+  }
   if (r.batch < 2) throw UsageError(fmt::format("--batch {}: at least 2", r.batch));
   if (!(c.clock_mhz > 0) || !std::isfinite(c.clock_mhz)) {
     throw UsageError(fmt::format("--clock-mhz {}: a positive number", c.clock_mhz));
