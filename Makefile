@@ -10,7 +10,7 @@ PROOFS ?=
 CMAKE_STAMP := $(BUILD)/CMakeCache.txt
 CTEST := ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-.PHONY: all deps build test regress test-exhaustive coverage prove bench demo gen lint clean help
+.PHONY: all deps build test regress test-exhaustive coverage prove bench demo gen lint report clean help
 
 all: build
 
@@ -22,6 +22,7 @@ help:
 	@echo "make coverage         line and toggle coverage of the make test runs, per block"
 	@echo "make prove            formal proofs with Yosys's SAT solver (docs/formal.md)"
 	@echo "make bench            benchmarks, with their figures"
+	@echo "make report CONFIG=x  performance report of configs/x.json: build/report/x/report.md"
 	@echo "make gen CONFIG=x     write build/x/rtl from configs/x.json"
 	@echo "make lint CONFIG=x    verilator --lint-only -Wall on every generated block"
 	@echo "make deps             install the missing Debian packages"
@@ -62,6 +63,10 @@ lint: gen
 
 demo: build
 	@tools/demo.sh $(BUILD) configs/$(CONFIG).json
+
+report: deps $(CMAKE_STAMP)
+	cmake --build $(BUILD) -j $(JOBS) --target oasis-perf
+	@tools/report.sh $(BUILD) configs/$(CONFIG).json
 
 clean:
 	rm -rf $(BUILD)

@@ -11,7 +11,11 @@
 // random gaps on the token and weight streams, random backpressure on y and
 // random register reads, in phases of different rates. Last, an unthrottled
 // token measures the pre-processing and the GEMM phase against core_timing and
-// SPEC section 6's lower bound.
+// SPEC section 6's lower bound; then two back-to-back segments of unthrottled
+// tokens (3 tokens of P + 1 rows, bound by the pre-processing, and 2 tokens of
+// enough rows for the GEMM phase to bound) are compared with the performance
+// model (model/perf.hpp, layer_perf): every token's last output and the
+// segment's cycles, exactly.
 // CORE_BENCH_ROWS=<n> in the environment skips the directed and random tokens
 // and runs a seeded synthetic LLM-like layer of n rows, quantized by the model,
 // with CORE_BENCH_TOKENS tokens (default 1; tools/bench_core.sh, make demo):
@@ -32,6 +36,7 @@
 #include "model/core.hpp"
 #include "model/fp.hpp"
 #include "model/lut_gemm.hpp"
+#include "model/perf.hpp"
 #include "model/quant.hpp"
 #include "model/regfile.hpp"
 #include "model/synth_data.hpp"
@@ -100,6 +105,10 @@ int main(int argc, char** argv) {
   uint64_t outputs_checked = 0, tokens_sent = 0, measured_token = ~uint64_t{0};
   std::vector<Fp16> got;  // every output taken, in order
   int64_t first_x_fire = -1, first_w_fire = -1, last_y_fire = -1, context_ready = -1;
+  // Back-to-back segments: the first token of the segment and, per token, the
+  // cycle its last output was taken.
+  uint64_t segment_first_token = ~uint64_t{0};
+  std::vector<int64_t> segment_last;
 
   std::optional<oasis::LutGemm> gemm;
 
@@ -178,6 +187,10 @@ int main(int argc, char** argv) {
           h.check("y_last_o", e.last, dut.y_last_o, where);
           got.push_back(Fp16{uint16_t(get_bits(dut.y_data_o, p * 16, 16))});
           if (e.token == measured_token && e.last) last_y_fire = int64_t(h.cycle());
+          if (e.last && e.token >= segment_first_token &&
+              e.token - segment_first_token < segment_last.size()) {
+            segment_last[size_t(e.token - segment_first_token)] = int64_t(h.cycle());
+          }
           expected.pop_front();
           h.scoreboard().count_vector();
           ++outputs_checked;
@@ -437,6 +450,40 @@ int main(int argc, char** argv) {
             n_tokens, n, config.weight_bits, config.act_bits, oasis::sqnr_db(ref, rtl),
             config.weight_bits, config.act_bits, oasis::sqnr_db(ref, rtn));
       }
+    }
+  }
+  // Back to back, every stream unthrottled, against the performance model.
+  if (!bench_rows) {
+    x_gap = w_gap = backpressure = 0;
+    const oasis::TokenFigures tf = oasis::token_figures(config, 1);
+    const int64_t long_groups = (tf.preprocess + tf.row_interval - 1) / tf.row_interval + 1;
+    const std::pair<int, int> segments[] = {{3, P + 1},
+                                            {2, int(long_groups * P) - (P > 1 ? 1 : 0)}};
+    for (const auto& [m, n] : segments) {
+      if (h.scoreboard().should_stop()) break;
+      random_matrix(n, iw, sw);
+      drain();
+      for (int i = 0; i < 4; ++i) cycle();
+      first_x_fire = -1;
+      segment_first_token = tokens_sent;
+      segment_last.assign(size_t(m), -1);
+      for (int t = 0; t < m; ++t) send_token(random_token(), moderate(), iw, sw);
+      drain();
+      const oasis::LayerPerf L = oasis::layer_perf(config, n, oasis::PerfOptions{m, 0});
+      const int64_t total = segment_last.back() - first_x_fire + 1;
+      fmt::print("measured back to back: {} tokens x {} rows, {} cycles (first token beat taken "
+                 "-> last output taken); performance model {} cycles, bound by {}\n",
+                 m, n, total, L.cycles, oasis::phase_name(L.bound));
+      for (int t = 0; t < m; ++t) {
+        h.check("back to back: a token's last output, cycles after the segment's first beat "
+                "(performance model)",
+                uint64_t(L.last_output[size_t(t)]),
+                uint64_t(segment_last[size_t(t)] - first_x_fire),
+                fmt::format("token {} of {}, {} rows", t, m, n));
+      }
+      h.check("back to back: the segment's cycles (performance model)", uint64_t(L.cycles),
+              uint64_t(total), fmt::format("{} tokens, {} rows", m, n));
+      segment_first_token = ~uint64_t{0};
     }
   }
   return h.finish();

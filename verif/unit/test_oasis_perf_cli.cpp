@@ -1,0 +1,133 @@
+// The oasis-perf command: its figures equal the library's (layer_perf,
+// model_perf), the report folder holds the text, data and gnuplot scripts,
+// and every kind of bad input gives one message, exit status 2 and nothing
+// written.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "model/config.hpp"
+#include "model/perf.hpp"
+
+namespace oasis {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CmdResult {
+  int status;
+  std::string out;  // stdout and stderr
+};
+
+CmdResult run(const std::string& args) {
+  const std::string cmd = std::string(OASIS_BINARY_DIR) + "/oasis-perf " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  CmdResult r{-1, ""};
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+const std::string kSource = OASIS_SOURCE_DIR;
+const std::string kPaper = kSource + "/configs/paper.json";
+const std::string kLlama = kSource + "/configs/models/llama2_7b.json";
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path scratch(const std::string& name) {
+  return fs::temp_directory_path() / ("oasis_perf_" + std::to_string(::getpid()) + "_" + name);
+}
+
+TEST(PerfCli, LayerEqualsTheLibrary) {
+  const CmdResult r = run("layer --config " + kPaper + " --rows 4096 --tokens 3 --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  const LayerPerf L = layer_perf(load_config(kPaper), 4096, PerfOptions{3, 0});
+  EXPECT_EQ(j.at("cycles").get<int64_t>(), L.cycles);
+  EXPECT_EQ(j.at("phases").at("gemm").get<int64_t>(), 2076);
+  EXPECT_EQ(j.at("bound").get<std::string>(), phase_name(L.bound));
+  const CmdResult t = run("layer --config " + kPaper + " --rows 4096");
+  EXPECT_NE(t.out.find("layer 3153 cycles"), std::string::npos) << t.out;
+}
+
+TEST(PerfCli, ModelEqualsTheLibrary) {
+  const CmdResult r = run("model --config " + kPaper + " --model " + kLlama);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const ModelPerf m = model_perf(load_config(kPaper), load_model_shape(kLlama), PerfOptions{1, 0});
+  EXPECT_NE(r.out.find(std::to_string(m.model_cycles) + " cycles"), std::string::npos) << r.out;
+}
+
+TEST(PerfCli, ReportWritesTextDataAndScripts) {
+  const fs::path out = scratch("report");
+  fs::remove_all(out);
+  const CmdResult r = run("report --config " + kPaper + " --out " + out.string() + " --models " +
+                          kSource + "/configs/models");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string md = read(out / "report.md");
+  EXPECT_NE(md.find("config `paper`"), std::string::npos);
+  EXPECT_NE(md.find("whole token 3153 cycles"), std::string::npos);
+  EXPECT_NE(md.find("### LLaMA-2-70B"), std::string::npos);
+  EXPECT_NE(md.find("no synthesis report"), std::string::npos);
+  for (const char* f : {"pipeline", "pipeline_rows", "outliers", "lut", "sweep"}) {
+    EXPECT_TRUE(fs::exists(out / (std::string(f) + ".gp"))) << f;
+    EXPECT_TRUE(fs::exists(out / (std::string(f) + ".dat"))) << f;
+  }
+  // An existing folder is not overwritten.
+  const CmdResult again = run("report --config " + kPaper + " --out " + out.string() +
+                              " --models " + kSource + "/configs/models");
+  EXPECT_EQ(again.status, 2);
+  EXPECT_NE(again.out.find("already exists"), std::string::npos) << again.out;
+  EXPECT_TRUE(fs::exists(out / "report.md"));
+  fs::remove_all(out);
+}
+
+TEST(PerfCli, BadInputExitsTwoAndWritesNothing) {
+  const fs::path bad = scratch("bad.json");
+  {
+    std::ofstream o(bad);
+    o << R"({"name": "x", "source": "s", "layers": 2, "linear": [{"name": "q", "in": 0, "out": 4}]})";
+  }
+  const fs::path out = scratch("bad_report");
+  fs::remove_all(out);
+  const std::pair<std::string, std::string> cases[] = {
+      {"model --config " + kPaper + " --model /nonexistent/m.json", "cannot be read"},
+      {"model --config " + kPaper + " --model " + bad.string(), "in 0 and out 4"},
+      {"layer --config /nonexistent/c.json", "cannot be read"},
+      {"layer --config " + kPaper + " --set pe_lines=0", "pe_lines"},
+      {"layer --config " + kPaper + " --bandwidth -1", "--bandwidth -1"},
+      {"layer --config " + kPaper + " --bandwidth nan", "--bandwidth nan"},
+      {"layer --config " + kPaper + " --bandwidth fast", "bandwidth"},
+      {"layer --config " + kPaper + " --rows 0", "rows"},
+      {"frob", "unknown subcommand 'frob'"},
+      {"report --config " + kPaper + " --out " + out.string() + " --limit 0", "--limit 0"},
+      {"report --config " + kPaper + " --out " + out.string() + " --models /nonexistent",
+       "not a folder"},
+  };
+  for (const auto& [args, message] : cases) {
+    const CmdResult r = run(args);
+    EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find(message), std::string::npos) << args << "\n" << r.out;
+    EXPECT_FALSE(fs::exists(out)) << args;
+  }
+  fs::remove(bad);
+}
+
+}  // namespace
+}  // namespace oasis

@@ -1,0 +1,233 @@
+// The performance model against the cycle model: for the configs of the
+// core's sweeps (sim/sweeps/core*.txt), configs/*.json and random valid
+// configs, M = 1..3 tokens streamed back to back with every stream
+// unthrottled, layer_perf's per-token cycles (first beat, context ready,
+// first weight beat, last output) equal what run_core measures on Core,
+// exactly. Row counts on both sides of the pre-processing / GEMM balance.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <vector>
+
+#include "model/config.hpp"
+#include "model/core.hpp"
+#include "model/lut_gemm.hpp"
+#include "model/perf.hpp"
+
+namespace oasis {
+namespace {
+
+const std::string kSource = OASIS_SOURCE_DIR;
+
+Fp16 moderate(std::mt19937_64& rng) {
+  const uint16_t exp = uint16_t(9 + rng() % 13);
+  return Fp16{uint16_t(((rng() & 1) << 15) | (exp << 10) | (rng() & 0x3FF))};
+}
+
+LutGemm random_gemm(const Config& c, std::mt19937_64& rng) {
+  for (;;) {
+    std::vector<Fp16> ca(size_t(1) << c.act_bits), cw(size_t(1) << c.weight_bits);
+    for (auto& v : ca) v = moderate(rng);
+    std::sort(ca.begin(), ca.end(), [](Fp16 a, Fp16 b) { return to_double(a) < to_double(b); });
+    for (auto& v : cw) v = moderate(rng);
+    try {
+      return LutGemm(LutGemmParams::from_config(c), ca, cw);
+    } catch (const std::invalid_argument&) {
+    }
+  }
+}
+
+struct Case {
+  std::string label;
+  Config config;
+};
+
+// Every config line of sim/sweeps/core*.txt: label, config path, overrides.
+std::vector<Case> sweep_cases() {
+  std::vector<Case> out;
+  for (const auto& e : std::filesystem::directory_iterator(kSource + "/sim/sweeps")) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("core", 0) != 0 || e.path().extension() != ".txt") continue;
+    std::ifstream in(e.path());
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      std::istringstream words(line.substr(0, line.find(" -- ")));
+      std::string label, path, w;
+      words >> label >> path;
+      std::vector<std::string> overrides;
+      while (words >> w) overrides.push_back(w);
+      out.push_back({name + ":" + label, load_config(kSource + "/" + path, overrides)});
+    }
+  }
+  return out;
+}
+
+std::vector<Case> config_cases() {
+  std::vector<Case> out;
+  for (const auto& e : std::filesystem::directory_iterator(kSource + "/configs")) {
+    if (e.path().extension() != ".json") continue;
+    out.push_back({e.path().filename().string(), load_config(e.path().string())});
+  }
+  return out;
+}
+
+// Random configs the schema accepts, small enough to run in milliseconds.
+std::vector<Case> random_cases(int n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const auto pick = [&](int lo, int hi) { return lo + int(rng() % uint64_t(hi - lo + 1)); };
+  std::vector<Case> out;
+  while (int(out.size()) < n) {
+    const int K = pick(4, 300);
+    std::vector<std::string> o = {
+        "channels=" + std::to_string(K),
+        "outliers_per_side=" + std::to_string(pick(1, std::min(12, K / 2))),
+        "act_bits=" + std::to_string(pick(1, 4)),
+        "weight_bits=" + std::to_string(pick(1, 4)),
+        "pe_lines=" + std::to_string(pick(1, 4)),
+        "index_counters=" + std::to_string(pick(1, 8)),
+        "counter_inputs=" + std::to_string(pick(1, 8)),
+        "mac_tree_inputs=" + std::to_string(pick(1, 32)),
+        "comp_macs=" + std::to_string(pick(1, 8)),
+        "clustering_lanes=" + std::to_string(pick(1, std::min(8, K))),
+        "clustering_levels_per_stage=" + std::to_string(pick(1, 3)),
+        "orizuru_unit_inputs=" + std::to_string(1 << pick(1, 4)),
+        "orizuru_levels_per_stage=" + std::to_string(pick(1, 3)),
+        "fp_pipeline_stages=" + std::to_string(pick(0, 2)),
+        "weight_beat_indices=" + std::to_string(pick(1, std::min(64, K))),
+        std::string("accumulator=") + (rng() % 2 ? "fp16" : "fp32"),
+    };
+    try {
+      out.push_back({"random " + std::to_string(out.size()),
+                     load_config(kSource + "/configs/default.json", o)});
+    } catch (const ConfigError&) {
+    }
+  }
+  return out;
+}
+
+// Row counts: a partial single group, and enough groups for the GEMM phase
+// to outlast the pre-processing (so both sides of the max are exercised).
+std::vector<int64_t> row_counts(const Config& c) {
+  const TokenFigures f = token_figures(c, 1);
+  const int64_t P = c.pe_lines;
+  const int64_t groups = (f.preprocess + f.row_interval - 1) / f.row_interval + 2;
+  std::vector<int64_t> rows = {std::max<int64_t>(1, P - 1), groups * P - (P > 1 ? 1 : 0)};
+  return rows;
+}
+
+void check(const Case& cs, int64_t rows, int tokens, uint64_t seed) {
+  const Config& c = cs.config;
+  SCOPED_TRACE(cs.label + " rows " + std::to_string(rows) + " tokens " + std::to_string(tokens));
+  std::mt19937_64 rng(seed);
+  const LutGemm gemm = random_gemm(c, rng);
+  std::vector<std::vector<Fp16>> x(size_t(tokens), std::vector<Fp16>(size_t(c.channels)));
+  std::vector<Fp16> sa(static_cast<size_t>(tokens));
+  for (auto& t : x) {
+    for (auto& v : t) v = moderate(rng);
+  }
+  for (auto& s : sa) s = moderate(rng);
+  std::vector<std::vector<uint8_t>> iw(size_t(rows), std::vector<uint8_t>(size_t(c.channels)));
+  std::vector<Fp16> sw(static_cast<size_t>(rows));
+  for (auto& r : iw) {
+    for (auto& v : r) v = uint8_t(rng() % (1u << c.weight_bits));
+  }
+  for (auto& s : sw) s = moderate(rng);
+  const auto runs = run_core(c, gemm, x, sa, iw, sw);
+  const LayerPerf L = layer_perf(c, rows, PerfOptions{tokens, 0});
+  ASSERT_EQ(runs.size(), size_t(tokens));
+  const int64_t origin = runs[0].first_beat;
+  for (int t = 0; t < tokens; ++t) {
+    const CoreTokenRun& r = runs[size_t(t)];
+    EXPECT_EQ(r.first_beat - origin, L.first_beat[size_t(t)]) << "token " << t;
+    EXPECT_EQ(r.context_ready - origin, L.context_ready[size_t(t)]) << "token " << t;
+    EXPECT_EQ(r.first_weight - origin, L.first_weight[size_t(t)]) << "token " << t;
+    EXPECT_EQ(r.last_output - origin, L.last_output[size_t(t)]) << "token " << t;
+  }
+  EXPECT_EQ(runs.back().last_output - origin + 1, L.cycles);
+  EXPECT_EQ(L.token.gemm, core_gemm_cycles(c, rows));
+  EXPECT_EQ(L.token.preprocess, core_timing(c).preprocess_cycles);
+  EXPECT_EQ(L.exposed_preprocess + L.exposed_rows + L.exposed_drain, L.cycles);
+  if (tokens >= 2) {
+    const int64_t period = runs[1].last_output - runs[0].last_output;
+    EXPECT_EQ(period, L.token_period);
+  }
+}
+
+void check_all(const std::vector<Case>& cases, uint64_t seed) {
+  int runs = 0;
+  for (const auto& cs : cases) {
+    for (const int64_t rows : row_counts(cs.config)) {
+      for (int m = 1; m <= 3; ++m, ++runs) check(cs, rows, m, seed);
+    }
+  }
+  std::printf("%zu configs, %d runs of 1 to 3 tokens compared\n", cases.size(), runs);
+}
+
+TEST(Perf, EqualsTheCycleModelOnTheCoreSweeps) {
+  const auto cases = sweep_cases();
+  EXPECT_GE(cases.size(), 7u);
+  check_all(cases, 1);
+}
+
+// The paper config is the expensive one (16 lines, K = 4096): about
+// 1,200 cycles a token of pre-processing and 160 groups for the long case.
+TEST(Perf, EqualsTheCycleModelOnTheNamedConfigs) { check_all(config_cases(), 2); }
+
+TEST(Perf, EqualsTheCycleModelOnRandomConfigs) { check_all(random_cases(150, 3), 3); }
+
+TEST(Perf, PaperConfigLlama7bQ) {
+  // 1 x 4096 x 4096: 256 groups of 8 cycles, bound by the main branch; the
+  // outlier branch needs ceil(42 / 8) = 6 cycles a row.
+  const Config c = load_config(kSource + "/configs/paper.json");
+  const LayerPerf L = layer_perf(c, 4096, PerfOptions{1, 0});
+  EXPECT_EQ(L.token.gemm, 2076);
+  EXPECT_EQ(L.token.preprocess, 1076);
+  EXPECT_EQ(L.cycles, 1076 + 1 + 2076);
+  EXPECT_EQ(L.token.outlier_cycles, 6);
+  EXPECT_EQ(phase_branch(L.bound), "main branch");
+  // Back to back the pre-processing hides behind the GEMM: one token every
+  // 2077 cycles.
+  EXPECT_EQ(layer_perf(c, 4096, PerfOptions{4, 0}).token_period, 2077);
+}
+
+TEST(Perf, MemoryBoundLayers) {
+  const Config c = load_config(kSource + "/configs/paper.json");
+  // A group: 16 rows x 4096 x 4 bits = 32768 bytes and 32 bytes of scales.
+  const TokenFigures slow = token_figures(c, 4096, 1024);
+  EXPECT_EQ(slow.group_bytes, 32800);
+  EXPECT_EQ(slow.memory_cycles, 33);
+  EXPECT_EQ(slow.row_interval, 33);
+  EXPECT_EQ(slow.interval_bound, PerfPhase::kMemory);
+  const TokenFigures fast = token_figures(c, 4096, 8192);
+  EXPECT_EQ(fast.memory_cycles, 5);
+  EXPECT_EQ(fast.row_interval, 8);
+  EXPECT_EQ(fast.gemm, core_gemm_cycles(c, 4096));
+}
+
+TEST(Perf, RejectsBadArguments) {
+  const Config c = load_config(kSource + "/configs/paper.json");
+  EXPECT_THROW(layer_perf(c, 0, PerfOptions{1, 0}), std::invalid_argument);
+  EXPECT_THROW(layer_perf(c, 8, PerfOptions{0, 0}), std::invalid_argument);
+  EXPECT_THROW(layer_perf(c, 8, PerfOptions{1, -1}), std::invalid_argument);
+  EXPECT_THROW(load_model_shape(kSource + "/configs/models/none.json"), ConfigError);
+}
+
+TEST(Perf, ModelShapesLoad) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(kSource + "/configs/models")) {
+    const ModelShape m = load_model_shape(e.path().string());
+    EXPECT_EQ(m.linear.size(), 7u) << e.path();
+    EXPECT_GE(m.layers, 32) << e.path();
+    ++n;
+  }
+  EXPECT_EQ(n, 5);
+}
+
+}  // namespace
+}  // namespace oasis
