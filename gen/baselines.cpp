@@ -211,11 +211,12 @@ class MacLineBaselineBlock final : public Block {
 
   BlockOutput emit(const Config& c) const override {
     BlockOutput out;
-    out.primitives = {"oasis_fp_round.sv", "oasis_fp_add.sv", "oasis_fp_mul.sv",
-                      "oasis_fp_convert.sv", "oasis_fp_pipe.sv"};
     const string module = module_name(c, name());
     const MacLineTiming tm = mac_line_timing(c);
     const bool fp32 = c.accumulator == AccumulatorFormat::kFp32;
+    // Conversions (widening, the final rounding) only with a binary32 accumulator.
+    out.primitives = {"oasis_fp_round.sv", "oasis_fp_add.sv", "oasis_fp_mul.sv", "oasis_fp_pipe.sv"};
+    if (fp32) out.primitives.insert(out.primitives.begin() + 3, "oasis_fp_convert.sv");
     const AccFormat f = fp32 ? AccFormat{8, 23} : AccFormat{5, 10};
     const int aw = f.width();
     const int S = c.fp_pipeline_stages;

@@ -12,6 +12,9 @@
 # extrapolated, and the core is estimated from its blocks (docs/synth.md).
 # A block whose sources and commands have not changed since its last
 # measurement is not synthesized again (its figures are reused).
+# The whole script is one block, read before it runs, so that editing the file
+# during a long run does not change the run.
+{
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "synth: $*" >&2; exit 2; }
@@ -107,7 +110,7 @@ synth_block() {
   ffs=$(awk '$1 ~ /^\$_.*DFF/ && NF == 2 { n += $2 } END { print n + 0 }' "$f.stat")
   depth=$(sed -n 's/^Longest topological path in .* (length=\([0-9]*\)):$/\1/p' "$f.ltp" | tail -n 1)
   tr=$(count_transistors "$f.cmos")
-  secs=$(echo "$t1 - $t0" | bc)
+  secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
   [ -n "$cells" ] && [ -n "$depth" ] || { echo "synth: no figures for $label in $f.*" >&2; exit 1; }
   jq -n --arg key "$key" --argjson cells "$cells" --argjson tr "$tr" --argjson ffs "$ffs" \
     --argjson depth "$depth" --argjson secs "$(printf '%.1f' "$secs")" \
@@ -128,35 +131,50 @@ for f in "$full"/*.f; do
   [ "$b" = files ] || blocks+=("$b")
 done
 
-# Blocks that grow with the channel count and the size measure they are
-# extrapolated in (a figure of their manifest), above the limit.
-declare -A measure=([topk_baseline]=comparators [topk_sort_baseline]=comparators
-                    [mac_line_baseline]=macs_per_cycle)
-large=0
-[ "$channels" -gt "$limit" ] && large=1
-
-# Slices: two smaller instances, same config otherwise.
-slice_sets() {
+# Above the limit, blocks too large for Yosys in reasonable time are measured
+# at two smaller sizes (one config key set to two values, the rest of the
+# config unchanged) and extrapolated linearly: their logic (cells and
+# transistors less the flip-flops) in one manifest figure, their flip-flops in
+# another (docs/synth.md, "Scaled figures").
+#   block: key value1 value2 logic-measure flip-flop-measure
+slice_plan() {
   case $1 in
     mac_line_baseline)  # one and two MAC trees a cycle at the config's row interval
       local ri tin
       ri=$(manifest "$full" pe_line row_interval_cycles)
       tin=$(jq -r .config.mac_tree_inputs "$full/manifest.json")
-      echo "$((tin * ri)) $((2 * tin * ri))" ;;
-    topk_sort_baseline) echo "128 256" ;;
-    *) echo "128 256" ;;
+      echo "channels $((tin * ri)) $((2 * tin * ri)) macs_per_cycle macs_per_cycle" ;;
+    topk_baseline) echo "channels 128 256 comparators channels" ;;
+    topk_sort_baseline) echo "channels 64 128 comparators channels" ;;
+    pe_line | index_counter_array) echo "index_counters 1 2 index_counters index_counters" ;;
+    *) echo "" ;;
   esac
 }
+# A figure of a block's manifest, or of the config.
+figure() {
+  local v
+  v=$(jq -r ".blocks.$2.$3 // .config.$3 // empty" "$1/manifest.json")
+  [ -n "$v" ] || { echo "synth: no figure '$3' for block $2 in $1/manifest.json" >&2; exit 1; }
+  echo "$v"
+}
+large=0
+[ "$channels" -gt "$limit" ] && large=1
+wb=$(jq -r .config.weight_beat_indices "$full/manifest.json")
 
 plan=()  # "label|rtl|block"
 scaled=()
 for b in "${blocks[@]}"; do
   if [ $large = 1 ] && [ "$b" = core ]; then continue; fi
-  if [ $large = 1 ] && [ -n "${measure[$b]:-}" ]; then
-    read -r n1 n2 <<<"$(slice_sets "$b")"
-    for n in $n1 $n2; do
-      d=$(generate "n$n" "channels=$n")
-      plan+=("${b}_n$n|$d|$b")
+  sp=""
+  [ $large = 1 ] && sp=$(slice_plan "$b")
+  if [ -n "$sp" ]; then
+    read -r key v1 v2 _ _ <<<"$sp"
+    for v in $v1 $v2; do
+      # A weight beat may not be longer than the row.
+      extra=()
+      [ "$key" = channels ] && extra=("weight_beat_indices=$((v < wb ? v : wb))")
+      d=$(generate "${key}_$v" "$key=$v" "${extra[@]}")
+      plan+=("${b}_${key}_$v|$d|$b")
     done
     scaled+=("$b")
     continue
@@ -177,17 +195,21 @@ put() { jq --arg b "$1" --argjson v "$2" '.[$b] = $v' "$blocks_json" >"$blocks_j
 for b in "${blocks[@]}"; do
   [ "$b" = core ] && [ $large = 1 ] && continue
   if printf '%s\n' "${scaled[@]}" | grep -qx "$b"; then
-    read -r n1 n2 <<<"$(slice_sets "$b")"
-    m=${measure[$b]}
-    u=$(manifest "$full" "$b" "$m")
-    u1=$(manifest "$work/n$n1/rtl" "$b" "$m")
-    u2=$(manifest "$work/n$n2/rtl" "$b" "$m")
-    v=$(jq -n --slurpfile a "$out/blocks/${b}_n$n1.json" --slurpfile c "$out/blocks/${b}_n$n2.json" \
-      --argjson u "$u" --argjson u1 "$u1" --argjson u2 "$u2" --arg m "$m" --arg n1 "$n1" --arg n2 "$n2" '
-      def lin(f): ($c[0][f] + ($u - $u2) * ($c[0][f] - $a[0][f]) / ($u2 - $u1)) | round;
-      { cells: lin("cells"), transistors: lin("transistors"), flip_flops: lin("flip_flops"),
-        depth: $c[0].depth, seconds: ($a[0].seconds + $c[0].seconds), scaled: true,
-        note: "extrapolated linearly in \($m) (\($u1) at N = \($n1), \($u2) at N = \($n2), \($u) here) from Yosys runs at N = \($n1) and N = \($n2); depth is that of N = \($n2)" }')
+    read -r key v1 v2 ml mf <<<"$(slice_plan "$b")"
+    d1="$work/${key}_$v1/rtl" d2="$work/${key}_$v2/rtl"
+    v=$(jq -n --slurpfile a "$out/blocks/${b}_${key}_$v1.json" --slurpfile c "$out/blocks/${b}_${key}_$v2.json" \
+      --argjson l "$(figure "$full" "$b" "$ml")" --argjson l1 "$(figure "$d1" "$b" "$ml")" \
+      --argjson l2 "$(figure "$d2" "$b" "$ml")" --argjson f "$(figure "$full" "$b" "$mf")" \
+      --argjson f1 "$(figure "$d1" "$b" "$mf")" --argjson f2 "$(figure "$d2" "$b" "$mf")" \
+      --arg key "$key" --arg v1 "$v1" --arg v2 "$v2" --arg ml "$ml" --arg mf "$mf" '
+      def lin(x1; x2; u; u1; u2): x2 + (u - u2) * (x2 - x1) / (u2 - u1);
+      ($a[0].flip_flops) as $ff1 | ($c[0].flip_flops) as $ff2 |
+      (lin($ff1; $ff2; $f; $f1; $f2)) as $ff |
+      { cells: (lin($a[0].cells - $ff1; $c[0].cells - $ff2; $l; $l1; $l2) + $ff | round),
+        transistors: (lin($a[0].transistors - 16 * $ff1; $c[0].transistors - 16 * $ff2; $l; $l1; $l2) + 16 * $ff | round),
+        flip_flops: ($ff | round),
+        depth: $c[0].depth, seconds: ((($a[0].seconds + $c[0].seconds) * 10 | round) / 10), scaled: true,
+        note: "Yosys runs at \($key) = \($v1) and \($v2), extrapolated linearly: logic in \($ml) (\($l1), \($l2) -> \($l)), flip-flops in \($mf) (\($f1), \($f2) -> \($f)); depth is that of \($key) = \($v2)" }')
   else
     v=$(jq '{cells, transistors, flip_flops, depth, seconds, scaled: false, note: ""}' "$out/blocks/$b.json")
   fi
@@ -241,3 +263,5 @@ jq -r '
 mv "$out/synth.json.tmp" "$out/synth.json"
 mv "$out/synth.md.tmp" "$out/synth.md"
 echo "synth: wrote $out/synth.json and $out/synth.md"
+exit 0
+}
