@@ -130,6 +130,14 @@ for f in "$full"/*.f; do
   b=$(basename "$f" .f)
   [ "$b" = files ] || blocks+=("$b")
 done
+# The compared blocks first, so that a long run gives the comparisons early.
+order=()
+for b in pe_line mac_line_baseline orizuru topk_sort_baseline topk_baseline; do
+  printf '%s\n' "${blocks[@]}" | grep -qx "$b" && order+=("$b")
+done
+for b in "${blocks[@]}"; do
+  printf '%s\n' "${order[@]}" | grep -qx "$b" || order+=("$b")
+done
 
 # Above the limit, blocks too large for Yosys in reasonable time are measured
 # at two smaller sizes (one config key set to two values, the rest of the
@@ -163,7 +171,7 @@ wb=$(jq -r .config.weight_beat_indices "$full/manifest.json")
 
 plan=()  # "label|rtl|block"
 scaled=()
-for b in "${blocks[@]}"; do
+for b in "${order[@]}"; do
   if [ $large = 1 ] && [ "$b" = core ]; then continue; fi
   sp=""
   [ $large = 1 ] && sp=$(slice_plan "$b")
