@@ -305,26 +305,57 @@ class MacLineBaselineBlock final : public Block {
     s += widen(f, "u_widen_w", "w", "w_a", "    ");
     s += fp_mul(f, "u_mul", "x_a", "w_a", fmt::format("prod[i*{0} +: {0}]", aw), "    ");
     s += fmt::format("    assign prod_p[i] = i < {} || !last;\n  end\n", last_lanes);
-    const int extra = 18;  // {sw, last, first}
-    const int mul_w = extra + M + M * aw;
-    s += fmt::format("  logic mul_valid;\n  logic [{}:0] mul_q;\n", mul_w - 1);
-    s += pipe("u_mul_pipe", mul_w, S, "w_valid_i", "{sw_cur, last, first, prod_p, prod}",
-              "mul_valid", "mul_q");
-    string cur = "mul_q", cur_valid = "mul_valid";
+    // Registers: one pipe per lane or tree node ({present, value}) and one for
+    // the beat's tag {sw, last, first}: no register wider than a value (a reset
+    // of more than 8k bits at once is a lint warning; M = 512 products are 8k).
+    s += "  logic [17:0] tag0;\n  assign tag0 = {sw_cur, last, first};\n";
+    string tag = "tag0", valid = "w_valid_i";
+    const auto regs = [&](const string& name, int count, const string& v_in, const string& p_in) {
+      string r = fmt::format(
+          "  logic [{0}:0] {1}_v;\n  logic [{2}:0] {1}_p, {1}_lane_valid;\n"
+          "  logic [17:0] {1}_tag;\n  logic {1}_valid;\n",
+          count * aw - 1, name, count - 1);
+      r += fmt::format("  for (genvar i = 0; i < {}; i++) begin : g_{}_reg\n", count, name);
+      r += fmt::format("    logic [{}:0] q;\n", aw);
+      r += pipe("u_pipe", aw + 1, S, valid, fmt::format("{{{}[i], {}[i*{} +: {}]}}", p_in, v_in, aw, aw),
+                fmt::format("{}_lane_valid[i]", name), "q", "    ");
+      r += fmt::format("    assign {0}_p[i] = q[{1}];\n    assign {0}_v[i*{1} +: {1}] = q[{2}:0];\n  end\n",
+                       name, aw, aw - 1);
+      r += pipe(fmt::format("u_{}_tag_pipe", name), 18, S, valid, tag, name + "_valid", name + "_tag");
+      r += fmt::format("  logic unused_{0}_lane_valid;\n  assign unused_{0}_lane_valid = ^{0}_lane_valid;\n",
+                       name);
+      return r;
+    };
+    s += regs("mul", M, "prod", "prod_p");
+    string vals = "mul_v", pres = "mul_p";
+    tag = "mul_tag";
+    valid = "mul_valid";
     int n = M;
     int level = 0;
     while (n > 1) {
+      // One level of the pairwise tree: adjacent pairs, left operand first; an
+      // absent right operand or an odd last value passes the left one up.
       const string name = fmt::format("lvl{}", level);
-      const int w = extra + n + n * aw;
-      s += fmt::format("  logic [{0}:0] {1}_in;\n  logic [{2}:0] {1}_in_p;\n", n * aw - 1, name,
-                       n - 1);
-      s += fmt::format("  assign {0}_in = {1}[{2}:0];\n  assign {0}_in_p = {1}[{3}:{4}];\n", name,
-                       cur, n * aw - 1, n * aw + n - 1, n * aw);
-      s += tree_level(f, S, name, n, name + "_in", name + "_in_p", cur_valid,
-                      fmt::format("{}[{}:{}]", cur, w - 1, w - extra), extra);
-      cur = name + "_q";
-      cur_valid = name + "_valid";
-      n = (n + 1) / 2;
+      const int next = (n + 1) / 2;
+      s += fmt::format("  logic [{}:0] {}_sum;\n  logic [{}:0] {}_sp;\n", next * aw - 1, name, next - 1, name);
+      s += fmt::format("  for (genvar i = 0; i < {}; i++) begin : g_{}\n", n / 2, name);
+      s += fmt::format("    logic [{}:0] sum;\n", aw - 1);
+      s += fp_add(f, "u_add", fmt::format("{}[2*i*{} +: {}]", vals, aw, aw),
+                  fmt::format("{}[(2*i+1)*{} +: {}]", vals, aw, aw), "sum", "    ");
+      s += fmt::format("    assign {0}_sum[i*{1} +: {1}] = {2}[2*i+1] ? sum : {3}[2*i*{1} +: {1}];\n", name,
+                       aw, pres, vals);
+      s += fmt::format("    assign {0}_sp[i] = {1}[2*i];\n  end\n", name, pres);
+      if (n % 2 == 1) {
+        s += fmt::format("  assign {0}_sum[{1}*{2} +: {2}] = {3}[{4}*{2} +: {2}];\n", name, n / 2, aw, vals,
+                         n - 1);
+        s += fmt::format("  assign {0}_sp[{1}] = {2}[{3}];\n", name, n / 2, pres, n - 1);
+      }
+      s += regs(name, next, name + "_sum", name + "_sp");
+      vals = name + "_v";
+      pres = name + "_p";
+      tag = name + "_tag";
+      valid = name + "_valid";
+      n = next;
       ++level;
     }
     s += fmt::format(
@@ -333,12 +364,12 @@ class MacLineBaselineBlock final : public Block {
         "  logic [15:0] root_sw;\n"
         "  logic [{0}:0] root, acc_sum, acc_d, acc_q;\n"
         "  assign root_valid = {1};\n"
-        "  assign root = {2}[{3}:0];\n"
-        "  assign unused_root_present = {2}[{4}];\n"
-        "  assign root_first = {2}[{5}];\n"
-        "  assign root_last = {2}[{6}];\n"
-        "  assign root_sw = {2}[{7}:{8}];\n",
-        aw - 1, cur_valid, cur, aw - 1, aw, aw + 1, aw + 2, aw + 18, aw + 3);
+        "  assign root = {2}[{0}:0];\n"
+        "  assign unused_root_present = {3}[0];\n"
+        "  assign root_first = {4}[0];\n"
+        "  assign root_last = {4}[1];\n"
+        "  assign root_sw = {4}[17:2];\n",
+        aw - 1, valid, vals, pres, tag);
     s += "  // The accumulator: the combinational adder and one register; beat 0 loads it.\n";
     s += fp_add(f, "u_acc", "acc_q", "root", "acc_sum");
     s += "  assign acc_d = root_valid ? (root_first ? root : acc_sum) : acc_q;\n"
