@@ -10,6 +10,8 @@
 # Environment: SYNTH_MAX_CHANNELS (default 1024): above this many channels the
 # blocks that grow with N are measured on two smaller instances and
 # extrapolated, and the core is estimated from its blocks (docs/synth.md).
+# SYNTH_BLOCKS="b1 b2": measure only these blocks (their figures are kept for
+# the next full run) and write no report.
 # A block whose sources and commands have not changed since its last
 # measurement is not synthesized again (its figures are reused).
 # The whole script is one block, read before it runs, so that editing the file
@@ -173,6 +175,7 @@ plan=()  # "label|rtl|block"
 scaled=()
 for b in "${order[@]}"; do
   if [ $large = 1 ] && [ "$b" = core ]; then continue; fi
+  if [ -n "${SYNTH_BLOCKS:-}" ] && ! printf '%s\n' $SYNTH_BLOCKS | grep -qx "$b"; then continue; fi
   sp=""
   [ $large = 1 ] && sp=$(slice_plan "$b")
   if [ -n "$sp" ]; then
@@ -195,6 +198,11 @@ for p in "${plan[@]}"; do
   IFS='|' read -r label rtl block <<<"$p"
   synth_block "$label" "$rtl" "$block"
 done
+
+if [ -n "${SYNTH_BLOCKS:-}" ]; then
+  echo "synth: SYNTH_BLOCKS given: only those measured, no report written"
+  exit 0
+fi
 
 # Assemble the report.
 blocks_json=$(mktemp)
