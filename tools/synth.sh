@@ -156,7 +156,9 @@ slice_plan() {
       echo "channels $((tin * ri)) $((2 * tin * ri)) macs_per_cycle macs_per_cycle" ;;
     topk_baseline) echo "channels 128 256 comparators channels" ;;
     topk_sort_baseline) echo "channels 64 128 comparators channels" ;;
-    pe_line | index_counter_array) echo "index_counters 1 2 index_counters index_counters" ;;
+    index_counter_array) echo "index_counters 1 2 index_counters index_counters" ;;
+    # One run with one counter; the counters' growth is the Index Counter array's.
+    pe_line) echo "index_counters 1" ;;
     *) echo "" ;;
   esac
 }
@@ -210,7 +212,17 @@ echo '{}' >"$blocks_json"
 put() { jq --arg b "$1" --argjson v "$2" '.[$b] = $v' "$blocks_json" >"$blocks_json.t" && mv "$blocks_json.t" "$blocks_json"; }
 for b in "${blocks[@]}"; do
   [ "$b" = core ] && [ $large = 1 ] && continue
-  if printf '%s\n' "${scaled[@]}" | grep -qx "$b"; then
+  if [ "$b" = pe_line ] && [ $large = 1 ]; then
+    # The line with one Index Counter, plus what the Index Counter array
+    # grows by from one counter to the configured number.
+    v=$(jq -n --slurpfile p "$out/blocks/pe_line_index_counters_1.json" \
+      --slurpfile i1 "$out/blocks/index_counter_array_index_counters_1.json" \
+      --argjson i "$(jq .index_counter_array "$blocks_json")" --arg c "$(figure "$full" pe_line index_counters)" '
+      def add(f): $p[0][f] + $i[f] - $i1[0][f];
+      { cells: add("cells"), transistors: add("transistors"), flip_flops: add("flip_flops"),
+        depth: $p[0].depth, seconds: $p[0].seconds, scaled: true,
+        note: "Yosys run of the line with index_counters = 1, plus the index_counter_array at \($c) counters (itself extrapolated) less the array at 1 counter; depth is that of the run with 1 counter" }')
+  elif printf '%s\n' "${scaled[@]}" | grep -qx "$b"; then
     read -r key v1 v2 ml mf <<<"$(slice_plan "$b")"
     d1="$work/${key}_$v1/rtl" d2="$work/${key}_$v2/rtl"
     v=$(jq -n --slurpfile a "$out/blocks/${b}_${key}_$v1.json" --slurpfile c "$out/blocks/${b}_${key}_$v2.json" \
