@@ -10,7 +10,7 @@ PROOFS ?=
 CMAKE_STAMP := $(BUILD)/CMakeCache.txt
 CTEST := ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-.PHONY: all deps build test regress test-exhaustive coverage prove bench demo gen lint report clean help
+.PHONY: all deps build test regress test-exhaustive coverage prove bench demo gen lint report synth clean help
 
 all: build
 
@@ -25,6 +25,7 @@ help:
 	@echo "make report CONFIG=x  performance report of configs/x.json: build/report/x/report.md"
 	@echo "make gen CONFIG=x     write build/x/rtl from configs/x.json"
 	@echo "make lint CONFIG=x    verilator --lint-only -Wall on every generated block"
+	@echo "make synth CONFIG=x   Yosys area, flip-flops and depth per block, against baselines (docs/synth.md)"
 	@echo "make deps             install the missing Debian packages"
 
 deps:
@@ -60,6 +61,10 @@ gen: build
 
 lint: gen
 	tools/lint.sh $(BUILD)/$(CONFIG)/rtl
+
+# One Yosys at a time: build/synth/$(CONFIG)/synth.json and synth.md.
+synth: build
+	@tools/synth.sh $(BUILD) $(CONFIG)
 
 demo: build
 	@tools/demo.sh $(BUILD) configs/$(CONFIG).json

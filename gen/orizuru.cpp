@@ -10,6 +10,7 @@
 #include <string>
 
 #include "gen/block.hpp"
+#include "gen/orizuru.hpp"
 #include "model/orizuru_cycle.hpp"
 
 namespace oasis::gen {
@@ -455,8 +456,10 @@ string baseline_core(const Config& c, const OrizuruTiming& t) {
   return s;
 }
 
+}  // namespace
+
 // The token interface and the load / build / drain handshake around a core.
-string top_module(const OrizuruTiming& t, const string& module,
+string topk_top_module(const OrizuruTiming& t, const string& module,
                   const string& what, const string& core) {
   const int B = t.beat_activations;
   const int bw = std::max(1, clog2(t.beats));
@@ -613,7 +616,7 @@ string top_module(const OrizuruTiming& t, const string& module,
   return s;
 }
 
-nlohmann::ordered_json timing_manifest(const OrizuruTiming& t) {
+nlohmann::ordered_json topk_timing_manifest(const OrizuruTiming& t) {
   nlohmann::ordered_json m;
   m["channels"] = t.channels;
   m["outliers_per_side"] = t.k;
@@ -630,6 +633,8 @@ nlohmann::ordered_json timing_manifest(const OrizuruTiming& t) {
   m["load_while_draining"] = false;
   return m;
 }
+
+namespace {
 
 class Orizuru final : public Block {
  public:
@@ -648,8 +653,8 @@ class Orizuru final : public Block {
         "/// of {3} inputs in {4} layer(s), {5} comparator level(s) per build cycle. Ties: max\n"
         "/// to the lower channel, min to the higher; popped leaves are unavailable.\n",
         t.k, t.channels, t.units, t.unit_inputs, t.layers, t.levels_per_stage);
-    out.files.push_back({base + ".sv", top_module(t, base, what, orizuru_core(c, t))});
-    out.manifest = timing_manifest(t);
+    out.files.push_back({base + ".sv", topk_top_module(t, base, what, orizuru_core(c, t))});
+    out.manifest = topk_timing_manifest(t);
     // Padding leaves and units make some instances idle; synthesis removes them.
     int64_t instances = 0;
     for (int l = 0; l < t.layers; ++l) {
@@ -677,8 +682,8 @@ class TopkBaseline final : public Block {
         "/// N = {1} activations by reducing the whole masked vector to its max and its min\n"
         "/// every cycle (two pairwise trees, ties as in Orizuru), k rounds.\n",
         t.k, t.channels);
-    out.files.push_back({base + ".sv", top_module(t, base, what, baseline_core(c, t))});
-    out.manifest = timing_manifest(t);
+    out.files.push_back({base + ".sv", topk_top_module(t, base, what, baseline_core(c, t))});
+    out.manifest = topk_timing_manifest(t);
     out.manifest.erase("units");
     out.manifest.erase("units_per_layer");
     out.manifest.erase("tree_levels");

@@ -3,9 +3,16 @@
 # synth, check -assert again; implicit nets, undriven nets, latches, logic
 # loops and conflicting drivers are errors. Each block's log (yosys_<block>.log
 # in RTL_DIR) ends with its cell counts (stat, hierarchy kept).
-# usage: tools/yosys_check.sh RTL_DIR [BLOCK...]   (no BLOCK: every block)
+# --then CMDS: more Yosys commands run on each synthesized block after that
+# (tools/synth.sh measures with them); '@BLOCK@' in CMDS stands for the block.
+# usage: tools/yosys_check.sh [--then CMDS] RTL_DIR [BLOCK...]   (no BLOCK: every block)
 set -euo pipefail
-dir=$(cd "${1:?usage: tools/yosys_check.sh RTL_DIR [BLOCK...]}" && pwd)
+then_cmds=""
+if [ "${1:-}" = --then ]; then
+  then_cmds=${2:?--then needs Yosys commands}
+  shift 2
+fi
+dir=$(cd "${1:?usage: tools/yosys_check.sh [--then CMDS] RTL_DIR [BLOCK...]}" && pwd)
 shift
 blocks=("$@")
 if [ ${#blocks[@]} -eq 0 ]; then
@@ -25,7 +32,7 @@ for block in "${blocks[@]}"; do
   log="$dir/yosys_$block.log"
   if ! yosys -q -e 'implicitly declared|no driver|Latch|logic loop|conflicting' -l "$log" -p "
       read_verilog -sv $srcs; hierarchy -check -top $top; proc; check -assert;
-      select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr; synth -top $top; check -assert; stat" \
+      select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr; synth -top $top; check -assert; stat; ${then_cmds//@BLOCK@/$block}" \
       >/dev/null 2>&1; then
     tail -n 30 "$log" >&2
     echo "yosys: block $block failed (log: $log)" >&2

@@ -27,7 +27,11 @@ namespace {
 
 using oasis::Fp16;
 
+#ifdef OASIS_TOPK_BLOCK
+constexpr const char* kBlock = OASIS_TOPK_BLOCK;
+#else
 constexpr const char* kBlock = OASIS_TOPK_BASELINE ? "topk_baseline" : "orizuru";
+#endif
 
 template <class T>
 void drive_beat(T& port, const std::vector<Fp16>& beat) {

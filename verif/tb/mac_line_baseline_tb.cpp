@@ -1,0 +1,185 @@
+// Checks the generated FP16 dequantize-and-MAC line (gen/baselines.cpp, block
+// mac_line_baseline) against its cycle model (model/mac_line_baseline.hpp)
+// every cycle: y_valid and, when valid, y; and every output row against
+// mac_line_row computed from the row alone. Stimulus: tokens of random
+// activations, codebooks and scales, directed ones with NaN, infinities, zeros
+// and subnormals; rows of random indices (some all equal) with random gaps on
+// the weight stream (phases of different rates; random indices and scales on
+// idle cycles). Last, an unthrottled stream measures the row latency and
+// interval and checks them against the manifest.
+#include <fmt/format.h>
+
+#include <deque>
+#include <vector>
+
+#include "Vdut.h"
+#include "model/config.hpp"
+#include "model/fp.hpp"
+#include "model/lut_gemm.hpp"
+#include "model/mac_line_baseline.hpp"
+#include "verif/harness/harness.hpp"
+
+namespace {
+
+using oasis::Fp16;
+using oasis::tb::set_bits;
+
+struct Row {
+  std::vector<uint8_t> iw;  ///< K indices
+  Fp16 scale;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto options = oasis::tb::Options::parse("mac_line_baseline", argc, argv);
+  oasis::tb::Harness<Vdut> h(options, argc, argv);
+  auto& dut = h.dut();
+  const oasis::Config config =
+      oasis::parse_config(options.manifest.at("config"), options.manifest_path);
+  const int K = config.channels;
+  const int nW = config.weight_bits;
+  const oasis::Accumulator acc(config.accumulator);
+  oasis::MacLineBaseline model(config);
+  const oasis::MacLineTiming& tm = model.timing();
+  const int M = tm.macs;
+
+  // A binary16 value of moderate size (2^-6 .. 2^6), either sign; or, with
+  // `special`, now and then NaN, an infinity, a zero or a subnormal.
+  const auto value = [&](bool special) {
+    if (special && h.coin(0.1)) {
+      static const uint16_t kSpecial[] = {0x7E00, 0x7C01, 0x7C00, 0xFC00,
+                                          0x0000, 0x8000, 0x0001, 0x83FF};
+      return Fp16{kSpecial[h.random_bits(3)]};
+    }
+    const uint16_t exp = uint16_t(9 + h.random_bits(4) % 13);
+    return Fp16{uint16_t((h.random_bits(1) << 15) | (exp << 10) | h.random_bits(10))};
+  };
+
+  std::vector<Fp16> xhat, codebook;
+  Fp16 act_scale;
+  double gap = 0.3;
+  std::deque<std::pair<std::vector<uint8_t>, Fp16>> beats;  // weight beats to send
+  std::deque<Fp16> expected;                                // y of the rows sent
+  uint64_t rows_checked = 0;
+  int64_t last_beat_cycle = -1;
+  std::vector<int64_t> y_cycles;
+
+  const auto new_context = [&](bool special) {
+    xhat.resize(size_t(K));
+    for (auto& x : xhat) x = value(special);
+    codebook.resize(size_t(1) << nW);
+    for (auto& c : codebook) c = value(special);
+    act_scale = value(false);
+    model.set_context(xhat, act_scale, codebook);
+    for (int k = 0; k < K; ++k) set_bits(dut.act_i, k * 16, 16, xhat[size_t(k)].bits);
+    for (int j = 0; j < (1 << nW); ++j) set_bits(dut.weight_codebook_i, j * 16, 16, codebook[size_t(j)].bits);
+    dut.act_scale_i = act_scale.bits;
+  };
+  const auto push_row = [&](const Row& r) {
+    for (int b = 0; b < tm.beats; ++b) {
+      std::vector<uint8_t> beat(static_cast<size_t>(M));
+      for (int i = 0; i < M; ++i) {
+        const int k = b * M + i;
+        beat[size_t(i)] = k < K ? r.iw[size_t(k)] : uint8_t(h.random_bits(nW));
+      }
+      beats.emplace_back(std::move(beat), r.scale);
+    }
+    expected.push_back(oasis::mac_line_row(xhat, r.iw, codebook, act_scale, r.scale, M, acc));
+  };
+  const auto cycle = [&] {
+    const bool offer = !beats.empty() && !(gap > 0 && h.coin(gap));
+    std::vector<uint8_t> garbage(static_cast<size_t>(M));
+    for (auto& x : garbage) x = uint8_t(h.random_bits(nW));
+    const auto& beat = offer ? beats.front().first : garbage;
+    const Fp16 scale = offer ? beats.front().second : Fp16{uint16_t(h.random_bits(16))};
+    dut.w_valid_i = offer;
+    for (int i = 0; i < M; ++i) set_bits(dut.w_data_i, i * nW, nW, beat[size_t(i)]);
+    dut.w_scale_i = scale.bits;
+    h.settle();
+    h.check("y_valid_o", model.y_valid(), dut.y_valid_o);
+    if (model.y_valid() && dut.y_valid_o) {
+      h.check("y_data_o", model.y_data().bits, dut.y_data_o, "the cycle model's output");
+      y_cycles.push_back(int64_t(h.cycle()));
+      if (expected.empty()) {
+        h.fail("an output was given for a row that was never sent");
+      } else {
+        h.check("y_data_o", expected.front().bits, dut.y_data_o,
+                fmt::format("row {} against mac_line_row", rows_checked));
+        expected.pop_front();
+      }
+      h.scoreboard().count_vector();
+      ++rows_checked;
+    }
+    const bool was_last = offer && beats.size() % size_t(tm.beats) == 1 % size_t(tm.beats);
+    model.clock(offer, beat, scale);
+    if (offer) {
+      if (was_last) last_beat_cycle = int64_t(h.cycle());
+      beats.pop_front();
+    }
+    h.step();
+  };
+  const auto drain = [&] {
+    while (!beats.empty() && !h.scoreboard().should_stop()) cycle();
+    for (int i = 0; i < tm.row_latency + 2 && !h.scoreboard().should_stop(); ++i) cycle();
+  };
+  const auto random_row = [&](bool same) {
+    Row r;
+    r.iw.resize(size_t(K));
+    const uint8_t one = uint8_t(h.random_bits(nW));
+    for (auto& x : r.iw) x = same ? one : uint8_t(h.random_bits(nW));
+    r.scale = value(false);
+    return r;
+  };
+
+  h.reset();
+  model.reset();
+  new_context(false);
+  for (int i = 0; i < 3; ++i) cycle();  // idle after reset
+
+  // Directed tokens: NaN, infinities, zeros and subnormals in the activations
+  // and the codebook; rows of equal indices.
+  for (int t = 0; t < 2 && !h.scoreboard().should_stop(); ++t) {
+    new_context(true);
+    for (int r = 0; r < 6; ++r) push_row(random_row(r % 2 == 0));
+    drain();
+  }
+  // Seeded random tokens in phases of different gap rates.
+  const uint64_t rows = options.vectors ? options.vectors : 200;
+  const int phases = 4;
+  for (int phase = 0; phase < phases && !h.scoreboard().should_stop(); ++phase) {
+    gap = phase * 0.25;
+    new_context(phase % 2 == 1);
+    for (uint64_t r = 0; r < rows / phases; ++r) push_row(random_row(h.coin(0.1)));
+    drain();
+  }
+  // Measurement: an unthrottled stream of rows.
+  {
+    gap = 0;
+    y_cycles.clear();
+    last_beat_cycle = -1;
+    const int n = 8;
+    int64_t first_last_beat = -1;
+    for (int r = 0; r < n; ++r) push_row(random_row(false));
+    while (!beats.empty() && !h.scoreboard().should_stop()) {
+      cycle();
+      if (first_last_beat < 0 && last_beat_cycle >= 0) first_last_beat = last_beat_cycle;
+    }
+    drain();
+    h.check("outputs in the measurement", uint64_t(n), y_cycles.size());
+    int64_t latency = -1;
+    if (!y_cycles.empty() && first_last_beat >= 0) {
+      latency = y_cycles[0] - first_last_beat;
+      h.check("measured row_latency_cycles (row's last beat taken -> y valid)",
+              uint64_t(options.param("row_latency_cycles")), uint64_t(latency));
+    }
+    for (size_t i = 1; i < y_cycles.size(); ++i) {
+      h.check("measured row_interval_cycles", uint64_t(options.param("row_interval_cycles")),
+              uint64_t(y_cycles[i] - y_cycles[i - 1]), fmt::format("rows {} and {}", i - 1, i));
+    }
+    fmt::print("measured: row latency {} cycles, row interval {} cycles, {} MACs a cycle, {} rows checked\n",
+               latency, y_cycles.size() > 1 ? y_cycles[1] - y_cycles[0] : -1, M, rows_checked);
+  }
+  if (!expected.empty()) h.fail(fmt::format("{} rows sent but never output", expected.size()));
+  return h.finish();
+}
