@@ -21,6 +21,7 @@
 #include "model/npy.hpp"
 #include "model/quant.hpp"
 #include "model/synth_data.hpp"
+#include "model/tools/cli.hpp"
 
 namespace {
 
@@ -402,29 +403,7 @@ int main(int argc, char** argv) {
   syn->add_option("--type", sa.type, "float16 or float32");
   syn->add_option("--out", sa.out, "output .npy")->required();
 
-  if (argc > 1 && argv[1][0] != '-') {
-    bool known = false;
-    std::vector<std::string> names;
-    for (const CLI::App* sub : app.get_subcommands({})) {
-      names.push_back(sub->get_name());
-      known = known || sub->get_name() == argv[1];
-    }
-    if (!known) {
-      std::fprintf(stderr, "oasis-model: unknown subcommand '%s'; allowed: %s\n", argv[1],
-                   fmt::format("{}", fmt::join(names, ", ")).c_str());
-      return 2;
-    }
-  }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "oasis-model: %s (see oasis-model --help)\n", e.what());
-    return 2;
-  }
+  if (const auto status = parse_subcommands(app, argc, argv, "oasis-model")) return *status;
   try {
     if (*cal) return run_calibrate(ca);
     if (*qua) return run_quantize(qa);

@@ -23,6 +23,7 @@
 #include "model/config.hpp"
 #include "model/core.hpp"
 #include "model/perf.hpp"
+#include "model/tools/cli.hpp"
 
 namespace {
 
@@ -642,29 +643,7 @@ int main(int argc, char** argv) {
   rep->add_option("--limit", ra.limit, "the bandwidth limit of the limited columns, bytes a cycle");
   rep->add_option("--clock-mhz", rc.clock_mhz, "clock for tokens/s");
 
-  if (argc > 1 && argv[1][0] != '-') {
-    bool known = false;
-    std::vector<std::string> names;
-    for (const CLI::App* sub : app.get_subcommands({})) {
-      names.push_back(sub->get_name());
-      known = known || sub->get_name() == argv[1];
-    }
-    if (!known) {
-      std::fprintf(stderr, "oasis-perf: unknown subcommand '%s'; allowed: %s\n", argv[1],
-                   fmt::format("{}", fmt::join(names, ", ")).c_str());
-      return 2;
-    }
-  }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "oasis-perf: %s (see oasis-perf --help)\n", e.what());
-    return 2;
-  }
+  if (const auto status = parse_subcommands(app, argc, argv, "oasis-perf")) return *status;
   const bool out_existed = !ra.out.empty() && std::filesystem::exists(ra.out);
   try {
     if (*lay) return run_layer(lc, rows, json);

@@ -3,10 +3,8 @@
 // and every kind of bad input gives one message, exit status 2 and nothing
 // written.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,28 +14,18 @@
 
 #include "model/config.hpp"
 #include "model/perf.hpp"
+#include "verif/unit/run_command.hpp"
 
 namespace oasis {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CmdResult {
-  int status;
-  std::string out;  // stdout and stderr
-};
+using test::CmdResult;
 
+// stdout and stderr of one run
 CmdResult run(const std::string& args) {
-  const std::string cmd = std::string(OASIS_BINARY_DIR) + "/oasis-perf " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  CmdResult r{-1, ""};
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return test::run_command(std::string(OASIS_BINARY_DIR) + "/oasis-perf " + args + " 2>&1");
 }
 
 const std::string kSource = OASIS_SOURCE_DIR;

@@ -1,0 +1,30 @@
+// Runs one of the project's commands for the CLI tests and collects what it
+// prints and its exit status.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+namespace oasis::test {
+
+struct CmdResult {
+  int status;       ///< exit status, -1 if it did not exit normally
+  std::string out;  ///< what the shell command printed (add 2>&1 to it for stderr)
+};
+
+inline CmdResult run_command(const std::string& cmd) {
+  FILE* p = popen(cmd.c_str(), "r");
+  CmdResult r{-1, ""};
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+}  // namespace oasis::test
