@@ -12,6 +12,7 @@
 #include "model/config.hpp"
 #include "model/core.hpp"
 #include "model/lut_gemm.hpp"
+#include "verif/unit/random_gemm.hpp"
 
 namespace oasis {
 namespace {
@@ -19,23 +20,8 @@ namespace {
 const std::string kDefault = std::string(OASIS_SOURCE_DIR) + "/configs/default.json";
 const std::string kPaper = std::string(OASIS_SOURCE_DIR) + "/configs/paper.json";
 
-Fp16 moderate(std::mt19937_64& rng) {
-  const uint16_t exp = uint16_t(9 + rng() % 13);
-  return Fp16{uint16_t(((rng() & 1) << 15) | (exp << 10) | (rng() & 0x3FF))};
-}
-
-LutGemm random_gemm(const Config& c, std::mt19937_64& rng) {
-  for (;;) {
-    std::vector<Fp16> ca(size_t(1) << c.act_bits), cw(size_t(1) << c.weight_bits);
-    for (auto& v : ca) v = moderate(rng);
-    std::sort(ca.begin(), ca.end(), [](Fp16 a, Fp16 b) { return to_double(a) < to_double(b); });
-    for (auto& v : cw) v = moderate(rng);
-    try {
-      return LutGemm(LutGemmParams::from_config(c), ca, cw);
-    } catch (const std::invalid_argument&) {
-    }
-  }
-}
+using test::moderate;
+using test::random_gemm;
 
 struct Case {
   std::string path;
