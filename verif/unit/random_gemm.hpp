@@ -1,5 +1,6 @@
 // Random LUT-GEMM set-ups for the tests of the core and of the performance
-// model: codebooks of moderate binary16 values (no overflow in the LUT).
+// model: codebooks, activations and scales of moderate binary16 values (no
+// overflow in the LUT), random weight indices.
 #pragma once
 
 #include <algorithm>
@@ -33,6 +34,34 @@ inline LutGemm random_gemm(const Config& c, std::mt19937_64& rng) {
     } catch (const std::invalid_argument&) {
     }
   }
+}
+
+/// Random inputs of a GEMM through the core: tokens of moderate activations
+/// with their scales, and weight rows of random indices with their scales.
+struct RandomInputs {
+  std::vector<std::vector<Fp16>> x;       ///< [token][channel]
+  std::vector<Fp16> sa;                   ///< [token]
+  std::vector<std::vector<uint8_t>> iw;   ///< [row][channel]
+  std::vector<Fp16> sw;                   ///< [row]
+};
+
+/// Draws `tokens` tokens, then `rows` weight rows (in that order, so a seed
+/// gives the same inputs to every test that uses it).
+inline RandomInputs random_inputs(const Config& c, int64_t tokens, int64_t rows, std::mt19937_64& rng) {
+  RandomInputs in;
+  in.x.assign(size_t(tokens), std::vector<Fp16>(size_t(c.channels)));
+  in.sa.resize(size_t(tokens));
+  for (auto& t : in.x) {
+    for (auto& v : t) v = moderate(rng);
+  }
+  for (auto& s : in.sa) s = moderate(rng);
+  in.iw.assign(size_t(rows), std::vector<uint8_t>(size_t(c.channels)));
+  in.sw.resize(size_t(rows));
+  for (auto& r : in.iw) {
+    for (auto& v : r) v = uint8_t(rng() % (1u << c.weight_bits));
+  }
+  for (auto& s : in.sw) s = moderate(rng);
+  return in;
 }
 
 }  // namespace oasis::test

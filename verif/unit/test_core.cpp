@@ -20,7 +20,6 @@ namespace {
 const std::string kDefault = std::string(OASIS_SOURCE_DIR) + "/configs/default.json";
 const std::string kPaper = std::string(OASIS_SOURCE_DIR) + "/configs/paper.json";
 
-using test::moderate;
 using test::random_gemm;
 
 struct Case {
@@ -34,18 +33,8 @@ void check(const Case& cs, int tokens, const CoreRunOptions& opt, bool measure) 
   const Config c = load_config(cs.path, cs.overrides);
   std::mt19937_64 rng(opt.seed);
   const LutGemm gemm = random_gemm(c, rng);
-  std::vector<std::vector<Fp16>> x(size_t(tokens), std::vector<Fp16>(size_t(c.channels)));
-  std::vector<Fp16> sa(static_cast<size_t>(tokens));
-  for (auto& t : x) {
-    for (auto& v : t) v = moderate(rng);
-  }
-  for (auto& s : sa) s = moderate(rng);
-  std::vector<std::vector<uint8_t>> iw(size_t(cs.rows), std::vector<uint8_t>(size_t(c.channels)));
-  std::vector<Fp16> sw(static_cast<size_t>(cs.rows));
-  for (auto& r : iw) {
-    for (auto& v : r) v = uint8_t(rng() % (1u << c.weight_bits));
-  }
-  for (auto& s : sw) s = moderate(rng);
+  const test::RandomInputs in = test::random_inputs(c, tokens, cs.rows, rng);
+  const auto& [x, sa, iw, sw] = in;
 
   const auto runs = run_core(c, gemm, x, sa, iw, sw, opt);
   ASSERT_EQ(runs.size(), size_t(tokens));

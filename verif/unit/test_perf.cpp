@@ -25,7 +25,6 @@ namespace {
 
 const std::string kSource = OASIS_SOURCE_DIR;
 
-using test::moderate;
 using test::random_gemm;
 
 struct Case {
@@ -114,19 +113,8 @@ void check(const Case& cs, int64_t rows, int tokens, uint64_t seed) {
   SCOPED_TRACE(cs.label + " rows " + std::to_string(rows) + " tokens " + std::to_string(tokens));
   std::mt19937_64 rng(seed);
   const LutGemm gemm = random_gemm(c, rng);
-  std::vector<std::vector<Fp16>> x(size_t(tokens), std::vector<Fp16>(size_t(c.channels)));
-  std::vector<Fp16> sa(static_cast<size_t>(tokens));
-  for (auto& t : x) {
-    for (auto& v : t) v = moderate(rng);
-  }
-  for (auto& s : sa) s = moderate(rng);
-  std::vector<std::vector<uint8_t>> iw(size_t(rows), std::vector<uint8_t>(size_t(c.channels)));
-  std::vector<Fp16> sw(static_cast<size_t>(rows));
-  for (auto& r : iw) {
-    for (auto& v : r) v = uint8_t(rng() % (1u << c.weight_bits));
-  }
-  for (auto& s : sw) s = moderate(rng);
-  const auto runs = run_core(c, gemm, x, sa, iw, sw);
+  const test::RandomInputs in = test::random_inputs(c, tokens, rows, rng);
+  const auto runs = run_core(c, gemm, in.x, in.sa, in.iw, in.sw);
   const LayerPerf L = layer_perf(c, rows, PerfOptions{tokens, 0});
   ASSERT_EQ(runs.size(), size_t(tokens));
   const int64_t origin = runs[0].first_beat;
