@@ -6,7 +6,8 @@
 // Stimulus: tokens (contexts) of random codebooks, LUT, outliers and
 // residuals, including directed ones (NaN and Inf in the LUT and the
 // residuals, subnormals, all indices equal so counts reach K, outliers in the
-// first and last channel, the same channel twice); rows of random indices
+// first and last channel, the same channel twice; LUT entries of opposite
+// signs and rows that make them cancel exactly); rows of random indices
 // with random gaps on the weight stream and random backpressure on y. Last, an
 // unthrottled stream measures the row latency and interval and checks them
 // against the manifest.
@@ -163,7 +164,7 @@ int main(int argc, char** argv) {
   // A new token's context; only while the line is idle.
   const auto new_context = [&](bool special, int mode) {
     ctx.act_index.assign(size_t(K), 0);
-    for (auto& a : ctx.act_index) a = uint8_t(mode == 1 ? (1 << nA) - 1 : h.random_bits(nA));
+    for (auto& a : ctx.act_index) a = uint8_t(mode % 2 == 1 ? (1 << nA) - 1 : h.random_bits(nA));
     ctx.outlier_channels.assign(size_t(k2), 0);
     for (int j = 0; j < k2; ++j) {
       int ch = int(h.random_bits(20) % uint64_t(K));
@@ -175,9 +176,27 @@ int main(int argc, char** argv) {
     ctx.act_scale = value(false);
     ctx.lut.resize(size_t(E));
     for (auto& l : ctx.lut) l = value(special);
+    // Mode 3: entries e and e ^ 1 of opposite signs, so that rows of paired
+    // weight indices (cancelling_row) cancel exactly in the tree or the
+    // accumulator, the adder's exact-cancellation branch.
+    if (mode == 3) {
+      for (int e = 1; e < E; e += 2) ctx.lut[size_t(e)].bits = ctx.lut[size_t(e - 1)].bits ^ 0x8000;
+    }
     ctx.weight_codebook.resize(size_t(1) << nW);
     for (auto& c : ctx.weight_codebook) c = value(special);
     apply_context();
+  };
+  // Weight indices w and w ^ 1 on alternate channels (equal counts of the
+  // entries e and e ^ 1 when the activation indices are equal); with K odd the
+  // last channel takes w ^ 2, whose pair w ^ 3 does not occur.
+  const auto cancelling_row = [&] {
+    Row r;
+    r.iw.resize(size_t(K));
+    const uint8_t w = uint8_t(h.random_bits(nW) & ~1u);
+    for (int ch = 0; ch < K; ++ch) r.iw[size_t(ch)] = uint8_t(w ^ (ch % 2));
+    if (K % 2 == 1 && nW >= 2) r.iw[size_t(K - 1)] = uint8_t(w ^ 2);
+    r.scale = value(false);
+    return r;
   };
   const auto random_row = [&](int mode) {
     Row r;
@@ -201,6 +220,10 @@ int main(int argc, char** argv) {
     for (int r = 0; r < 6; ++r) push_row(random_row(r % 2 == 0 ? 1 : 0));
     drain();
   }
+  // Rows whose main branch cancels exactly.
+  new_context(false, 3);
+  for (int r = 0; r < 4; ++r) push_row(cancelling_row());
+  drain();
 
   // Seeded random tokens in phases of different gap and backpressure rates.
   const uint64_t rows = options.vectors ? options.vectors : 240;
