@@ -63,6 +63,18 @@ std::string loop_open(const std::string& var, int count, const std::string& labe
 /// The end of a loop_open(…, count, …).
 std::string loop_close(int count);
 
+/// Reads entry `sel` (an expression of `sel_bits` bits) of `entries` entries of
+/// `width` bits packed in `data` (entry e at [e*width +: width]) into `out`;
+/// an entry past the end reads 0. A balanced tree of 2-to-1 multiplexers,
+/// sel_bits levels deep, each level a vector `<name>_l<i>` read through
+/// constant part-selects: a chain of `if (sel == e)` comparisons over K
+/// channels synthesizes to a path K multiplexers long (4210 cells for the
+/// paper's K = 4096) and slows Yosys by the hour. Every line is prefixed with
+/// `indent`; the declarations come first, so it may open a generate block.
+std::string mux_tree(const std::string& name, const std::string& data, int entries, int width,
+                     const std::string& sel, int sel_bits, const std::string& out,
+                     const std::string& indent);
+
 }  // namespace oasis::gen
 
 #define OASIS_REGISTER_BLOCK(cls) \

@@ -244,10 +244,6 @@ class CoreBlock final : public Block {
         "  logic {r_res} resid_next_q;\n  logic {r_och} chan_next_q;\n"
         "  assign oz_chan  = oz_out[{cwm}:0];\n  assign oz_value = oz_out[{vm}:{CW}];\n"
         "  assign ecu_fire = oz_out_valid && idx_done_q;\n"
-        "  always_comb begin\n    ecu_ia = '0;\n"
-        "    for (int ch = 0; ch < {K}; ch++) begin\n"
-        "      if (oz_chan == {CW}'(ch)) ecu_ia = idx_next_q[ch*{nA} +: {nA}];\n"
-        "    end\n  end\n"
         "  always_comb begin\n    ecu_ca = '0;\n"
         "    for (int i = 0; i < {NA}; i++) begin\n"
         "      if (ecu_ia == {nA}'(i)) ecu_ca = act_codebook[i*16 +: 16];\n"
@@ -255,7 +251,9 @@ class CoreBlock final : public Block {
         fmt::arg("r_cw", range(CW)), fmt::arg("r_na", range(nA)), fmt::arg("r_e", range(16 + CW)),
         fmt::arg("r_j", range(jw)), fmt::arg("r_res", range(k2 * 16)),
         fmt::arg("r_och", range(k2 * CW)), fmt::arg("cwm", CW - 1), fmt::arg("vm", 15 + CW),
-        fmt::arg("CW", CW), fmt::arg("K", K), fmt::arg("nA", nA), fmt::arg("NA", 1 << nA));
+        fmt::arg("CW", CW), fmt::arg("nA", nA), fmt::arg("NA", 1 << nA));
+    // The outlier's activation index: a balanced multiplexer over the K channels.
+    s += mux_tree("ecu_mux", "idx_next_q", K, nA, "oz_chan", CW, "ecu_ia", "  ");
     s += "  oasis_fp_add #(\n    .ExpBits (5),\n    .FracBits(10)\n  ) u_ecu_sub (\n"
          "    .a_i  (oz_value),\n    .b_i  (ecu_ca),\n    .sub_i(1'b1),\n    .sum_o(ecu_r)\n  );\n";
     s += fmt::format(

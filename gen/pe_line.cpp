@@ -374,20 +374,19 @@ class PeLineBlock final : public Block {
     s += fmt::format("  for (genvar m = 0; m < {}; m++) begin : g_gather\n", Ci);
     s += fmt::format("    logic [{}:0] iw;\n    logic [15:0] w16;\n    logic [{}:0] w_a, r_a;\n",
                      nW - 1, aw - 1);
-    // Both lookups are muxes over constant part-selects: no tool has to size
-    // a variable index product.
+    // Both lookups read constant part-selects: no tool has to size a variable
+    // index product. The outlier's weight index is a balanced multiplexer over
+    // the K channels (mux_tree), the codebook entry a 2^nW-way one.
+    s += mux_tree("iw_mux", "bank_rd", K, nW, fmt::format("g_chan[m*{0} +: {0}]", CW), CW, "iw",
+                  "    ");
     s += fmt::format(
         "    always_comb begin\n"
-        "      iw = '0;\n"
-        "      for (int k = 0; k < {0}; k++) begin\n"
-        "        if (g_chan[m*{1} +: {1}] == {1}'(k)) iw = bank_rd[k*{2} +: {2}];\n"
-        "      end\n"
         "      w16 = '0;\n"
-        "      for (int i = 0; i < {3}; i++) begin\n"
-        "        if (iw == {2}'(i)) w16 = weight_codebook_i[i*16 +: 16];\n"
+        "      for (int i = 0; i < {1}; i++) begin\n"
+        "        if (iw == {0}'(i)) w16 = weight_codebook_i[i*16 +: 16];\n"
         "      end\n"
         "    end\n",
-        K, CW, nW, 1 << nW);
+        nW, 1 << nW);
     s += widen(f, "u_widen_w", "w16", "w_a", "    ");
     s += widen(f, "u_widen_r", "g_res[m*16 +: 16]", "r_a", "    ");
     s += fp_mul(f, "u_mul", "r_a", "w_a", fmt::format("g_prod[m*{0} +: {0}]", aw), "    ");
