@@ -249,7 +249,7 @@ if [ $large = 1 ]; then
     def s(f): .pe_line[f] * $p + .orizuru[f] + .clustering_unit[f] + .regfile[f];
     { cells: s("cells"), transistors: s("transistors"), flip_flops: s("flip_flops"),
       depth: ([.pe_line.depth, .orizuru.depth, .clustering_unit.depth, .regfile.depth] | max),
-      seconds: (.pe_line.seconds + .orizuru.seconds + .clustering_unit.seconds + .regfile.seconds),
+      seconds: (((.pe_line.seconds + .orizuru.seconds + .clustering_unit.seconds + .regfile.seconds) * 10 | round) / 10),
       scaled: true,
       note: "sum of its blocks, each synthesized alone: \($p) x pe_line + orizuru + clustering_unit + regfile; the core'"'"'s own glue (error calculation unit, token context registers, sequencing) is not counted; depth is the largest of the blocks" }' \
     "$blocks_json")
