@@ -69,8 +69,9 @@ std::string loop_close(int count);
 /// sel_bits levels deep, each level a vector `<name>_l<i>` read through
 /// constant part-selects: a chain of `if (sel == e)` comparisons over K
 /// channels synthesizes to a path K multiplexers long (4210 cells for the
-/// paper's K = 4096) and slows Yosys by the hour. Every line is prefixed with
-/// `indent`; the declarations come first, so it may open a generate block.
+/// paper's K = 4096; Yosys took 54 minutes on such a line). Every line is
+/// prefixed with `indent`; the declarations come first, so it may open a
+/// generate block.
 std::string mux_tree(const std::string& name, const std::string& data, int entries, int width,
                      const std::string& sel, int sel_bits, const std::string& out,
                      const std::string& indent);
