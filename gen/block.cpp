@@ -75,8 +75,10 @@ std::string mux_tree(const std::string& name, const std::string& data, int entri
   for (int l = 1; l <= sel_bits; ++l) {
     const int n = padded >> l;
     std::string loop = loop_open("j", n, fmt::format("g_{}_l{}", name, l));
-    loop += fmt::format("    assign {0}_l{1}[j*{2} +: {2}] = {0}_sel[{3}] ? {0}_l{3}[(2*j+1)*{2} +: {2}] : {0}_l{3}[2*j*{2} +: {2}];\n",
-                        name, l, width, l - 1);
+    loop += fmt::format(
+        "    assign {0}_l{1}[j*{2} +: {2}] =\n"
+        "        {0}_sel[{3}] ? {0}_l{3}[(2*j+1)*{2} +: {2}] : {0}_l{3}[2*j*{2} +: {2}];\n",
+        name, l, width, l - 1);
     loop += loop_close(n);
     // loop_open indents by two spaces; indent by `indent` instead.
     for (size_t b = 0; b < loop.size();) {
