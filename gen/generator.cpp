@@ -132,6 +132,35 @@ void write_file(const fs::path& path, const std::string& text) {
   if (!out) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
 }
 
+// A block's parts that are blocks themselves (the core's PE lines, say) bring
+// their buffers into the block's list, their registers prefixed with the
+// part's instance name, so the real-library flow (docs/ppa.md) counts them.
+void add_part_memories(const Config& c, std::map<std::string, BlockOutput>& outputs) {
+  std::map<std::string, std::string> block_of_module;
+  for (const auto& [name, out] : outputs) block_of_module[module_name(c, name)] = name;
+  std::set<std::string> done;
+  std::function<void(const std::string&)> visit = [&](const std::string& name) {
+    if (!done.insert(name).second) return;
+    ordered_json& m = outputs.at(name).manifest;
+    if (!m.contains("parts")) return;
+    for (const auto& part : m["parts"]) {
+      const auto it = block_of_module.find(part["module"].get<std::string>());
+      if (it == block_of_module.end()) continue;
+      visit(it->second);
+      const ordered_json& child = outputs.at(it->second).manifest;
+      if (!child.contains("memories")) continue;
+      if (!m.contains("memories")) m["memories"] = ordered_json::array();
+      for (ordered_json mem : child["memories"]) {
+        const std::string inst = part["instance"].get<std::string>();
+        mem["name"] = inst + "." + mem["name"].get<std::string>();
+        for (auto& r : mem["registers"]) r = inst + "." + r.get<std::string>();
+        m["memories"].push_back(mem);
+      }
+    }
+  };
+  for (const auto& [name, out] : outputs) visit(name);
+}
+
 }  // namespace
 
 std::map<std::string, std::string> render(const Config& c, const GenerateRequest& r) {
@@ -141,6 +170,7 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
 
   std::map<std::string, BlockOutput> outputs;
   for (const Block* b : registered_blocks()) outputs[b->name()] = b->emit(c);
+  add_part_memories(c, outputs);
 
   // A block's file list: the primitives and blocks it uses (recursively,
   // dependencies first), then its own files.

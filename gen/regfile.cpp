@@ -155,6 +155,17 @@ endmodule
     out.manifest["read_latency_cycles"] = 1;
     out.manifest["address_bits"] = aw;
     out.manifest["regmap"] = "regmap.json";
+    // Its registers, counted as buffers by the real-library flow (docs/ppa.md).
+    const int nA = c.act_bits, nW = c.weight_bits;
+    out.manifest["memories"] = nlohmann::ordered_json::array(
+        {{{"name", "lut"},
+          {"what", fmt::format("the LUT: {} binary16 entries", 1 << (nA + nW))},
+          {"bits", (1 << (nA + nW)) * 16},
+          {"registers", {"lut_q"}}},
+         {{"name", "codebooks"},
+          {"what", fmt::format("C_A, C_W and the {} boundaries, binary16", (1 << nA) - 1)},
+          {"bits", ((1 << nA) + (1 << nW) + (1 << nA) - 1) * 16},
+          {"registers", {"act_codebook_q", "weight_codebook_q", "boundaries_q"}}}});
     return out;
   }
 };
