@@ -10,7 +10,7 @@ PROOFS ?=
 CMAKE_STAMP := $(BUILD)/CMakeCache.txt
 CTEST := ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-.PHONY: all deps build test regress test-exhaustive coverage prove bench demo gen lint report synth clean help
+.PHONY: all deps build test regress test-exhaustive coverage prove bench demo gen lint report synth ppa clean help
 
 all: build
 
@@ -26,6 +26,7 @@ help:
 	@echo "make gen CONFIG=x     write build/x/rtl from configs/x.json"
 	@echo "make lint CONFIG=x    verilator --lint-only -Wall on every generated block"
 	@echo "make synth CONFIG=x   Yosys area, flip-flops and depth per block, against baselines (docs/synth.md)"
+	@echo "make ppa CONFIG=x     area, timing and power in the osu018 cell library, Table II side by side (docs/ppa.md)"
 	@echo "make deps             install the missing Debian packages"
 
 deps:
@@ -65,6 +66,15 @@ lint: gen
 # One Yosys at a time: build/synth/$(CONFIG)/synth.json and synth.md.
 synth: build
 	@tools/synth.sh $(BUILD) $(CONFIG)
+
+# Area, timing and power in a real cell library: build/ppa/$(CONFIG)/ppa.md and ppa.json.
+# PPA_ARGS passes options to oasis-ppa, e.g. PPA_ARGS='--period-fo4 80' (docs/ppa.md).
+PPA_ARGS ?=
+ppa: build
+	@if [ ! -f configs/$(CONFIG).json ]; then \
+	  echo "ppa: no config '$(CONFIG)' (configs/$(CONFIG).json); CONFIG must be one of: $$(ls configs/*.json | sed 's|configs/||; s|\.json||' | tr '\n' ' ')" >&2; \
+	  exit 2; fi
+	$(BUILD)/oasis-ppa --build $(BUILD) --config configs/$(CONFIG).json $(PPA_ARGS)
 
 demo: build
 	@tools/demo.sh $(BUILD) configs/$(CONFIG).json

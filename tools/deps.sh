@@ -3,7 +3,8 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -euo pipefail
 packages=(g++ cmake make verilator yosys iverilog libfmt-dev nlohmann-json3-dev
-          libgtest-dev libbenchmark-dev libcli11-dev python3-yaml gnuplot-nox jq ccache)
+          libgtest-dev libbenchmark-dev libcli11-dev python3-yaml gnuplot-nox jq ccache
+          qflow-tech-osu018 opensta qflow)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
