@@ -333,19 +333,8 @@ VerilogNetlist write_verilog(const GateNetlist& nl, const Liberty& lib) {
       }
       if (p->direction == "output" && first_out.empty()) first_out = net;
     }
-    std::string inst = first_out.empty() ? std::string("u_") + g.cell : "u_" + first_out;
-    {
-      // An instance name of its own (it shares the namespace with nets).
-      std::string base;
-      for (char c : inst) {
-        base += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
-      }
-      for (size_t at; (at = base.find("flatten_")) != std::string::npos;) base.erase(at, 8);
-      std::string name = base;
-      for (int k = 1; used.count(name); ++k) name = fmt::format("{}_{}", base, k);
-      used.insert(name);
-      inst = name;
-    }
+    // An instance name of its own (it shares the namespace with the nets).
+    const std::string inst = fresh("u_" + (first_out.empty() ? g.cell : first_out));
     out.instance_net[inst] = first_out;
     body += fmt::format("  {} {} (", g.cell, inst);
     bool first = true;

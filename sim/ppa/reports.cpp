@@ -100,7 +100,29 @@ std::vector<TimingPath> parse_report_checks(const std::string& text) {
     name = open == std::string::npos ? rest : rest.substr(0, open);
     kind = open == std::string::npos ? "" : rest.substr(open + 2, rest.size() - open - 3);
   };
-  while (std::getline(in, line)) {
+  std::string next;
+  bool have_next = false;
+  auto read_line = [&](std::string& out) {
+    if (have_next) {
+      out = next;
+      have_next = false;
+      return true;
+    }
+    return bool(std::getline(in, out));
+  };
+  while (read_line(line)) {
+    // A long start or end point has its description on the next line.
+    if (line.rfind("Startpoint: ", 0) == 0 || line.rfind("Endpoint: ", 0) == 0) {
+      while (std::getline(in, next)) {
+        const size_t first = next.find_first_not_of(' ');
+        if (first != std::string::npos && first > 0 && next[first] == '(') {
+          line += " " + next.substr(first);
+          continue;
+        }
+        have_next = true;
+        break;
+      }
+    }
     if (line.rfind("Startpoint: ", 0) == 0) {
       paths.emplace_back();
       cur = &paths.back();

@@ -269,6 +269,18 @@ Path Type: max
   ASSERT_EQ(p.points.size(), 4u);
   EXPECT_EQ(p.points[1], "u_n1/Y (NAND2X1)");
   EXPECT_DOUBLE_EQ(p.times[2], 1.0638);
+  // A long endpoint has its description on the next line.
+  const auto wrapped = parse_report_checks(
+      "Startpoint: a_i[1] (input port clocked by clk)\n"
+      "Endpoint: u_u_merge_u_scale_a_pipe_data_o_0_\n"
+      "          (rising edge-triggered flip-flop clocked by clk)\n"
+      "Path Group: clk\n"
+      "            -4.6219   slack (VIOLATED)\n");
+  ASSERT_EQ(wrapped.size(), 1u);
+  EXPECT_EQ(wrapped[0].endpoint, "u_u_merge_u_scale_a_pipe_data_o_0_");
+  EXPECT_EQ(wrapped[0].end_kind, "rising edge-triggered flip-flop clocked by clk");
+  EXPECT_EQ(wrapped[0].group, "clk");
+  EXPECT_DOUBLE_EQ(wrapped[0].slack, -4.6219);
   EXPECT_DOUBLE_EQ(parse_sta_value("wns -0.5000\n", "wns"), -0.5);
   EXPECT_THROW(parse_sta_value("nothing\n", "tns"), ReportError);
 }
@@ -334,6 +346,51 @@ TEST_F(PpaCli, RefusesBadInput) {
   expect_refused(cfg + " --blocks pe_line,nosuch", "no block 'nosuch'; allowed:");
   expect_refused(cfg + " --set channels=1", "channels");
   expect_refused(cfg + " --bogus", "bogus");
+}
+
+// The flow itself on one small block: the FO4 delay measured, the binary16
+// adder mapped, buffered, timed and its power estimated, and the figures
+// agree with each other and with the library.
+TEST_F(PpaCli, MapsAndTimesOneSmallBlock) {
+  const auto r = ppa(std::string("--config ") + OASIS_SOURCE_DIR +
+                     "/configs/default.json --blocks fp16_add");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const size_t at = r.out.find("FO4 = ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const double fo4 = std::stod(r.out.substr(at + 6));
+  EXPECT_GT(fo4, 0.05) << "osu018's FO4 is about 0.1 ns";
+  EXPECT_LT(fo4, 0.2);
+  EXPECT_NE(r.out.find("no report written"), std::string::npos) << r.out;
+  std::ifstream in(dir_ / "out" / "blocks" / "fp16_add.json");
+  ASSERT_TRUE(in) << r.out;
+  const nlohmann::json b = nlohmann::json::parse(in);
+  const Liberty lib = read_liberty("/usr/share/qflow/tech/osu018/osu018_stdcells.lib");
+  double area = 0, seq = 0;
+  long cells = 0;
+  for (const auto& [cell, n] : b["cells_by_type"].items()) {
+    area += lib.cell(cell).area * n.get<double>();
+    if (lib.cell(cell).sequential) seq += lib.cell(cell).area * n.get<double>();
+    cells += n.get<long>();
+  }
+  EXPECT_EQ(cells, b["cells"].get<long>());
+  EXPECT_DOUBLE_EQ(area, b["area_um2"]["total"].get<double>());
+  EXPECT_DOUBLE_EQ(seq, b["area_um2"]["sequential"].get<double>());
+  // binary16 result and a valid bit, one register stage (fp_pipeline_stages = 1).
+  EXPECT_EQ(b["flip_flops"].get<long>(), 17);
+  EXPECT_GT(b["cells"].get<long>(), 300) << "an IEEE adder is hundreds of gates";
+  const auto& t = b["timing"];
+  EXPECT_NEAR(t["period"].get<double>(), 130 * fo4, 130 * 5e-5) << "FO4 is printed to 0.1 ps";
+  EXPECT_GT(t["critical_path"].get<double>(), 20 * fo4);
+  EXPECT_NEAR(t["critical_path"].get<double>() + t["slack"].get<double>() +
+                  t["input_delay"].get<double>() + t["output_delay"].get<double>(),
+              t["period"].get<double>(), 1e-3);
+  EXPECT_EQ(t["met"].get<bool>(), t["slack"].get<double>() >= 0);
+  const auto& p = b["power_w"];
+  EXPECT_GT(p["total"].get<double>(), 0);
+  EXPECT_NEAR(p["internal"].get<double>() + p["switching"].get<double>() +
+                  p["leakage"].get<double>(),
+              p["total"].get<double>(), 1e-3 * p["total"].get<double>());
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "work" / "fp16_add" / "netlist.v"));
 }
 
 }  // namespace
