@@ -80,8 +80,10 @@ class ClusteringUnitBlock final : public Block {
     const int na = c.act_bits;
     const int lanes = c.clustering_lanes;
     const int per_stage = c.clustering_levels_per_stage;
-    const int stages = clustering_unit_stages(c);
-    const int nbounds = (1 << na) - 1;
+    const Derived d = derive(c);
+    const ClusteringTiming& t = d.clustering_unit;
+    const int stages = t.stages;
+    const int nbounds = d.boundaries;
     for (int l = 0; l < na; ++l) {
       out.files.push_back({module_name(c, name()) + fmt::format("_level{}.sv", l),
                            level_module(c, l)});
@@ -210,12 +212,12 @@ class ClusteringUnitBlock final : public Block {
     s += "    end\n  end\n\nendmodule\n";
     out.files.push_back({module + ".sv", s});
 
-    out.manifest["latency_cycles"] = clustering_unit_latency(c);
-    out.manifest["beats_per_cycle"] = clustering_unit_beats_per_cycle(c);
-    out.manifest["activations_per_cycle"] = lanes * clustering_unit_beats_per_cycle(c);
+    out.manifest["latency_cycles"] = t.latency;
+    out.manifest["beats_per_cycle"] = t.beats_per_cycle;
+    out.manifest["activations_per_cycle"] = t.activations_per_cycle;
     out.manifest["pipeline_stages"] = stages;
     out.manifest["comparisons_per_activation"] = na;
-    out.manifest["comparators"] = lanes * na;
+    out.manifest["comparators"] = t.comparators;
     out.manifest["boundaries"] = nbounds;
     return out;
   }

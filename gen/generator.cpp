@@ -74,7 +74,7 @@ std::string params_header(const Config& c, const GenerateRequest& r) {
     }
   };
   emit(to_json(c));
-  emit(derived_parameters(c));
+  emit(derive(c).to_json());
   h += fmt::format("inline constexpr bool kAccumulatorFp16 = {};\n",
                    c.accumulator == AccumulatorFormat::kFp16 ? "true" : "false");
   h += fmt::format("\n}}  // namespace oasis_{}\n", c.name);
@@ -169,7 +169,7 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
   manifest["config_hash"] = config_hash(c);
   manifest["regenerate"] = regenerate_command(r);
   manifest["config"] = to_json(c);
-  manifest["derived"] = derived_parameters(c);
+  manifest["derived"] = derive(c).to_json();
   manifest["blocks"] = ordered_json::object();
 
   std::vector<std::string> all;

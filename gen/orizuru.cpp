@@ -238,7 +238,7 @@ string orizuru_core(const Config& c, const OrizuruTiming& t) {
   const int R = t.unit_inputs;
   const int r = t.unit_levels;
   const int T = t.layers;
-  const int sw = std::max(1, clog2(t.build_cycles));
+  const int sw = index_width(t.build_cycles);
   string s;
   for (int l = 0; l < T; ++l) {
     const int u = t.units_per_layer[size_t(l)];
@@ -462,9 +462,9 @@ string baseline_core(const Config& c, const OrizuruTiming& t) {
 string topk_top_module(const OrizuruTiming& t, const string& module,
                   const string& what, const string& core) {
   const int B = t.beat_activations;
-  const int bw = std::max(1, clog2(t.beats));
-  const int sw = std::max(1, clog2(t.build_cycles));
-  const int kw = std::max(1, clog2(2 * t.k));
+  const int bw = index_width(t.beats);
+  const int sw = index_width(t.build_cycles);
+  const int kw = index_width(2 * t.k);
   const int cw = t.channel_bits;
   const int nb = t.padded_leaves;
   string valid_mask = fmt::format("{}'b", nb);
@@ -630,6 +630,7 @@ nlohmann::ordered_json topk_timing_manifest(const OrizuruTiming& t) {
   m["build_latency_cycles"] = t.build_cycles;
   m["outliers_per_cycle"] = 1;
   m["cycles_per_token"] = t.cycles_per_token;
+  m["comparisons_per_token"] = t.comparisons_per_token;
   m["load_while_draining"] = false;
   return m;
 }
@@ -641,7 +642,7 @@ class Orizuru final : public Block {
   string name() const override { return "orizuru"; }
 
   BlockOutput emit(const Config& c) const override {
-    const OrizuruTiming t = orizuru_timing(c);
+    const OrizuruTiming t = derive(c).orizuru;
     BlockOutput out;
     out.uses = {"comparator"};
     const string base = module_name(c, name());
@@ -673,7 +674,7 @@ class TopkBaseline final : public Block {
   string name() const override { return "topk_baseline"; }
 
   BlockOutput emit(const Config& c) const override {
-    const OrizuruTiming t = orizuru_timing(c, true);
+    const OrizuruTiming t = derive(c).topk_baseline;
     BlockOutput out;
     out.uses = {"comparator"};
     const string base = module_name(c, name());
