@@ -1,4 +1,4 @@
-// The OASIS core (paper IV-A, Fig. 8; SPEC sections 1 and 6) as a generated
+// The OASIS core (paper IV-A, Fig. 8; docs/spec.md sections 1 and 6) as a generated
 // block: the register file, the token pre-processing (a hold register feeding
 // the Clustering Unit, Orizuru, the Error Calculation Unit, the activation
 // index buffer) into a next-token context, the current context the P PE lines

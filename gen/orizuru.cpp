@@ -1,4 +1,4 @@
-// Orizuru, the two-fold top-k tree of paper IV-D (SPEC section 5), and
+// Orizuru, the two-fold top-k tree of paper IV-D (docs/spec.md section 5), and
 // topk_baseline, the plain engine it is measured against: k rounds of a
 // max-and-min reduction over the whole masked vector. Both share the token
 // interface and the load / build / drain handshake, so one cycle model
@@ -649,10 +649,10 @@ class Orizuru final : public Block {
     out.files.push_back({base + "_leaf_unit.sv", unit_module(c, t, true)});
     if (t.layers > 1) out.files.push_back({base + "_unit.sv", unit_module(c, t, false)});
     const string what = fmt::format(
-        "/// Orizuru (paper IV-D, SPEC section 5): the k = {0} largest and k smallest of a token\n"
-        "/// of N = {1} activations by a max tree and a min tree over shared leaves, {2} unit(s)\n"
-        "/// of {3} inputs in {4} layer(s), {5} comparator level(s) per build cycle. Ties: max\n"
-        "/// to the lower channel, min to the higher; popped leaves are unavailable.\n",
+        "/// Orizuru (paper IV-D, docs/spec.md section 5): the k = {0} largest and k smallest of\n"
+        "/// a token of N = {1} activations by a max tree and a min tree over shared leaves,\n"
+        "/// {2} unit(s) of {3} inputs in {4} layer(s), {5} comparator level(s) per build cycle.\n"
+        "/// Ties: max to the lower channel, min to the higher; popped leaves are unavailable.\n",
         t.k, t.channels, t.units, t.unit_inputs, t.layers, t.levels_per_stage);
     out.files.push_back({base + ".sv", topk_top_module(t, base, what, orizuru_core(c, t))});
     out.manifest = topk_timing_manifest(t);

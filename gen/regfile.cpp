@@ -1,4 +1,4 @@
-// The core's run-time register file (SPEC section 6): LUT, codebooks and
+// The core's run-time register file (docs/spec.md section 6): LUT, codebooks and
 // boundaries behind a 16-bit register port, with the address map written out
 // as JSON and as a C++ header. Model: model/regfile.hpp. Test:
 // verif/tb/regfile_tb.cpp.

@@ -1,4 +1,4 @@
-// The paper's analytic figures for a config (Table I, III-B, IV-D, SPEC
+// The paper's analytic figures for a config (Table I, III-B, IV-D, docs/spec.md
 // section 6) and the quantisation-error report on synthetic LLM-like data.
 #pragma once
 

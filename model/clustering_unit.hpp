@@ -1,4 +1,4 @@
-// The Clustering Unit's cycle model (paper IV-C, SPEC section 4): what the
+// The Clustering Unit's cycle model (paper IV-C, docs/spec.md section 4): what the
 // generated RTL (gen/clustering_unit.cpp) does cycle by cycle, with the
 // functional rule taken from model/clustering.hpp.
 //

@@ -1,4 +1,4 @@
-// The OASIS core (paper IV-A, Fig. 8; SPEC sections 1 and 6): the register
+// The OASIS core (paper IV-A, Fig. 8; docs/spec.md sections 1 and 6): the register
 // port, the token pre-processing (Clustering Units, Orizuru, the Error
 // Calculation Unit, the activation index buffer) and P PE lines, with the
 // token's context double-buffered so that the next token is pre-processed

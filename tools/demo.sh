@@ -3,7 +3,7 @@
 # config, then generate its RTL, lint it, synthesize it, run the Verilator
 # checks of its blocks against the model, and run the whole core on a seeded
 # synthetic LLM-like layer quantized by the model; print a short summary: the
-# core bit-exact or not, its cycles against SPEC section 6's bound, its output
+# core bit-exact or not, its cycles against docs/spec.md section 6's bound, its output
 # error against FP32 next to INT4, its Yosys area.
 # usage: tools/demo.sh BUILD_DIR CONFIG_JSON
 set -euo pipefail

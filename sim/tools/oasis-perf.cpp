@@ -324,8 +324,8 @@ int run_report(const Common& c, const ReportArgs& r) {
         "output stage for the main branch (second plot: each group's rows, from the line's timing "
         "in docs/pe_line.md; the main branch counts, then reduces, while the next group's beats "
         "arrive). Drain (the last group's beats and the last row's "
-        "latency) {} cycles. GEMM phase {} cycles against SPEC section 6's bound of {}; the "
-        "whole token {} cycles.\n\n",
+        "latency) {} cycles. GEMM phase {} cycles against docs/spec.md section 6's bound of {}; "
+        "the whole token {} cycles.\n\n",
         f.preprocess, f.clustering, g.clustering_lanes, f.orizuru_build, 2 * g.outliers_per_side,
         f.error_calculation, L.first_weight[0] - 1, L.first_weight[0], f.groups, g.pe_lines,
         f.row_interval, phase_name(f.interval_bound), f.fill_beats, f.count_beats, f.chunks,

@@ -2,7 +2,7 @@
 // 16 PE lines, K = 4096, W4A4, 21 outliers per side): one 1 x 4096 x 4096
 // GEMM on synthetic LLM-like data, every output checked against the golden
 // model. Counters: the GEMM phase (first weight beat taken to last output
-// taken) against SPEC section 6's 2048-cycle bound, the token's
+// taken) against docs/spec.md section 6's 2048-cycle bound, the token's
 // pre-processing (clustering, Orizuru, residuals) and its share of the
 // token's latency, the outlier branch's cycles a row against the main
 // branch's, and the cycle model's speed. The RTL is cycle-identical to this

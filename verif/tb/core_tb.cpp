@@ -11,7 +11,7 @@
 // random gaps on the token and weight streams, random backpressure on y and
 // random register reads, in phases of different rates. Last, an unthrottled
 // token measures the pre-processing and the GEMM phase against derive() and
-// SPEC section 6's lower bound; then two back-to-back segments of unthrottled
+// docs/spec.md section 6's lower bound; then two back-to-back segments of unthrottled
 // tokens (3 tokens of P + 1 rows, bound by the pre-processing, and 2 tokens of
 // enough rows for the GEMM phase to bound) are compared with the performance
 // model (model/perf.hpp, layer_perf): every token's last output and the

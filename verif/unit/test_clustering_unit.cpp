@@ -1,5 +1,5 @@
 // The Clustering Unit's model: the binary search the RTL performs equals the
-// SPEC section 4 rule for every binary16 value, and the cycle model has the
+// docs/spec.md section 4 rule for every binary16 value, and the cycle model has the
 // latency, throughput and handshake the manifest states.
 #include <gtest/gtest.h>
 

@@ -119,7 +119,7 @@ TEST(Config, ShippedConfigsParse) {
   const Config d = load_config(std::string(OASIS_SOURCE_DIR) + "/configs/default.json");
   EXPECT_EQ(d.name, "default");
   const Config p = load_config(std::string(OASIS_SOURCE_DIR) + "/configs/paper.json");
-  // SPEC section 7: the paper's Table II.
+  // docs/spec.md section 7: the paper's Table II.
   EXPECT_EQ(p.channels, 4096);
   EXPECT_EQ(p.outliers_per_side, 21);  // ceil(0.5 % of 4096)
   EXPECT_EQ(p.pe_lines, 16);
