@@ -116,6 +116,7 @@ endmodule
 
     // The address map, for host software.
     nlohmann::ordered_json json;
+    json["spdx_license_identifier"] = "Apache-2.0";
     json["generator"] = fmt::format("oasis-gen {}", OASIS_VERSION);
     json["config"] = c.name;
     json["config_hash"] = config_hash(c);
