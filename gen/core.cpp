@@ -1,11 +1,9 @@
-// The OASIS core (paper IV-A, Fig. 8; SPEC sections 1 and 6) as a generated
+// The OASIS core (paper IV-A, Fig. 8; docs/spec.md sections 1 and 6) as a generated
 // block: the register file, the token pre-processing (a hold register feeding
 // the Clustering Unit, Orizuru, the Error Calculation Unit, the activation
 // index buffer) into a next-token context, the current context the P PE lines
 // read, and the weight and output streams. Design and timing: docs/core.md;
 // cycle model: model/core.hpp.
-#include "model/core.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -72,21 +70,22 @@ class CoreBlock final : public Block {
   BlockOutput emit(const Config& c) const override {
     BlockOutput out;
     const string module = module_name(c, name());
-    const CoreTiming tm = core_timing(c);
+    const Derived d = derive(c);
+    const CoreTiming& tm = d.core;
     const int K = c.channels, nA = c.act_bits, nW = c.weight_bits;
-    const int E = 1 << (nA + nW);
+    const int E = d.lut_entries;
     const int P = c.pe_lines, R = tm.beat_activations, L = c.clustering_lanes;
     const int PARTS = tm.clustering_parts, BEATS = tm.token_beats;
     const int Wb = c.weight_beat_indices, F = tm.group_beats;
-    const int k2 = 2 * c.outliers_per_side;
-    const int CW = std::max(1, clog2(K));
-    const int S = c.fp_pipeline_stages;
+    const int k2 = d.outliers;
+    const int CW = d.channel_bits;
+    const int S = tm.ecu_latency;
     const int RB = tm.rows_bits;
-    const int bw = std::max(1, clog2(BEATS));
-    const int pw = std::max(1, clog2(PARTS));
-    const int fw = std::max(1, clog2(F));
-    const int jw = std::max(1, clog2(k2));
-    const int lw = Wb * nW;  // one lane of the weight stream
+    const int bw = index_width(BEATS);
+    const int pw = index_width(PARTS);
+    const int fw = index_width(F);
+    const int jw = index_width(k2);
+    const int lw = tm.weight_lane_bits;  // one lane of the weight stream
     const int amsb = kRegAddrBits - 1;
 
     out.primitives = {"oasis_fp_round.sv", "oasis_fp_add.sv", "oasis_fp_pipe.sv"};
@@ -156,7 +155,8 @@ class CoreBlock final : public Block {
         "  // Register file: the layer's LUT, codebooks and boundaries.\n"
         "  logic {} lut;\n  logic {} act_codebook;\n  logic {} weight_codebook;\n"
         "  logic {} boundaries;\n",
-        range(E * 16), range((1 << nA) * 16), range((1 << nW) * 16), range(((1 << nA) - 1) * 16));
+        range(E * 16), range(d.act_centroids * 16), range(d.weight_centroids * 16),
+        range(d.boundaries * 16));
     s += fmt::format(
         "  {}_regfile u_regfile (\n"
         "    .clk_i            (clk_i),\n    .rst_ni           (rst_ni),\n"
@@ -449,8 +449,8 @@ class CoreBlock final : public Block {
     out.manifest["group_beats"] = F;
     out.manifest["rows_bits"] = RB;
     out.manifest["ecu_latency_cycles"] = S;
-    out.manifest["row_interval_cycles"] = tm.line.row_interval;
-    out.manifest["row_latency_cycles"] = tm.line.row_latency;
+    out.manifest["row_interval_cycles"] = d.pe_line.row_interval;
+    out.manifest["row_latency_cycles"] = d.pe_line.row_latency;
     out.manifest["preprocess_cycles"] = tm.preprocess_cycles;
     // The parts and buffers the real-library flow reports (docs/ppa.md); the
     // parts that are blocks bring their own buffers (gen/generator.cpp).

@@ -1,4 +1,4 @@
-// One PE line (paper IV-A, SPEC section 6) as a generated block: Weight Index
+// One PE line (paper IV-A, docs/spec.md section 6) as a generated block: Weight Index
 // Buffer, Concat Units feeding the index_counter_array block, the MAC tree and
 // its accumulator, the compensation MACs behind the Dequantization Unit, the
 // merge and scaling, and an output FIFO with credits. Design and timing:
@@ -486,7 +486,7 @@ class PeLineBlock final : public Block {
     out.uses = {"index_counter_array"};
 
     string s = fmt::format(
-        "/// PE line (paper IV-A, SPEC section 6, docs/pe_line.md): one weight row of K = {K}\n"
+        "/// PE line (paper IV-A, docs/spec.md section 6, docs/pe_line.md): one weight row of K = {K}\n"
         "/// {nW}-bit indices in, one binary16 output out. Weight Index Buffer of two banks\n"
         "/// ({F} beat(s) of {Wb} indices a row); Concat Units and {G} indices a cycle into the\n"
         "/// Index Counter array ({CB} beat(s) a row); a {Tp}-input MAC tree over the counts and\n"

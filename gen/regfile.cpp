@@ -1,4 +1,4 @@
-// The core's run-time register file (SPEC section 6): LUT, codebooks and
+// The core's run-time register file (docs/spec.md section 6): LUT, codebooks and
 // boundaries behind a 16-bit register port, with the address map written out
 // as JSON and as a C++ header. Model: model/regfile.hpp. Test:
 // verif/tb/regfile_tb.cpp.
@@ -116,6 +116,7 @@ endmodule
 
     // The address map, for host software.
     nlohmann::ordered_json json;
+    json["spdx_license_identifier"] = "Apache-2.0";
     json["generator"] = fmt::format("oasis-gen {}", OASIS_VERSION);
     json["config"] = c.name;
     json["config_hash"] = config_hash(c);

@@ -8,14 +8,6 @@
 
 namespace oasis {
 
-int clustering_unit_stages(const Config& c) {
-  return ceil_div(c.act_bits, c.clustering_levels_per_stage);
-}
-
-int clustering_unit_latency(const Config& c) { return clustering_unit_stages(c); }
-
-int clustering_unit_beats_per_cycle(const Config&) { return 1; }
-
 int cluster_index_binary_search(Fp16 x, std::span<const Fp16> boundaries, int* comparisons) {
   const size_t entries = boundaries.size() + 1;
   if (entries < 2 || (entries & (entries - 1)) != 0) {
@@ -35,8 +27,8 @@ int cluster_index_binary_search(Fp16 x, std::span<const Fp16> boundaries, int* c
 
 ClusteringUnit::ClusteringUnit(const Config& c)
     : lanes_(c.clustering_lanes),
-      valid_(size_t(clustering_unit_stages(c)), false),
-      data_(size_t(clustering_unit_stages(c)), std::vector<int>(size_t(c.clustering_lanes), 0)) {}
+      valid_(size_t(derive(c).clustering_unit.stages), false),
+      data_(valid_.size(), std::vector<int>(size_t(c.clustering_lanes), 0)) {}
 
 void ClusteringUnit::reset() {
   for (size_t s = 0; s < valid_.size(); ++s) {

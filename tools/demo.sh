@@ -3,7 +3,7 @@
 # config, then generate its RTL, lint it, synthesize it, run the Verilator
 # checks of its blocks against the model, and run the whole core on a seeded
 # synthetic LLM-like layer quantized by the model; print a short summary: the
-# core bit-exact or not, its cycles against SPEC section 6's bound, its output
+# core bit-exact or not, its cycles against docs/spec.md section 6's bound, its output
 # error against FP32 next to INT4, its Yosys area.
 # usage: tools/demo.sh BUILD_DIR CONFIG_JSON
 set -euo pipefail
@@ -38,8 +38,8 @@ echo "== the core on a seeded synthetic LLM-like layer, quantized by the model: 
 core_log=$(CORE_BENCH_ROWS=64 CORE_BENCH_TOKENS=4 "$root/sim/vltest" --build "$build" --block core \
   --config "$config" --label "demo_$label")
 echo "$core_log" | grep -E '^(measured|simulated|error|PASS|FAIL)'
-cells=$(grep -E '^ +Number of cells: +[0-9]+' "$out/yosys_core.log" | tail -n 1 | awk '{print $4}')
-ffs=$(awk '/design hierarchy/{h=1; n=0} h && /\$_S?DFF/{n+=$2} END{print n+0}' "$out/yosys_core.log")
+cells=$(grep -E '^ +Number of cells: +[0-9]+' "$out.yosys/yosys_core.log" | tail -n 1 | awk '{print $4}')
+ffs=$(awk '/design hierarchy/{h=1; n=0} h && /\$_S?DFF/{n+=$2} END{print n+0}' "$out.yosys/yosys_core.log")
 echo
 echo "== summary for config '$label' (seed ${SEED:-1})"
 printf '  %s\n' "${summary[@]}"

@@ -389,7 +389,7 @@ expect_counterexample() {
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
-# run_proof NAME SPEC: writes $out/NAME/result: "NAME PASS|FAIL seconds note".
+# run_proof NAME PROOF: writes $out/NAME/result: "NAME PASS|FAIL seconds note".
 run_proof() {
   local name=$1 spec=$2
   local dir="$out/$name"

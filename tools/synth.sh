@@ -48,7 +48,7 @@ generate() {
     exit 2
   fi
   # Keep the old folder (and Yosys's reuse of it) when nothing changed.
-  if [ -d "$dir/rtl" ] && diff -rq -x 'yosys_*.log' "$dir/rtl" "$dir/rtl.new" >/dev/null 2>&1; then
+  if [ -d "$dir/rtl" ] && diff -rq "$dir/rtl" "$dir/rtl.new" >/dev/null 2>&1; then
     rm -rf "$dir/rtl.new"
   else
     rm -rf "$dir/rtl"
@@ -101,12 +101,12 @@ synth_block() {
   local t0 t1
   t0=$(date +%s.%N)
   if ! "$root/tools/yosys_check.sh" --then "$(measure_cmds "$f")" "$rtl" "$block" >/dev/null; then
-    cp "$rtl/yosys_$block.log" "$out/logs/$label.log" 2>/dev/null || true
+    cp "$rtl.yosys/yosys_$block.log" "$out/logs/$label.log" 2>/dev/null || true
     echo "synth: $label failed (log: $out/logs/$label.log)" >&2
     exit 1
   fi
   t1=$(date +%s.%N)
-  cp "$rtl/yosys_$block.log" "$out/logs/$label.log"
+  cp "$rtl.yosys/yosys_$block.log" "$out/logs/$label.log"
   local cells ffs depth tr secs
   cells=$(sed -n 's/^ *Number of cells: *\([0-9]*\)$/\1/p' "$f.stat" | tail -n 1)
   ffs=$(awk '$1 ~ /^\$_.*DFF/ && NF == 2 { n += $2 } END { print n + 0 }' "$f.stat")

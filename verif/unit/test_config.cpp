@@ -119,7 +119,7 @@ TEST(Config, ShippedConfigsParse) {
   const Config d = load_config(std::string(OASIS_SOURCE_DIR) + "/configs/default.json");
   EXPECT_EQ(d.name, "default");
   const Config p = load_config(std::string(OASIS_SOURCE_DIR) + "/configs/paper.json");
-  // SPEC section 7: the paper's Table II.
+  // docs/spec.md section 7: the paper's Table II.
   EXPECT_EQ(p.channels, 4096);
   EXPECT_EQ(p.outliers_per_side, 21);  // ceil(0.5 % of 4096)
   EXPECT_EQ(p.pe_lines, 16);
@@ -128,9 +128,10 @@ TEST(Config, ShippedConfigsParse) {
   EXPECT_EQ(p.mac_tree_inputs, 32);
   EXPECT_EQ(p.comp_macs, 8);
   EXPECT_EQ(p.clustering_lanes, 4);
-  EXPECT_EQ(orizuru_units(p.channels, p.orizuru_unit_inputs), 273);
-  EXPECT_EQ(cycles_per_row(p), 8);  // max(8, 8, ceil(42/8) = 6)
-  EXPECT_EQ(ceil_div(4096, p.pe_lines) * cycles_per_row(p), 2048);
+  const Derived pd = derive(p);
+  EXPECT_EQ(pd.orizuru.units, 273);
+  EXPECT_EQ(pd.row.row, 8);  // max(4096/512 = 8, 8, 8, ceil(42/8) = 6)
+  EXPECT_EQ(pd.gemm_lower_bound(4096), 2048);
 }
 
 TEST(Config, OverridesApplyBeforeValidation) {
@@ -146,9 +147,19 @@ TEST(Config, DerivedHelpers) {
   EXPECT_EQ(clog2(1), 0);
   EXPECT_EQ(clog2(2), 1);
   EXPECT_EQ(clog2(5), 3);
-  EXPECT_EQ(orizuru_units(64, 16), 5);
-  EXPECT_EQ(orizuru_units(2, 16), 1);
-  EXPECT_EQ(orizuru_units(8192, 16), 512 + 32 + 2 + 1);
+  EXPECT_EQ(index_width(1), 1);
+  EXPECT_EQ(index_width(5), 3);
+  EXPECT_EQ(count_width(4), 3);
+  EXPECT_EQ(count_width(3), 2);
+  const std::string path = std::string(OASIS_SOURCE_DIR) + "/configs/paper.json";
+  const auto units = [&](int n) {
+    return derive(load_config(path, {fmt::format("channels={}", n), "weight_beat_indices=2",
+                                     "outliers_per_side=1", "clustering_lanes=1"}))
+        .orizuru.units;
+  };
+  EXPECT_EQ(units(64), 5);
+  EXPECT_EQ(units(2), 1);
+  EXPECT_EQ(units(8192), 512 + 32 + 2 + 1);
 }
 
 }  // namespace

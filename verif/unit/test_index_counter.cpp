@@ -1,4 +1,4 @@
-// The Index Counter array's model: the counts rule of SPEC section 6, widths
+// The Index Counter array's model: the counts rule of docs/spec.md section 6, widths
 // that cannot overflow, the row's extent, and the cycle model's latency, row
 // interval and double buffering as the manifest states them.
 #include <gtest/gtest.h>

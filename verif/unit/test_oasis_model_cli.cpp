@@ -176,7 +176,10 @@ TEST_F(Cli, BadInputsGiveOneMessageExitTwoAndNoOutput) {
        "activation codebook"},
       {"report --config " + config("default") + " --outlier-fraction 0.7", "outlier-fraction"},
       {"synth --kind tensors --out " + at("s.npy"), "--kind tensors"},
+      // An output path naming a folder: refused before anything is written.
+      {"synth --kind activations --rows 2 --channels 8 --out " + at("folder"), "is a folder"},
   };
+  fs::create_directories(at("folder"));
   for (const Case& c : cases) {
     const CmdResult r = run(c.args);
     EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out;
