@@ -41,7 +41,8 @@ string wib_module(const string& name, const Dims& d) {
                   "weight indices and its scale s_w. The fill side writes one bank, {} beat(s) of\n"
                   "{} indices a row (s_w with beat 0); the read side reads the other whole.",
                   d.K, d.nW, d.F, d.Wb),
-      {kClk, kRst,
+      {kClk,
+       kRst,
        {"input", 0, "wr_en_i", "Write the beat on wr_data_i."},
        {"input", 0, "wr_bank_i", "The bank the fill side writes."},
        {"input", d.fbw, "wr_beat_i", "Which beat of the row wr_data_i is."},
@@ -118,8 +119,8 @@ string concat_module(const string& name, const Dims& d) {
   if (padded > d.K) s += fmt::format("  assign concat[{}:{}] = '0;\n", padded * d.B - 1, d.K * d.B);
   s += "  always_comb begin\n    idx_o = '0;\n";
   s += fmt::format("    for (int b = 0; b < {}; b++) begin\n", d.CB);
-  s += fmt::format("      if (beat_i == {0}'(b)) idx_o = concat[b*{1} +: {1}];\n", d.cbw,
-                   d.G * d.B);
+  s +=
+      fmt::format("      if (beat_i == {0}'(b)) idx_o = concat[b*{1} +: {1}];\n", d.cbw, d.G * d.B);
   s += "    end\n  end\n\nendmodule\n";
   return s;
 }
@@ -137,7 +138,8 @@ string mac_tree_module(const string& name, const Dims& d) {
                   "accumulator (one adder and one register: the loop closes in a cycle);\n"
                   "{} chunk(s) a row. {} register stage(s) after every unit but the accumulator.",
                   T, fp32 ? "binary32" : "binary16", Tp, CH, S),
-      {kClk, kRst,
+      {kClk,
+       kRst,
        {"input", 0, "cnt_valid_i", "A chunk of counts is presented."},
        {"input", T * W, "cnt_data_i", fmt::format("The counts, {} bits each.", W)},
        {"input", d.chw, "cnt_chunk_i", "Which chunk of the row."},
@@ -184,10 +186,10 @@ string mac_tree_module(const string& name, const Dims& d) {
   s += "  end\n";
   const int conv_w = 2 + Tp + 2 * Tp * aw;
   s += fmt::format("  logic conv_valid;\n  logic {} conv_q;\n", range(conv_w));
-  s += pipe("u_conv_pipe", conv_w, S, "cnt_valid_i",
-            fmt::format("{{cnt_last_i, cnt_chunk_i == {}'d0, main_present, count_a, lut_a}}",
-                        d.chw),
-            "conv_valid", "conv_q");
+  s +=
+      pipe("u_conv_pipe", conv_w, S, "cnt_valid_i",
+           fmt::format("{{cnt_last_i, cnt_chunk_i == {}'d0, main_present, count_a, lut_a}}", d.chw),
+           "conv_valid", "conv_q");
   s += fmt::format("  logic {} prod;\n", range(Tp * aw));
   s += fmt::format("  for (genvar t = 0; t < {}; t++) begin : g_mul\n", Tp);
   s += fp_mul(f, "u_mul", fmt::format("conv_q[{} + t*{} +: {}]", Tp * aw, aw, aw),
@@ -222,7 +224,8 @@ string mac_tree_module(const string& name, const Dims& d) {
       "  logic root_valid, root_first, root_last, unused_root_present;\n"
       "  logic {0} root, main_sum, main_d, main_q;\n",
       range(aw));
-  s += fmt::format("  assign root_valid = {};\n  assign root = {}[{}:0];\n", cur_valid, cur, aw - 1);
+  s +=
+      fmt::format("  assign root_valid = {};\n  assign root = {}[{}:0];\n", cur_valid, cur, aw - 1);
   s += fmt::format("  assign unused_root_present = {}[{}];\n", cur, aw);
   s += fmt::format("  assign root_first = {}[{}];\n  assign root_last = {}[{}];\n", cur, aw + 1,
                    cur, aw + 2);
@@ -280,8 +283,8 @@ string gather_module(const string& name, const Dims& d) {
   s += fmt::format("  for (genvar m = 0; m < {}; m++) begin : g_slot\n", d.Ci);
   s += fmt::format("    logic [{}:0] iw;\n", d.nW - 1);
   // Constant part-selects only: no tool has to size a variable index product.
-  s += mux_tree("iw_mux", "row_i", d.K, d.nW, fmt::format("g_chan[m*{0} +: {0}]", d.CW), d.CW,
-                "iw", "    ");
+  s += mux_tree("iw_mux", "row_i", d.K, d.nW, fmt::format("g_chan[m*{0} +: {0}]", d.CW), d.CW, "iw",
+                "    ");
   s += fmt::format("    assign iw_o[m*{0} +: {0}] = iw;\n  end\n\nendmodule\n", d.nW);
   return s;
 }
@@ -319,7 +322,8 @@ string comp_module(const string& name, const Dims& d) {
                   "closes in a cycle) over the row's {} cycle(s), then the pairwise tree over the\n"
                   "MACs.",
                   Ci, aw == 32 ? "binary32" : "binary16", S, d.GR),
-      {kClk, kRst,
+      {kClk,
+       kRst,
        {"input", 0, "issue_i", "A compensation cycle of the row is issued."},
        {"input", 0, "first_i", "It is the row's first."},
        {"input", 0, "last_i", "It is the row's last."},
@@ -396,7 +400,8 @@ string merge_module(const string& name, const Dims& d) {
                   "s_w wait in FIFOs of {} rows; when both sums of a row are there, add_A, x s_a,\n"
                   "x s_w{}, each followed by {} register stage(s), into the output FIFO.",
                   D, fp32 ? ", to binary16" : "", S),
-      {kClk, kRst,
+      {kClk,
+       kRst,
        {"input", 0, "main_valid_i", "A row's main-branch sum."},
        {"input", aw, "main_i", "The sum."},
        {"input", 0, "comp_valid_i", "A row's compensation sum."},
@@ -411,10 +416,10 @@ string merge_module(const string& name, const Dims& d) {
                    range(aw));
   s += "  logic merge_fire, main_empty, comp_empty, unused_sw_empty, y_empty;\n";
   s += "  logic unused_main_full, unused_comp_full, unused_sw_full, unused_y_full;\n";
-  s += fifo("u_main_fifo", aw, D, "main_valid_i", "main_i", "merge_fire", "main_head",
-            "main_empty", "unused_main_full");
-  s += fifo("u_comp_fifo", aw, D, "comp_valid_i", "comp_i", "merge_fire", "comp_head",
-            "comp_empty", "unused_comp_full");
+  s += fifo("u_main_fifo", aw, D, "main_valid_i", "main_i", "merge_fire", "main_head", "main_empty",
+            "unused_main_full");
+  s += fifo("u_comp_fifo", aw, D, "comp_valid_i", "comp_i", "merge_fire", "comp_head", "comp_empty",
+            "unused_comp_full");
   s += fifo("u_sw_fifo", 16, D, "sw_valid_i", "sw_i", "merge_fire", "sw_head", "unused_sw_empty",
             "unused_sw_full");
   s += "  assign merge_fire = !main_empty && !comp_empty;\n";
@@ -486,7 +491,8 @@ class PeLineBlock final : public Block {
     out.uses = {"index_counter_array"};
 
     string s = fmt::format(
-        "/// PE line (paper IV-A, docs/spec.md section 6, docs/pe_line.md): one weight row of K = {K}\n"
+        "/// PE line (paper IV-A, docs/spec.md section 6, docs/pe_line.md): one weight row of K = "
+        "{K}\n"
         "/// {nW}-bit indices in, one binary16 output out. Weight Index Buffer of two banks\n"
         "/// ({F} beat(s) of {Wb} indices a row); Concat Units and {G} indices a cycle into the\n"
         "/// Index Counter array ({CB} beat(s) a row); a {Tp}-input MAC tree over the counts and\n"
@@ -538,8 +544,8 @@ class PeLineBlock final : public Block {
     const string mac_tree = module + "_mac_tree", gather = module + "_gather";
     const string dequant = module + "_dequant", comp = module + "_comp_macs";
     const string merge = module + "_merge";
-    const Dims d{K, nA, nW, B, E, G, T, Tp, Mc, Ci, k2, CW, Wb, F, CB, CH, GR, D, W,
-                 fbw, cbw, grw, chw, last_nb, S, f};
+    const Dims d{K, nA, nW, B,  E, G, T,   Tp,  Mc,  Ci,  k2,      CW, Wb,
+                 F, CB, CH, GR, D, W, fbw, cbw, grw, chw, last_nb, S,  f};
     out.files.push_back({wib + ".sv", wib_module(wib, d)});
     out.files.push_back({concat + ".sv", concat_module(concat, d)});
     out.files.push_back({mac_tree + ".sv", mac_tree_module(mac_tree, d)});
@@ -560,7 +566,8 @@ class PeLineBlock final : public Block {
     s += fmt::format("  logic {} credits_d, credits_q;\n", range(crw));
     s += "  logic w_fire, w_last, start, go, idx_valid, idx_ready, idx_fire, issue, rd_release;\n";
     s += "  logic y_pop;\n";
-    s += fmt::format("  /// The bank being read, and its row's s_w.\n  logic {} row;\n", range(K * nW));
+    s += fmt::format("  /// The bank being read, and its row's s_w.\n  logic {} row;\n",
+                     range(K * nW));
     s += "  logic [15:0] row_scale;\n\n";
     s += "  assign w_ready_o = !(wr_bank_q ? full1_q : full0_q);\n";
     s += "  assign w_fire    = w_valid_i && w_ready_o;\n";
@@ -629,7 +636,9 @@ class PeLineBlock final : public Block {
     s += "\n  // Concat Units and the Index Counter array.\n";
     s += fmt::format("  logic {} idx_data;\n", range(G * B));
     s += instance(concat, "u_concat",
-                  {{"act_idx_i", "act_idx_i"}, {"row_i", "row"}, {"beat_i", "cnt_beat_q"},
+                  {{"act_idx_i", "act_idx_i"},
+                   {"row_i", "row"},
+                   {"beat_i", "cnt_beat_q"},
                    {"idx_o", "idx_data"}});
     s += fmt::format("  logic cnt_valid, cnt_last;\n  logic {} cnt_data;\n  logic {} cnt_chunk;\n",
                      range(T * W), range(chw));
@@ -721,12 +730,14 @@ class PeLineBlock final : public Block {
           {"bits", 2 * (K * nW + 16)},
           {"registers", {"u_wib.bank0_q", "u_wib.bank1_q", "u_wib.scale0_q", "u_wib.scale1_q"}}},
          {{"name", "row_fifos"},
-          {"what", fmt::format("the merge's FIFOs of {} rows: main and compensation sums ({} bits), "
-                               "s_w and y (16 bits)",
-                               D, aw)},
+          {"what",
+           fmt::format("the merge's FIFOs of {} rows: main and compensation sums ({} bits), "
+                       "s_w and y (16 bits)",
+                       D, aw)},
           {"bits", D * (2 * aw + 32)},
-          {"registers", {"u_merge.u_main_fifo.mem_q", "u_merge.u_comp_fifo.mem_q",
-                         "u_merge.u_sw_fifo.mem_q", "u_merge.u_y_fifo.mem_q"}}}});
+          {"registers",
+           {"u_merge.u_main_fifo.mem_q", "u_merge.u_comp_fifo.mem_q", "u_merge.u_sw_fifo.mem_q",
+            "u_merge.u_y_fifo.mem_q"}}}});
 
     out.manifest["fill_beats_per_row"] = tm.fill_beats;
     out.manifest["count_beats_per_row"] = tm.count_beats;

@@ -161,8 +161,8 @@ std::string yosys_script(const BlockJob& job, const Technology& tech, const Cons
 
 std::string sta_script(const std::string& top, bool clocked, const Technology& tech,
                        const Constraints& c) {
-  std::string s = fmt::format("read_liberty cells.lib\nread_verilog netlist.v\nlink_design {}\n",
-                              top);
+  std::string s =
+      fmt::format("read_liberty cells.lib\nread_verilog netlist.v\nlink_design {}\n", top);
   if (clocked) {
     s += fmt::format("create_clock -name clk -period {:.6g} [get_ports clk_i]\n", c.period);
     s += "set inputs [delete_from_list [all_inputs] [get_ports clk_i]]\n";
@@ -175,16 +175,14 @@ std::string sta_script(const std::string& top, bool clocked, const Technology& t
   s += fmt::format("set_output_delay {:.6g} -clock clk [all_outputs]\n", io);
   s += fmt::format("set_driving_cell -lib_cell {} -pin Y $inputs\n", tech.buffer);
   s += fmt::format("set_load {:.6g} [all_outputs]\n", tech.fo4_load());
-  s += fmt::format("report_checks -path_delay max -digits 4 > {}\n",
-                   "timing.rpt");
+  s += fmt::format("report_checks -path_delay max -digits 4 > {}\n", "timing.rpt");
   s += fmt::format("report_wns -digits 4 > {}\n", "wns.rpt");
   s += fmt::format("report_tns -digits 4 > {}\n", "tns.rpt");
-  s += fmt::format("set_power_activity -global -activity {:.6g} -duty {:.6g}\n", c.activity,
-                   c.duty);
+  s +=
+      fmt::format("set_power_activity -global -activity {:.6g} -duty {:.6g}\n", c.activity, c.duty);
   s += fmt::format("set_power_activity -input -activity {:.6g} -duty {:.6g}\n", c.activity, c.duty);
   s += fmt::format("report_power -digits 6 > {}\n", "power.rpt");
-  s += fmt::format("report_power -instances [get_cells *] -digits 6 > {}\n",
-                   "power_instances.rpt");
+  s += fmt::format("report_power -instances [get_cells *] -digits 6 > {}\n", "power_instances.rpt");
   return s;
 }
 
@@ -207,9 +205,10 @@ double module_area(const std::map<std::string, StatModule>& stat, const std::str
     } else if (stat.count(type)) {
       a += module_area(stat, type, lib, depth + 1) * double(n);
     } else {
-      throw ReportError(fmt::format("cell type '{}' in module '{}' is neither a library cell nor a "
-                                    "module",
-                                    type, module));
+      throw ReportError(
+          fmt::format("cell type '{}' in module '{}' is neither a library cell nor a "
+                      "module",
+                      type, module));
     }
   }
   return a;
@@ -288,8 +287,8 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
                          "  {} _TECHMAP_REPLACE_ (.A(a_i), .B(b_i), .YS(sum_o), .YC(carry_o));\n"
                          "endmodule\n",
                          tech.full_adder, tech.half_adder));
-  write_text(work / "abc.constr", fmt::format("set_driving_cell {}\nset_load {:.6g}\n", tech.buffer,
-                                              tech.fo4_load()));
+  write_text(work / "abc.constr",
+             fmt::format("set_driving_cell {}\nset_load {:.6g}\n", tech.buffer, tech.fo4_load()));
   write_text(work / "synth.ys", yosys_script(job, tech, c));
   link_library(tech, work);
   fs::create_directory_symlink(fs::absolute(job.rtl_dir), work / "rtl");
@@ -313,22 +312,22 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
   const fs::path flog = work / "fanout.log";
   for (;; ++iterations) {
     if (iterations == 20) {
-      throw ToolError(fmt::format("blifFanout still changes gates after 20 passes (log: {})",
-                                  flog.string()));
+      throw ToolError(
+          fmt::format("blifFanout still changes gates after 20 passes (log: {})", flog.string()));
     }
     const fs::path next = work / fmt::format("buffered{}.blif", iterations);
     const size_t before = fs::exists(flog) ? read_text(flog).size() : 0;
     run_tool({tools.blif_fanout, "-l", "100", "-c", "20", "-s", "nullstring", "-I",
-              (work / "nofanout").string(), "-p", fs::absolute(tech.lib.path).string(),
-              "-b", tech.buffer + "," + tech.clock_buffer, "-i", "A,A", "-o", "Y,Y", cur.string(),
+              (work / "nofanout").string(), "-p", fs::absolute(tech.lib.path).string(), "-b",
+              tech.buffer + "," + tech.clock_buffer, "-i", "A,A", "-o", "Y,Y", cur.string(),
               next.string()},
              flog);
     const std::string out = read_text(flog).substr(before);
     static const std::regex changed(R"(Number of gates changed: (\d+))");
     std::smatch m;
     if (!std::regex_search(out, m, changed) || !fs::exists(next)) {
-      throw ToolError(fmt::format("blifFanout did not finish (log: {}):\n{}", flog.string(),
-                                  tail(flog, 15)));
+      throw ToolError(
+          fmt::format("blifFanout did not finish (log: {}):\n{}", flog.string(), tail(flog, 15)));
     }
     const long n = std::stol(m[1]);
     changed_total += n;
@@ -358,8 +357,8 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
   const std::string slog_text = read_text(slog);
   for (const char* bad : {"Error", "not found", "unknown"}) {
     if (slog_text.find(bad) != std::string::npos) {
-      throw ToolError(fmt::format("OpenSTA reported a problem (log: {}):\n{}", slog.string(),
-                                  tail(slog, 25)));
+      throw ToolError(
+          fmt::format("OpenSTA reported a problem (log: {}):\n{}", slog.string(), tail(slog, 25)));
     }
   }
   const double t_sta = seconds_since(t0);
@@ -416,10 +415,10 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
     const auto it = mem_flops.find(m.name);
     const long n = it == mem_flops.end() ? 0 : it->second.first;
     if (n != m.bits) {
-      throw ReportError(fmt::format("{}: buffer {} has {} bits, but {} flip-flops were found in the "
-                                    "netlist for its registers ({})",
-                                    job.label, m.name, m.bits, n,
-                                    fmt::join(m.registers, ", ")));
+      throw ReportError(
+          fmt::format("{}: buffer {} has {} bits, but {} flip-flops were found in the "
+                      "netlist for its registers ({})",
+                      job.label, m.name, m.bits, n, fmt::join(m.registers, ", ")));
     }
     mems.push_back({{"name", m.name},
                     {"what", m.what},

@@ -27,12 +27,12 @@ struct Tools {
 /// The library and the cells the flow uses by name.
 struct Technology {
   Liberty lib;
-  std::string inverter = "INVX1";     ///< FO4 chain, output loads
-  std::string nand2 = "NAND2X1";      ///< the NAND2-equivalent unit
-  std::string buffer = "BUFX2";       ///< fanout buffers, input drivers
+  std::string inverter = "INVX1";  ///< FO4 chain, output loads
+  std::string nand2 = "NAND2X1";   ///< the NAND2-equivalent unit
+  std::string buffer = "BUFX2";    ///< fanout buffers, input drivers
   std::string clock_buffer = "CLKBUF1";
-  std::string full_adder = "FAX1";    ///< oasis_fa maps to it (A B C -> YS YC)
-  std::string half_adder = "HAX1";    ///< oasis_ha maps to it (A B -> YS YC)
+  std::string full_adder = "FAX1";  ///< oasis_fa maps to it (A B C -> YS YC)
+  std::string half_adder = "HAX1";  ///< oasis_ha maps to it (A B -> YS YC)
 
   /// Checks that the named cells exist (a LibertyError otherwise).
   void check() const;
@@ -52,10 +52,10 @@ Fo4 measure_fo4(const Technology& tech, const Tools& tools, const std::filesyste
 
 /// How the block is constrained and its power estimated.
 struct Constraints {
-  double period = 0;        ///< clock period, library time unit
-  double io_budget = 0.1;   ///< input and output external delays, as a fraction of the period
-  double activity = 0.1;    ///< toggles per net per clock cycle (vectorless)
-  double duty = 0.5;        ///< static probability of every net
+  double period = 0;       ///< clock period, library time unit
+  double io_budget = 0.1;  ///< input and output external delays, as a fraction of the period
+  double activity = 0.1;   ///< toggles per net per clock cycle (vectorless)
+  double duty = 0.5;       ///< static probability of every net
 };
 
 /// A named sub-module of a block reported on its own (a row of the paper's
@@ -68,8 +68,8 @@ struct PartSpec {
 
 /// A buffer of the block built from flip-flops today.
 struct MemorySpec {
-  std::string name;                    ///< e.g. "weight_index_buffer"
-  std::string what;                    ///< a line for the report
+  std::string name;  ///< e.g. "weight_index_buffer"
+  std::string what;  ///< a line for the report
   long bits = 0;
   std::vector<std::string> registers;  ///< register names from the block's top, e.g. "u_x.mem_q"
 };

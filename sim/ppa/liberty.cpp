@@ -59,7 +59,8 @@ class Lexer {
   }
 
   [[noreturn]] void fail(int line, const std::string& what) const {
-    throw LibertyError(fmt::format("{}:{}: not a Liberty file as expected: {}", where_, line, what));
+    throw LibertyError(
+        fmt::format("{}:{}: not a Liberty file as expected: {}", where_, line, what));
   }
 
  private:
@@ -160,13 +161,15 @@ class Parser {
 
   void parse_body(Group& g) {
     while (!is("}")) {
-      if (tok_.kind == Token::kEnd) lex_.fail(tok_.line, fmt::format("group '{}' never closes", g.type));
+      if (tok_.kind == Token::kEnd)
+        lex_.fail(tok_.line, fmt::format("group '{}' never closes", g.type));
       if (is(";")) {
         advance();
         continue;
       }
       if (tok_.kind != Token::kWord) {
-        lex_.fail(tok_.line, fmt::format("expected an attribute or group name, found '{}'", tok_.text));
+        lex_.fail(tok_.line,
+                  fmt::format("expected an attribute or group name, found '{}'", tok_.text));
       }
       const std::string name = tok_.text;
       const int line = tok_.line;
@@ -175,7 +178,8 @@ class Parser {
         advance();
         std::string value;
         while (!is(";") && !is("}")) {
-          if (tok_.kind == Token::kEnd) lex_.fail(line, fmt::format("attribute '{}' never ends", name));
+          if (tok_.kind == Token::kEnd)
+            lex_.fail(line, fmt::format("attribute '{}' never ends", name));
           if (!value.empty()) value += ' ';
           value += tok_.text;
           advance();
@@ -247,8 +251,8 @@ const LibertyCell& Liberty::cell(const std::string& cell_name) const {
 
 double Liberty::time_unit_seconds() const {
   static const std::map<std::string, double> units = {
-      {"1ps", 1e-12}, {"10ps", 1e-11}, {"100ps", 1e-10}, {"1ns", 1e-9}, {"10ns", 1e-8},
-      {"100ns", 1e-7}, {"1us", 1e-6}};
+      {"1ps", 1e-12}, {"10ps", 1e-11}, {"100ps", 1e-10}, {"1ns", 1e-9},
+      {"10ns", 1e-8}, {"100ns", 1e-7}, {"1us", 1e-6}};
   const auto it = units.find(time_unit);
   if (it == units.end()) {
     throw LibertyError(fmt::format("{}: time_unit '{}' is not one of 1ps .. 1us", path, time_unit));
@@ -267,7 +271,8 @@ Liberty parse_liberty(const std::string& text, const std::string& where) {
   out.cap_unit = lib.attr("capacitive_load_unit");
   for (const Group& g : lib.children) {
     if (g.type != "cell") continue;
-    if (g.args.size() != 1) throw LibertyError(fmt::format("{}: a cell group without one name", where));
+    if (g.args.size() != 1)
+      throw LibertyError(fmt::format("{}: a cell group without one name", where));
     LibertyCell cell;
     cell.name = g.args[0];
     const std::string ctx = fmt::format("{}: cell {}", where, cell.name);

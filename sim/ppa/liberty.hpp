@@ -19,8 +19,8 @@ struct LibertyError : std::runtime_error {
 
 struct LibertyPin {
   std::string name;
-  std::string direction;  ///< "input", "output" or "inout"
-  std::string function;   ///< the Boolean function of an output, as written ("" if none)
+  std::string direction;   ///< "input", "output" or "inout"
+  std::string function;    ///< the Boolean function of an output, as written ("" if none)
   double capacitance = 0;  ///< in the library's capacitive load unit
   bool clock = false;
 };
@@ -39,8 +39,8 @@ struct LibertyCell {
 struct Liberty {
   std::string name;
   std::string path;
-  std::string time_unit;     ///< e.g. "1ns"
-  std::string cap_unit;      ///< e.g. "1pf" (capacitive_load_unit (1,pf))
+  std::string time_unit;  ///< e.g. "1ns"
+  std::string cap_unit;   ///< e.g. "1pf" (capacitive_load_unit (1,pf))
   std::map<std::string, LibertyCell> cells;
 
   /// The cell, or a LibertyError naming the cells there are.

@@ -96,7 +96,8 @@ GateNetlist parse_blif(const std::string& text, const std::string& where) {
     } else if (names.size() == 2 && cover.size() == 1 && cover[0] == "1 1") {
       n.copies.emplace_back(names[0], names[1]);
     } else {
-      fail(names_line, "a logic cover (.names with logic): the netlist is not fully mapped to cells");
+      fail(names_line,
+           "a logic cover (.names with logic): the netlist is not fully mapped to cells");
     }
     names.clear();
     cover.clear();
@@ -204,9 +205,10 @@ NetlistStats netlist_stats(const GateNetlist& netlist, const Liberty& lib) {
 
 VerilogNetlist write_verilog(const GateNetlist& nl, const Liberty& lib) {
   static const std::set<std::string> keywords = {
-      "module", "endmodule", "input", "output", "inout", "wire", "reg", "assign", "begin",
-      "end", "logic", "always", "if", "else", "case", "for", "function", "task", "not",
-      "and", "or", "nand", "nor", "xor", "xnor", "buf", "supply0", "supply1", "tri"};
+      "module",   "endmodule", "input",   "output",  "inout", "wire", "reg",  "assign",
+      "begin",    "end",       "logic",   "always",  "if",    "else", "case", "for",
+      "function", "task",      "not",     "and",     "or",    "nand", "nor",  "xor",
+      "xnor",     "buf",       "supply0", "supply1", "tri"};
   UnionFind uf;
   std::set<std::string> input_bits(nl.inputs.begin(), nl.inputs.end());
   std::set<std::string> output_bits(nl.outputs.begin(), nl.outputs.end());
@@ -329,7 +331,8 @@ VerilogNetlist write_verilog(const GateNetlist& nl, const Liberty& lib) {
     for (const auto& [pin, net] : g.pins) {
       const LibertyPin* p = cell.pin(pin);
       if (!p) {
-        throw NetlistError(fmt::format("cell {} has no pin {} (library {})", g.cell, pin, lib.path));
+        throw NetlistError(
+            fmt::format("cell {} has no pin {} (library {})", g.cell, pin, lib.path));
       }
       if (p->direction == "output" && first_out.empty()) first_out = net;
     }

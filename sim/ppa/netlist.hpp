@@ -27,7 +27,7 @@ struct Gate {
 
 struct GateNetlist {
   std::string model;
-  std::vector<std::string> inputs;   ///< port bits, e.g. "a_i[3]" or "clk_i"
+  std::vector<std::string> inputs;  ///< port bits, e.g. "a_i[3]" or "clk_i"
   std::vector<std::string> outputs;
   std::vector<Gate> gates;
   /// `.names a b` with cover `1 1`: b is a copy of a.

@@ -213,11 +213,11 @@ class Runner {
 
  private:
   std::string summary(const json& r) const {
-    return fmt::format("{:.0f} um2, {} cells, critical path {:.3f} ns ({:.1f} FO4), slack {:.3f} ns",
-                       r["area_um2"]["total"].get<double>(), r["cells"].get<long>(),
-                       r["timing"]["critical_path"].get<double>(),
-                       r["timing"]["critical_path"].get<double>() / fo4_,
-                       r["timing"]["slack"].get<double>());
+    return fmt::format(
+        "{:.0f} um2, {} cells, critical path {:.3f} ns ({:.1f} FO4), slack {:.3f} ns",
+        r["area_um2"]["total"].get<double>(), r["cells"].get<long>(),
+        r["timing"]["critical_path"].get<double>(),
+        r["timing"]["critical_path"].get<double>() / fo4_, r["timing"]["slack"].get<double>());
   }
 
  public:
@@ -237,7 +237,7 @@ class Runner {
 // two smaller sizes and extrapolated (docs/ppa.md, "Scaled figures").
 struct Slice {
   std::string key;
-  int v1 = 0, v2 = 0;        // v2 == 0: one run (the PE line)
+  int v1 = 0, v2 = 0;  // v2 == 0: one run (the PE line)
   std::string logic_measure, flop_measure;
 };
 
@@ -268,20 +268,19 @@ json extrapolate(const json& a, const json& b, double l, double l1, double l2, d
   const double tot1 = a["area_um2"]["total"], tot2 = b["area_um2"]["total"];
   const double seq = lin(seq1, seq2, f, f1, f2);
   const double comb = lin(tot1 - seq1, tot2 - seq2, l, l1, l2);
-  const double buf = lin(a["area_um2"]["fanout_buffers"], b["area_um2"]["fanout_buffers"], l, l1, l2);
+  const double buf =
+      lin(a["area_um2"]["fanout_buffers"], b["area_um2"]["fanout_buffers"], l, l1, l2);
   const double mem = lin(a["area_um2"]["memory_flops"], b["area_um2"]["memory_flops"], f, f1, f2);
-  r["area_um2"] = {{"total", std::round(seq + comb)},
-                   {"logic", std::round(seq + comb - mem)},
-                   {"combinational", std::round(comb)},
-                   {"sequential", std::round(seq)},
-                   {"memory_flops", std::round(mem)},
-                   {"fanout_buffers", std::round(buf)}};
+  r["area_um2"] = {{"total", std::round(seq + comb)},   {"logic", std::round(seq + comb - mem)},
+                   {"combinational", std::round(comb)}, {"sequential", std::round(seq)},
+                   {"memory_flops", std::round(mem)},   {"fanout_buffers", std::round(buf)}};
   const double nand2 = b["area_um2"]["total"].get<double>() / b["nand2_eq"]["total"].get<double>();
   r["nand2_eq"] = {{"total", std::round((seq + comb) / nand2)},
                    {"logic", std::round((seq + comb - mem) / nand2)}};
-  r["cells"] = std::lround(lin(a["cells"].get<double>() - a["flip_flops"].get<double>(),
-                               b["cells"].get<double>() - b["flip_flops"].get<double>(), l, l1, l2) +
-                           lin(a["flip_flops"], b["flip_flops"], f, f1, f2));
+  r["cells"] =
+      std::lround(lin(a["cells"].get<double>() - a["flip_flops"].get<double>(),
+                      b["cells"].get<double>() - b["flip_flops"].get<double>(), l, l1, l2) +
+                  lin(a["flip_flops"], b["flip_flops"], f, f1, f2));
   r["flip_flops"] = std::lround(lin(a["flip_flops"], b["flip_flops"], f, f1, f2));
   const double ps = lin(a["power_w"]["sequential"], b["power_w"]["sequential"], f, f1, f2);
   const double pc = lin(a["power_w"]["combinational"], b["power_w"]["combinational"], l, l1, l2);
@@ -307,8 +306,8 @@ json extrapolate(const json& a, const json& b, double l, double l1, double l2, d
 // for area, cells and power; timing is the worse of base and plus.
 json add_growth(const json& base, const json& plus, const json& minus, const std::string& note) {
   json r = base;
-  for (const char* k : {"total", "logic", "combinational", "sequential", "memory_flops",
-                        "fanout_buffers"}) {
+  for (const char* k :
+       {"total", "logic", "combinational", "sequential", "memory_flops", "fanout_buffers"}) {
     r["area_um2"][k] = base["area_um2"][k].get<double>() + plus["area_um2"][k].get<double>() -
                        minus["area_um2"][k].get<double>();
   }
@@ -319,8 +318,8 @@ json add_growth(const json& base, const json& plus, const json& minus, const std
   for (const char* k : {"cells", "flip_flops"}) {
     r[k] = base[k].get<long>() + plus[k].get<long>() - minus[k].get<long>();
   }
-  for (const char* k : {"internal", "switching", "leakage", "total", "sequential",
-                        "combinational"}) {
+  for (const char* k :
+       {"internal", "switching", "leakage", "total", "sequential", "combinational"}) {
     r["power_w"][k] = base["power_w"][k].get<double>() + plus["power_w"][k].get<double>() -
                       minus["power_w"][k].get<double>();
   }
@@ -362,8 +361,7 @@ Options parse(int argc, char** argv, int& status) {
   app.add_option("--config", o.config_path, "JSON config, as oasis-gen reads it")->required();
   app.add_option("--set", o.overrides, "override a config field: key=value (repeatable)");
   app.add_option("--out", o.out, "output folder (default BUILD/ppa/<config name>)");
-  app.add_option("--liberty", o.liberty, "Liberty file of the cell library")
-      ->capture_default_str();
+  app.add_option("--liberty", o.liberty, "Liberty file of the cell library")->capture_default_str();
   app.add_option("--period-fo4", o.period_fo4,
                  "clock target in FO4 delays of the library (the paper's 500 MHz at 28 nm is "
                  "about 130)")
@@ -435,9 +433,10 @@ int run(int argc, char** argv) {
     throw UsageError(fmt::format("--build {}: no such folder (make build first)", o.build));
   }
   if (!fs::is_regular_file(o.liberty)) {
-    throw UsageError(fmt::format("--liberty {}: no such file (osu018 comes with the Debian package "
-                                 "qflow-tech-osu018; make deps installs it)",
-                                 o.liberty));
+    throw UsageError(
+        fmt::format("--liberty {}: no such file (osu018 comes with the Debian package "
+                    "qflow-tech-osu018; make deps installs it)",
+                    o.liberty));
   }
   Technology tech;
   try {
@@ -450,8 +449,8 @@ int run(int argc, char** argv) {
   for (const auto& [prog, pkg] : std::vector<std::pair<std::string, std::string>>{
            {tools.yosys, "yosys"}, {tools.sta, "opensta"}, {tools.blif_fanout, "qflow"}}) {
     if (find_program(prog).empty()) {
-      throw UsageError(fmt::format("cannot find {} (Debian package {}; make deps installs it)",
-                                   prog, pkg));
+      throw UsageError(
+          fmt::format("cannot find {} (Debian package {}; make deps installs it)", prog, pkg));
     }
   }
   std::vector<std::string> only;
@@ -463,8 +462,8 @@ int run(int argc, char** argv) {
     while (std::getline(in, b, ',')) {
       if (b.empty()) continue;
       if (!known.count(b)) {
-        throw UsageError(fmt::format("--blocks: no block '{}'; allowed: {}", b,
-                                     fmt::join(known, ", ")));
+        throw UsageError(
+            fmt::format("--blocks: no block '{}'; allowed: {}", b, fmt::join(known, ", ")));
       }
       only.push_back(b);
     }
@@ -482,17 +481,18 @@ int run(int argc, char** argv) {
   c.activity = o.activity;
   c.io_budget = o.io_budget;
   const double unit_ns = tech.lib.time_unit_seconds() * 1e9;
-  std::printf("ppa: FO4 = %.4f ns (inverter chain, %d stages); clock target %.0f FO4 = %.3f ns "
-              "(%.1f MHz)\n",
-              fo4.delay * unit_ns, fo4.stages, o.period_fo4, c.period * unit_ns,
-              1e3 / (c.period * unit_ns));
+  std::printf(
+      "ppa: FO4 = %.4f ns (inverter chain, %d stages); clock target %.0f FO4 = %.3f ns "
+      "(%.1f MHz)\n",
+      fo4.delay * unit_ns, fo4.stages, o.period_fo4, c.period * unit_ns,
+      1e3 / (c.period * unit_ns));
   std::fflush(stdout);
   const std::string versions = tool_version(tools, out / "work");
-  const std::string env = fmt::format("flow {} | {} | {} | lib {} | period {:.6g} | act {:.6g} | "
-                                       "io {:.6g}",
-                                       kFlowVersion, versions, o.liberty,
-                                       hex(fnv1a(read_text(o.liberty))), c.period, c.activity,
-                                       c.io_budget);
+  const std::string env = fmt::format(
+      "flow {} | {} | {} | lib {} | period {:.6g} | act {:.6g} | "
+      "io {:.6g}",
+      kFlowVersion, versions, o.liberty, hex(fnv1a(read_text(o.liberty))), c.period, c.activity,
+      c.io_budget);
   Runner runner(o, tech, tools, c, out, env);
   runner.fo4_ = fo4.delay;
 
@@ -584,8 +584,10 @@ int run(int argc, char** argv) {
     const Slice& s = *p.slice;
     const Variant& v1 = p.jobs[0].second;
     const Variant& v2 = p.jobs[1].second;
-    const double l = figure(full, p.block, s.logic_measure), f = figure(full, p.block, s.flop_measure);
-    const double l1 = figure(v1, p.block, s.logic_measure), l2 = figure(v2, p.block, s.logic_measure);
+    const double l = figure(full, p.block, s.logic_measure),
+                 f = figure(full, p.block, s.flop_measure);
+    const double l1 = figure(v1, p.block, s.logic_measure),
+                 l2 = figure(v2, p.block, s.logic_measure);
     const double f1 = figure(v1, p.block, s.flop_measure), f2 = figure(v2, p.block, s.flop_measure);
     results[p.block] = extrapolate(
         measured.at(p.jobs[0].first.label), measured.at(p.jobs[1].first.label), l, l1, l2, f, f1,

@@ -71,9 +71,9 @@ std::optional<Figure> find_figure(const json& blocks, const Source& s) {
     if (!b.contains("parts")) return std::nullopt;
     for (const auto& p : b.at("parts")) {
       if (p.at("role") == s.part) {
-        return Figure{p.at("area_um2").get<double>(), p.at("power_w").get<double>(),
-                      fmt::format("{} part {} ({})", s.block, p.at("instance").get<std::string>(),
-                                  s.part)};
+        return Figure{
+            p.at("area_um2").get<double>(), p.at("power_w").get<double>(),
+            fmt::format("{} part {} ({})", s.block, p.at("instance").get<std::string>(), s.part)};
       }
     }
     return std::nullopt;
@@ -89,8 +89,8 @@ std::optional<Figure> find_figure(const json& blocks, const Source& s) {
     }
     return std::nullopt;
   }
-  return Figure{b.at("area_um2").at("total").get<double>(), b.at("power_w").at("total").get<double>(),
-                "block " + s.block};
+  return Figure{b.at("area_um2").at("total").get<double>(),
+                b.at("power_w").at("total").get<double>(), "block " + s.block};
 }
 
 double ratio(double a, double b) { return b > 0 ? a / b : std::nan(""); }
@@ -233,8 +233,8 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
   fs::create_directories(out);
 
   // ---- Markdown --------------------------------------------------------
-  std::string md = fmt::format("# Area, timing and power of config `{}` in {}\n\n", in.config,
-                               in.library);
+  std::string md =
+      fmt::format("# Area, timing and power of config `{}` in {}\n\n", in.config, in.library);
   md += fmt::format(
       "Library `{}`; {}. FO4 = {:.4f} ns (an inverter driving four, measured by OpenSTA on an "
       "inverter chain in this run). Clock target {:.0f} FO4 = {:.3f} ns ({:.1f} MHz), ideal clock; "
@@ -246,55 +246,65 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
       in.liberty, in.tools, in.fo4, in.period_fo4, in.period_ns, 1e3 / in.period_ns,
       in.io_budget * 100, in.activity);
   md += "## Blocks\n\n";
-  md += "| block | area um2 | logic um2 | flip-flops um2 | memory flops um2 | NAND2-eq | cells | "
-        "critical path ns | FO4 | slack ns | met | power mW (int / sw / leak) | note |\n";
-  md += "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |\n";
+  md +=
+      "| block | area um2 | logic um2 | flip-flops um2 | memory flops um2 | NAND2-eq | cells | "
+      "critical path ns | FO4 | slack ns | met | power mW (int / sw / leak) | note |\n";
+  md +=
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |\n";
   for (const auto& [name, r] : blocks.items()) {
     const json& a = r["area_um2"];
     const json& p = r["power_w"];
-    md += fmt::format("| {} | {} | {} | {} | {} | {:.0f} | {} | {:.3f} | {:.1f} | {:.3f} | {} | "
-                      "{:.3f} ({:.3f} / {:.3f} / {:.2e}) | {} |\n",
-                      name, fmt_area(a["total"]), fmt_area(a["logic"]), fmt_area(a["sequential"]),
-                      fmt_area(a["memory_flops"]), r["nand2_eq"]["total"].get<double>(),
-                      r["cells"].get<long>(), r["timing"]["critical_path"].get<double>(),
-                      r["timing"]["critical_path_fo4"].get<double>(),
-                      r["timing"]["slack"].get<double>(), r["timing"]["met"].get<bool>() ? "yes" : "**no**",
-                      p["total"].get<double>() * 1e3, p["internal"].get<double>() * 1e3,
-                      p["switching"].get<double>() * 1e3, p["leakage"].get<double>() * 1e3,
-                      r.value("scaled", false) ? "scaled: " + r.value("note", "") : "");
+    md += fmt::format(
+        "| {} | {} | {} | {} | {} | {:.0f} | {} | {:.3f} | {:.1f} | {:.3f} | {} | "
+        "{:.3f} ({:.3f} / {:.3f} / {:.2e}) | {} |\n",
+        name, fmt_area(a["total"]), fmt_area(a["logic"]), fmt_area(a["sequential"]),
+        fmt_area(a["memory_flops"]), r["nand2_eq"]["total"].get<double>(), r["cells"].get<long>(),
+        r["timing"]["critical_path"].get<double>(), r["timing"]["critical_path_fo4"].get<double>(),
+        r["timing"]["slack"].get<double>(), r["timing"]["met"].get<bool>() ? "yes" : "**no**",
+        p["total"].get<double>() * 1e3, p["internal"].get<double>() * 1e3,
+        p["switching"].get<double>() * 1e3, p["leakage"].get<double>() * 1e3,
+        r.value("scaled", false) ? "scaled: " + r.value("note", "") : "");
   }
-  md += "\nCritical paths (the path of least slack; ns are the block's own share: the period less "
-        "the slack and the external delays on the path):\n\n";
-  md += "| block | from | to | cells on path | WNS ns | TNS ns |\n| --- | --- | --- | ---: | ---: | ---: |\n";
+  md +=
+      "\nCritical paths (the path of least slack; ns are the block's own share: the period less "
+      "the slack and the external delays on the path):\n\n";
+  md +=
+      "| block | from | to | cells on path | WNS ns | TNS ns |\n| --- | --- | --- | ---: | ---: | "
+      "---: |\n";
   for (const auto& [name, r] : blocks.items()) {
     const json& t = r["timing"];
-    md += fmt::format("| {} | `{}` | `{}` | {} | {:.3f} | {:.3f} |\n", name,
-                      t["startpoint"].get<std::string>(), t["endpoint"].get<std::string>(),
-                      t["cells_on_path"].get<int>(), t["wns"].get<double>(), t["tns"].get<double>());
+    md +=
+        fmt::format("| {} | `{}` | `{}` | {} | {:.3f} | {:.3f} |\n", name,
+                    t["startpoint"].get<std::string>(), t["endpoint"].get<std::string>(),
+                    t["cells_on_path"].get<int>(), t["wns"].get<double>(), t["tns"].get<double>());
   }
 
   md += "\n## Comparisons (ours / baseline, same clock target)\n\n";
-  md += "| comparison | area, total | area, logic only | power | ours meets clock | baseline meets "
-        "clock |\n| --- | ---: | ---: | ---: | --- | --- |\n";
+  md +=
+      "| comparison | area, total | area, logic only | power | ours meets clock | baseline meets "
+      "clock |\n| --- | ---: | ---: | ---: | --- | --- |\n";
   for (const auto& c : j["comparisons"]) {
     auto yes = [&](const char* k) {
       return c.contains(k) ? (c[k].get<bool>() ? "yes" : "no") : "-";
     };
-    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", c["name"].get<std::string>(),
-                      fmt_num(c.value("area_total", json(nullptr))),
-                      fmt_num(c.value("area_logic", json(nullptr))),
-                      fmt_num(c.value("power", json(nullptr))), yes("ours_met"),
-                      yes("baseline_met"));
+    md +=
+        fmt::format("| {} | {} | {} | {} | {} | {} |\n", c["name"].get<std::string>(),
+                    fmt_num(c.value("area_total", json(nullptr))),
+                    fmt_num(c.value("area_logic", json(nullptr))),
+                    fmt_num(c.value("power", json(nullptr))), yes("ours_met"), yes("baseline_met"));
   }
-  md += "\n\"Logic only\" leaves out the flip-flops of the buffers listed below on both sides "
-        "(equal memory accounting).\n";
+  md +=
+      "\n\"Logic only\" leaves out the flip-flops of the buffers listed below on both sides "
+      "(equal memory accounting).\n";
 
   md += "\n## Memories\n\n";
-  md += fmt::format("Flip-flops today, and an SRAM estimate at {:.2f} um2 a bit (docs/ppa.md, "
-                    "\"Memories\").\n\n",
-                    in.sram_um2_per_bit);
-  md += "| block | buffer | bits | flip-flop area um2 | SRAM estimate um2 | what |\n"
-        "| --- | --- | ---: | ---: | ---: | --- |\n";
+  md += fmt::format(
+      "Flip-flops today, and an SRAM estimate at {:.2f} um2 a bit (docs/ppa.md, "
+      "\"Memories\").\n\n",
+      in.sram_um2_per_bit);
+  md +=
+      "| block | buffer | bits | flip-flop area um2 | SRAM estimate um2 | what |\n"
+      "| --- | --- | ---: | ---: | ---: | --- |\n";
   for (const auto& [name, r] : blocks.items()) {
     for (const auto& m : r["memories"]) {
       md += fmt::format("| {} | {} | {} | {:.0f} | {:.0f} | {} |\n", name,
@@ -312,26 +322,28 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
       "the buffers is not estimated as SRAM (\"-\").\n\n",
       t2["reference"].get<std::string>(), fmt_num(t2["reference_area_um2"], 0), in.library,
       in.period_fo4);
-  md += "| row | paper: specification | paper area / MAC tree | ours area / MAC tree | paper "
-        "power / MAC tree | ours power / MAC tree | ours um2 | ours mW | ours from |\n"
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+  md +=
+      "| row | paper: specification | paper area / MAC tree | ours area / MAC tree | paper "
+      "power / MAC tree | ours power / MAC tree | ours um2 | ours mW | ours from |\n"
+      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
   for (const auto& r : t2["rows"]) {
-    md += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r["module"].get<std::string>(),
-        r["specification"].get<std::string>(), fmt_num(r["paper_area_vs_mac_tree"]),
-        fmt_num(r.value("ours_area_vs_mac_tree", json(nullptr))),
-        fmt_num(r["paper_power_vs_mac_tree"]),
-        fmt_num(r.value("ours_power_vs_mac_tree", json(nullptr))),
-        fmt_num(r.value("ours_area_um2", json(nullptr)), 0),
-        r.contains("ours_power_w") && !r["ours_power_w"].is_null()
-            ? fmt::format("{:.3f}", r["ours_power_w"].get<double>() * 1e3)
-            : "-",
-        r["ours_from"].get<std::string>());
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                      r["module"].get<std::string>(), r["specification"].get<std::string>(),
+                      fmt_num(r["paper_area_vs_mac_tree"]),
+                      fmt_num(r.value("ours_area_vs_mac_tree", json(nullptr))),
+                      fmt_num(r["paper_power_vs_mac_tree"]),
+                      fmt_num(r.value("ours_power_vs_mac_tree", json(nullptr))),
+                      fmt_num(r.value("ours_area_um2", json(nullptr)), 0),
+                      r.contains("ours_power_w") && !r["ours_power_w"].is_null()
+                          ? fmt::format("{:.3f}", r["ours_power_w"].get<double>() * 1e3)
+                          : "-",
+                      r["ours_from"].get<std::string>());
   }
 
   if (plots) {
-    md += "\n## Plots\n\n![area per block](area.png)\n\n![critical path per block](critical_path.png)"
-          "\n\n![Table II side by side](table2.png)\n";
+    md +=
+        "\n## Plots\n\n![area per block](area.png)\n\n![critical path per block](critical_path.png)"
+        "\n\n![Table II side by side](table2.png)\n";
   }
   write_text(out / "ppa.json", j.dump(2) + "\n");
   write_text(out / "ppa.md", md);
@@ -375,10 +387,11 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
                                   "{:.0f} with lines lw 2 title 'target'\n",
                                   in.library, in.period_fo4, in.period_fo4));
   write_text(out / "table2.gp",
-             common + "set output 'table2.png'\nset title 'Table II side by side: area relative "
-                      "to one 32-input FP16 MAC tree'\nset logscale y\n"
-                      "plot 'table2.dat' using 2:xtic(1) title 'paper (28 nm)', '' using 3 title "
-                      "'ours'\n");
+             common +
+                 "set output 'table2.png'\nset title 'Table II side by side: area relative "
+                 "to one 32-input FP16 MAC tree'\nset logscale y\n"
+                 "plot 'table2.dat' using 2:xtic(1) title 'paper (28 nm)', '' using 3 title "
+                 "'ours'\n");
   for (const char* gp : {"area.gp", "critical_path.gp", "table2.gp"}) {
     const fs::path log = out / "gnuplot.log";
     if (std::string(gp) == "table2.gp" && t2d.find('\n') == t2d.size() - 1) continue;

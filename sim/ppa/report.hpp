@@ -21,7 +21,7 @@ struct ReportInputs {
   std::string config;
   nlohmann::ordered_json config_json;
   std::string library, liberty, tools;
-  double fo4 = 0;        ///< ns
+  double fo4 = 0;  ///< ns
   int fo4_stages = 0;
   double period_fo4 = 0;
   double period_ns = 0;
@@ -29,7 +29,7 @@ struct ReportInputs {
   double nand2_area = 0;
   double sram_um2_per_bit = 0;
   int max_channels = 0;
-  nlohmann::ordered_json blocks;  ///< block -> the flow's result (scaled where marked)
+  nlohmann::ordered_json blocks;    ///< block -> the flow's result (scaled where marked)
   nlohmann::ordered_json manifest;  ///< the generated manifest's "blocks" (their figures)
 };
 

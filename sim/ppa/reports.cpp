@@ -90,9 +90,11 @@ std::vector<TimingPath> parse_report_checks(const std::string& text) {
   std::string line;
   TimingPath* cur = nullptr;
   bool capture = false;  // after the data arrival time: the required side
-  static const std::regex point(R"(^\s*([-0-9.eE+]+)\s+([-0-9.eE+]+)\s+[\^v]\s+(\S+)(?:\s+\((.*)\))?\s*$)");
+  static const std::regex point(
+      R"(^\s*([-0-9.eE+]+)\s+([-0-9.eE+]+)\s+[\^v]\s+(\S+)(?:\s+\((.*)\))?\s*$)");
   static const std::regex labelled(R"(^\s*([-0-9.eE+]+)\s+([-0-9.eE+]+)\s+(?:[\^v]\s+)?(.*)$)");
-  static const std::regex total(R"(^\s*([-0-9.eE+]+)\s+(data arrival time|data required time)\s*$)");
+  static const std::regex total(
+      R"(^\s*([-0-9.eE+]+)\s+(data arrival time|data required time)\s*$)");
   static const std::regex slack(R"(^\s*([-0-9.eE+]+)\s+slack \((MET|VIOLATED)\)\s*$)");
   std::smatch m;
   auto split_kind = [](const std::string& rest, std::string& name, std::string& kind) {
@@ -183,8 +185,9 @@ std::map<std::string, PowerRow> parse_report_power(const std::string& text) {
   std::string line;
   while (std::getline(in, line)) {
     const auto w = words(line);
-    if (w.size() >= 5 && (w[0] == "Sequential" || w[0] == "Combinational" || w[0] == "Macro" ||
-                          w[0] == "Pad" || w[0] == "Total") &&
+    if (w.size() >= 5 &&
+        (w[0] == "Sequential" || w[0] == "Combinational" || w[0] == "Macro" || w[0] == "Pad" ||
+         w[0] == "Total") &&
         is_number(w[1]) && is_number(w[2]) && is_number(w[3]) && is_number(w[4])) {
       rows[w[0]] = {to_double(w[1], "power"), to_double(w[2], "power"), to_double(w[3], "power"),
                     to_double(w[4], "power")};
@@ -200,8 +203,7 @@ std::map<std::string, PowerRow> parse_instance_power(const std::string& text) {
   std::string line;
   while (std::getline(in, line)) {
     const auto w = words(line);
-    if (w.size() == 5 && is_number(w[0]) && is_number(w[1]) && is_number(w[2]) &&
-        is_number(w[3])) {
+    if (w.size() == 5 && is_number(w[0]) && is_number(w[1]) && is_number(w[2]) && is_number(w[3])) {
       rows[w[4]] = {to_double(w[0], "power"), to_double(w[1], "power"), to_double(w[2], "power"),
                     to_double(w[3], "power")};
     }

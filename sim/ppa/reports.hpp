@@ -31,11 +31,11 @@ struct TimingPath {
   std::string startpoint, endpoint;
   std::string start_kind, end_kind;  ///< the parenthesised descriptions
   std::string group;
-  double arrival = 0;         ///< data arrival time
-  double required = 0;        ///< data required time
+  double arrival = 0;   ///< data arrival time
+  double required = 0;  ///< data required time
   double slack = 0;
-  double input_delay = 0;     ///< "input external delay" on the launching side, 0 if none
-  double output_delay = 0;    ///< "output external delay" on the capturing side, 0 if none
+  double input_delay = 0;           ///< "input external delay" on the launching side, 0 if none
+  double output_delay = 0;          ///< "output external delay" on the capturing side, 0 if none
   std::vector<std::string> points;  ///< the path's pins in order, e.g. "u_x/Y (NAND2X1)"
   std::vector<double> times;        ///< arrival time at each of `points`
 };

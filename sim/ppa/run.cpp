@@ -97,7 +97,8 @@ std::string tail(const std::filesystem::path& path, int lines) {
   std::string l;
   while (std::getline(in, l)) all.push_back(l);
   std::string out;
-  for (size_t i = all.size() > size_t(lines) ? all.size() - size_t(lines) : 0; i < all.size(); ++i) {
+  for (size_t i = all.size() > size_t(lines) ? all.size() - size_t(lines) : 0; i < all.size();
+       ++i) {
     out += all[i];
     out += '\n';
   }

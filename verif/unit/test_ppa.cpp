@@ -2,13 +2,13 @@
 // Verilog netlist OpenSTA and Icarus read, the reports of Yosys and OpenSTA;
 // and oasis-ppa's handling of bad input (docs/ppa.md).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <unistd.h>
 
 #include "sim/ppa/liberty.hpp"
 #include "sim/ppa/netlist.hpp"
@@ -75,8 +75,7 @@ TEST(Liberty, ReadsCellsPinsAndState) {
 TEST(Liberty, RejectsBrokenFilesWithTheLine) {
   EXPECT_THROW(parse_liberty("library (x) { cell (A) { area : 1; }", "a.lib"), LibertyError);
   try {
-    parse_liberty("library (x) {\n cell (A) {\n  pin(Y) { direction : output; }\n }\n}\n",
-                  "b.lib");
+    parse_liberty("library (x) {\n cell (A) {\n  pin(Y) { direction : output; }\n }\n}\n", "b.lib");
     FAIL() << "a cell without an area was accepted";
   } catch (const LibertyError& e) {
     EXPECT_NE(std::string(e.what()).find("cell A has no area"), std::string::npos) << e.what();
@@ -336,9 +335,7 @@ TEST_F(PpaCli, RefusesBadInput) {
   const std::string cfg = std::string(" --config ") + OASIS_SOURCE_DIR + "/configs/default.json";
   expect_refused("--config " + (dir_ / "none.json").string(), "none.json");
   expect_refused(cfg + " --liberty " + (dir_ / "none.lib").string(), "no such file");
-  {
-    std::ofstream(dir_ / "bad.lib") << "library (x) { cell (A) { area : 1; }";
-  }
+  { std::ofstream(dir_ / "bad.lib") << "library (x) { cell (A) { area : 1; }"; }
   expect_refused(cfg + " --liberty " + (dir_ / "bad.lib").string(), "bad.lib");
   expect_refused(cfg + " --period-fo4 5", "--period-fo4 is 5; allowed: 10 to 10000 FO4");
   expect_refused(cfg + " --period-fo4 nan", "--period-fo4");
@@ -352,8 +349,8 @@ TEST_F(PpaCli, RefusesBadInput) {
 // adder mapped, buffered, timed and its power estimated, and the figures
 // agree with each other and with the library.
 TEST_F(PpaCli, MapsAndTimesOneSmallBlock) {
-  const auto r = ppa(std::string("--config ") + OASIS_SOURCE_DIR +
-                     "/configs/default.json --blocks fp16_add");
+  const auto r =
+      ppa(std::string("--config ") + OASIS_SOURCE_DIR + "/configs/default.json --blocks fp16_add");
   ASSERT_EQ(r.status, 0) << r.out;
   const size_t at = r.out.find("FO4 = ");
   ASSERT_NE(at, std::string::npos) << r.out;
@@ -387,9 +384,9 @@ TEST_F(PpaCli, MapsAndTimesOneSmallBlock) {
   EXPECT_EQ(t["met"].get<bool>(), t["slack"].get<double>() >= 0);
   const auto& p = b["power_w"];
   EXPECT_GT(p["total"].get<double>(), 0);
-  EXPECT_NEAR(p["internal"].get<double>() + p["switching"].get<double>() +
-                  p["leakage"].get<double>(),
-              p["total"].get<double>(), 1e-3 * p["total"].get<double>());
+  EXPECT_NEAR(
+      p["internal"].get<double>() + p["switching"].get<double>() + p["leakage"].get<double>(),
+      p["total"].get<double>(), 1e-3 * p["total"].get<double>());
   EXPECT_TRUE(fs::exists(dir_ / "out" / "work" / "fp16_add" / "netlist.v"));
 }
 
