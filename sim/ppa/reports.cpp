@@ -118,7 +118,7 @@ std::vector<TimingPath> parse_report_checks(const std::string& text) {
       while (std::getline(in, next)) {
         const size_t first = next.find_first_not_of(' ');
         if (first != std::string::npos && first > 0 && next[first] == '(') {
-          line += " " + next.substr(first);
+          line.append(1, ' ').append(next, first);
           continue;
         }
         have_next = true;

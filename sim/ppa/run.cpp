@@ -22,7 +22,7 @@ std::string find_program(const std::string& name) {
   std::istringstream dirs(path ? path : "/usr/bin:/bin");
   std::string dir;
   while (std::getline(dirs, dir, ':')) {
-    if (dir.empty()) dir = ".";
+    if (dir.empty()) dir.push_back('.');
     std::string full = dir;
     full += '/';
     full += name;
