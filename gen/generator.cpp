@@ -294,8 +294,10 @@ void check_output_folder(const std::string& out_dir) {
       refuse("holds a manifest.json that oasis-gen did not write");
     }
   }
-  if (!manifest.is_object() || !manifest.contains("generator") ||
-      !manifest["generator"].is_object() || manifest["generator"].value("tool", "") != "oasis-gen") {
+  const bool ours = manifest.is_object() && manifest.contains("generator") &&
+                    manifest["generator"].is_object() &&
+                    manifest["generator"].value("tool", "") == "oasis-gen";
+  if (!ours) {
     refuse("holds a manifest.json that oasis-gen did not write");
   }
   std::set<std::string> listed;
