@@ -6,9 +6,21 @@ SEED   ?= 1
 export SEED
 # make prove PROOFS='orizuru.*': only the proofs whose names match these shell patterns
 PROOFS ?=
+# make test SHARD=i/n (also regress, test-exhaustive): only the i-th of every n tests
+# (CTest's -I i,,n), so that n machines share one run; every test is in exactly one shard.
+SHARD ?=
 
 CMAKE_STAMP := $(BUILD)/CMakeCache.txt
 CTEST := ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+ifneq ($(SHARD),)
+  SHARD_I := $(word 1,$(subst /, ,$(SHARD)))
+  SHARD_N := $(word 2,$(subst /, ,$(SHARD)))
+  ifeq ($(shell echo '$(SHARD)' | grep -Ex '[1-9][0-9]*/[1-9][0-9]*' >/dev/null && \
+                [ $(SHARD_I) -le $(SHARD_N) ] && echo ok),)
+    $(error SHARD=$(SHARD): expected i/n, whole numbers with 1 <= i <= n, e.g. SHARD=2/4)
+  endif
+  CTEST += -I $(SHARD_I),,$(SHARD_N)
+endif
 
 .PHONY: all deps build test regress test-exhaustive coverage prove bench demo gen lint report synth ppa clean help
 
@@ -16,7 +28,7 @@ all: build
 
 help:
 	@echo "make demo             generate configs/\$$(CONFIG).json and run its Verilator check"
-	@echo "make test             model, generator and Verilator tests (CTest)"
+	@echo "make test             model, generator and Verilator tests (CTest; SHARD=i/n: every n-th)"
 	@echo "make regress          the longer configuration sweeps"
 	@echo "make test-exhaustive  exhaustive sweeps (all binary16 pairs, ...)"
 	@echo "make coverage         line and toggle coverage of the make test runs, per block"

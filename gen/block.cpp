@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <stdexcept>
 
@@ -34,6 +35,20 @@ const Block* find_block(const std::string& name) {
 
 std::string module_name(const Config& config, const std::string& block) {
   return "oasis_" + config.name + "_" + block;
+}
+
+std::string upper_camel(const std::string& snake) {
+  std::string camel;
+  bool up = true;
+  for (const char ch : snake) {
+    if (ch == '_') {
+      up = true;
+    } else {
+      camel += up ? char(std::toupper(static_cast<unsigned char>(ch))) : ch;
+      up = false;
+    }
+  }
+  return camel;
 }
 
 std::string loop_open(const std::string& var, int count, const std::string& label) {

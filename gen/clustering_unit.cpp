@@ -10,13 +10,6 @@
 namespace oasis::gen {
 namespace {
 
-// Boundary index compared at level l for index prefix p (see
-// cluster_index_binary_search).
-int boundary_at(int act_bits, int level, int prefix) {
-  const int span = 1 << (act_bits - level);
-  return prefix * span + span / 2 - 1;
-}
-
 // One level of the search: selects the boundary for the prefix resolved so
 // far among the 2^l boundaries of the level and compares.
 std::string level_module(const Config& c, int level) {
@@ -130,7 +123,7 @@ class ClusteringUnitBlock final : public Block {
       s += fmt::format("  logic [{}:0] level{}_bounds;\n", n * 16 - 1, l);
       std::string cat;
       for (int p = n - 1; p >= 0; --p) {
-        const int j = boundary_at(na, l, p);
+        const int j = binary_search_boundary(na, l, p);
         cat += fmt::format("{}boundaries_i[{} +: 16]", cat.empty() ? "" : ", ", j * 16);
       }
       s += fmt::format("  assign level{}_bounds = {{{}}};\n", l, cat);

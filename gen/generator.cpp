@@ -55,7 +55,11 @@ std::string primitive_body(const std::string& text) {
   return out;
 }
 
-std::string params_header(const Config& c, const GenerateRequest& r) {
+// The C++ header of a config's constants: the config's fields, the derived
+// figures (Derived::to_json) and, in a namespace per block, the integer and
+// boolean figures of the block's manifest entry.
+std::string params_header(const Config& c, const GenerateRequest& r,
+                          const ordered_json& blocks) {
   std::string h = banner(c, r, "//");
   h += "// Constants of this config for testbenches and host code.\n#pragma once\n\n";
   h += fmt::format("namespace oasis_{} {{\n\n", c.name);
@@ -63,24 +67,25 @@ std::string params_header(const Config& c, const GenerateRequest& r) {
   h += fmt::format("inline constexpr const char* kConfigHash = \"{}\";\n", config_hash(c));
   const auto emit = [&](const ordered_json& j) {
     for (const auto& [key, value] : j.items()) {
-      if (!value.is_number_integer()) continue;
-      std::string camel;
-      bool up = true;
-      for (const char ch : key) {
-        if (ch == '_') {
-          up = true;
-        } else {
-          camel += up ? char(std::toupper(ch)) : ch;
-          up = false;
-        }
+      if (value.is_number_integer()) {
+        h += fmt::format("inline constexpr long long k{} = {};\n", upper_camel(key),
+                         value.get<long long>());
+      } else if (value.is_boolean()) {
+        h += fmt::format("inline constexpr bool k{} = {};\n", upper_camel(key),
+                         value.get<bool>() ? "true" : "false");
       }
-      h += fmt::format("inline constexpr long long k{} = {};\n", camel, value.get<long long>());
     }
   };
   emit(to_json(c));
   emit(derive(c).to_json());
   h += fmt::format("inline constexpr bool kAccumulatorFp16 = {};\n",
                    c.accumulator == AccumulatorFormat::kFp16 ? "true" : "false");
+  for (const auto& [block, figures] : blocks.items()) {
+    h += fmt::format("\n/// Block {} (manifest.json, blocks.{}).\nnamespace {} {{\n", block, block,
+                     block);
+    emit(figures);
+    h += fmt::format("}}  // namespace {}\n", block);
+  }
   h += fmt::format("\n}}  // namespace oasis_{}\n", c.name);
   return h;
 }
@@ -239,7 +244,7 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
   for (const auto& file : all) f += file + "\n";
   files["files.f"] = f;
   files[fmt::format("oasis_{}.core", c.name)] = fusesoc_core(c, r, lists);
-  files[fmt::format("oasis_{}_params.hpp", c.name)] = params_header(c, r);
+  files[fmt::format("oasis_{}_params.hpp", c.name)] = params_header(c, r, manifest["blocks"]);
   // Every file of the folder, so that the next generation knows what it may
   // replace (check_output_folder).
   manifest["files"] = ordered_json::array();
@@ -319,8 +324,10 @@ void check_output_folder(const std::string& out_dir) {
       refuse("holds a manifest.json that oasis-gen did not write");
     }
   }
-  if (!manifest.is_object() || !manifest.contains("generator") ||
-      !manifest["generator"].is_object() || manifest["generator"].value("tool", "") != "oasis-gen") {
+  const bool ours = manifest.is_object() && manifest.contains("generator") &&
+                    manifest["generator"].is_object() &&
+                    manifest["generator"].value("tool", "") == "oasis-gen";
+  if (!ours) {
     refuse("holds a manifest.json that oasis-gen did not write");
   }
   std::set<std::string> listed;

@@ -136,16 +136,7 @@ endmodule
                                  {"reserved_words", r.capacity},
                                  {"writable", r.writable},
                                  {"meaning", r.meaning}});
-      std::string camel;
-      bool up = true;
-      for (const char ch : r.name) {
-        if (ch == '_') {
-          up = true;
-        } else {
-          camel += up ? char(std::toupper(ch)) : ch;
-          up = false;
-        }
-      }
+      const std::string camel = upper_camel(r.name);
       header += fmt::format("/// {}\ninline constexpr int k{}Base = 0x{:03x};\n", r.meaning,
                             camel, r.base);
       header += fmt::format("inline constexpr int k{}Words = {};\n", camel, r.size);

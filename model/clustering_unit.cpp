@@ -8,6 +8,11 @@
 
 namespace oasis {
 
+int binary_search_boundary(int act_bits, int level, int prefix) {
+  const int span = 1 << (act_bits - level);  // clusters still possible
+  return prefix * span + span / 2 - 1;
+}
+
 int cluster_index_binary_search(Fp16 x, std::span<const Fp16> boundaries, int* comparisons) {
   const size_t entries = boundaries.size() + 1;
   if (entries < 2 || (entries & (entries - 1)) != 0) {
@@ -17,8 +22,7 @@ int cluster_index_binary_search(Fp16 x, std::span<const Fp16> boundaries, int* c
   const int levels = clog2(int64_t(entries));
   int prefix = 0;
   for (int l = 0; l < levels; ++l) {
-    const int span = 1 << (levels - l);  // clusters still possible
-    const int j = prefix * span + span / 2 - 1;
+    const int j = binary_search_boundary(levels, l, prefix);
     prefix = (prefix << 1) | (compare(x, boundaries[size_t(j)]) >= 0 ? 1 : 0);
     if (comparisons) ++*comparisons;
   }

@@ -19,10 +19,15 @@
 
 namespace oasis {
 
-/// The binary search the RTL performs, level by level: level l (0 = first)
-/// compares x with boundary j = p * 2^(nA-l) + 2^(nA-l-1) - 1, where p is the
-/// index prefix resolved by the levels before, and appends (x >= b_j) under
-/// the order key as the next index bit. Equal to cluster_index() for every
+/// The boundary that level `level` (0 = first) of the binary search over
+/// 2^act_bits clusters compares with when the levels before resolved the index
+/// prefix `prefix`: j = p * 2^(nA-l) + 2^(nA-l-1) - 1.
+int binary_search_boundary(int act_bits, int level, int prefix);
+
+/// The binary search the RTL performs, level by level: level l compares x
+/// with boundary binary_search_boundary(nA, l, p), where p is the index prefix
+/// resolved by the levels before, and appends (x >= b_j) under the order key
+/// as the next index bit. Equal to cluster_index() for every
 /// x and strictly ascending boundaries (verif/unit/test_clustering_unit.cpp
 /// checks all 2^16 values). `comparisons`, when given, is increased by the
 /// comparisons made (always nA).

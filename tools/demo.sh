@@ -19,6 +19,7 @@ echo "== golden model: output error against FP32 on synthetic LLM-like data"
 "$build/oasis-model" report --config "$config" --seed "${SEED:-1}"
 echo
 echo "== oasis-gen: $config -> $out"
+rm -f "$out"/yosys_*.log   # left inside by older versions of tools/yosys_check.sh
 "$build/oasis-gen" --config "$config" --out "$out"
 echo "== lint"
 "$root/tools/lint.sh" "$out"
