@@ -169,6 +169,18 @@ std::string yosys_map_script(const BlockJob& job, const Technology& tech, const 
   return s;
 }
 
+double generic_cell_count(const std::string& module,
+                          const std::map<std::string, StatModule>& generic, int depth) {
+  if (depth > 64) throw ReportError("module hierarchy too deep in stat");
+  const auto it = generic.find(module);
+  if (it == generic.end()) throw ReportError("no module " + module + " in Yosys's stat");
+  double n = 0;
+  for (const auto& [type, count] : it->second.cells) {
+    n += double(count) * (generic.count(type) ? generic_cell_count(type, generic, depth + 1) : 1.0);
+  }
+  return n;
+}
+
 std::set<std::string> kept_modules(const BlockJob& job,
                                    const std::map<std::string, StatModule>& generic) {
   std::set<std::string> kept;
@@ -198,8 +210,24 @@ std::set<std::string> kept_modules(const BlockJob& job,
   if (!generic.count(job.top)) throw ReportError("no module " + job.top + " in Yosys's stat");
   walk(job.top, 1, 0);
   if (cells(job.top, 0) <= kFlatMaxCells) return kept;
+  std::set<std::string> repeated;
   for (const auto& [m, n] : uses) {
-    if (m != job.top && n >= kKeptMinInstances && cells(m, 0) >= kKeptMinCells) kept.insert(m);
+    if (m != job.top && n >= kKeptMinInstances && cells(m, 0) >= kKeptMinCells) repeated.insert(m);
+  }
+  // The outermost repeated units only: a unit inside another (the rounding
+  // inside an adder) is flattened into it wherever it is used, so that the
+  // mapping sees across their boundary (keep_hierarchy is a module's, not an
+  // instance's).
+  std::set<std::string> inner;
+  std::function<void(const std::string&, int)> below = [&](const std::string& m, int depth) {
+    if (depth > 64) throw ReportError("module hierarchy too deep in stat");
+    for (const auto& [type, count] : generic.at(m).cells) {
+      if (generic.count(type) && inner.insert(type).second) below(type, depth + 1);
+    }
+  };
+  for (const auto& m : repeated) below(m, 0);
+  for (const auto& m : repeated) {
+    if (!inner.count(m)) kept.insert(m);
   }
   return kept;
 }
@@ -345,13 +373,7 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
              "Yosys", work / "synth.log");
   const auto generic = parse_yosys_stat(read_text(work / "generic.stat"));
   const std::set<std::string> kept = kept_modules(job, generic);
-  long generic_cells = 0;
-  for (const auto& [name, m] : generic) {
-    (void)name;
-    for (const auto& [type, n] : m.cells) {
-      if (type.rfind("$_", 0) == 0) generic_cells += n;
-    }
-  }
+  const long generic_cells = long(generic_cell_count(job.top, generic));
   write_text(work / "map.ys", yosys_map_script(job, tech, c, kept));
   progress(fmt::format("yosys: mapping to {} ({} module(s) mapped once each)", tech.lib.name,
                        kept.size()));

@@ -110,6 +110,9 @@ std::string yosys_map_script(const BlockJob& job, const Technology& tech, const 
 /// an Orizuru unit, a floating-point unit of a tree), from synthesis' stat.
 std::set<std::string> kept_modules(const BlockJob& job,
                                    const std::map<std::string, StatModule>& generic_stat);
+/// Generic cells of a module with everything below it, from synthesis' stat.
+double generic_cell_count(const std::string& module,
+                          const std::map<std::string, StatModule>& generic_stat, int depth = 0);
 inline constexpr double kFlatMaxCells = 250000;
 inline constexpr double kKeptMinInstances = 4;
 inline constexpr double kKeptMinCells = 50;
@@ -119,6 +122,6 @@ std::string sta_script(const std::string& top, bool clocked, const Technology& t
 
 /// Bumped whenever the flow changes what it measures, so older results are
 /// not reused.
-inline constexpr int kFlowVersion = 3;
+inline constexpr int kFlowVersion = 4;
 
 }  // namespace oasis::ppa

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "sim/ppa/flow.hpp"
 #include "sim/ppa/liberty.hpp"
 #include "sim/ppa/netlist.hpp"
 #include "sim/ppa/reports.hpp"
@@ -223,6 +224,32 @@ TEST(Reports, YosysStatPerModule) {
   EXPECT_DOUBLE_EQ(m.at("top").own_area, 384);
   EXPECT_DOUBLE_EQ(m.at("sub").own_area, 224);
   EXPECT_EQ(m.at("sub").cell_count, 4);
+}
+
+// Which modules the mapping keeps: parts always; in a large block, the
+// outermost units used at least four times, not the units inside them.
+TEST(Flow, KeepsTheOutermostRepeatedUnitsOfALargeBlock) {
+  auto module = [](std::map<std::string, long> cells) {
+    StatModule m;
+    m.cells = std::move(cells);
+    return m;
+  };
+  std::map<std::string, StatModule> stat;
+  stat["round"] = module({{"$_AND_", 60}});
+  stat["adder"] = module({{"$_XOR_", 100}, {"round", 1}});
+  stat["part"] = module({{"$_OR_", 10}, {"adder", 3000}});
+  stat["glue"] = module({{"$_OR_", 10}, {"round", 2}});
+  stat["top"] = module({{"$_NOT_", 5}, {"part", 1}, {"glue", 1}, {"round", 1}});
+  BlockJob job;
+  job.top = "top";
+  job.parts = {{"u_part", "part", "a part"}};
+  EXPECT_DOUBLE_EQ(generic_cell_count("top", stat), 5 + 10 + 3000 * 160 + 10 + 120 + 60);
+  // round is used 3003 times, but inside adder 3000 of them: it is flattened
+  // everywhere, so that the adders are mapped with their rounding.
+  EXPECT_EQ(kept_modules(job, stat), (std::set<std::string>{"part", "adder"}));
+  // A small block is mapped flat but for its parts.
+  stat["part"] = module({{"$_OR_", 10}, {"adder", 30}});
+  EXPECT_EQ(kept_modules(job, stat), (std::set<std::string>{"part"}));
 }
 
 TEST(Reports, ReportChecksPathAndSlack) {
