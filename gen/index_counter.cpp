@@ -68,6 +68,9 @@ module @MODULE@ #(
   /// Bits of the offsets table: Width + 1 numbers for each of stages 0 .. MaxStages.
   localparam int OffsetsBits = (MaxStages + 1) * (Width + 1) * NumBits;
 
+  // The schedule's functions run at elaboration only: no coverage points for them.
+  /* verilator coverage_off */
+
   // The bits column j holds entering stage s, at [(s*Width + j)*NumBits +: NumBits]: the
   // compression stages while some column holds more than two bits, then the ripple stages.
   function automatic logic [HeightsBits-1:0] schedule_heights(input int inputs);
@@ -123,6 +126,8 @@ module @MODULE@ #(
       if (tallest <= 2) compress_stages = s;
     end
   endfunction
+
+  /* verilator coverage_on */
 
   /// Bits of column j entering stage s, at [(s*Width + j)*NumBits +: NumBits].
   localparam logic [HeightsBits-1:0] Heights = schedule_heights(Inputs);
