@@ -223,6 +223,10 @@ EOF
   body 1 >"$dir/bug.ys"
 }
 
+# The Index Counter array's compressor tree with one carry dropped: the first full adder of
+# stage 1, column 1 reads the carry of stage 0's first full adder (column 0) as 0.
+TREE_CARRY_BUG="s/\.a_i    (in\[From + 3\*k\]),/.a_i    (s == 1 \&\& j == 1 \&\& k == 0 ? 1'b0 : in[From + 3*k]),/"
+
 # index_counter CFG: a one-beat row's counts against a popcount of the beat.
 kind_index_counter() {
   local dir=$1 cfg=$2 rtl="$out/rtl/$2"
@@ -251,6 +255,35 @@ EOF
   mutate "$rtl" "$dir/bug_rtl" "oasis_${cfg}_index_counter_array.sv" \
     "s/LastBeatMask = \\([0-9]*\\)'h0/LastBeatMask = \\1'h1/" || return 1
   body "$dir/bug_rtl" >"$dir/bug.ys"
+  # one carry of each entry's compressor tree dropped
+  mutate "$rtl" "$dir/bug_carry_rtl" "oasis_${cfg}_index_counter_array_tree.sv" \
+    "$TREE_CARRY_BUG" || return 1
+  body "$dir/bug_carry_rtl" >"$dir/bug_carry.ys"
+}
+
+# index_counter_adders CFG: the config's compressor tree module at every size 1 .. 32 against
+# a popcount, and its counting-bank adder at widths 2 .. 13 against a + b
+# (oasis_formal_index_counter_adders.sv); CFG must have rows of several beats.
+kind_index_counter_adders() {
+  local dir=$1 cfg=$2 rtl="$out/rtl/$2"
+  local top=oasis_formal_index_counter_adders
+  local tree="oasis_${cfg}_index_counter_array_tree" add="oasis_${cfg}_index_counter_array_add"
+  body() {
+    cat <<EOF
+read_verilog -sv $1/oasis_fa.sv $1/oasis_ha.sv $1/$tree.sv $1/$add.sv
+read_verilog -sv -formal -DOASIS_TREE=$tree -DOASIS_ADD=$add $formal/$top.sv
+hierarchy -check -top $top
+prep -top $top; flatten; opt_clean; opt -full
+sat -verify -prove-asserts -show-inputs $top
+EOF
+  }
+  body "$rtl" >"$dir/prove.ys"
+  mutate "$rtl" "$dir/bug_tree_rtl" "$tree.sv" "$TREE_CARRY_BUG" || return 1
+  body "$dir/bug_tree_rtl" >"$dir/bug_tree.ys"
+  # the counting bank's adder drops the carry into column 1
+  mutate "$rtl" "$dir/bug_add_rtl" "$add.sv" "s/\.c_i(carry\[j\])/.c_i(j == 1 ? 1'b0 : carry[j])/" ||
+    return 1
+  body "$dir/bug_add_rtl" >"$dir/bug_add.ys"
 }
 
 # equiv CFG BLOCK: the block's RTL against its own Yosys netlist (synth -flatten, as
@@ -325,6 +358,7 @@ PROOFS=(
   "orizuru.scan_lemmas.n16|topk_lemmas oz16"
   "index_counter_array.c1_i16|index_counter ic1"
   "index_counter_array.c2_i16|index_counter ic2"
+  "index_counter_array.adders|index_counter_adders ic3"
   "netlist.comparator|equiv cu2 comparator"
   "netlist.clustering_unit|equiv cu2 clustering_unit"
   "netlist.index_counter_array|equiv ic1 index_counter_array"
@@ -359,6 +393,8 @@ gen_configs() {
   gen_config ic1 "${ic[@]}" channels=12 index_counters=1 act_bits=1 weight_bits=1 mac_tree_inputs=2 weight_beat_indices=12
   # two counters added, K = 28 of G = 32, E = 4, two chunks
   gen_config ic2 "${ic[@]}" channels=28 index_counters=2 act_bits=1 weight_bits=1 mac_tree_inputs=2 weight_beat_indices=28
+  # one counter, K = 40: three beats a row, so the counting bank's adder is generated
+  gen_config ic3 "${ic[@]}" channels=40 index_counters=1 act_bits=1 weight_bits=1 mac_tree_inputs=2 weight_beat_indices=40
 }
 
 # run_yosys SCRIPT LOG: 0 when Yosys ran to the end, 1 when it stopped.
