@@ -4,11 +4,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 
 #include "gen/block.hpp"
 #include "gen/embedded_rtl.hpp"
@@ -22,8 +24,8 @@ using nlohmann::ordered_json;
 constexpr const char* kLicense = "Apache-2.0";
 
 std::string regenerate_command(const GenerateRequest& r) {
-  std::string cmd = "oasis-gen --config " + config_label(r.config_path);
-  for (const auto& o : r.overrides) cmd += " --set " + o;
+  std::string cmd = "oasis-gen --config " + shell_word(config_label(r.config_path));
+  for (const auto& o : r.overrides) cmd += " --set " + shell_word(o);
   return cmd + " --out <this folder>";
 }
 
@@ -93,13 +95,16 @@ std::string params_header(const Config& c, const GenerateRequest& r,
 // An Icarus Verilog command file (iverilog -c) for one block. Icarus reads
 // the paths in a command file relative to its working folder, not to the
 // file, so they start with $(OASIS_RTL), which it takes from the environment.
+// A command file has no quoting, but Icarus 11 splits a line into words
+// before it substitutes $(OASIS_RTL), so the folder may hold spaces
+// (docs/paths.md).
 std::string icarus_command_file(const Config& c, const GenerateRequest& r, const std::string& block,
                                 const std::vector<std::string>& list) {
   std::string f = banner(c, r, "//");
   f += fmt::format(
       "// Icarus Verilog sources of block '{0}', dependencies first. From any folder:\n"
-      "//   OASIS_RTL=<this folder> iverilog -g2012 -s {1} -c <this folder>/{0}.icarus.cmd\n"
-      "// (iverilog takes -g2012 only on its command line.)\n",
+      "//   OASIS_RTL='<this folder>' iverilog -g2012 -s {1} -c '<this folder>/{0}.icarus.cmd'\n"
+      "// (iverilog takes -g2012 only on its command line; the folder may hold spaces.)\n",
       block, module_name(c, block));
   for (const auto& file : list) f += "$(OASIS_RTL)/" + file + "\n";
   return f;
@@ -219,8 +224,12 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
     std::vector<std::string> list;
     std::set<std::string> seen;
     collect(name, list, seen);
+    // Verilator 5.006 takes no source path with a space (docs/paths.md): the
+    // list's paths are relative, so that from this folder they hold none.
     std::string f = banner(c, r, "//") + "// Sources of block '" + name +
-                    "', dependencies first, relative to this folder.\n";
+                    "', dependencies first, relative to this folder. Where its path\n"
+                    "// holds a space, run Verilator from here: verilator -F " +
+                    name + ".f\n";
     for (const auto& file : list) {
       f += file + "\n";
       if (all_seen.insert(file).second) all.push_back(file);
@@ -281,6 +290,17 @@ bool written_by_oasis_gen(const fs::path& p) {
 }
 
 }  // namespace
+
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) ||
+           std::string_view("_-./=:,+@%").find(ch) != std::string_view::npos;
+  });
+  if (plain) return word;
+  std::string q = "'";
+  for (const char ch : word) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
 
 std::string config_label(const std::string& config_path) {
   const fs::path given(config_path);

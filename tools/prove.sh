@@ -60,8 +60,18 @@ manifest() {
   echo "$v"
 }
 
+# Paths in the Yosys scripts are absolute and in double quotes, so that the
+# project and the build folder may lie where a path holds a space
+# (tools/yosys_paths.sh, docs/paths.md).
+. "$root/tools/yosys_paths.sh"
 # srcs DIR BLOCK: the block's sources, absolute, from its file list.
-srcs() { grep -v '^//' "$1/$2.f" | sed "s|^|$1/|" | tr '\n' ' '; }
+srcs() { yosys_sources "$1" "$2"; }
+# fv FILE...: files of verif/formal.
+fv() {
+  local f words=() IFS=' '
+  for f in "$@"; do words+=("$(yosys_word "$formal/$f")"); done
+  echo "${words[*]}"
+}
 
 # mutate SRC_DIR DST_DIR FILE SED_SCRIPT: a copy of a generated folder with one file
 # changed; fails when the edit changed nothing (the injected bug must exist).
@@ -92,7 +102,7 @@ kind_comparator() {
   local top="oasis_${cfg}_comparator"
   body() {
     cat <<EOF
-read_verilog -sv $formal/oasis_spec_order_key.sv $formal/oasis_spec_comparator.sv
+read_verilog -sv $(fv oasis_spec_order_key.sv oasis_spec_comparator.sv)
 read_verilog -sv $(srcs "$1" comparator)
 hierarchy -check
 proc; flatten
@@ -119,7 +129,7 @@ kind_clustering() {
   body() {
     cat <<EOF
 read_verilog -sv $(srcs "$1" clustering_unit)
-read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_clustering_unit $formal/oasis_spec_order_key.sv $formal/oasis_spec_cluster_bracket.sv $formal/oasis_formal_clustering_unit.sv
+read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_clustering_unit $(fv oasis_spec_order_key.sv oasis_spec_cluster_bracket.sv oasis_formal_clustering_unit.sv)
 hierarchy -check -top oasis_formal_clustering_unit -chparam ActBits $na -chparam Lanes $lanes -chparam Latency $lat
 $(prep_for oasis_formal_clustering_unit)
 sat -verify -tempinduct-baseonly -maxsteps $steps -prove-asserts -set-assumes $SHOW -show boundaries,x_q,idx_data oasis_formal_clustering_unit
@@ -136,7 +146,7 @@ EOF
 # premise (Broken = 1) must fail.
 kind_cluster_lemmas() {
   local dir=$1
-  local read="read_verilog -sv -formal $formal/oasis_spec_order_key.sv $formal/oasis_spec_cluster_bracket.sv $formal/oasis_formal_cluster_count.sv"
+  local read="read_verilog -sv -formal $(fv oasis_spec_order_key.sv oasis_spec_cluster_bracket.sv oasis_formal_cluster_count.sv)"
   order() {
     printf '%s\n' "design -reset" "$read" \
       "hierarchy -top oasis_formal_cluster_order -chparam Broken $1" \
@@ -168,7 +178,7 @@ kind_orizuru() {
   body() {
     cat <<EOF
 read_verilog -sv $(srcs "$1" orizuru)
-read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_orizuru -DOASIS_CMP=oasis_${cfg}_comparator $formal/oasis_formal_topk_tree.sv $formal/oasis_formal_orizuru.sv
+read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_orizuru -DOASIS_CMP=oasis_${cfg}_comparator $(fv oasis_formal_topk_tree.sv oasis_formal_orizuru.sv)
 hierarchy -check -top oasis_formal_orizuru -chparam Channels $n -chparam BeatLanes $r -chparam Outliers $outliers -chparam ChanBits $cb -chparam BuildCycles $build -chparam FreeHandshake $free
 $(prep_for oasis_formal_orizuru)
 sat -verify -tempinduct-baseonly -maxsteps $steps -prove-asserts -set-assumes $SHOW -show token,out_data,want_chan,pops_q oasis_formal_orizuru
@@ -201,8 +211,8 @@ kind_topk_lemmas() {
       if [ "$broken" = 0 ]; then
         cat <<EOF
 design -reset
-read_verilog -sv $rtl/oasis_${cfg}_comparator.sv
-read_verilog -sv -formal -DOASIS_CMP=oasis_${cfg}_comparator $formal/oasis_spec_order_key.sv $formal/oasis_formal_topk_tree.sv $formal/oasis_spec_topk_tree.sv $formal/oasis_spec_topk_scan.sv $formal/oasis_formal_topk_lemmas.sv
+read_verilog -sv $(yosys_word "$rtl/oasis_${cfg}_comparator.sv")
+read_verilog -sv -formal -DOASIS_CMP=oasis_${cfg}_comparator $(fv oasis_spec_order_key.sv oasis_formal_topk_tree.sv oasis_spec_topk_tree.sv oasis_spec_topk_scan.sv oasis_formal_topk_lemmas.sv)
 hierarchy -check -top oasis_formal_topk_tree_keys -chparam Channels $n -chparam ChanBits $cb -chparam MinSide $side
 prep -top oasis_formal_topk_tree_keys; flatten; opt -full
 sat -verify -prove-asserts -show-inputs oasis_formal_topk_tree_keys
@@ -210,7 +220,7 @@ EOF
       fi
       cat <<EOF
 design -reset
-read_verilog -sv -formal $formal/oasis_spec_topk_tree.sv $formal/oasis_spec_topk_scan.sv $formal/oasis_formal_topk_lemmas.sv
+read_verilog -sv -formal $(fv oasis_spec_topk_tree.sv oasis_spec_topk_scan.sv oasis_formal_topk_lemmas.sv)
 hierarchy -top oasis_formal_topk_tree_scan -chparam Channels $n -chparam ChanBits $cb -chparam MinSide $side -chparam Broken $broken
 prep -top oasis_formal_topk_tree_scan; flatten; opt -full
 sat -verify -prove-asserts -show-inputs oasis_formal_topk_tree_scan
@@ -244,7 +254,7 @@ kind_index_counter() {
   body() {
     cat <<EOF
 read_verilog -sv $(srcs "$1" index_counter_array)
-read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_index_counter_array $formal/oasis_formal_index_counter_array.sv
+read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_index_counter_array $(fv oasis_formal_index_counter_array.sv)
 hierarchy -check -top oasis_formal_index_counter_array -chparam Positions $g -chparam IdxBits $b -chparam Channels $k -chparam CountBits $w -chparam Tree $t -chparam Chunks $chunks -chparam Latency $lat
 $(prep_for oasis_formal_index_counter_array)
 sat -verify -tempinduct-baseonly -maxsteps $steps -prove-asserts -set-assumes $SHOW -show data_q,mask_q,cnt_data,want_chunk oasis_formal_index_counter_array

@@ -344,9 +344,9 @@ class PpaCli : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   test::CmdResult ppa(const std::string& args) {
-    return test::run_command(std::string(OASIS_BINARY_DIR) + "/oasis-ppa --build " +
-                             OASIS_BINARY_DIR + " --out " + (dir_ / "out").string() + " " + args +
-                             " 2>&1");
+    return test::run_command(gen::shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-ppa") +
+                             " --build " + gen::shell_word(OASIS_BINARY_DIR) + " --out " +
+                             gen::shell_word((dir_ / "out").string()) + " " + args + " 2>&1");
   }
   void expect_refused(const std::string& args, const std::string& message) {
     const auto r = ppa(args);
@@ -359,11 +359,13 @@ class PpaCli : public ::testing::Test {
 };
 
 TEST_F(PpaCli, RefusesBadInput) {
-  const std::string cfg = std::string(" --config ") + OASIS_SOURCE_DIR + "/configs/default.json";
-  expect_refused("--config " + (dir_ / "none.json").string(), "none.json");
-  expect_refused(cfg + " --liberty " + (dir_ / "none.lib").string(), "no such file");
+  const std::string cfg =
+      " --config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json");
+  expect_refused("--config " + gen::shell_word((dir_ / "none.json").string()), "none.json");
+  expect_refused(cfg + " --liberty " + gen::shell_word((dir_ / "none.lib").string()),
+                 "no such file");
   { std::ofstream(dir_ / "bad.lib") << "library (x) { cell (A) { area : 1; }"; }
-  expect_refused(cfg + " --liberty " + (dir_ / "bad.lib").string(), "bad.lib");
+  expect_refused(cfg + " --liberty " + gen::shell_word((dir_ / "bad.lib").string()), "bad.lib");
   expect_refused(cfg + " --period-fo4 5", "--period-fo4 is 5; allowed: 10 to 10000 FO4");
   expect_refused(cfg + " --period-fo4 nan", "--period-fo4");
   expect_refused(cfg + " --activity 0", "--activity");
@@ -377,7 +379,8 @@ TEST_F(PpaCli, RefusesBadInput) {
 // agree with each other and with the library.
 TEST_F(PpaCli, MapsAndTimesOneSmallBlock) {
   const auto r =
-      ppa(std::string("--config ") + OASIS_SOURCE_DIR + "/configs/default.json --blocks fp16_add");
+      ppa("--config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json") +
+          " --blocks fp16_add");
   ASSERT_EQ(r.status, 0) << r.out;
   const size_t at = r.out.find("FO4 = ");
   ASSERT_NE(at, std::string::npos) << r.out;
