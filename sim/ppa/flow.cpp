@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
 #include <cmath>
+#include <functional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -116,8 +116,8 @@ Fo4 measure_fo4(const Technology& tech, const Tools& tools, const fs::path& work
 }
 
 std::string yosys_synth_script(const BlockJob& job, const Technology& tech) {
-  std::string s = fmt::format("# oasis-ppa, flow version {}: {}, synthesis\n", kFlowVersion,
-                              job.label);
+  std::string s =
+      fmt::format("# oasis-ppa, flow version {}: {}, synthesis\n", kFlowVersion, job.label);
   s += "read_liberty -lib cells.lib\n";
   s += "read_verilog -sv";
   for (const auto& src : job.sources) s += " rtl/" + src;
@@ -137,8 +137,8 @@ std::string yosys_synth_script(const BlockJob& job, const Technology& tech) {
 
 std::string yosys_map_script(const BlockJob& job, const Technology& tech, const Constraints& c,
                              const std::set<std::string>& kept) {
-  std::string s = fmt::format("# oasis-ppa, flow version {}: {}, mapping\n", kFlowVersion,
-                              job.label);
+  std::string s =
+      fmt::format("# oasis-ppa, flow version {}: {}, mapping\n", kFlowVersion, job.label);
   s += "read_liberty -lib cells.lib\nread_rtlil synth.il\n";
   // Flat but for the kept modules, so that the library mapping sees across
   // the units' boundaries (the binary16 adder is 28 % larger mapped with its
@@ -380,7 +380,6 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
   check_tool(run_tool({tools.yosys, "-q", "-e", errors, "-l", "map.log", "-s", "map.ys"},
                       work / "yosys.out", work),
              "Yosys", work / "map.log");
-  fs::remove(work / "synth.il");
   const double t_yosys = seconds_since(t0);
 
   // 2. Buffer high-fanout nets until blifFanout changes nothing.
@@ -454,29 +453,70 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
   r["label"] = job.label;
   r["top"] = job.top;
   const double nand2 = tech.lib.cell(tech.nand2).area;
-  // Flip-flops of the buffers.
-  std::map<std::string, std::pair<long, double>> mem_flops;  // name -> (count, area)
+  // Flip-flops of the buffers, found by the names of their registers' nets.
+  std::map<std::string, std::vector<std::string>> mem_nets;  // buffer -> net names
+  for (const MemorySpec& m : job.memories) mem_nets[m.name] = m.registers;
+  std::map<std::string, std::pair<long, double>> mem_flops;  // buffer -> (count, area)
   double mem_area = 0;
-  for (const Gate& g : nl.gates) {
-    const LibertyCell& cell = tech.lib.cell(g.cell);
-    if (!cell.sequential) continue;
-    for (const auto& [pin, net] : g.pins) {
-      const LibertyPin* p = cell.pin(pin);
-      if (!p || p->direction != "output") continue;
-      const std::string q = plain_net(net);
-      for (const MemorySpec& m : job.memories) {
-        if (std::any_of(m.registers.begin(), m.registers.end(),
-                        [&](const std::string& reg) { return matches_register(q, reg); })) {
-          auto& [n, a] = mem_flops[m.name];
-          ++n;
-          a += cell.area;
-          mem_area += cell.area;
-          break;
+  const auto count_memory_flops = [&] {
+    mem_flops.clear();
+    mem_area = 0;
+    for (const Gate& g : nl.gates) {
+      const LibertyCell& cell = tech.lib.cell(g.cell);
+      if (!cell.sequential) continue;
+      for (const auto& [pin, net] : g.pins) {
+        const LibertyPin* p = cell.pin(pin);
+        if (!p || p->direction != "output") continue;
+        const std::string q = plain_net(net);
+        for (const MemorySpec& m : job.memories) {
+          const auto& names = mem_nets.at(m.name);
+          if (std::any_of(names.begin(), names.end(),
+                          [&](const std::string& reg) { return matches_register(q, reg); })) {
+            auto& [n, a] = mem_flops[m.name];
+            ++n;
+            a += cell.area;
+            mem_area += cell.area;
+            break;
+          }
+        }
+        break;
+      }
+    }
+  };
+  count_memory_flops();
+  // A register of the block's top that drives an output port directly has the
+  // port's name in the netlist (Yosys names a net after its port): its other
+  // names are asked of the synthesized design, and the count made again.
+  bool short_count = false;
+  for (const MemorySpec& m : job.memories) {
+    const auto it = mem_flops.find(m.name);
+    short_count = short_count || (it == mem_flops.end() ? 0 : it->second.first) != m.bits;
+  }
+  if (short_count) {
+    std::string q =
+        fmt::format("read_rtlil synth.il\nhierarchy -top {}\nflatten\nopt_clean\n", job.top);
+    for (const MemorySpec& m : job.memories) {
+      for (size_t i = 0; i < m.registers.size(); ++i) {
+        q += fmt::format("tee -q -o alias_{}_{}.txt select -list w:{} %a\n", m.name, i,
+                         m.registers[i]);
+      }
+    }
+    write_text(work / "aliases.ys", q);
+    check_tool(run_tool({tools.yosys, "-q", "-l", "aliases.log", "-s", "aliases.ys"},
+                        work / "yosys.out", work),
+               "Yosys", work / "aliases.log");
+    for (const MemorySpec& m : job.memories) {
+      for (size_t i = 0; i < m.registers.size(); ++i) {
+        std::istringstream lines(read_text(work / fmt::format("alias_{}_{}.txt", m.name, i)));
+        for (std::string line; std::getline(lines, line);) {
+          const auto slash = line.find('/');
+          if (slash != std::string::npos) mem_nets[m.name].push_back(line.substr(slash + 1));
         }
       }
-      break;
     }
+    count_memory_flops();
   }
+  fs::remove(work / "synth.il");
   r["area_um2"] = {{"total", round_to(st.total.area, 1)},
                    {"logic", round_to(st.total.area - mem_area, 1)},
                    {"combinational", round_to(st.combinational.area, 1)},
