@@ -4,6 +4,8 @@ BUILD  ?= build
 JOBS   ?= $(shell nproc)
 SEED   ?= 1
 export SEED
+# CMake's own makes run under this one: without this, each prints every folder it enters.
+MAKEFLAGS += --no-print-directory
 # make prove PROOFS='orizuru.*': only the proofs whose names match these shell patterns
 PROOFS ?=
 
@@ -15,7 +17,7 @@ CTEST := ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 all: build
 
 help:
-	@echo "make demo             generate configs/\$$(CONFIG).json and run its Verilator check"
+	@echo "make demo             generate configs/\$$(CONFIG).json, lint it, run its core in Verilator"
 	@echo "make test             model, generator and Verilator tests (CTest)"
 	@echo "make regress          the longer configuration sweeps"
 	@echo "make test-exhaustive  exhaustive sweeps (all binary16 pairs, ...)"
@@ -66,7 +68,12 @@ lint: gen
 synth: build
 	@tools/synth.sh $(BUILD) $(CONFIG)
 
-demo: build
+# The demo builds only what it runs (the generator, the model's command and library, the
+# testbench harness).
+DEMO_TARGETS := oasis-gen oasis-model oasis_model oasis_tb
+
+demo: deps $(CMAKE_STAMP)
+	cmake --build $(BUILD) -j $(JOBS) --target $(DEMO_TARGETS)
 	@tools/demo.sh $(BUILD) configs/$(CONFIG).json
 
 report: deps $(CMAKE_STAMP)
