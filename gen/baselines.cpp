@@ -90,7 +90,7 @@ string sort_core(const Config& c, const OrizuruTiming& t) {
   const int P = pow2_at_least(nb);
   const int N = t.channels;
   const int k = t.k;
-  const int kw = std::max(1, clog2(2 * k));
+  const int kw = index_width(2 * k);
   const int pw = kw + 1;
   string s;
   s += fmt::format(
@@ -178,7 +178,7 @@ class TopkSortBaseline final : public Block {
   string name() const override { return "topk_sort_baseline"; }
 
   BlockOutput emit(const Config& c) const override {
-    const OrizuruTiming t = orizuru_timing(c, true);
+    const OrizuruTiming t = derive(c).topk_baseline;
     BlockOutput out;
     out.uses = {"comparator"};
     const string base = module_name(c, name());
@@ -197,6 +197,7 @@ class TopkSortBaseline final : public Block {
     out.manifest.erase("units_per_layer");
     out.manifest.erase("tree_levels");
     out.manifest["comparators"] = bitonic_compare_exchanges(t.padded_leaves);
+    out.manifest["comparisons_per_token"] = out.manifest["comparators"];
     out.manifest["network_positions"] = P;
     out.manifest["network_stages"] = m * (m + 1) / 2;
     return out;
@@ -212,19 +213,20 @@ class MacLineBaselineBlock final : public Block {
   BlockOutput emit(const Config& c) const override {
     BlockOutput out;
     const string module = module_name(c, name());
-    const MacLineTiming tm = mac_line_timing(c);
+    const Derived d = derive(c);
+    const MacLineTiming& tm = d.mac_line_baseline;
     const bool fp32 = c.accumulator == AccumulatorFormat::kFp32;
     // Conversions (widening, the final rounding) only with a binary32 accumulator.
     out.primitives = {"oasis_fp_round.sv", "oasis_fp_add.sv", "oasis_fp_mul.sv", "oasis_fp_pipe.sv"};
     if (fp32) out.primitives.insert(out.primitives.begin() + 3, "oasis_fp_convert.sv");
-    const AccFormat f = fp32 ? AccFormat{8, 23} : AccFormat{5, 10};
+    const AccFormat f = d.accumulator;
     const int aw = f.width();
     const int S = c.fp_pipeline_stages;
     const int K = c.channels;
     const int nW = c.weight_bits;
     const int M = tm.macs;
     const int B = tm.beats;
-    const int bw = std::max(1, clog2(B));
+    const int bw = index_width(B);
     const int pad = B * M;
     // Lanes that hold a channel in the last beat; the others only in earlier beats.
     const int last_lanes = K - (B - 1) * M;
@@ -258,8 +260,9 @@ class MacLineBaselineBlock final : public Block {
         "  /// y[n], binary16.\n"
         "  output logic [15:0] y_data_o\n"
         ");\n\n",
-        B, M, fp32 ? "binary32" : "binary16", tm.tree_levels, tm.trees,
-        std::min(M, c.mac_tree_inputs), S, module, K * 16 - 1, (16 << nW) - 1, nW, M * nW - 1);
+        B, M, f.name(), tm.tree_levels, tm.trees,
+        std::min(M, c.mac_tree_inputs), S, module, K * 16 - 1, d.weight_centroids * 16 - 1, nW,
+        M * nW - 1);
 
     s += fmt::format(
         "  // Beat counter within the row.\n"
@@ -300,7 +303,7 @@ class MacLineBaselineBlock final : public Block {
         "        if (w_data_i[i*{5} +: {5}] == {5}'(j)) w = weight_codebook_i[j*16 +: 16];\n"
         "      end\n"
         "    end\n",
-        aw - 1, B, bw, M, 1 << nW, nW);
+        aw - 1, B, bw, M, d.weight_centroids, nW);
     s += widen(f, "u_widen_x", "x", "x_a", "    ");
     s += widen(f, "u_widen_w", "w", "w_a", "    ");
     s += fp_mul(f, "u_mul", "x_a", "w_a", fmt::format("prod[i*{0} +: {0}]", aw), "    ");
@@ -409,7 +412,7 @@ class MacLineBaselineBlock final : public Block {
     out.manifest["beats_per_row"] = B;
     out.manifest["row_interval_cycles"] = tm.row_interval;
     out.manifest["row_latency_cycles"] = tm.row_latency;
-    out.manifest["accumulator"] = fp32 ? "binary32" : "binary16";
+    out.manifest["accumulator"] = f.name();
     return out;
   }
 };

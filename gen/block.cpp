@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <stdexcept>
 
@@ -34,6 +35,20 @@ const Block* find_block(const std::string& name) {
 
 std::string module_name(const Config& config, const std::string& block) {
   return "oasis_" + config.name + "_" + block;
+}
+
+std::string upper_camel(const std::string& snake) {
+  std::string camel;
+  bool up = true;
+  for (const char ch : snake) {
+    if (ch == '_') {
+      up = true;
+    } else {
+      camel += up ? char(std::toupper(static_cast<unsigned char>(ch))) : ch;
+      up = false;
+    }
+  }
+  return camel;
 }
 
 std::string loop_open(const std::string& var, int count, const std::string& label) {
@@ -75,8 +90,10 @@ std::string mux_tree(const std::string& name, const std::string& data, int entri
   for (int l = 1; l <= sel_bits; ++l) {
     const int n = padded >> l;
     std::string loop = loop_open("j", n, fmt::format("g_{}_l{}", name, l));
-    loop += fmt::format("    assign {0}_l{1}[j*{2} +: {2}] = {0}_sel[{3}] ? {0}_l{3}[(2*j+1)*{2} +: {2}] : {0}_l{3}[2*j*{2} +: {2}];\n",
-                        name, l, width, l - 1);
+    loop += fmt::format(
+        "    assign {0}_l{1}[j*{2} +: {2}] =\n"
+        "        {0}_sel[{3}] ? {0}_l{3}[(2*j+1)*{2} +: {2}] : {0}_l{3}[2*j*{2} +: {2}];\n",
+        name, l, width, l - 1);
     loop += loop_close(n);
     // loop_open indents by two spaces; indent by `indent` instead.
     for (size_t b = 0; b < loop.size();) {

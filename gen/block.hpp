@@ -55,6 +55,10 @@ struct Registrar {
 /// oasis_<config name>_<block>: the module name of a generated block.
 std::string module_name(const Config& config, const std::string& block);
 
+/// lower_snake_case -> UpperCamelCase, for the constants of the generated C++
+/// headers (row_interval_cycles -> RowIntervalCycles).
+std::string upper_camel(const std::string& snake);
+
 /// A generate loop over `count` iterations with genvar `var` (indented two
 /// spaces, body to follow). Verilator refuses to unroll more than 1024
 /// iterations, so longer loops are split in blocks of 1024 with a localparam

@@ -1,4 +1,4 @@
-// The Clustering Unit (paper IV-C, SPEC section 4): FP16 activations in,
+// The Clustering Unit (paper IV-C, docs/spec.md section 4): FP16 activations in,
 // nA-bit cluster indices out, by binary search over the 2^nA - 1 boundaries.
 // Cycle model: model/clustering_unit.hpp. Test: verif/tb/clustering_unit_tb.cpp.
 // Interface and timing: docs/clustering_unit.md.
@@ -10,13 +10,6 @@
 namespace oasis::gen {
 namespace {
 
-// Boundary index compared at level l for index prefix p (see
-// cluster_index_binary_search).
-int boundary_at(int act_bits, int level, int prefix) {
-  const int span = 1 << (act_bits - level);
-  return prefix * span + span / 2 - 1;
-}
-
 // One level of the search: selects the boundary for the prefix resolved so
 // far among the 2^l boundaries of the level and compares.
 std::string level_module(const Config& c, int level) {
@@ -25,7 +18,7 @@ std::string level_module(const Config& c, int level) {
   std::string s = fmt::format(
       "/// Level {0} of the Clustering Unit's binary search (of {1}): selects, by the index bits\n"
       "/// already resolved, the boundary this level compares with, and appends the next index\n"
-      "/// bit (x >= boundary under the order key of SPEC section 2). Combinational.\n"
+      "/// bit (x >= boundary under the order key of docs/spec.md section 2). Combinational.\n"
       "module {2} (\n"
       "  /// The activation, IEEE 754 binary16.\n"
       "  input  logic [15:0] x_i,\n",
@@ -80,20 +73,23 @@ class ClusteringUnitBlock final : public Block {
     const int na = c.act_bits;
     const int lanes = c.clustering_lanes;
     const int per_stage = c.clustering_levels_per_stage;
-    const int stages = clustering_unit_stages(c);
-    const int nbounds = (1 << na) - 1;
+    const Derived d = derive(c);
+    const ClusteringTiming& t = d.clustering_unit;
+    const int stages = t.stages;
+    const int nbounds = d.boundaries;
     for (int l = 0; l < na; ++l) {
       out.files.push_back({module_name(c, name()) + fmt::format("_level{}.sv", l),
                            level_module(c, l)});
     }
     const std::string module = module_name(c, name());
     std::string s = fmt::format(
-        "/// Clustering Unit (paper IV-C, SPEC section 4): {0} binary16 activations a beat in,\n"
-        "/// one {1}-bit cluster index each out, ia = number of boundaries b_j with x >= b_j under\n"
-        "/// the order key (a value equal to a boundary goes up, NaN to the top cluster). Binary\n"
-        "/// search: {1} comparator levels per lane, {2} level(s) per register stage, {3} stage(s);\n"
-        "/// an elastic pipeline that accepts a beat every cycle and presents it {3} cycle(s)\n"
-        "/// later. boundaries_i is read at every level: hold it while busy_o is set.\n"
+        "/// Clustering Unit (paper IV-C, docs/spec.md section 4): {0} binary16 activations a\n"
+        "/// beat in, one {1}-bit cluster index each out, ia = number of boundaries b_j with\n"
+        "/// x >= b_j under the order key (a value equal to a boundary goes up, NaN to the top\n"
+        "/// cluster). Binary search: {1} comparator levels per lane, {2} level(s) per register\n"
+        "/// stage, {3} stage(s); an elastic pipeline that accepts a beat every cycle and\n"
+        "/// presents it {3} cycle(s) later. boundaries_i is read at every level: hold it while\n"
+        "/// busy_o is set.\n"
         "module {4} (\n"
         "  /// Clock.\n"
         "  input  logic clk_i,\n"
@@ -127,7 +123,7 @@ class ClusteringUnitBlock final : public Block {
       s += fmt::format("  logic [{}:0] level{}_bounds;\n", n * 16 - 1, l);
       std::string cat;
       for (int p = n - 1; p >= 0; --p) {
-        const int j = boundary_at(na, l, p);
+        const int j = binary_search_boundary(na, l, p);
         cat += fmt::format("{}boundaries_i[{} +: 16]", cat.empty() ? "" : ", ", j * 16);
       }
       s += fmt::format("  assign level{}_bounds = {{{}}};\n", l, cat);
@@ -210,12 +206,12 @@ class ClusteringUnitBlock final : public Block {
     s += "    end\n  end\n\nendmodule\n";
     out.files.push_back({module + ".sv", s});
 
-    out.manifest["latency_cycles"] = clustering_unit_latency(c);
-    out.manifest["beats_per_cycle"] = clustering_unit_beats_per_cycle(c);
-    out.manifest["activations_per_cycle"] = lanes * clustering_unit_beats_per_cycle(c);
+    out.manifest["latency_cycles"] = t.latency;
+    out.manifest["beats_per_cycle"] = t.beats_per_cycle;
+    out.manifest["activations_per_cycle"] = t.activations_per_cycle;
     out.manifest["pipeline_stages"] = stages;
     out.manifest["comparisons_per_activation"] = na;
-    out.manifest["comparators"] = lanes * na;
+    out.manifest["comparators"] = t.comparators;
     out.manifest["boundaries"] = nbounds;
     return out;
   }

@@ -1,4 +1,4 @@
-// The FP16 comparator of SPEC section 2, the order every comparison in the
+// The FP16 comparator of docs/spec.md section 2, the order every comparison in the
 // accelerator uses (Clustering Unit, Orizuru). Model: oasis::compare in
 // model/fp.hpp. Test: verif/tb/comparator_tb.cpp.
 #include <fmt/format.h>
@@ -15,10 +15,10 @@ class Comparator final : public Block {
   BlockOutput emit(const Config& c) const override {
     BlockOutput out;
     const std::string module = module_name(c, name());
-    out.files.push_back({module + ".sv", fmt::format(R"(/// FP16 comparator under the order key of the OASIS contract (SPEC section 2):
-/// NaN of any sign or payload is above +Inf and equal to every NaN, -0 equals
-/// +0, otherwise IEEE order. Combinational; exactly one of lt_o, eq_o, gt_o is
-/// set.
+    out.files.push_back({module + ".sv", fmt::format(R"(/// FP16 comparator under the order key of the OASIS contract
+/// (docs/spec.md section 2): NaN of any sign or payload is above +Inf and
+/// equal to every NaN, -0 equals +0, otherwise IEEE order. Combinational;
+/// exactly one of lt_o, eq_o, gt_o is set.
 module {0} (
   /// First operand, IEEE 754 binary16.
   input  logic [15:0] a_i,

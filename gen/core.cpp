@@ -1,17 +1,16 @@
-// The OASIS core (paper IV-A, Fig. 8; SPEC sections 1 and 6) as a generated
+// The OASIS core (paper IV-A, Fig. 8; docs/spec.md sections 1 and 6) as a generated
 // block: the register file, the token pre-processing (a hold register feeding
 // the Clustering Unit, Orizuru, the Error Calculation Unit, the activation
 // index buffer) into a next-token context, the current context the P PE lines
 // read, and the weight and output streams. Design and timing: docs/core.md;
 // cycle model: model/core.hpp.
-#include "model/core.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <string>
 
 #include "gen/block.hpp"
+#include "gen/sv.hpp"
 #include "model/regfile.hpp"
 
 namespace oasis::gen {
@@ -21,6 +20,49 @@ using std::string;
 
 string range(int width) { return fmt::format("[{}:0]", width - 1); }
 
+// Error Calculation Unit: r = xhat[o] - C_A[ia[o]] for the outlier Orizuru
+// presents, its activation index read by a balanced multiplexer tree.
+string ecu_module(const string& name, int K, int nA, int CW, int S) {
+  string s = module_header(
+      name,
+      fmt::format("Error Calculation Unit (paper IV-A): for the outlier (channel o, value\n"
+                  "xhat[o]) taken this cycle, r = xhat[o] - C_A[ia[o]] in binary16, ia[o] read\n"
+                  "from the K = {} activation indices by a balanced tree of 2-to-1 multiplexers;\n"
+                  "{} register stage(s).",
+                  K, S),
+      {{"input", 0, "clk_i", "Clock."},
+       {"input", 0, "rst_ni", "Asynchronous reset, active low."},
+       {"input", 0, "fire_i", "An outlier is taken this cycle."},
+       {"input", 16 + CW, "outlier_i",
+        fmt::format("The outlier: channel o at [{}:0], xhat[o] (binary16) above it.", CW - 1)},
+       {"input", K * nA, "act_idx_i", fmt::format("The token's ia[k] at [k*{0} +: {0}].", nA)},
+       {"input", (1 << nA) * 16, "act_codebook_i", "C_A: centroid i, binary16, at [i*16 +: 16]."},
+       {"output", 0, "valid_o", "data_o holds an outlier's residual."},
+       {"output", 16 + CW, "data_o",
+        fmt::format("The channel o at [{}:{}] and r = xhat[o] - C_A[ia[o]] at [15:0].", 15 + CW,
+                    16)}});
+  s += fmt::format("  logic {} chan;\n  logic [15:0] value, ca, r;\n  logic {} ia;\n",
+                   range(CW), range(nA));
+  s += fmt::format("  assign chan  = outlier_i[{}:0];\n  assign value = outlier_i[{}:{}];\n",
+                   CW - 1, 15 + CW, CW);
+  s += fmt::format(
+      "  always_comb begin\n    ca = '0;\n"
+      "    for (int i = 0; i < {0}; i++) begin\n"
+      "      if (ia == {1}'(i)) ca = act_codebook_i[i*16 +: 16];\n"
+      "    end\n  end\n",
+      1 << nA, nA);
+  s += mux_tree("ia_mux", "act_idx_i", K, nA, "chan", CW, "ia", "  ");
+  s += "  oasis_fp_add #(\n    .ExpBits (5),\n    .FracBits(10)\n  ) u_sub (\n"
+       "    .a_i  (value),\n    .b_i  (ca),\n    .sub_i(1'b1),\n    .sum_o(r)\n  );\n";
+  s += fmt::format(
+      "  oasis_fp_pipe #(\n    .Width ({}),\n    .Stages({})\n  ) u_pipe (\n"
+      "    .clk_i  (clk_i),\n    .rst_ni (rst_ni),\n    .valid_i(fire_i),\n"
+      "    .data_i ({{chan, r}}),\n    .valid_o(valid_o),\n    .data_o (data_o)\n  );\n\n"
+      "endmodule\n",
+      16 + CW, S);
+  return s;
+}
+
 class CoreBlock final : public Block {
  public:
   string name() const override { return "core"; }
@@ -28,25 +70,28 @@ class CoreBlock final : public Block {
   BlockOutput emit(const Config& c) const override {
     BlockOutput out;
     const string module = module_name(c, name());
-    const CoreTiming tm = core_timing(c);
+    const Derived d = derive(c);
+    const CoreTiming& tm = d.core;
     const int K = c.channels, nA = c.act_bits, nW = c.weight_bits;
-    const int E = 1 << (nA + nW);
+    const int E = d.lut_entries;
     const int P = c.pe_lines, R = tm.beat_activations, L = c.clustering_lanes;
     const int PARTS = tm.clustering_parts, BEATS = tm.token_beats;
     const int Wb = c.weight_beat_indices, F = tm.group_beats;
-    const int k2 = 2 * c.outliers_per_side;
-    const int CW = std::max(1, clog2(K));
-    const int S = c.fp_pipeline_stages;
+    const int k2 = d.outliers;
+    const int CW = d.channel_bits;
+    const int S = tm.ecu_latency;
     const int RB = tm.rows_bits;
-    const int bw = std::max(1, clog2(BEATS));
-    const int pw = std::max(1, clog2(PARTS));
-    const int fw = std::max(1, clog2(F));
-    const int jw = std::max(1, clog2(k2));
-    const int lw = Wb * nW;  // one lane of the weight stream
+    const int bw = index_width(BEATS);
+    const int pw = index_width(PARTS);
+    const int fw = index_width(F);
+    const int jw = index_width(k2);
+    const int lw = tm.weight_lane_bits;  // one lane of the weight stream
     const int amsb = kRegAddrBits - 1;
 
     out.primitives = {"oasis_fp_round.sv", "oasis_fp_add.sv", "oasis_fp_pipe.sv"};
     out.uses = {"regfile", "clustering_unit", "orizuru", "pe_line"};
+    const string ecu = module + "_ecu";
+    out.files.push_back({ecu + ".sv", ecu_module(ecu, K, nA, CW, S)});
 
     string s = fmt::format(
         "/// The OASIS core (paper IV-A, Fig. 8; docs/core.md): K = {K} channels, {P} PE line(s),\n"
@@ -110,7 +155,8 @@ class CoreBlock final : public Block {
         "  // Register file: the layer's LUT, codebooks and boundaries.\n"
         "  logic {} lut;\n  logic {} act_codebook;\n  logic {} weight_codebook;\n"
         "  logic {} boundaries;\n",
-        range(E * 16), range((1 << nA) * 16), range((1 << nW) * 16), range(((1 << nA) - 1) * 16));
+        range(E * 16), range(d.act_centroids * 16), range(d.weight_centroids * 16),
+        range(d.boundaries * 16));
     s += fmt::format(
         "  {}_regfile u_regfile (\n"
         "    .clk_i            (clk_i),\n    .rst_ni           (rst_ni),\n"
@@ -239,28 +285,20 @@ class CoreBlock final : public Block {
          "  // Orizuru's order.\n";
     s += fmt::format(
         "  logic ecu_fire, ecu_valid, next_full_d, next_full_q;\n"
-        "  logic {r_cw} oz_chan;\n  logic [15:0] oz_value, ecu_ca, ecu_r;\n"
-        "  logic {r_na} ecu_ia;\n  logic {r_e} ecu_q;\n  logic {r_j} ecu_count_d, ecu_count_q;\n"
+        "  logic {r_e} ecu_q;\n  logic {r_j} ecu_count_d, ecu_count_q;\n"
         "  logic {r_res} resid_next_q;\n  logic {r_och} chan_next_q;\n"
-        "  assign oz_chan  = oz_out[{cwm}:0];\n  assign oz_value = oz_out[{vm}:{CW}];\n"
-        "  assign ecu_fire = oz_out_valid && idx_done_q;\n"
-        "  always_comb begin\n    ecu_ca = '0;\n"
-        "    for (int i = 0; i < {NA}; i++) begin\n"
-        "      if (ecu_ia == {nA}'(i)) ecu_ca = act_codebook[i*16 +: 16];\n"
-        "    end\n  end\n",
-        fmt::arg("r_cw", range(CW)), fmt::arg("r_na", range(nA)), fmt::arg("r_e", range(16 + CW)),
-        fmt::arg("r_j", range(jw)), fmt::arg("r_res", range(k2 * 16)),
-        fmt::arg("r_och", range(k2 * CW)), fmt::arg("cwm", CW - 1), fmt::arg("vm", 15 + CW),
-        fmt::arg("CW", CW), fmt::arg("nA", nA), fmt::arg("NA", 1 << nA));
-    // The outlier's activation index: a balanced multiplexer over the K channels.
-    s += mux_tree("ecu_mux", "idx_next_q", K, nA, "oz_chan", CW, "ecu_ia", "  ");
-    s += "  oasis_fp_add #(\n    .ExpBits (5),\n    .FracBits(10)\n  ) u_ecu_sub (\n"
-         "    .a_i  (oz_value),\n    .b_i  (ecu_ca),\n    .sub_i(1'b1),\n    .sum_o(ecu_r)\n  );\n";
-    s += fmt::format(
-        "  oasis_fp_pipe #(\n    .Width ({}),\n    .Stages({})\n  ) u_ecu_pipe (\n"
-        "    .clk_i  (clk_i),\n    .rst_ni (rst_ni),\n    .valid_i(ecu_fire),\n"
-        "    .data_i ({{oz_chan, ecu_r}}),\n    .valid_o(ecu_valid),\n    .data_o (ecu_q)\n  );\n",
-        16 + CW, S);
+        "  assign ecu_fire = oz_out_valid && idx_done_q;\n",
+        fmt::arg("r_e", range(16 + CW)), fmt::arg("r_j", range(jw)),
+        fmt::arg("r_res", range(k2 * 16)), fmt::arg("r_och", range(k2 * CW)));
+    s += instance(ecu, "u_ecu",
+                  {{"clk_i", "clk_i"},
+                   {"rst_ni", "rst_ni"},
+                   {"fire_i", "ecu_fire"},
+                   {"outlier_i", fmt::format("oz_out[{}:0]", 15 + CW)},
+                   {"act_idx_i", "idx_next_q"},
+                   {"act_codebook_i", "act_codebook"},
+                   {"valid_o", "ecu_valid"},
+                   {"data_o", "ecu_q"}});
     s += fmt::format(
         "  always_comb begin\n"
         "    ecu_count_d = ecu_count_q;\n    next_full_d = next_full_q;\n"
@@ -411,9 +449,38 @@ class CoreBlock final : public Block {
     out.manifest["group_beats"] = F;
     out.manifest["rows_bits"] = RB;
     out.manifest["ecu_latency_cycles"] = S;
-    out.manifest["row_interval_cycles"] = tm.line.row_interval;
-    out.manifest["row_latency_cycles"] = tm.line.row_latency;
+    out.manifest["row_interval_cycles"] = d.pe_line.row_interval;
+    out.manifest["row_latency_cycles"] = d.pe_line.row_latency;
     out.manifest["preprocess_cycles"] = tm.preprocess_cycles;
+    // The parts and buffers the real-library flow reports (docs/ppa.md); the
+    // parts that are blocks bring their own buffers (gen/generator.cpp).
+    auto& parts = out.manifest["parts"] = nlohmann::ordered_json::array();
+    parts.push_back({{"instance", "u_regfile"}, {"module", module_name(c, "regfile")},
+                     {"role", "regfile"}});
+    parts.push_back({{"instance", "u_clustering"}, {"module", module_name(c, "clustering_unit")},
+                     {"role", "clustering_units"}});
+    parts.push_back({{"instance", "u_orizuru"}, {"module", module_name(c, "orizuru")},
+                     {"role", "orizuru"}});
+    parts.push_back({{"instance", "u_ecu"}, {"module", ecu}, {"role", "error_calculation_unit"}});
+    for (int p = 0; p < P; ++p) {
+      parts.push_back({{"instance", fmt::format("g_line[{}].u_line", p)},
+                       {"module", module_name(c, "pe_line")},
+                       {"role", "pe_line"}});
+    }
+    out.manifest["memories"] = nlohmann::ordered_json::array(
+        {{{"name", "activation_index_buffer"},
+          {"what", fmt::format("Activation Index Buffer: the next and the current token's {} "
+                               "{}-bit indices",
+                               K, nA)},
+          {"bits", 2 * K * nA},
+          {"registers", {"idx_next_q", "cur_idx_q"}}},
+         {{"name", "token_context"},
+          {"what", fmt::format("the next and the current token's {} outlier channels ({} bits), "
+                               "residuals and s_a (binary16)",
+                               k2, CW)},
+          {"bits", 2 * (k2 * (CW + 16) + 16)},
+          {"registers", {"chan_next_q", "resid_next_q", "scale_next_q", "cur_chan_q",
+                         "cur_resid_q", "cur_scale_q"}}}});
     return out;
   }
 };

@@ -6,15 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "model/derived.hpp"
+
 namespace oasis::gen {
 
 using std::string;
 
-/// An accumulator format A: binary32 (8, 23) or binary16 (5, 10).
-struct AccFormat {
-  int exp_bits, frac_bits;
-  int width() const { return exp_bits + frac_bits + 1; }
-};
+/// An accumulator format A: binary32 (8, 23) or binary16 (5, 10), as
+/// Derived::accumulator gives it.
+using AccFormat = FpFormat;
 
 string range(int width);
 

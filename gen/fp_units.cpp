@@ -1,4 +1,4 @@
-// The IEEE floating-point units (SPEC section 2) as generated blocks: each is a
+// The IEEE floating-point units (docs/spec.md section 2) as generated blocks: each is a
 // thin module oasis_<config>_<block> around one hand-written combinational
 // core (rtl/oasis_fp_add.sv, oasis_fp_mul.sv, oasis_fp_convert.sv,
 // oasis_fp_from_uint.sv, all rounding through oasis_fp_round.sv) followed by
@@ -104,7 +104,7 @@ class FpUnit : public Block {
 
     std::string body = fmt::format(
         "/// {what}.\n"
-        "/// One IEEE rounding to nearest even (SPEC section 2). Fixed latency of\n"
+        "/// One IEEE rounding to nearest even (docs/spec.md section 2). Fixed latency of\n"
         "/// {stages} cycle(s) (fp_pipeline_stages): the result of the operands taken\n"
         "/// with in_valid_i appears with out_valid_o {stages} cycle(s) later; one\n"
         "/// operation per cycle, no backpressure (docs/fp_rtl.md).\n"

@@ -12,7 +12,9 @@ int main(int argc, char** argv) {
   oasis::gen::GenerateRequest request;
   bool schema = false;
   app.add_option("--config", request.config_path, "JSON config file (see docs/config.md)");
-  app.add_option("--out", request.out_dir, "output folder, replaced as a whole on success");
+  app.add_option("--out", request.out_dir,
+                 "output folder: created, or replaced as a whole on success when it holds an "
+                 "earlier output of oasis-gen (and nothing else)");
   app.add_option("--set", request.overrides,
                  "override a config field before validation: key=value (repeatable)");
   app.add_flag("--schema", schema, "print the config schema as a Markdown table and exit");
@@ -41,6 +43,9 @@ int main(int argc, char** argv) {
     std::printf("oasis-gen: wrote config '%s' to %s\n", config.name.c_str(),
                 request.out_dir.c_str());
   } catch (const oasis::ConfigError& e) {
+    std::fprintf(stderr, "oasis-gen: %s\n", e.what());
+    return 2;
+  } catch (const oasis::gen::OutputError& e) {
     std::fprintf(stderr, "oasis-gen: %s\n", e.what());
     return 2;
   } catch (const std::exception& e) {

@@ -1,4 +1,4 @@
-// Orizuru, the two-fold top-k tree of paper IV-D (SPEC section 5), and
+// Orizuru, the two-fold top-k tree of paper IV-D (docs/spec.md section 5), and
 // topk_baseline, the plain engine it is measured against: k rounds of a
 // max-and-min reduction over the whole masked vector. Both share the token
 // interface and the load / build / drain handshake, so one cycle model
@@ -238,7 +238,7 @@ string orizuru_core(const Config& c, const OrizuruTiming& t) {
   const int R = t.unit_inputs;
   const int r = t.unit_levels;
   const int T = t.layers;
-  const int sw = std::max(1, clog2(t.build_cycles));
+  const int sw = index_width(t.build_cycles);
   string s;
   for (int l = 0; l < T; ++l) {
     const int u = t.units_per_layer[size_t(l)];
@@ -462,9 +462,9 @@ string baseline_core(const Config& c, const OrizuruTiming& t) {
 string topk_top_module(const OrizuruTiming& t, const string& module,
                   const string& what, const string& core) {
   const int B = t.beat_activations;
-  const int bw = std::max(1, clog2(t.beats));
-  const int sw = std::max(1, clog2(t.build_cycles));
-  const int kw = std::max(1, clog2(2 * t.k));
+  const int bw = index_width(t.beats);
+  const int sw = index_width(t.build_cycles);
+  const int kw = index_width(2 * t.k);
   const int cw = t.channel_bits;
   const int nb = t.padded_leaves;
   string valid_mask = fmt::format("{}'b", nb);
@@ -630,6 +630,7 @@ nlohmann::ordered_json topk_timing_manifest(const OrizuruTiming& t) {
   m["build_latency_cycles"] = t.build_cycles;
   m["outliers_per_cycle"] = 1;
   m["cycles_per_token"] = t.cycles_per_token;
+  m["comparisons_per_token"] = t.comparisons_per_token;
   m["load_while_draining"] = false;
   return m;
 }
@@ -641,17 +642,17 @@ class Orizuru final : public Block {
   string name() const override { return "orizuru"; }
 
   BlockOutput emit(const Config& c) const override {
-    const OrizuruTiming t = orizuru_timing(c);
+    const OrizuruTiming t = derive(c).orizuru;
     BlockOutput out;
     out.uses = {"comparator"};
     const string base = module_name(c, name());
     out.files.push_back({base + "_leaf_unit.sv", unit_module(c, t, true)});
     if (t.layers > 1) out.files.push_back({base + "_unit.sv", unit_module(c, t, false)});
     const string what = fmt::format(
-        "/// Orizuru (paper IV-D, SPEC section 5): the k = {0} largest and k smallest of a token\n"
-        "/// of N = {1} activations by a max tree and a min tree over shared leaves, {2} unit(s)\n"
-        "/// of {3} inputs in {4} layer(s), {5} comparator level(s) per build cycle. Ties: max\n"
-        "/// to the lower channel, min to the higher; popped leaves are unavailable.\n",
+        "/// Orizuru (paper IV-D, docs/spec.md section 5): the k = {0} largest and k smallest of\n"
+        "/// a token of N = {1} activations by a max tree and a min tree over shared leaves,\n"
+        "/// {2} unit(s) of {3} inputs in {4} layer(s), {5} comparator level(s) per build cycle.\n"
+        "/// Ties: max to the lower channel, min to the higher; popped leaves are unavailable.\n",
         t.k, t.channels, t.units, t.unit_inputs, t.layers, t.levels_per_stage);
     out.files.push_back({base + ".sv", topk_top_module(t, base, what, orizuru_core(c, t))});
     out.manifest = topk_timing_manifest(t);
@@ -673,7 +674,7 @@ class TopkBaseline final : public Block {
   string name() const override { return "topk_baseline"; }
 
   BlockOutput emit(const Config& c) const override {
-    const OrizuruTiming t = orizuru_timing(c, true);
+    const OrizuruTiming t = derive(c).topk_baseline;
     BlockOutput out;
     out.uses = {"comparator"};
     const string base = module_name(c, name());

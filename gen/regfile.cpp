@@ -1,4 +1,4 @@
-// The core's run-time register file (SPEC section 6): LUT, codebooks and
+// The core's run-time register file (docs/spec.md section 6): LUT, codebooks and
 // boundaries behind a 16-bit register port, with the address map written out
 // as JSON and as a C++ header. Model: model/regfile.hpp. Test:
 // verif/tb/regfile_tb.cpp.
@@ -116,6 +116,7 @@ endmodule
 
     // The address map, for host software.
     nlohmann::ordered_json json;
+    json["spdx_license_identifier"] = "Apache-2.0";
     json["generator"] = fmt::format("oasis-gen {}", OASIS_VERSION);
     json["config"] = c.name;
     json["config_hash"] = config_hash(c);
@@ -135,16 +136,7 @@ endmodule
                                  {"reserved_words", r.capacity},
                                  {"writable", r.writable},
                                  {"meaning", r.meaning}});
-      std::string camel;
-      bool up = true;
-      for (const char ch : r.name) {
-        if (ch == '_') {
-          up = true;
-        } else {
-          camel += up ? char(std::toupper(ch)) : ch;
-          up = false;
-        }
-      }
+      const std::string camel = upper_camel(r.name);
       header += fmt::format("/// {}\ninline constexpr int k{}Base = 0x{:03x};\n", r.meaning,
                             camel, r.base);
       header += fmt::format("inline constexpr int k{}Words = {};\n", camel, r.size);
@@ -155,6 +147,17 @@ endmodule
     out.manifest["read_latency_cycles"] = 1;
     out.manifest["address_bits"] = aw;
     out.manifest["regmap"] = "regmap.json";
+    // Its registers, counted as buffers by the real-library flow (docs/ppa.md).
+    const int nA = c.act_bits, nW = c.weight_bits;
+    out.manifest["memories"] = nlohmann::ordered_json::array(
+        {{{"name", "lut"},
+          {"what", fmt::format("the LUT: {} binary16 entries", 1 << (nA + nW))},
+          {"bits", (1 << (nA + nW)) * 16},
+          {"registers", {"lut_q"}}},
+         {{"name", "codebooks"},
+          {"what", fmt::format("C_A, C_W and the {} boundaries, binary16", (1 << nA) - 1)},
+          {"bits", ((1 << nA) + (1 << nW) + (1 << nA) - 1) * 16},
+          {"registers", {"act_codebook_q", "weight_codebook_q", "boundaries_q"}}}});
     return out;
   }
 };

@@ -19,21 +19,20 @@ AnalyticFigures analyze(const Config& c, int rows, int mu, uint64_t seed) {
     throw std::invalid_argument(fmt::format(
         "group size mu = {}; allowed: 1..30 and dividing the channels ({})", mu, c.channels));
   }
+  const Derived d = derive(c);
   AnalyticFigures f;
   f.channels = c.channels;
   f.rows = rows;
   f.mu = mu;
   const int64_t k = c.channels, n = rows;
-  f.lut_entries = int64_t(1) << (c.act_bits + c.weight_bits);
+  f.lut_entries = d.lut_entries;
   f.woq_lut_entries = (int64_t(1) << mu) * (k / mu);
   f.group_size = k;
   f.reduction_flops = f.lut_entries * n;
   f.woq_reduction_flops = (k / mu) * c.weight_bits * n;
+  // 1.5N - 2 + 2k log2 N: the engine's count for N a power of two.
   f.orizuru_formula_applies = (k & (k - 1)) == 0;
-  if (f.orizuru_formula_applies) {
-    // 1.5N - 2 + 2k log2 N, kept in integers: N/2 * 3 - 2 + ...
-    f.orizuru_formula = k / 2 * 3 - 2 + 2 * int64_t(c.outliers_per_side) * clog2(k);
-  }
+  if (f.orizuru_formula_applies) f.orizuru_formula = d.orizuru.comparisons_per_token;
   SyntheticActivationSpec spec;
   spec.tokens = 1;
   spec.channels = c.channels;
@@ -42,13 +41,13 @@ AnalyticFigures analyze(const Config& c, int rows, int mu, uint64_t seed) {
   orizuru_topk(token, c.outliers_per_side, &stats);
   f.orizuru_measured = int64_t(stats.comparisons);
   f.topk_baseline = 6 * k;
-  const RowCycles rc = row_cycles(c);
-  f.count_cycles = rc.count;
-  f.reduce_cycles = rc.reduce;
-  f.comp_cycles = rc.compensate;
-  f.cycles_per_row = rc.row;
+  f.stream_cycles = d.row.fill;
+  f.count_cycles = d.row.count;
+  f.reduce_cycles = d.row.reduce;
+  f.comp_cycles = d.row.compensate;
+  f.cycles_per_row = d.row.row;
   f.rows_per_line = ceil_div(rows, c.pe_lines);
-  f.cycle_lower_bound = f.rows_per_line * f.cycles_per_row;
+  f.cycle_lower_bound = d.gemm_lower_bound(rows);
   return f;
 }
 
@@ -66,6 +65,7 @@ nlohmann::ordered_json to_json(const AnalyticFigures& f) {
       f.orizuru_formula_applies ? nlohmann::ordered_json(f.orizuru_formula) : nullptr;
   j["orizuru_comparisons_measured"] = f.orizuru_measured;
   j["topk_baseline_comparisons"] = f.topk_baseline;
+  j["weight_stream_cycles_per_row"] = f.stream_cycles;
   j["count_cycles_per_row"] = f.count_cycles;
   j["reduce_cycles_per_row"] = f.reduce_cycles;
   j["compensation_cycles_per_row"] = f.comp_cycles;
@@ -108,9 +108,9 @@ std::string format_analysis(const Config& c, const AnalyticFigures& f) {
   s += fmt::format("  top-k engine baseline 6N = {} ({} more)\n", f.topk_baseline,
                    ratio(f.topk_baseline, f.orizuru_measured));
   s += fmt::format(
-      "Cycles per row: count ceil(K/(C*I)) = {}, reduce ceil(2^(nA+nW)/T) = {}, "
-      "compensate ceil(2k/Mc) = {} -> {}\n",
-      f.count_cycles, f.reduce_cycles, f.comp_cycles, f.cycles_per_row);
+      "Cycles per row: weight stream ceil(K/Wb) = {}, count ceil(K/(C*I)) = {}, reduce "
+      "ceil(2^(nA+nW)/T) = {}, compensate ceil(2k/Mc) = {} -> {}\n",
+      f.stream_cycles, f.count_cycles, f.reduce_cycles, f.comp_cycles, f.cycles_per_row);
   s += fmt::format(
       "Cycle lower bound for one token, N = {} rows: ceil(N/P) * {} = {} * {} = {} "
       "cycles (plus fill and drain)\n",
@@ -206,7 +206,7 @@ std::string format_sqnr_report(const Config& c, const SqnrOptions& o,
       "x N = {} rows, codebooks calibrated on {} other tokens, accumulator {}, outliers "
       "{:.2g} % per side\n",
       o.seed, o.tokens, c.channels, o.rows, o.calibration_tokens,
-      c.accumulator == AccumulatorFormat::kFp16 ? "fp16" : "fp32", o.outlier_fraction * 100);
+      accumulator_name(c.accumulator), o.outlier_fraction * 100);
   s += fmt::format("{:<34}{:>12}{:>22}\n", "case", "SQNR dB", "dequantise path dB");
   for (const SqnrCase& k : cases) {
     if (k.outliers_per_side < 0) {

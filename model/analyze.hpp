@@ -1,4 +1,4 @@
-// The paper's analytic figures for a config (Table I, III-B, IV-D, SPEC
+// The paper's analytic figures for a config (Table I, III-B, IV-D, docs/spec.md
 // section 6) and the quantisation-error report on synthetic LLM-like data.
 #pragma once
 
@@ -24,10 +24,11 @@ struct AnalyticFigures {
   int64_t orizuru_formula = 0;           ///< 1.5N - 2 + 2k log2 N
   int64_t orizuru_measured = 0;          ///< counted by the model on a random token
   int64_t topk_baseline = 0;             ///< 6N, the top-k engine the paper cites
+  int stream_cycles = 0;                 ///< ceil(K / Wb): the weight stream's beats
   int count_cycles = 0;                  ///< ceil(K / (C*I))
   int reduce_cycles = 0;                 ///< ceil(2^(nA+nW) / T)
   int comp_cycles = 0;                   ///< ceil(2k / Mc)
-  int cycles_per_row = 0;                ///< the largest of the three
+  int cycles_per_row = 0;                ///< the largest of the four: the row interval
   int64_t rows_per_line = 0;             ///< ceil(N / P)
   int64_t cycle_lower_bound = 0;         ///< ceil(N / P) * cycles_per_row
 };

@@ -1,4 +1,4 @@
-// Online activation clustering (SPEC section 4), the functional rule shared by
+// Online activation clustering (docs/spec.md section 4), the functional rule shared by
 // the golden model, the Clustering Unit's cycle model and its RTL.
 #pragma once
 

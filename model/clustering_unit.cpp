@@ -8,13 +8,10 @@
 
 namespace oasis {
 
-int clustering_unit_stages(const Config& c) {
-  return ceil_div(c.act_bits, c.clustering_levels_per_stage);
+int binary_search_boundary(int act_bits, int level, int prefix) {
+  const int span = 1 << (act_bits - level);  // clusters still possible
+  return prefix * span + span / 2 - 1;
 }
-
-int clustering_unit_latency(const Config& c) { return clustering_unit_stages(c); }
-
-int clustering_unit_beats_per_cycle(const Config&) { return 1; }
 
 int cluster_index_binary_search(Fp16 x, std::span<const Fp16> boundaries, int* comparisons) {
   const size_t entries = boundaries.size() + 1;
@@ -25,8 +22,7 @@ int cluster_index_binary_search(Fp16 x, std::span<const Fp16> boundaries, int* c
   const int levels = clog2(int64_t(entries));
   int prefix = 0;
   for (int l = 0; l < levels; ++l) {
-    const int span = 1 << (levels - l);  // clusters still possible
-    const int j = prefix * span + span / 2 - 1;
+    const int j = binary_search_boundary(levels, l, prefix);
     prefix = (prefix << 1) | (compare(x, boundaries[size_t(j)]) >= 0 ? 1 : 0);
     if (comparisons) ++*comparisons;
   }
@@ -35,8 +31,8 @@ int cluster_index_binary_search(Fp16 x, std::span<const Fp16> boundaries, int* c
 
 ClusteringUnit::ClusteringUnit(const Config& c)
     : lanes_(c.clustering_lanes),
-      valid_(size_t(clustering_unit_stages(c)), false),
-      data_(size_t(clustering_unit_stages(c)), std::vector<int>(size_t(c.clustering_lanes), 0)) {}
+      valid_(size_t(derive(c).clustering_unit.stages), false),
+      data_(valid_.size(), std::vector<int>(size_t(c.clustering_lanes), 0)) {}
 
 void ClusteringUnit::reset() {
   for (size_t s = 0; s < valid_.size(); ++s) {

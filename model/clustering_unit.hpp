@@ -1,12 +1,13 @@
-// The Clustering Unit's cycle model (paper IV-C, SPEC section 4): what the
+// The Clustering Unit's cycle model (paper IV-C, docs/spec.md section 4): what the
 // generated RTL (gen/clustering_unit.cpp) does cycle by cycle, with the
 // functional rule taken from model/clustering.hpp.
 //
 // The unit is an elastic pipeline of ceil(nA / clustering_levels_per_stage)
-// register stages; each stage resolves up to clustering_levels_per_stage
-// levels of the binary search (one comparison per lane and level). A beat of
-// clustering_lanes activations is accepted when act_valid && act_ready and
-// its indices are presented `latency` cycles later; with no backpressure one
+// register stages (Derived::clustering_unit, model/derived.hpp); each stage
+// resolves up to clustering_levels_per_stage levels of the binary search
+// (one comparison per lane and level). A beat of clustering_lanes
+// activations is accepted when act_valid && act_ready and its indices are
+// presented `latency` cycles later; with no backpressure one
 // beat is accepted and one presented every cycle. docs/clustering_unit.md.
 #pragma once
 
@@ -18,19 +19,15 @@
 
 namespace oasis {
 
-/// Register stages of the binary search: ceil(nA / levels_per_stage).
-int clustering_unit_stages(const Config& config);
-/// Cycles from the cycle a beat is accepted (valid && ready at its clock
-/// edge) to the first cycle its indices are presented: the stage count.
-int clustering_unit_latency(const Config& config);
-/// Beats accepted (and presented) per cycle in steady state without
-/// backpressure: 1, i.e. clustering_lanes activations per cycle.
-int clustering_unit_beats_per_cycle(const Config& config);
+/// The boundary that level `level` (0 = first) of the binary search over
+/// 2^act_bits clusters compares with when the levels before resolved the index
+/// prefix `prefix`: j = p * 2^(nA-l) + 2^(nA-l-1) - 1.
+int binary_search_boundary(int act_bits, int level, int prefix);
 
-/// The binary search the RTL performs, level by level: level l (0 = first)
-/// compares x with boundary j = p * 2^(nA-l) + 2^(nA-l-1) - 1, where p is the
-/// index prefix resolved by the levels before, and appends (x >= b_j) under
-/// the order key as the next index bit. Equal to cluster_index() for every
+/// The binary search the RTL performs, level by level: level l compares x
+/// with boundary binary_search_boundary(nA, l, p), where p is the index prefix
+/// resolved by the levels before, and appends (x >= b_j) under the order key
+/// as the next index bit. Equal to cluster_index() for every
 /// x and strictly ascending boundaries (verif/unit/test_clustering_unit.cpp
 /// checks all 2^16 values). `comparisons`, when given, is increased by the
 /// comparisons made (always nA).

@@ -14,8 +14,22 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-ConfigField integer(std::string key, std::string symbol, std::string meaning, std::string unit,
-                    int64_t min, int64_t max, json fallback, bool power_of_two = false) {
+ConfigField string_field(std::string key, std::string meaning, std::string allowed,
+                         std::string Config::*member) {
+  ConfigField f;
+  f.key = std::move(key);
+  f.type = "string";
+  f.meaning = std::move(meaning);
+  f.unit = "-";
+  f.allowed = std::move(allowed);
+  f.get = [member](const Config& c) { return json(c.*member); };
+  f.set = [member](Config& c, const json& v) { c.*member = v.get<std::string>(); };
+  return f;
+}
+
+ConfigField integer_field(std::string key, std::string symbol, std::string meaning,
+                          std::string unit, int64_t min, int64_t max, json fallback,
+                          bool power_of_two, int Config::*member) {
   ConfigField f;
   f.key = std::move(key);
   f.type = "integer";
@@ -28,63 +42,54 @@ ConfigField integer(std::string key, std::string symbol, std::string meaning, st
   f.fallback = std::move(fallback);
   f.allowed = power_of_two ? fmt::format("a power of two from {} to {}", min, max)
                            : fmt::format("an integer from {} to {}", min, max);
+  f.get = [member](const Config& c) { return json(c.*member); };
+  f.set = [member](Config& c, const json& v) { c.*member = v.get<int>(); };
+  return f;
+}
+
+template <typename Enum, size_t N>
+ConfigField enum_field(std::string key,
+                       const std::array<std::pair<std::string_view, Enum>, N>& names,
+                       std::string meaning, json fallback, Enum Config::*member) {
+  ConfigField f;
+  f.key = std::move(key);
+  f.type = "enum";
+  f.meaning = std::move(meaning);
+  f.unit = "-";
+  for (const auto& [text, value] : names) f.choices.emplace_back(text);
+  std::string allowed;
+  for (const auto& choice : f.choices) {
+    allowed += fmt::format("{}\"{}\"", allowed.empty() ? "" : ", ", choice);
+  }
+  f.allowed = "one of " + allowed;
+  f.fallback = std::move(fallback);
+  f.get = [member, names](const Config& c) {
+    for (const auto& [text, value] : names) {
+      if (value == c.*member) return json(std::string(text));
+    }
+    return json();
+  };
+  f.set = [member, names](Config& c, const json& v) {
+    for (const auto& [text, value] : names) {
+      if (text == v.get<std::string>()) c.*member = value;
+    }
+  };
   return f;
 }
 
 std::vector<ConfigField> make_schema() {
   std::vector<ConfigField> s;
-  ConfigField name;
-  name.key = "name";
-  name.type = "string";
-  name.meaning =
-      "Name of the configuration: generated modules are called oasis_<name>_<block>";
-  name.unit = "-";
-  name.allowed =
-      "a lowercase SystemVerilog identifier of 1 to 32 characters: a letter, then letters, "
-      "digits or '_' (no path separators)";
-  s.push_back(name);
-  s.push_back(integer("channels", "K", "Input channels of the GEMM, which is also the length of "
-                      "a token and so Orizuru's N", "channels", 2, 65536, nullptr));
-  s.push_back(integer("outliers_per_side", "k", "Outliers taken from each side of a token "
-                      "(the k largest and the k smallest); 2k must not exceed channels",
-                      "activations", 1, 32768, nullptr));
-  s.push_back(integer("act_bits", "nA", "Activation index width: 2^nA activation centroids",
-                      "bits", 1, 4, nullptr));
-  s.push_back(integer("weight_bits", "nW", "Weight index width: 2^nW weight centroids", "bits",
-                      1, 4, nullptr));
-  s.push_back(integer("pe_lines", "P", "PE lines, each computing one output row at a time",
-                      "lines", 1, 64, 16));
-  s.push_back(integer("index_counters", "C", "Index Counters per PE line", "counters", 1, 64,
-                      32));
-  s.push_back(integer("counter_inputs", "I", "Concatenated indices one Index Counter takes per "
-                      "cycle", "indices", 1, 64, 16));
-  s.push_back(integer("mac_tree_inputs", "T", "Count x LUT-entry products the MAC tree reduces "
-                      "per cycle", "inputs", 1, 256, 32));
-  s.push_back(integer("comp_macs", "Mc", "Error-compensation MAC units per PE line", "MACs", 1,
-                      64, 8));
-  s.push_back(integer("clustering_lanes", "", "Activations the Clustering Units classify per "
-                      "cycle", "activations/cycle", 1, 64, 4));
-  s.push_back(integer("clustering_levels_per_stage", "", "Comparator levels of the Clustering "
-                      "Unit's binary search between two pipeline registers", "levels", 1, 4, 1));
-  s.push_back(integer("orizuru_unit_inputs", "R", "Inputs of one Orizuru unit; the tree is "
-                      "composed of such units", "inputs", 2, 64, 16, true));
-  s.push_back(integer("orizuru_levels_per_stage", "", "Comparator levels of the Orizuru tree "
-                      "between two pipeline registers while the tree is built", "levels", 1, 16,
-                      1));
-  s.push_back(integer("fp_pipeline_stages", "", "Register stages inside each floating-point "
-                      "adder and multiplier (0: combinational)", "stages", 0, 4, 1));
-  s.push_back(integer("weight_beat_indices", "", "Weight indices carried by one beat of the "
-                      "weight stream; at most channels", "indices", 1, 4096, 64));
-  ConfigField acc;
-  acc.key = "accumulator";
-  acc.type = "enum";
-  acc.meaning = "Accumulation format of the MAC tree and compensation MACs (fp16 is the "
-                "paper's choice)";
-  acc.unit = "-";
-  acc.choices = {"fp32", "fp16"};
-  acc.allowed = "one of \"fp32\", \"fp16\"";
-  acc.fallback = "fp32";
-  s.push_back(acc);
+#define OASIS_STRING_ROW(key, meaning, allowed) \
+  s.push_back(string_field(#key, meaning, allowed, &Config::key));
+#define OASIS_INTEGER_ROW(key, symbol, meaning, unit, min, max, fallback, power_of_two) \
+  s.push_back(integer_field(#key, symbol, meaning, unit, min, max, fallback, power_of_two, \
+                            &Config::key));
+#define OASIS_ENUM_ROW(key, type, names, meaning, fallback) \
+  s.push_back(enum_field<type>(#key, names, meaning, fallback, &Config::key));
+  OASIS_CONFIG_FIELDS(OASIS_STRING_ROW, OASIS_INTEGER_ROW, OASIS_ENUM_ROW)
+#undef OASIS_STRING_ROW
+#undef OASIS_INTEGER_ROW
+#undef OASIS_ENUM_ROW
   return s;
 }
 
@@ -158,40 +163,20 @@ Config parse_config(const json& doc, const std::string& origin) {
     }
   }
   Config c;
-  std::map<std::string, int64_t> ints;
   for (const auto& f : schema) {
     const json& x = v.at(f.key);
     if (f.type == "integer") {
-      ints[f.key] = check_integer(origin, f, x);
+      check_integer(origin, f, x);
     } else if (f.type == "string") {
       if (!x.is_string() || !is_lower_identifier(x.get<std::string>())) {
         fail_field(origin, f, describe(x));
       }
-      c.name = x.get<std::string>();
-    } else {  // enum
-      if (!x.is_string() ||
-          std::find(f.choices.begin(), f.choices.end(), x.get<std::string>()) == f.choices.end()) {
-        fail_field(origin, f, describe(x));
-      }
-      c.accumulator = x.get<std::string>() == "fp16" ? AccumulatorFormat::kFp16
-                                                     : AccumulatorFormat::kFp32;
+    } else if (!x.is_string() || std::find(f.choices.begin(), f.choices.end(),
+                                           x.get<std::string>()) == f.choices.end()) {
+      fail_field(origin, f, describe(x));
     }
+    f.set(c, x);
   }
-  c.channels = int(ints["channels"]);
-  c.outliers_per_side = int(ints["outliers_per_side"]);
-  c.act_bits = int(ints["act_bits"]);
-  c.weight_bits = int(ints["weight_bits"]);
-  c.pe_lines = int(ints["pe_lines"]);
-  c.index_counters = int(ints["index_counters"]);
-  c.counter_inputs = int(ints["counter_inputs"]);
-  c.mac_tree_inputs = int(ints["mac_tree_inputs"]);
-  c.comp_macs = int(ints["comp_macs"]);
-  c.clustering_lanes = int(ints["clustering_lanes"]);
-  c.clustering_levels_per_stage = int(ints["clustering_levels_per_stage"]);
-  c.orizuru_unit_inputs = int(ints["orizuru_unit_inputs"]);
-  c.orizuru_levels_per_stage = int(ints["orizuru_levels_per_stage"]);
-  c.fp_pipeline_stages = int(ints["fp_pipeline_stages"]);
-  c.weight_beat_indices = int(ints["weight_beat_indices"]);
 
   // Cross-field rules.
   const auto field = [&](const std::string& key) -> const ConfigField& {
@@ -240,24 +225,15 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
 
 ordered_json to_json(const Config& c) {
   ordered_json j;
-  j["name"] = c.name;
-  j["channels"] = c.channels;
-  j["outliers_per_side"] = c.outliers_per_side;
-  j["act_bits"] = c.act_bits;
-  j["weight_bits"] = c.weight_bits;
-  j["pe_lines"] = c.pe_lines;
-  j["index_counters"] = c.index_counters;
-  j["counter_inputs"] = c.counter_inputs;
-  j["mac_tree_inputs"] = c.mac_tree_inputs;
-  j["comp_macs"] = c.comp_macs;
-  j["clustering_lanes"] = c.clustering_lanes;
-  j["clustering_levels_per_stage"] = c.clustering_levels_per_stage;
-  j["orizuru_unit_inputs"] = c.orizuru_unit_inputs;
-  j["orizuru_levels_per_stage"] = c.orizuru_levels_per_stage;
-  j["fp_pipeline_stages"] = c.fp_pipeline_stages;
-  j["weight_beat_indices"] = c.weight_beat_indices;
-  j["accumulator"] = c.accumulator == AccumulatorFormat::kFp16 ? "fp16" : "fp32";
+  for (const auto& f : config_schema()) j[f.key] = f.get(c);
   return j;
+}
+
+std::string accumulator_name(AccumulatorFormat format) {
+  for (const auto& [text, value] : kAccumulatorNames) {
+    if (value == format) return std::string(text);
+  }
+  return "?";
 }
 
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
@@ -268,45 +244,9 @@ int clog2(int64_t x) {
   return n;
 }
 
-int orizuru_units(int n, int r) {
-  int units = 0;
-  for (int width = n; width > 1;) {
-    const int level = ceil_div(width, r);
-    units += level;
-    width = level;
-  }
-  return units;
-}
+int index_width(int64_t n) { return std::max(1, clog2(n)); }
 
-RowCycles row_cycles(const Config& c) {
-  RowCycles r;
-  r.count = ceil_div(c.channels, c.index_counters * c.counter_inputs);
-  r.reduce = ceil_div(1 << (c.act_bits + c.weight_bits), c.mac_tree_inputs);
-  r.compensate = ceil_div(2 * c.outliers_per_side, c.comp_macs);
-  r.row = std::max({r.count, r.reduce, r.compensate});
-  return r;
-}
-
-int cycles_per_row(const Config& c) { return row_cycles(c).row; }
-
-ordered_json derived_parameters(const Config& c) {
-  ordered_json d;
-  const int index_bits = c.act_bits + c.weight_bits;
-  d["concat_index_bits"] = index_bits;
-  d["lut_entries"] = 1 << index_bits;
-  d["indices_per_cycle"] = c.index_counters * c.counter_inputs;
-  d["count_bits"] = clog2(int64_t(c.channels) + 1);
-  d["channel_index_bits"] = std::max(1, clog2(c.channels));
-  const RowCycles rc = row_cycles(c);
-  d["count_cycles_per_row"] = rc.count;
-  d["reduce_cycles_per_row"] = rc.reduce;
-  d["compensation_cycles_per_row"] = rc.compensate;
-  d["cycles_per_row"] = rc.row;
-  d["orizuru_units"] = orizuru_units(c.channels, c.orizuru_unit_inputs);
-  d["accumulator_exp_bits"] = c.accumulator == AccumulatorFormat::kFp16 ? 5 : 8;
-  d["accumulator_frac_bits"] = c.accumulator == AccumulatorFormat::kFp16 ? 10 : 23;
-  return d;
-}
+int count_width(int64_t n) { return clog2(n + 1); }
 
 std::string config_hash(const Config& c) {
   const std::string text = to_json(c).dump();

@@ -1,14 +1,20 @@
 // The one configuration object everything derives from: the RTL, the model's
 // parameters, the testbench constants and the reports (STYLE: Gemmini).
 //
-// The schema is a table (config_schema()) that validation, defaults and the
-// documentation (`oasis-gen --schema`, docs/config.md) are all read from.
+// The fields are one table, OASIS_CONFIG_FIELDS: the struct, the schema
+// (validation, defaults, `oasis-gen --schema`, docs/config.md), parsing and
+// to_json are all generated from it, so a field is added in one place. What
+// derives from a config (widths, formats, every block's timing, the cycle
+// bound) is computed once, by derive() in model/derived.hpp.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -23,39 +29,97 @@ class ConfigError : public std::runtime_error {
 
 enum class AccumulatorFormat { kFp32, kFp16 };
 
+/// The text of each accumulator format, as a config writes it.
+inline constexpr std::array<std::pair<std::string_view, AccumulatorFormat>, 2> kAccumulatorNames{
+    {{"fp32", AccumulatorFormat::kFp32}, {"fp16", AccumulatorFormat::kFp16}}};
+
+/// "fp32" or "fp16".
+std::string accumulator_name(AccumulatorFormat format);
+
+// The fields, in schema order, one row each:
+//   STRING(key, meaning, allowed)
+//   INTEGER(key, paper symbol, meaning, unit, min, max, default, power of two)
+//   ENUM(key, C++ type, names, meaning, default)
+// A default of nullptr makes the field required. Cross-field rules are in
+// parse_config.
+#define OASIS_CONFIG_FIELDS(STRING, INTEGER, ENUM)                                                \
+  STRING(name, "Name of the configuration: generated modules are called oasis_<name>_<block>",    \
+         "a lowercase SystemVerilog identifier of 1 to 32 characters: a letter, then letters, "   \
+         "digits or '_' (no path separators)")                                                    \
+  INTEGER(channels, "K",                                                                          \
+          "Input channels of the GEMM, which is also the length of a token and so Orizuru's N",   \
+          "channels", 2, 65536, nullptr, false)                                                   \
+  INTEGER(outliers_per_side, "k",                                                                 \
+          "Outliers taken from each side of a token (the k largest and the k smallest); 2k "      \
+          "must not exceed channels",                                                             \
+          "activations", 1, 32768, nullptr, false)                                                \
+  INTEGER(act_bits, "nA", "Activation index width: 2^nA activation centroids", "bits", 1, 4,      \
+          nullptr, false)                                                                         \
+  INTEGER(weight_bits, "nW", "Weight index width: 2^nW weight centroids", "bits", 1, 4, nullptr,  \
+          false)                                                                                  \
+  INTEGER(pe_lines, "P", "PE lines, each computing one output row at a time", "lines", 1, 64, 16, \
+          false)                                                                                  \
+  INTEGER(index_counters, "C", "Index Counters per PE line", "counters", 1, 64, 32, false)        \
+  INTEGER(counter_inputs, "I", "Concatenated indices one Index Counter takes per cycle",          \
+          "indices", 1, 64, 16, false)                                                            \
+  INTEGER(mac_tree_inputs, "T", "Count x LUT-entry products the MAC tree reduces per cycle",      \
+          "inputs", 1, 256, 32, false)                                                            \
+  INTEGER(comp_macs, "Mc", "Error-compensation MAC units per PE line", "MACs", 1, 64, 8, false)   \
+  INTEGER(clustering_lanes, "", "Activations the Clustering Units classify per cycle",            \
+          "activations/cycle", 1, 64, 4, false)                                                   \
+  INTEGER(clustering_levels_per_stage, "",                                                        \
+          "Comparator levels of the Clustering Unit's binary search between two pipeline "        \
+          "registers",                                                                            \
+          "levels", 1, 4, 1, false)                                                               \
+  INTEGER(orizuru_unit_inputs, "R",                                                               \
+          "Inputs of one Orizuru unit; the tree is composed of such units", "inputs", 2, 64, 16,  \
+          true)                                                                                   \
+  INTEGER(orizuru_levels_per_stage, "",                                                           \
+          "Comparator levels of the Orizuru tree between two pipeline registers while the "       \
+          "tree is built",                                                                        \
+          "levels", 1, 16, 1, false)                                                              \
+  INTEGER(fp_pipeline_stages, "",                                                                 \
+          "Register stages inside each floating-point adder and multiplier (0: combinational)",   \
+          "stages", 0, 4, 1, false)                                                               \
+  INTEGER(weight_beat_indices, "",                                                                \
+          "Weight indices carried by one beat of the weight stream; at most channels", "indices", \
+          1, 4096, 64, false)                                                                     \
+  ENUM(accumulator, AccumulatorFormat, kAccumulatorNames,                                         \
+       "Accumulation format of the MAC tree and compensation MACs (fp16 is the paper's "          \
+       "choice)",                                                                                 \
+       "fp32")
+
+/// A config: one member per row of OASIS_CONFIG_FIELDS (K = channels, k =
+/// outliers_per_side, nA = act_bits, nW = weight_bits, P = pe_lines, C =
+/// index_counters, I = counter_inputs, T = mac_tree_inputs, Mc = comp_macs,
+/// R = orizuru_unit_inputs; the table gives each field's meaning and unit).
 struct Config {
-  std::string name;             ///< module prefix oasis_<name>_ and output folder
-  int channels = 0;             ///< K: input channels = token length (Orizuru's N)
-  int outliers_per_side = 0;    ///< k: outliers taken from each side of a token
-  int act_bits = 0;             ///< nA: activation index bits
-  int weight_bits = 0;          ///< nW: weight index bits
-  int pe_lines = 0;             ///< P: PE lines (output rows in flight)
-  int index_counters = 0;       ///< C: Index Counters per PE line
-  int counter_inputs = 0;       ///< I: inputs per Index Counter
-  int mac_tree_inputs = 0;      ///< T: inputs of the MAC tree per PE line
-  int comp_macs = 0;            ///< Mc: error-compensation MACs per PE line
-  int clustering_lanes = 0;     ///< activations clustered per cycle
-  int clustering_levels_per_stage = 0;  ///< comparator levels between registers
-  int orizuru_unit_inputs = 0;  ///< R: inputs of one Orizuru unit
-  int orizuru_levels_per_stage = 0;     ///< comparator levels between registers
-  int fp_pipeline_stages = 0;   ///< register stages inside each FP unit
-  int weight_beat_indices = 0;  ///< weight indices per beat of the weight stream
-  AccumulatorFormat accumulator = AccumulatorFormat::kFp32;
+#define OASIS_CONFIG_STRING_MEMBER(key, ...) std::string key;
+#define OASIS_CONFIG_INTEGER_MEMBER(key, ...) int key = 0;
+#define OASIS_CONFIG_ENUM_MEMBER(key, type, ...) type key{};
+  OASIS_CONFIG_FIELDS(OASIS_CONFIG_STRING_MEMBER, OASIS_CONFIG_INTEGER_MEMBER,
+                      OASIS_CONFIG_ENUM_MEMBER)
+#undef OASIS_CONFIG_STRING_MEMBER
+#undef OASIS_CONFIG_INTEGER_MEMBER
+#undef OASIS_CONFIG_ENUM_MEMBER
 };
 
-/// One field of the schema.
+/// One field of the schema, made from its row of OASIS_CONFIG_FIELDS.
 struct ConfigField {
   std::string key;
-  std::string type;        ///< "string", "integer" or "enum"
-  std::string symbol;      ///< the paper's symbol, if it has one
+  std::string type;    ///< "string", "integer" or "enum"
+  std::string symbol;  ///< the paper's symbol, if it has one
   std::string meaning;
   std::string unit;
-  std::string allowed;     ///< human-readable range, as printed in errors
-  nlohmann::json fallback; ///< default; null when the field is required
-  int64_t min = 0;         ///< integers: inclusive range
+  std::string allowed;      ///< human-readable range, as printed in errors
+  nlohmann::json fallback;  ///< default; null when the field is required
+  int64_t min = 0;          ///< integers: inclusive range
   int64_t max = 0;
   bool power_of_two = false;
   std::vector<std::string> choices;  ///< enums
+  /// Reads the field of a config as JSON; writes a value already validated.
+  std::function<nlohmann::json(const Config&)> get;
+  std::function<void(Config&, const nlohmann::json&)> set;
 };
 
 const std::vector<ConfigField>& config_schema();
@@ -67,15 +131,10 @@ Config parse_config(const nlohmann::json& doc, const std::string& origin);
 /// Reads and parses a config file, applying `key=value` overrides (the value
 /// is read as JSON when it parses as JSON, else as a string) before
 /// validation. Throws ConfigError for anything wrong, file errors included.
-Config load_config(const std::string& path,
-                   const std::vector<std::string>& overrides = {});
+Config load_config(const std::string& path, const std::vector<std::string>& overrides = {});
 
 /// The config as resolved: every field, defaults filled in, schema order.
 nlohmann::ordered_json to_json(const Config& config);
-
-/// Derived parameters (widths, counts, cycle figures) with their values, in a
-/// fixed order; the manifest and the testbench header are written from this.
-nlohmann::ordered_json derived_parameters(const Config& config);
 
 /// FNV-1a 64-bit hash of the resolved config's canonical JSON text, as 16
 /// lowercase hex digits: names the config in every generated file's banner.
@@ -84,21 +143,14 @@ std::string config_hash(const Config& config);
 /// The schema as a Markdown table (docs/config.md is this text).
 std::string config_schema_markdown();
 
-// Derived quantities used by several blocks, written once.
+// Integer helpers for what derives from a config.
 int ceil_div(int a, int b);
 int clog2(int64_t x);  ///< ceil(log2(x)), 0 for x <= 1 (like SystemVerilog $clog2)
-/// Units of R inputs in the Orizuru composition for N leaves (273 for 4096/16).
-int orizuru_units(int n, int r);
-/// The cycles a PE line spends per output row (SPEC section 6), each phase
-/// and the row interval they bound, written once for every consumer.
-struct RowCycles {
-  int count = 0;       ///< ceil(K / (C*I)): Index Counter beats
-  int reduce = 0;      ///< ceil(2^(nA+nW) / T): MAC-tree cycles
-  int compensate = 0;  ///< ceil(2k / Mc): compensation-MAC cycles
-  int row = 0;         ///< the largest of the three
-};
-RowCycles row_cycles(const Config& config);
-/// row_cycles(config).row.
-int cycles_per_row(const Config& config);
+/// Bits of an index or counter over n values 0 .. n-1: max(1, clog2(n)).
+int index_width(int64_t n);
+/// Bits of a count from 0 to n inclusive: clog2(n + 1).
+int count_width(int64_t n);
 
 }  // namespace oasis
+
+#include "model/derived.hpp"

@@ -9,40 +9,8 @@
 
 namespace oasis {
 
-CoreTiming core_timing(const Config& c) {
-  CoreTiming t;
-  t.lines = c.pe_lines;
-  t.beat_activations = c.orizuru_unit_inputs;
-  t.token_beats = ceil_div(c.channels, t.beat_activations);
-  t.clustering_parts = ceil_div(t.beat_activations, c.clustering_lanes);
-  t.group_beats = ceil_div(c.channels, c.weight_beat_indices);
-  t.rows_bits = clog2(int64_t(c.pe_lines) + 1);
-  t.ecu_latency = c.fp_pipeline_stages;
-  t.line = pe_line_timing(c);
-  // The last beat is taken (BEATS - 1) * PARTS cycles after the first. The
-  // indices are all in once its last part has left the Clustering Unit; the
-  // tree is built build_cycles after it; the 2k outliers then leave one a
-  // cycle through the S registers of the subtraction.
-  const OrizuruTiming oz = orizuru_timing(c);
-  const int idx_done = t.token_beats * t.clustering_parts + clustering_unit_latency(c) + 1;
-  const int tree_done = (t.token_beats - 1) * t.clustering_parts + oz.build_cycles + 1;
-  t.preprocess_cycles = std::max(idx_done, tree_done) + 2 * c.outliers_per_side + t.ecu_latency;
-  return t;
-}
-
-int64_t core_gemm_lower_bound(const Config& c, int64_t rows) {
-  return (rows + c.pe_lines - 1) / c.pe_lines * pe_line_timing(c).row_interval;
-}
-
-int64_t core_gemm_cycles(const Config& c, int64_t rows) {
-  // The bound less one interval, plus one group's beats and one row's latency.
-  const CoreTiming t = core_timing(c);
-  return core_gemm_lower_bound(c, rows) - t.line.row_interval + t.group_beats +
-         t.line.row_latency;
-}
-
 Core::Core(const Config& c)
-    : config_(c), timing_(core_timing(c)), regs_(c), cu_(c), oz_(orizuru_timing(c)) {
+    : config_(c), timing_(derive(c).core), regs_(c), cu_(c), oz_(derive(c).orizuru) {
   for (int p = 0; p < c.pe_lines; ++p) lines_.emplace_back(c);
   reset();
 }
@@ -52,7 +20,7 @@ void Core::reset() {
   const size_t k2 = size_t(2 * c.outliers_per_side);
   regs_ = RegFileModel(c);
   cu_.reset();
-  oz_ = OrizuruCycle(orizuru_timing(c));
+  oz_ = OrizuruCycle(derive(c).orizuru);
   for (auto& l : lines_) l.reset();
   cycle_ = 0;
   rvalid_ = false;

@@ -1,10 +1,11 @@
-// The OASIS core (paper IV-A, Fig. 8; SPEC sections 1 and 6): the register
+// The OASIS core (paper IV-A, Fig. 8; docs/spec.md sections 1 and 6): the register
 // port, the token pre-processing (Clustering Units, Orizuru, the Error
 // Calculation Unit, the activation index buffer) and P PE lines, with the
 // token's context double-buffered so that the next token is pre-processed
 // while the lines work on this one. The cycle model that the generated RTL
 // (gen/core.cpp, block core) follows cycle by cycle; every y it gives is
-// LutGemm::row's. Structure, interface and timing: docs/core.md.
+// LutGemm::row's. Structure, interface and timing: docs/core.md; the figures
+// (CoreTiming, the GEMM phase and its bound) are derive()'s, model/derived.hpp.
 #pragma once
 
 #include <cstdint>
@@ -20,27 +21,6 @@
 #include "model/regfile.hpp"
 
 namespace oasis {
-
-/// The fixed figures of the core, from the config (docs/core.md, Timing).
-struct CoreTiming {
-  int lines = 0;             ///< P
-  int beat_activations = 0;  ///< R: activations a token beat (Orizuru's beat)
-  int token_beats = 0;       ///< ceil(K / R)
-  int clustering_parts = 0;  ///< ceil(R / lanes): Clustering Unit beats a token beat
-  int group_beats = 0;       ///< weight-stream beats a group of P rows: ceil(K / Wb)
-  int rows_bits = 0;         ///< width of w_rows_i: clog2(P + 1)
-  int ecu_latency = 0;       ///< S: the residual subtraction's registers
-  /// An unthrottled token on an idle core: cycles from its first beat taken
-  /// to the edge that writes its last residual (docs/core.md, Timing).
-  int preprocess_cycles = 0;
-  PeLineTiming line;         ///< each line's figures
-};
-
-CoreTiming core_timing(const Config& config);
-
-/// SPEC section 6's lower bound on the GEMM phase of one token of `rows`
-/// output rows: ceil(rows / P) groups, each at the line's row interval.
-int64_t core_gemm_lower_bound(const Config& config, int64_t rows);
 
 /// The core's inputs in one cycle (ports of docs/core.md; data is read only
 /// when its valid is set).
@@ -58,12 +38,6 @@ struct CoreInputs {
   int reg_addr = 0;
   uint16_t reg_wdata = 0;
 };
-
-/// The GEMM phase of one token of `rows` output rows with every stream
-/// unthrottled: cycles from the first weight beat taken to the last output
-/// taken, (ceil(rows / P) - 1) row intervals plus one group's beats and the
-/// line's row latency.
-int64_t core_gemm_cycles(const Config& config, int64_t rows);
 
 /// Cycle model. Per cycle: read the outputs (they depend on the state only),
 /// then clock() with the inputs.

@@ -2,7 +2,7 @@
 //
 // Every operation is one IEEE 754 operation with round-to-nearest-even,
 // subnormals in and out, signed zeros and infinities; every NaN result is the
-// canonical quiet NaN (SPEC section 2). The RTL implements the same functions;
+// canonical quiet NaN (docs/spec.md section 2). The RTL implements the same functions;
 // the host FPU is the independent reference the tests compare both with.
 #pragma once
 
@@ -54,7 +54,7 @@ Fp32 fp32_from_double(double x);
 double to_double(Fp16 x);
 double to_double(Fp32 x);
 
-/// The comparator order key of SPEC section 2, as a 17-bit unsigned number:
+/// The comparator order key of docs/spec.md section 2, as a 17-bit unsigned number:
 /// a < b in the order iff order_key(a) < order_key(b). NaN (any sign or
 /// payload) is above +Inf; -0 equals +0; otherwise IEEE order.
 uint32_t order_key(Fp16 x);

@@ -1,10 +1,10 @@
 // The Cartesian-product LUT-GEMM of OASIS with look-ahead and error
-// compensation (SPEC sections 1 and 6), bit-exact in the order written down
+// compensation (docs/spec.md sections 1 and 6), bit-exact in the order written down
 // in docs/numerics.md, one function per step so a cycle model of a PE line
 // can call the same code for one row. Also the comparison paths: the FP32
 // reference GEMM on unquantised data, the conventional dequantise-then-GEMM
 // path, the INT round-to-nearest baseline, and the exact-integer forms of the
-// two identities of SPEC section 1.
+// two identities of docs/spec.md section 1.
 #pragma once
 
 #include <bit>
@@ -217,7 +217,7 @@ std::vector<double> int_rtn_gemm(std::span<const Fp16> x, int tokens, std::span<
 /// in dB: 10 log10(sum ref^2 / sum (y - ref)^2); +inf when equal.
 double sqnr_db(std::span<const double> reference, std::span<const double> y);
 
-// Exact arithmetic for the identities of SPEC section 1: every finite
+// Exact arithmetic for the identities of docs/spec.md section 1: every finite
 // binary16 value is an integer multiple of 2^-24, so a product is an integer
 // multiple of 2^-48 below 2^80 and a sum of 2^16 of them fits in 128 bits.
 

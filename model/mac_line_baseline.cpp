@@ -2,23 +2,7 @@
 
 #include <stdexcept>
 
-#include "model/pe_line.hpp"
-
 namespace oasis {
-
-MacLineTiming mac_line_timing(const Config& config) {
-  MacLineTiming t;
-  const int K = config.channels;
-  const int S = config.fp_pipeline_stages;
-  t.macs = ceil_div(K, pe_line_timing(config).row_interval);
-  t.trees = ceil_div(t.macs, config.mac_tree_inputs);
-  t.beats = ceil_div(K, t.macs);
-  t.tree_levels = clog2(t.macs);
-  t.row_interval = t.beats;
-  const bool fp32 = config.accumulator == AccumulatorFormat::kFp32;
-  t.row_latency = (1 + t.tree_levels) * S + 1 + 2 * S + (fp32 ? S : 0);
-  return t;
-}
 
 Fp16 mac_line_row(std::span<const Fp16> xhat, std::span<const uint8_t> weight_index_row,
                   std::span<const Fp16> weight_codebook, Fp16 act_scale, Fp16 weight_scale,
@@ -42,7 +26,7 @@ Fp16 mac_line_row(std::span<const Fp16> xhat, std::span<const uint8_t> weight_in
 }
 
 MacLineBaseline::MacLineBaseline(const Config& config)
-    : config_(config), timing_(mac_line_timing(config)), acc_(config.accumulator) {
+    : config_(config), timing_(derive(config).mac_line_baseline), acc_(config.accumulator) {
   reset();
 }
 

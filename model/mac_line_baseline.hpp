@@ -3,7 +3,8 @@
 // each weight row it dequantizes the weight indices through the codebook C_W
 // and multiplies them with the token's binary16 activations, doing as many
 // multiply-accumulates a cycle as the PE line needs to give a row every
-// row_interval cycles. Reduction order and timing: docs/synth.md, "Baselines".
+// row_interval cycles (Derived::mac_line_baseline, model/derived.hpp).
+// Reduction order and timing: docs/synth.md, "Baselines".
 #pragma once
 
 #include <cstdint>
@@ -17,18 +18,6 @@
 #include "model/lut_gemm.hpp"
 
 namespace oasis {
-
-/// The fixed figures of the baseline line for a config.
-struct MacLineTiming {
-  int macs = 0;          ///< M: multiply-accumulates a cycle, ceil(K / PE line row interval)
-  int trees = 0;         ///< ceil(M / T): MAC trees of T inputs that M makes
-  int beats = 0;         ///< weight beats (cycles) a row: ceil(K / M)
-  int tree_levels = 0;   ///< ceil(log2 M): adder levels of the beat's pairwise tree
-  int row_interval = 0;  ///< cycles a row in steady state: beats
-  int row_latency = 0;   ///< last beat taken to y valid: (1 + tree_levels) S + 1 + 2S (+ S for binary32)
-};
-
-MacLineTiming mac_line_timing(const Config& config);
 
 /// One row: beat b multiplies x̂[bM + i] by C_W[iw[bM + i]] (both widened to
 /// A, one mul_A) for i < M and bM + i < K, reduces the products by the

@@ -1,5 +1,5 @@
 // NumPy .npy files in and out (format versions 1.0, 2.0 and 3.0), so a user
-// can calibrate on activations dumped from their own model (SPEC section 3).
+// can calibrate on activations dumped from their own model (docs/spec.md section 3).
 //
 // Supported: little-endian float16, float32, float64, uint8 and int32, C order,
 // any number of dimensions. Anything else, and any malformed or truncated file,

@@ -1,4 +1,4 @@
-// Orizuru as an algorithm (SPEC section 5, paper IV-D).
+// Orizuru as an algorithm (docs/spec.md section 5, paper IV-D).
 //
 // The tree is a heap-numbered complete binary tree over Np = 2^ceil(log2 N)
 // leaves (node 1 is the root, node v has children 2v and 2v+1, leaf of

@@ -5,36 +5,6 @@
 
 namespace oasis {
 
-OrizuruTiming orizuru_timing(const Config& c, bool baseline) {
-  OrizuruTiming t;
-  t.channels = c.channels;
-  t.k = c.outliers_per_side;
-  t.unit_inputs = c.orizuru_unit_inputs;
-  t.unit_levels = clog2(c.orizuru_unit_inputs);
-  for (int width = ceil_div(c.channels, t.unit_inputs);; width = ceil_div(width, t.unit_inputs)) {
-    t.units_per_layer.push_back(width);
-    if (width == 1) break;
-  }
-  t.layers = int(t.units_per_layer.size());
-  for (int u : t.units_per_layer) t.units += u;
-  t.tree_levels = t.layers * t.unit_levels;
-  t.levels_per_stage = c.orizuru_levels_per_stage;
-  t.beat_activations = t.unit_inputs;
-  t.beats = ceil_div(c.channels, t.unit_inputs);
-  t.padded_leaves = t.beats * t.unit_inputs;
-  t.channel_bits = std::max(1, clog2(c.channels));
-  const int64_t n = c.channels;
-  if (baseline) {
-    t.build_cycles = 1;
-    t.comparators = 2 * (n - 1);
-  } else {
-    t.build_cycles = ceil_div(t.tree_levels, t.levels_per_stage);
-    t.comparators = (n - 1) + (n - 1 - n / 2);
-  }
-  t.cycles_per_token = t.beats + t.build_cycles + 2 * t.k;
-  return t;
-}
-
 OrizuruCycle::OrizuruCycle(const OrizuruTiming& timing)
     : t_(timing), leaves_(size_t(timing.channels)), outputs_(1) {}
 

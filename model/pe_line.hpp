@@ -1,4 +1,4 @@
-// One PE line (paper IV-A, SPEC section 6): Weight Index Buffer, Concat
+// One PE line (paper IV-A, docs/spec.md section 6): Weight Index Buffer, Concat
 // Units and Index Counter array, MAC tree and accumulator, the compensation
 // MACs with the Dequantization Unit, the merge and scaling, an output FIFO.
 // The cycle model that the generated RTL (gen/pe_line.cpp, block pe_line)

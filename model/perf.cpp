@@ -8,9 +8,6 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "model/clustering_unit.hpp"
-#include "model/orizuru_cycle.hpp"
-#include "model/pe_line.hpp"
 
 namespace oasis {
 
@@ -55,31 +52,30 @@ int64_t memory_cycles(int64_t bytes, double bytes_per_cycle) {
 }  // namespace
 
 TokenFigures token_figures(const Config& c, int64_t rows, double bw) {
-  const CoreTiming ct = core_timing(c);
-  const OrizuruTiming oz = orizuru_timing(c);
+  const Derived d = derive(c);
   TokenFigures f;
-  const int64_t B = ct.token_beats, Q = ct.clustering_parts;
-  f.clustering = B * Q + clustering_unit_latency(c) + 1;
-  f.orizuru_build = (B - 1) * Q + oz.build_cycles + 1;
-  f.error_calculation = 2 * int64_t(c.outliers_per_side) + ct.ecu_latency;
-  f.preprocess = std::max(f.clustering, f.orizuru_build) + f.error_calculation;
+  f.clustering = d.core.clustering_done;
+  f.orizuru_build = d.core.orizuru_done;
+  f.error_calculation = d.core.error_calculation;
+  f.preprocess = d.core.preprocess_cycles;
 
   const int64_t P = c.pe_lines, K = c.channels;
   f.groups = ceil_div64(rows, P);
-  f.fill_beats = ct.line.fill_beats;
-  f.count_beats = ct.line.count_beats;
-  f.chunks = ct.line.chunks;
-  f.outlier_cycles = ct.line.groups;
+  f.fill_beats = d.row.fill;
+  f.count_beats = d.row.count;
+  f.chunks = d.row.reduce;
+  f.outlier_cycles = d.row.compensate;
   // A group: P rows of K indices of nW bits, and P binary16 scales.
   const int64_t last_rows = rows - (f.groups - 1) * P;
   f.group_bytes = ceil_div64(P * K * c.weight_bits, 8) + 2 * P;
   f.last_group_bytes = ceil_div64(last_rows * K * c.weight_bits, 8) + 2 * last_rows;
   f.memory_cycles = memory_cycles(f.group_bytes, bw);
   f.last_memory_cycles = memory_cycles(f.last_group_bytes, bw);
-  f.row_latency = ct.line.row_latency;
+  f.row_latency = d.pe_line.row_latency;
 
-  // The term of the interval; ties go to the main branch, then the outlier
-  // branch, then the stream (the weight beat is sized to keep up).
+  // The term of the interval: the line's (derive()'s row interval), unless the
+  // memory is slower. Ties go to the main branch, then the outlier branch,
+  // then the stream (the weight beat is sized to keep up).
   const std::pair<int64_t, PerfPhase> terms[] = {
       {f.chunks, PerfPhase::kMacTree},
       {f.count_beats, PerfPhase::kIndexCounting},
@@ -96,10 +92,9 @@ TokenFigures token_figures(const Config& c, int64_t rows, double bw) {
   }
   f.main_branch = f.groups * std::max(f.count_beats, f.chunks);
   f.outlier_branch = f.groups * f.outlier_cycles;
-  // Unlimited memory: core_gemm_cycles, (G - 1) intervals, one group's beats
-  // and one row's latency. The memory delays the last group's last beat.
-  f.gemm = (f.groups - 1) * f.row_interval + std::max(f.fill_beats, f.last_memory_cycles) +
-           f.row_latency;
+  // Unlimited memory: derive()'s GEMM phase. The memory stretches the
+  // interval and delays the last group's last beat.
+  f.gemm = d.gemm_cycles(rows, f.row_interval, std::max(f.fill_beats, f.last_memory_cycles));
   f.drain = f.gemm - f.groups * f.row_interval;
   return f;
 }

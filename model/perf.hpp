@@ -3,8 +3,8 @@
 // re-streaming the whole weight matrix as run_core drives it, with the phases
 // of a token (clustering, Orizuru build, error calculation, main branch,
 // outlier branch, drain) and the one that bounds the layer. Closed form from
-// core_timing and pe_line_timing; with the weight memory unlimited it equals
-// what the cycle model Core (and the RTL) measures, cycle for cycle.
+// derive()'s figures (model/derived.hpp); with the weight memory unlimited it
+// equals what the cycle model Core (and the RTL) measures, cycle for cycle.
 #pragma once
 
 #include <cstdint>

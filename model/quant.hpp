@@ -1,4 +1,4 @@
-// NU-WAQ quantisation (SPEC section 3, paper III-A and V-A): codebooks by
+// NU-WAQ quantisation (docs/spec.md section 3, paper III-A and V-A): codebooks by
 // weighted K-means, weights with one shared codebook and per-row scales,
 // activation codebooks calibrated offline on tokens normalised by their own
 // scale; and the INT round-to-nearest baseline the paper compares with.
@@ -120,7 +120,7 @@ struct ActCalibration {
 /// row-major): each token normalised by its own scale, outliers left out,
 /// weighted K-means with `fisher` (empty, or one weight per activation).
 /// Throws std::invalid_argument if the result is not a valid clustering
-/// codebook (SPEC section 4).
+/// codebook (docs/spec.md section 4).
 ActCalibration calibrate_activations(std::span<const Fp16> x, int tokens, int channels,
                                      std::span<const double> fisher,
                                      const ActCalibrationOptions& options);

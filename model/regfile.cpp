@@ -5,14 +5,13 @@
 namespace oasis {
 
 std::vector<RegisterRegion> register_map(const Config& c) {
-  const int na = 1 << c.act_bits;
-  const int nw = 1 << c.weight_bits;
+  const Derived d = derive(c);
   return {
-      {"lut", 0x000, na * nw, 256, true,
+      {"lut", 0x000, d.lut_entries, 256, true,
        "Cartesian-product LUT L[(ia << nW) | iw] = fp16(C_A[ia] * C_W[iw])"},
-      {"act_codebook", 0x100, na, 16, true, "activation centroids C_A, ascending"},
-      {"weight_codebook", 0x110, nw, 16, true, "weight centroids C_W"},
-      {"boundaries", 0x120, na - 1, 15, true,
+      {"act_codebook", 0x100, d.act_centroids, 16, true, "activation centroids C_A, ascending"},
+      {"weight_codebook", 0x110, d.weight_centroids, 16, true, "weight centroids C_W"},
+      {"boundaries", 0x120, d.boundaries, 15, true,
        "clustering boundaries b_j, strictly ascending (docs/numerics.md)"},
       {"config_hash", 0x1FC, 4, 4, false,
        "the config's 64-bit hash, least significant word first (read-only)"},

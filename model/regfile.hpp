@@ -1,4 +1,4 @@
-// The run-time register port of the core (SPEC section 6): the LUT, the two
+// The run-time register port of the core (docs/spec.md section 6): the LUT, the two
 // codebooks and the clustering boundaries, loaded per layer. The address map
 // is derived from the config here, once; the generator writes it out as JSON
 // and as a C++ header, and the RTL decodes the same addresses.

@@ -3,8 +3,8 @@
 # Verilator: builds it with LINES PE lines (default 16, the paper's), runs one
 # token of 256 * LINES rows (256 groups, as a 1 x 4096 x 4096 GEMM on 16
 # lines) checked against the cycle model and the golden model, and prints the
-# build time, the token's pre-processing and GEMM phase against SPEC section
-# 6's bound, and the simulated cycles a second. The lines work in lock-step,
+# build time, the token's pre-processing and GEMM phase against docs/spec.md
+# section 6's bound, and the simulated cycles a second. The lines work in lock-step,
 # so the GEMM phase depends on the number of groups only: fewer lines give the
 # same figures on a machine too small for sixteen.
 # usage: tools/bench_core.sh BUILD_DIR [LINES]

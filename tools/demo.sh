@@ -24,10 +24,13 @@ echo "== golden model: output error against FP32 on synthetic LLM-like data"
 "$build/oasis-model" report --config "$config" --seed "${SEED:-1}"
 echo
 echo "== oasis-gen: $config -> $out"
+rm -f "$out"/yosys_*.log   # left inside by older versions of tools/yosys_check.sh
 "$build/oasis-gen" --config "$config" --out "$out"
 # Yosys on the core (about two CPU minutes for the default config) runs beside the lint and
 # the Verilator run, on the other core.
-yosys_log="$out/yosys_core.demo.out"
+# Its logs go beside the generated folder, which holds only what oasis-gen wrote.
+mkdir -p "$out.yosys"
+yosys_log="$out.yosys/yosys_core.demo.out"
 "$root/tools/yosys_check.sh" "$out" core >"$yosys_log" 2>&1 &
 yosys_pid=$!
 trap 'kill "$yosys_pid" 2>/dev/null || true' EXIT
@@ -47,8 +50,8 @@ trap - EXIT
 cat "$yosys_log"
 cells="" ffs=""
 if [ $yosys_ok = 1 ]; then
-  cells=$(grep -E '^ +Number of cells: +[0-9]+' "$out/yosys_core.log" | tail -n 1 | awk '{print $4}')
-  ffs=$(awk '/design hierarchy/{h=1; n=0} h && /\$_S?DFF/{n+=$2} END{print n+0}' "$out/yosys_core.log")
+  cells=$(grep -E '^ +Number of cells: +[0-9]+' "$out.yosys/yosys_core.log" | tail -n 1 | awk '{print $4}')
+  ffs=$(awk '/design hierarchy/{h=1; n=0} h && /\$_S?DFF/{n+=$2} END{print n+0}' "$out.yosys/yosys_core.log")
 fi
 echo
 echo "== summary for config '$label' (seed ${SEED:-1})"
@@ -59,7 +62,7 @@ echo "  core output error: $(echo "$core_log" | sed -n 's/^error against FP32 //
 if [ $yosys_ok = 1 ]; then
   echo "  core area (Yosys generic cells, hierarchy kept): ${cells:-?} cells, ${ffs} flip-flops"
 else
-  echo "  core area: Yosys FAILED (log: $out/yosys_core.log)"
+  echo "  core area: Yosys FAILED (log: $out.yosys/yosys_core.log)"
 fi
 echo "  generated files: $(grep -vc '^//' "$out/files.f") sources in $out"
 echo "  this script: $(( $(date +%s) - start )) s (the per-block checks are make test's)"

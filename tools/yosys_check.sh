@@ -2,11 +2,16 @@
 # Yosys on blocks of a generated folder: elaborate, check -assert, no latches,
 # synth, check -assert again; implicit nets, undriven nets, latches, logic
 # loops and conflicting drivers are errors. Each block's log (yosys_<block>.log
-# in RTL_DIR) ends with its cell counts (stat, hierarchy kept).
+# in RTL_DIR.yosys, beside the generated folder, which holds only what oasis-gen
+# wrote) ends with its cell counts (stat, hierarchy kept).
 # --then CMDS: more Yosys commands run on each synthesized block after that
 # (tools/synth.sh measures with them); '@BLOCK@' in CMDS stands for the block.
+# Yosys runs in the caller's working folder: a file CMDS names with `tee -o`
+# is relative to it (tee takes no quoted path, so no path with a space).
+# RTL_DIR may hold spaces (docs/paths.md).
 # usage: tools/yosys_check.sh [--then CMDS] RTL_DIR [BLOCK...]   (no BLOCK: every block)
 set -euo pipefail
+. "$(dirname "$0")/yosys_paths.sh"
 then_cmds=""
 if [ "${1:-}" = --then ]; then
   then_cmds=${2:?--then needs Yosys commands}
@@ -24,12 +29,14 @@ fi
 [ ${#blocks[@]} -gt 0 ] || { echo "yosys: no block file lists in $dir" >&2; exit 1; }
 name=$(sed -n 's/^    "name": "\([a-z0-9_]*\)",$/\1/p' "$dir/manifest.json" | head -n 1)
 [ -n "$name" ] || { echo "yosys: no config name in $dir/manifest.json" >&2; exit 1; }
+logs="$dir.yosys"
+mkdir -p "$logs"
 for block in "${blocks[@]}"; do
   f="$dir/$block.f"
   [ -f "$f" ] || { echo "yosys: no block '$block' in $dir" >&2; exit 1; }
   top="oasis_${name}_${block}"
-  srcs=$(grep -v '^//' "$f" | sed "s|^|$dir/|" | tr '\n' ' ')
-  log="$dir/yosys_$block.log"
+  srcs=$(yosys_sources "$dir" "$block")
+  log="$logs/yosys_$block.log"
   if ! yosys -q -e 'implicitly declared|no driver|Latch|logic loop|conflicting' -l "$log" -p "
       read_verilog -sv $srcs; hierarchy -check -top $top; proc; check -assert;
       select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr; synth -top $top; check -assert; stat; ${then_cmds//@BLOCK@/$block}" \

@@ -1,6 +1,6 @@
 // The host CPU's IEEE FPU (and libgcc's _Float16 conversions) as an
 // independent reference for model/fp.hpp, with NaN results made canonical as
-// SPEC section 2 asks (x86 returns a negative NaN for inf - inf).
+// docs/spec.md section 2 asks (x86 returns a negative NaN for inf - inf).
 #pragma once
 
 #include <bit>
@@ -37,7 +37,7 @@ inline Fp16 to_fp16(Fp32 x) { return canon16(_Float16(f(x))); }
 inline Fp32 from_uint(uint32_t n) { return canon(float(n)); }
 inline Fp16 fp16_from_double(double d) { return canon16(_Float16(d)); }
 
-/// -1, 0, +1 under the SPEC order key, from the host's own comparisons.
+/// -1, 0, +1 under the order key of docs/spec.md section 2, from the host's own comparisons.
 inline int compare(Fp16 a, Fp16 b) {
   const float x = float(h(a)), y = float(h(b));
   const bool xn = x != x, yn = y != y;

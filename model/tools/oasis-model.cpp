@@ -132,10 +132,19 @@ void write_all(const std::vector<std::pair<std::string, NpyArray>>& files) {
   for (size_t i = 0; i < files.size(); ++i) std::filesystem::rename(tmps[i], files[i].first);
 }
 
+// An output file: its folder must exist, and the path must not name anything
+// but a file (a folder there would be left beside a half-written .part).
 void check_output_dir(const std::string& path) {
   const std::filesystem::path parent = std::filesystem::absolute(path).parent_path();
   if (!std::filesystem::is_directory(parent)) {
     throw UsageError(fmt::format("{}: folder {} does not exist", path, parent.string()));
+  }
+  const auto st = std::filesystem::symlink_status(path);
+  if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+    throw UsageError(fmt::format(
+        "{}: is a folder or another non-file; allowed: the path of a .npy file, which is "
+        "written or replaced",
+        path));
   }
 }
 
@@ -465,8 +474,7 @@ int run_gemm(const GemmArgs& a) {
       "ran {} tokens x K = {} x N = {} rows through config '{}' (k = {}, T = {}, Mc = {}, "
       "accumulator {}; {} kernel); wrote {}\n",
       m.rows, c.channels, q.rows, c.name, c.outliers_per_side, c.mac_tree_inputs, c.comp_macs,
-      c.accumulator == AccumulatorFormat::kFp16 ? "fp16" : "fp32",
-      rows_kernel_name(fastest_rows_kernel()), a.out);
+      accumulator_name(c.accumulator), rows_kernel_name(fastest_rows_kernel()), a.out);
   if (!wref.empty()) {
     const std::vector<float> ref = reference_gemm_fp32(x, int(m.rows), wref, q.rows, q.channels);
     fmt::print("output error against the FP32 GEMM: SQNR {:.2f} dB\n",

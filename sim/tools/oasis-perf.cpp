@@ -235,7 +235,7 @@ int run_report(const Common& c, const ReportArgs& r) {
       cfg.act_bits, cfg.weight_bits, cfg.pe_lines, cfg.index_counters, cfg.counter_inputs,
       cfg.mac_tree_inputs, cfg.comp_macs, cfg.clustering_lanes, cfg.orizuru_unit_inputs,
       cfg.fp_pipeline_stages, cfg.weight_beat_indices,
-      cfg.accumulator == AccumulatorFormat::kFp16 ? "binary16" : "binary32", c.clock_mhz);
+      derive(cfg).accumulator.name(), c.clock_mhz);
 
   // (1) The pipeline of one 1 x 4096 x 4096 GEMM.
   {
@@ -324,15 +324,15 @@ int run_report(const Common& c, const ReportArgs& r) {
         "output stage for the main branch (second plot: each group's rows, from the line's timing "
         "in docs/pe_line.md; the main branch counts, then reduces, while the next group's beats "
         "arrive). Drain (the last group's beats and the last row's "
-        "latency) {} cycles. GEMM phase {} cycles against SPEC section 6's bound of {}; the "
-        "whole token {} cycles.\n\n",
+        "latency) {} cycles. GEMM phase {} cycles against docs/spec.md section 6's bound of {}; "
+        "the whole token {} cycles.\n\n",
         f.preprocess, f.clustering, g.clustering_lanes, f.orizuru_build, 2 * g.outliers_per_side,
         f.error_calculation, L.first_weight[0] - 1, L.first_weight[0], f.groups, g.pe_lines,
         f.row_interval, phase_name(f.interval_bound), f.fill_beats, f.count_beats, f.chunks,
         f.outlier_cycles, f.main_branch, f.outlier_branch, f.groups,
         std::max(f.count_beats, f.chunks), f.outlier_cycles,
         100.0 * double(f.main_branch - f.outlier_branch) / double(f.main_branch), f.drain, f.gemm,
-        core_gemm_lower_bound(g, 4096), L.cycles);
+        derive(g).gemm_lower_bound(4096), L.cycles);
   }
 
   // (2) Throughput against the outlier fraction.
@@ -459,7 +459,7 @@ int run_report(const Common& c, const ReportArgs& r) {
         "(FIGLUT, groups of mu = 4 activations, bit-serial weights) keeps an inner-product LUT "
         "of 2^mu entries for each of the K/mu groups, 2^mu K / mu entries, and reduces K/mu "
         "partial sums per weight bit a row (N x nW x K/mu FLOPs). N = K (a q_proj layer).\n\n{}\n",
-        int64_t(1) << (cfg.act_bits + cfg.weight_bits), table);
+        derive(cfg).lut_entries, table);
   }
 
   // (4) Cycles (and area) across PE lines and MAC tree widths.

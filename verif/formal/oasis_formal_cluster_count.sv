@@ -1,6 +1,6 @@
 `default_nettype none
 
-/// Lemmas that turn the Clustering Unit proof's bracket into the count of SPEC section 4
+/// Lemmas that turn the Clustering Unit proof's bracket into the count of docs/spec.md section 4
 /// (read with `read_verilog -formal`; no design module involved). With g_j = (x >= b_j)
 /// under the order key:
 ///   oasis_formal_cluster_order: for all binary16 a, c, x: a <= c and x >= c imply

@@ -10,7 +10,7 @@
 ///   - every cycle it is presented until it is taken, lane l's index i is the bracket of
 ///     x_l: x_l >= b_{i-1} (or i = 0) and x_l < b_i (or i = 2^nA - 1) under the order key.
 /// The binary search gives the bracket whatever the boundaries; that the bracket is the
-/// count #{ j : x >= b_j } of SPEC section 4 when the boundaries ascend is proven apart,
+/// count #{ j : x >= b_j } of docs/spec.md section 4 when the boundaries ascend is proven apart,
 /// once per nA, in oasis_formal_cluster_count.sv (docs/formal.md).
 module oasis_formal_clustering_unit #(
   /// Index bits nA (2^nA - 1 boundaries).

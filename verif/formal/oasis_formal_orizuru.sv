@@ -14,7 +14,7 @@
 ///   - each is a channel of the token with its value as loaded, and its channel is the
 ///     winner of a tournament over the channels not yet popped on its side
 ///     (oasis_formal_topk_tree). oasis_formal_topk_lemmas.sv proves that winner equal to
-///     the linear scan of SPEC section 5 (oasis_spec_topk_scan) for every token and mask.
+///     the linear scan of docs/spec.md section 5 (oasis_spec_topk_scan) for every token and mask.
 module oasis_formal_orizuru #(
   /// Channels N of a token.
   parameter int Channels = 8,

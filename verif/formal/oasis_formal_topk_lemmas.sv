@@ -1,6 +1,6 @@
 `default_nettype none
 
-/// Lemmas that turn the Orizuru proof's tournament into the linear scan of SPEC section 5
+/// Lemmas that turn the Orizuru proof's tournament into the linear scan of docs/spec.md section 5
 /// (read with `read_verilog -formal`; the comparator block's module name comes in as the
 /// macro OASIS_CMP). For all Channels binary16 values and every availability mask with
 /// some entry available, on the side MinSide:

@@ -1,6 +1,6 @@
 `default_nettype none
 
-/// The order key of SPEC section 2 as an unsigned number, written independently of the
+/// The order key of docs/spec.md section 2 as an unsigned number, written independently of the
 /// generated comparator: keys compare as unsigned integers exactly as the values compare
 /// under the order key. -0 becomes +0; a non-negative value v maps to {1, v[14:0]}, a
 /// negative one to {0, ~v[14:0]} (the bit patterns of non-negative binary16 values are in

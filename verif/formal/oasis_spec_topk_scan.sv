@@ -1,6 +1,6 @@
 `default_nettype none
 
-/// The specification of one Orizuru pop (SPEC section 5): a linear scan over the available
+/// The specification of one Orizuru pop (docs/spec.md section 5): a linear scan over the available
 /// entries from channel 0 up. The max side replaces its candidate only by a strictly
 /// greater key, so among equal keys the lowest channel wins; the min side replaces it by a
 /// less or equal key, so the highest channel wins: the top and the bottom of one strict

@@ -1,5 +1,5 @@
 // Checks the generated Clustering Unit against its cycle model
-// (model/clustering_unit.hpp), which takes its indices from the SPEC section 4
+// (model/clustering_unit.hpp), which takes its indices from the docs/spec.md section 4
 // rule (model/clustering.hpp), every cycle: act_ready, idx_valid, busy and
 // every lane's index. Stimulus per layer (a codebook, so a set of boundaries):
 // directed values (every boundary, its neighbours in the order, +-0, +-Inf,

@@ -1,5 +1,5 @@
-// Checks the generated FP16 comparator against oasis::compare (SPEC section
-// 2) every cycle: all pairs of a directed list, seeded random pairs, and with
+// Checks the generated FP16 comparator against oasis::compare (docs/spec.md
+// section 2) every cycle: all pairs of a directed list, seeded random pairs, and with
 // --exhaustive every one of the 2^32 pairs.
 #include <fmt/format.h>
 

@@ -5,13 +5,15 @@
 // LutGemm::prepare_normalized (clustering, Orizuru, residuals) and
 // LutGemm::row, independent of the cycle model.
 // Stimulus: layers of random codebooks loaded through the register port while
-// the core is idle; tokens of random activations and directed ones (NaN, +-Inf,
+// the core is idle, at the addresses of the generated register-map header
+// (oasis_<name>_regmap.hpp, which sim/vltest makes available as
+// oasis_generated.hpp), whose config hash is also read back through the port; tokens of random activations and directed ones (NaN, +-Inf,
 // an all-equal token, the largest and smallest values in the first and last
 // channels); weight matrices whose row count is not a multiple of the lines;
 // random gaps on the token and weight streams, random backpressure on y and
 // random register reads, in phases of different rates. Last, an unthrottled
-// token measures the pre-processing and the GEMM phase against core_timing and
-// SPEC section 6's lower bound; then two back-to-back segments of unthrottled
+// token measures the pre-processing and the GEMM phase against derive() and
+// docs/spec.md section 6's lower bound; then two back-to-back segments of unthrottled
 // tokens (3 tokens of P + 1 rows, bound by the pre-processing, and 2 tokens of
 // enough rows for the GEMM phase to bound) are compared with the performance
 // model (model/perf.hpp, layer_perf): every token's last output and the
@@ -38,8 +40,8 @@
 #include "model/lut_gemm.hpp"
 #include "model/perf.hpp"
 #include "model/quant.hpp"
-#include "model/regfile.hpp"
 #include "model/synth_data.hpp"
+#include "oasis_generated.hpp"
 #include "verif/harness/harness.hpp"
 
 namespace {
@@ -68,13 +70,7 @@ int main(int argc, char** argv) {
   oasis::Core model(config);
   const oasis::CoreTiming& tm = model.timing();
   const int R = tm.beat_activations, F = tm.group_beats;
-  const auto regmap = oasis::register_map(config);
-  const auto base = [&](const std::string& name) {
-    for (const auto& r : regmap) {
-      if (r.name == name) return r.base;
-    }
-    throw std::logic_error("no register region " + name);
-  };
+  namespace regmap = oasis_generated::regmap;
 
   // A binary16 value of moderate size (2^-6 .. 2^6), either sign.
   const auto moderate = [&] {
@@ -98,6 +94,9 @@ int main(int argc, char** argv) {
     bool last;
   };
   std::deque<RegWrite> writes;
+  std::deque<int> hash_reads;  // the config hash's words, read first
+  int hash_word_due = -1;      // the word whose read answers this cycle
+  uint64_t hash_read = 0;
   std::deque<XBeat> xbeats;
   std::deque<WBeat> wbeats;
   std::deque<Expected> expected;
@@ -117,9 +116,12 @@ int main(int argc, char** argv) {
     // The register port: pending writes only while idle (the model's and the
     // DUT's idle agree or a mismatch is reported), random reads always.
     const bool write = !writes.empty() && model.idle();
+    const bool hash = !write && !hash_reads.empty();
     in.reg_we = write;
-    in.reg_re = h.coin(0.2);
-    in.reg_addr = write ? writes.front().addr : int(h.random_bits(oasis::kRegAddrBits));
+    in.reg_re = hash || h.coin(0.2);
+    in.reg_addr = write  ? writes.front().addr
+                  : hash ? hash_reads.front()
+                         : int(h.random_bits(regmap::kAddressBits));
     in.reg_wdata = write ? writes.front().data : uint16_t(h.random_bits(16));
     // Streams.
     in.x_valid = !xbeats.empty() && writes.empty() && !(x_gap > 0 && h.coin(x_gap));
@@ -165,6 +167,11 @@ int main(int argc, char** argv) {
     h.check("idle_o", model.idle(), dut.idle_o);
     h.check("reg_rvalid_o", model.reg_rvalid(), dut.reg_rvalid_o);
     h.check("reg_rdata_o", model.reg_rdata(), dut.reg_rdata_o);
+    if (hash_word_due >= 0 && dut.reg_rvalid_o) {
+      hash_read |= uint64_t(dut.reg_rdata_o) << (16 * hash_word_due);
+    }
+    hash_word_due = hash ? hash_reads.front() - regmap::kConfigHashBase : -1;
+    if (hash) hash_reads.pop_front();
     if (model.y_valid() && dut.y_valid_o) {
       const int rows = model.y_rows();
       const std::vector<Fp16> y = model.y_data();
@@ -221,15 +228,22 @@ int main(int argc, char** argv) {
     }
   };
 
-  // The current layer's LUT, codebooks and boundaries, through the register port.
+  // The current layer's LUT, codebooks and boundaries, through the register
+  // port at the generated header's addresses.
   const auto load_layer = [&] {
-    const auto put = [&](const std::string& region, const std::vector<Fp16>& v) {
-      for (size_t i = 0; i < v.size(); ++i) writes.push_back({base(region) + int(i), v[i].bits});
+    const auto put = [&](const char* region, int base, int words, const std::vector<Fp16>& v) {
+      if (v.size() != size_t(words)) {
+        h.fail(fmt::format("region {}: the model has {} words, the regmap header {}", region,
+                           v.size(), words));
+      }
+      for (size_t i = 0; i < v.size(); ++i) writes.push_back({base + int(i), v[i].bits});
     };
-    put("lut", gemm->lut());
-    put("act_codebook", gemm->act_codebook());
-    put("weight_codebook", gemm->weight_codebook());
-    put("boundaries", gemm->boundaries());
+    put("lut", regmap::kLutBase, regmap::kLutWords, gemm->lut());
+    put("act_codebook", regmap::kActCodebookBase, regmap::kActCodebookWords,
+        gemm->act_codebook());
+    put("weight_codebook", regmap::kWeightCodebookBase, regmap::kWeightCodebookWords,
+        gemm->weight_codebook());
+    put("boundaries", regmap::kBoundariesBase, regmap::kBoundariesWords, gemm->boundaries());
   };
   // A layer: random codebooks (activation centroids ascending with valid
   // boundaries), loaded through the register port.
@@ -317,6 +331,13 @@ int main(int argc, char** argv) {
   h.reset();
   model.reset();
   for (int i = 0; i < 3; ++i) cycle();  // idle after reset
+  // The config hash, read through the port at the header's address, is the
+  // header's (and the model's, which every read is compared with).
+  for (int i = 0; i < regmap::kConfigHashWords; ++i) {
+    hash_reads.push_back(regmap::kConfigHashBase + i);
+  }
+  for (int i = 0; i < regmap::kConfigHashWords + 1; ++i) cycle();
+  h.check("the config hash read at regmap::kConfigHashBase", regmap::kConfigHash, hash_read);
 
   const char* bench_env = std::getenv("CORE_BENCH_ROWS");
   const int bench_rows = bench_env ? std::atoi(bench_env) : 0;
@@ -421,7 +442,7 @@ int main(int argc, char** argv) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const int64_t preprocess = context_ready - first_x_fire + 1;
     const int64_t gemm_cycles = last_y_fire - first_w_fire + 1;
-    const int64_t bound = oasis::core_gemm_lower_bound(config, n);
+    const int64_t bound = oasis::derive(config).gemm_lower_bound(n);
     fmt::print(
         "measured: token pre-processing {} cycles (first beat taken -> context ready; {} beats), "
         "GEMM phase {} cycles for {} rows on {} line(s) (first weight beat taken -> last output "
@@ -429,7 +450,15 @@ int main(int argc, char** argv) {
         preprocess, tm.token_beats, gemm_cycles, n, P, bound,
         100.0 * double(gemm_cycles - bound) / double(bound), outputs_checked, tokens_sent);
     h.check("measured GEMM phase (first weight beat taken -> last output taken)",
-            uint64_t(oasis::core_gemm_cycles(config, n)), uint64_t(gemm_cycles));
+            uint64_t(oasis::derive(config).gemm_cycles(n)), uint64_t(gemm_cycles));
+    // The same from the manifest's figures as the generator wrote them:
+    // (groups - 1) row intervals (its cycles_per_row, which the cycle bound
+    // uses), one group's beats and the line's row latency.
+    h.check("measured GEMM phase against the manifest's cycles_per_row, group_beats and "
+            "row_latency_cycles",
+            uint64_t(((n + P - 1) / P - 1) * options.param("cycles_per_row") +
+                     options.param("group_beats") + options.param("row_latency_cycles")),
+            uint64_t(gemm_cycles));
     h.check("measured preprocess_cycles (first token beat taken -> last residual written)",
             uint64_t(options.param("preprocess_cycles")), uint64_t(preprocess));
     if (bench_rows) {

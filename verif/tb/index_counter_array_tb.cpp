@@ -1,7 +1,7 @@
 // Checks the generated Concat Unit / Index Counter array against its cycle
 // model (model/index_counter.hpp) every cycle: idx_ready, cnt_valid and, when
 // valid, the chunk number, the last flag and every count. Each presented row
-// is also compared with the SPEC section 6 rule computed directly from the
+// is also compared with the docs/spec.md section 6 rule computed directly from the
 // row's indices (index_counts). Stimulus: directed rows (all K indices equal,
 // for the lowest, the highest and a middle entry: the largest counts; a row
 // with every mask bit clear; alternating masks), seeded random rows with
@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
 
   double gap = 0.3, backpressure = 0.3;
   std::deque<Beat> queue;                          // beats to send; front is offered
-  std::deque<std::vector<uint32_t>> expected_rows;  // SPEC counts of rows sent
+  std::deque<std::vector<uint32_t>> expected_rows;  // docs/spec.md section 6 counts of rows sent
   std::vector<uint32_t> presented;                 // counts of the row being presented
   uint64_t rows_checked = 0;
   int64_t last_accept = -1;
@@ -92,14 +92,14 @@ int main(int argc, char** argv) {
       if (ready) {
         for (int i = 0; i < t; ++i) presented.push_back(uint32_t(get_bits(dut.cnt_data_o, i * w, w)));
         if (model.cnt_last()) {
-          // The whole row against the SPEC rule, independent of the model.
+          // The whole row against the rule of docs/spec.md section 6, independent of the model.
           if (expected_rows.empty()) {
             h.fail("a row was presented that was never sent");
           } else {
             const auto& want = expected_rows.front();
             for (int e = 0; e < chunks * t; ++e) {
               const uint32_t x = e < entries ? want[size_t(e)] : 0;
-              if (!h.check("row count (SPEC rule)", x, presented[size_t(e)],
+              if (!h.check("row count (docs/spec.md section 6)", x, presented[size_t(e)],
                            fmt::format("entry {}", e))) {
                 break;
               }

@@ -56,7 +56,8 @@ int main(int argc, char** argv) {
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   auto& dut = h.dut();
   const oasis::Config config = oasis::parse_config(options.manifest.at("config"), options.manifest_path);
-  const oasis::OrizuruTiming t = oasis::orizuru_timing(config, OASIS_TOPK_BASELINE);
+  const oasis::OrizuruTiming t = OASIS_TOPK_BASELINE ? oasis::derive(config).topk_baseline
+                                                     : oasis::derive(config).orizuru;
   const int n = t.channels;
   const int k = t.k;
   oasis::OrizuruCycle model(t);

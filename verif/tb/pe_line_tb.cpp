@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
   oasis::PeLineContext ctx;
   double gap = 0.3, backpressure = 0.3;
   std::deque<std::pair<std::vector<uint8_t>, Fp16>> beats;  // weight beats to send
-  std::deque<Fp16> expected;                                // y of the rows sent, SPEC steps
+  std::deque<Fp16> expected;  // y of the rows sent, docs/spec.md section 2
   uint64_t rows_checked = 0;
   int64_t last_beat_cycle = -1;
   std::vector<int64_t> latencies, y_cycles;

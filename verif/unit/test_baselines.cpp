@@ -107,14 +107,14 @@ TEST(MacLineBaseline, RowEqualsHostFpu) {
 
 TEST(MacLineBaseline, PaperConfigTiming) {
   const Config paper = load_config(std::string(OASIS_SOURCE_DIR) + "/configs/paper.json");
-  const MacLineTiming t = mac_line_timing(paper);
+  const MacLineTiming t = derive(paper).mac_line_baseline;
   EXPECT_EQ(t.macs, 512);
   EXPECT_EQ(t.trees, 16);
   EXPECT_EQ(t.beats, 8);
   EXPECT_EQ(t.tree_levels, 9);
   const Config def = load_config(std::string(OASIS_SOURCE_DIR) + "/configs/default.json");
-  EXPECT_EQ(mac_line_timing(def).macs, 16);
-  EXPECT_EQ(mac_line_timing(def).beats, 8);
+  EXPECT_EQ(derive(def).mac_line_baseline.macs, 16);
+  EXPECT_EQ(derive(def).mac_line_baseline.beats, 8);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // The Clustering Unit's model: the binary search the RTL performs equals the
-// SPEC section 4 rule for every binary16 value, and the cycle model has the
+// docs/spec.md section 4 rule for every binary16 value, and the cycle model has the
 // latency, throughput and handshake the manifest states.
 #include <gtest/gtest.h>
 
@@ -74,8 +74,8 @@ TEST(ClusteringUnit, StagesAreLevelsOverLevelsPerStage) {
     for (int l = 1; l <= 4; ++l) {
       c.act_bits = na;
       c.clustering_levels_per_stage = l;
-      EXPECT_EQ(clustering_unit_stages(c), (na + l - 1) / l);
-      EXPECT_EQ(clustering_unit_latency(c), clustering_unit_stages(c));
+      EXPECT_EQ(derive(c).clustering_unit.stages, (na + l - 1) / l);
+      EXPECT_EQ(derive(c).clustering_unit.latency, derive(c).clustering_unit.stages);
     }
   }
 }
@@ -116,7 +116,7 @@ TEST(ClusteringUnit, CycleModelLatencyAndOneBeatPerCycle) {
     ASSERT_EQ(t.presented.size(), 50u);
     for (int i = 0; i < 50; ++i) {
       EXPECT_EQ(t.accepted[size_t(i)], i);  // one beat a cycle
-      EXPECT_EQ(t.presented[size_t(i)] - t.accepted[size_t(i)], clustering_unit_latency(c));
+      EXPECT_EQ(t.presented[size_t(i)] - t.accepted[size_t(i)], derive(c).clustering_unit.latency);
     }
   }
 }
@@ -128,7 +128,7 @@ TEST(ClusteringUnit, CycleModelHoldsUnderBackpressureAndLosesNothing) {
   const Trace t = stream(c, 200, 0.5, 3);
   ASSERT_EQ(t.presented.size(), 200u);
   for (size_t i = 0; i < t.presented.size(); ++i) {
-    EXPECT_GE(t.presented[i] - t.accepted[i], clustering_unit_latency(c));
+    EXPECT_GE(t.presented[i] - t.accepted[i], derive(c).clustering_unit.latency);
   }
   // A full pipeline with the consumer stalled takes nothing more.
   ClusteringUnit m(c);
@@ -147,7 +147,7 @@ TEST(ClusteringUnit, ManifestStatesTheModelsFigures) {
     const Config c = load_config(kDefault, {set});
     const auto files = gen::render(c, {"configs/default.json", {set}, "x"});
     const auto m = nlohmann::json::parse(files.at("manifest.json"))["blocks"]["clustering_unit"];
-    EXPECT_EQ(m["latency_cycles"], clustering_unit_latency(c)) << set;
+    EXPECT_EQ(m["latency_cycles"], derive(c).clustering_unit.latency) << set;
     EXPECT_EQ(m["beats_per_cycle"], 1) << set;
     EXPECT_EQ(m["activations_per_cycle"], c.clustering_lanes) << set;
     EXPECT_EQ(m["comparators"], c.clustering_lanes * c.act_bits) << set;

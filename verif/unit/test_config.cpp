@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "gen/generator.hpp"
 #include "model/config.hpp"
 
 namespace oasis {
@@ -24,8 +25,8 @@ struct GenRun {
 };
 
 GenRun run_gen(const std::string& args) {
-  const std::string cmd =
-      fmt::format("{}/oasis-gen {} 2>&1 >/dev/null", OASIS_BINARY_DIR, args);
+  const std::string cmd = fmt::format(
+      "{} {} 2>&1 >/dev/null", gen::shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-gen"), args);
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
   std::array<char, 512> buf{};
@@ -88,8 +89,9 @@ TEST_P(MalformedConfig, ExitsTwoWithOneClearMessageAndWritesNothing) {
   fs::create_directories(dir / "out");
   std::ofstream(dir / "out" / "keep.txt") << "previous output";
   std::ofstream(dir / "bad.json") << bad.text;
-  const GenRun r = run_gen(fmt::format("--config {} --out {}", (dir / "bad.json").string(),
-                                    (dir / "out").string()));
+  const GenRun r =
+      run_gen(fmt::format("--config {} --out {}", gen::shell_word((dir / "bad.json").string()),
+                          gen::shell_word((dir / "out").string())));
   EXPECT_EQ(r.status, 2) << bad.what << ": " << r.err;
   EXPECT_NE(r.err.find(bad.expect), std::string::npos) << bad.what << ": " << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
@@ -110,8 +112,9 @@ TEST(Config, CommandLineErrorsExitTwo) {
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("cannot be read"), std::string::npos) << missing.err;
   EXPECT_FALSE(fs::exists("/tmp/oasis_never"));
-  const GenRun bad_set = run_gen(fmt::format("--config {}/configs/default.json --set act_bits "
-                                          "--out /tmp/oasis_never", OASIS_SOURCE_DIR));
+  const GenRun bad_set = run_gen(
+      fmt::format("--config {} --set act_bits --out /tmp/oasis_never",
+                  gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json")));
   EXPECT_EQ(bad_set.status, 2) << bad_set.err;
 }
 
@@ -119,7 +122,7 @@ TEST(Config, ShippedConfigsParse) {
   const Config d = load_config(std::string(OASIS_SOURCE_DIR) + "/configs/default.json");
   EXPECT_EQ(d.name, "default");
   const Config p = load_config(std::string(OASIS_SOURCE_DIR) + "/configs/paper.json");
-  // SPEC section 7: the paper's Table II.
+  // docs/spec.md section 7: the paper's Table II.
   EXPECT_EQ(p.channels, 4096);
   EXPECT_EQ(p.outliers_per_side, 21);  // ceil(0.5 % of 4096)
   EXPECT_EQ(p.pe_lines, 16);
@@ -128,9 +131,10 @@ TEST(Config, ShippedConfigsParse) {
   EXPECT_EQ(p.mac_tree_inputs, 32);
   EXPECT_EQ(p.comp_macs, 8);
   EXPECT_EQ(p.clustering_lanes, 4);
-  EXPECT_EQ(orizuru_units(p.channels, p.orizuru_unit_inputs), 273);
-  EXPECT_EQ(cycles_per_row(p), 8);  // max(8, 8, ceil(42/8) = 6)
-  EXPECT_EQ(ceil_div(4096, p.pe_lines) * cycles_per_row(p), 2048);
+  const Derived pd = derive(p);
+  EXPECT_EQ(pd.orizuru.units, 273);
+  EXPECT_EQ(pd.row.row, 8);  // max(4096/512 = 8, 8, 8, ceil(42/8) = 6)
+  EXPECT_EQ(pd.gemm_lower_bound(4096), 2048);
 }
 
 TEST(Config, OverridesApplyBeforeValidation) {
@@ -146,9 +150,19 @@ TEST(Config, DerivedHelpers) {
   EXPECT_EQ(clog2(1), 0);
   EXPECT_EQ(clog2(2), 1);
   EXPECT_EQ(clog2(5), 3);
-  EXPECT_EQ(orizuru_units(64, 16), 5);
-  EXPECT_EQ(orizuru_units(2, 16), 1);
-  EXPECT_EQ(orizuru_units(8192, 16), 512 + 32 + 2 + 1);
+  EXPECT_EQ(index_width(1), 1);
+  EXPECT_EQ(index_width(5), 3);
+  EXPECT_EQ(count_width(4), 3);
+  EXPECT_EQ(count_width(3), 2);
+  const std::string path = std::string(OASIS_SOURCE_DIR) + "/configs/paper.json";
+  const auto units = [&](int n) {
+    return derive(load_config(path, {fmt::format("channels={}", n), "weight_beat_indices=2",
+                                     "outliers_per_side=1", "clustering_lanes=1"}))
+        .orizuru.units;
+  };
+  EXPECT_EQ(units(64), 5);
+  EXPECT_EQ(units(2), 1);
+  EXPECT_EQ(units(8192), 512 + 32 + 2 + 1);
 }
 
 }  // namespace

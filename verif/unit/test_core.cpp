@@ -1,8 +1,8 @@
 // The core's cycle model: every output equals LutGemm::row for the token as
 // LutGemm::prepare_normalized sees it, with and without gaps and
 // backpressure; y_last marks each token's last group; an unthrottled token
-// shows the pre-processing and GEMM-phase cycles that core_timing and
-// core_gemm_cycles state, across configs (the paper's included).
+// shows the pre-processing and GEMM-phase cycles that derive() states
+// (Derived::core, Derived::gemm_cycles), across configs (the paper's included).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -50,9 +50,10 @@ void check(const Case& cs, int tokens, const CoreRunOptions& opt, bool measure) 
   }
   if (measure) {
     const CoreTokenRun& r = runs[0];
-    EXPECT_EQ(r.context_ready - r.first_beat + 1, core_timing(c).preprocess_cycles);
-    EXPECT_EQ(r.last_output - r.first_weight + 1, core_gemm_cycles(c, cs.rows));
-    EXPECT_GE(core_gemm_cycles(c, cs.rows), core_gemm_lower_bound(c, cs.rows));
+    const Derived d = derive(c);
+    EXPECT_EQ(r.context_ready - r.first_beat + 1, d.core.preprocess_cycles);
+    EXPECT_EQ(r.last_output - r.first_weight + 1, d.gemm_cycles(cs.rows));
+    EXPECT_GE(d.gemm_cycles(cs.rows), d.gemm_lower_bound(cs.rows));
   }
 }
 
@@ -83,15 +84,15 @@ TEST(Core, OutputsEqualTheGoldenModelWithGapsAndBackpressure) {
 }
 
 // The paper's configuration (16 lines, K = 4096, W4A4, k = 21): a token's
-// pre-processing and the GEMM phase of 64 rows as core_timing states; the
+// pre-processing and the GEMM phase of 64 rows as derive() states; the
 // full 4096-row figures are in make bench.
 TEST(Core, PaperConfigTiming) { check({kPaper, {}, 64}, 1, CoreRunOptions{}, true); }
 
 TEST(Core, LowerBoundIsSpecSection6) {
   const Config c = load_config(kPaper);
   // 4096 rows on 16 lines: 256 groups of max(8, 8, 6) = 8 cycles.
-  EXPECT_EQ(core_gemm_lower_bound(c, 4096), 2048);
-  EXPECT_EQ(core_timing(c).line.row_interval, 8);
+  EXPECT_EQ(derive(c).gemm_lower_bound(4096), 2048);
+  EXPECT_EQ(derive(c).pe_line.row_interval, 8);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // model/lut_gemm against an independent re-implementation of
 // docs/numerics.md on the host FPU (verif/host_fpu.hpp), bit for bit, and the
-// two identities of SPEC section 1 in exact integer arithmetic, on seeded
+// two identities of docs/spec.md section 1 in exact integer arithmetic, on seeded
 // random and adversarial inputs. Seed: SEED=n (default 1), printed on failure.
 #include <gtest/gtest.h>
 
@@ -60,7 +60,7 @@ uint32_t host_tree(std::vector<uint32_t> v, const HostAcc& a) {
   return v.at(0);
 }
 
-// The outliers as SPEC section 5 defines them, from a stable sort: one
+// The outliers as docs/spec.md section 5 defines them, from a stable sort: one
 // strict order (value by the order key, then the lower channel counts as
 // larger); max side from the top, min side from the bottom, interleaved.
 std::vector<int> host_outliers(const std::vector<Fp16>& x, int k) {
@@ -591,7 +591,7 @@ TEST(LutGemm, RejectsBadCodebooks) {
   EXPECT_THROW(LutGemm(p, ok, ok), std::invalid_argument);
 }
 
-// ---- The identities of SPEC section 1, in exact integers ------------------------
+// ---- The identities of docs/spec.md section 1, in exact integers ------------------------
 
 TEST(LutGemmIdentity, ExactIntegersAgreeWithDoubles) {
   // exact_fp16 against the value as a double, every finite binary16.

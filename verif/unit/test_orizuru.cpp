@@ -1,8 +1,8 @@
 // orizuru_topk against an independent reference: a stable sort of the
-// channels under one strict order (order key of SPEC section 2, then lower
+// channels under one strict order (order key of docs/spec.md section 2, then lower
 // channel ranks higher). The max side is the top k of that order, the min
 // side the bottom k, interleaved max_1, min_1, max_2, ... Also checks that no
-// channel is popped twice and the comparison count of SPEC section 5.
+// channel is popped twice and the comparison count of docs/spec.md section 5.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -59,7 +59,7 @@ uint64_t path_comparators(int c, int n) {
   return d;
 }
 
-/// SPEC section 5's count, generalised to any N: N - 1 comparisons build the
+/// docs/spec.md section 5's count, generalised to any N: N - 1 comparisons build the
 /// max tree, N - 1 - floor(N/2) the min tree (its leaf level is the max
 /// tree's, reversed), and each pop costs the comparator nodes on its path.
 uint64_t expected_comparisons(const std::vector<Outlier>& out, int n) {

@@ -9,94 +9,28 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <vector>
 
 #include "model/config.hpp"
 #include "model/core.hpp"
 #include "model/lut_gemm.hpp"
 #include "model/perf.hpp"
+#include "verif/unit/config_cases.hpp"
 #include "verif/unit/random_gemm.hpp"
 
 namespace oasis {
 namespace {
 
-const std::string kSource = OASIS_SOURCE_DIR;
-
 using test::random_gemm;
 
-struct Case {
-  std::string label;
-  Config config;
-};
+const std::string kSource = OASIS_SOURCE_DIR;
 
-// Every config line of sim/sweeps/core*.txt: label, config path, overrides.
-std::vector<Case> sweep_cases() {
-  std::vector<Case> out;
-  for (const auto& e : std::filesystem::directory_iterator(kSource + "/sim/sweeps")) {
-    const std::string name = e.path().filename().string();
-    if (name.rfind("core", 0) != 0 || e.path().extension() != ".txt") continue;
-    std::ifstream in(e.path());
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.empty() || line[0] == '#') continue;
-      std::istringstream words(line.substr(0, line.find(" -- ")));
-      std::string label, path, w;
-      words >> label >> path;
-      std::vector<std::string> overrides;
-      while (words >> w) {
-        if (w != "yosys=regress") overrides.push_back(w);  // where its Yosys check runs
-      }
-      out.push_back({name + ":" + label, load_config(kSource + "/" + path, overrides)});
-    }
-  }
-  return out;
-}
+using Case = test::ConfigCase;
+using test::config_cases;
+using test::random_cases;
 
-std::vector<Case> config_cases() {
-  std::vector<Case> out;
-  for (const auto& e : std::filesystem::directory_iterator(kSource + "/configs")) {
-    if (e.path().extension() != ".json") continue;
-    out.push_back({e.path().filename().string(), load_config(e.path().string())});
-  }
-  return out;
-}
-
-// Random configs the schema accepts, small enough to run in milliseconds.
-std::vector<Case> random_cases(int n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  const auto pick = [&](int lo, int hi) { return lo + int(rng() % uint64_t(hi - lo + 1)); };
-  std::vector<Case> out;
-  while (int(out.size()) < n) {
-    const int K = pick(4, 300);
-    std::vector<std::string> o = {
-        "channels=" + std::to_string(K),
-        "outliers_per_side=" + std::to_string(pick(1, std::min(12, K / 2))),
-        "act_bits=" + std::to_string(pick(1, 4)),
-        "weight_bits=" + std::to_string(pick(1, 4)),
-        "pe_lines=" + std::to_string(pick(1, 4)),
-        "index_counters=" + std::to_string(pick(1, 8)),
-        "counter_inputs=" + std::to_string(pick(1, 8)),
-        "mac_tree_inputs=" + std::to_string(pick(1, 32)),
-        "comp_macs=" + std::to_string(pick(1, 8)),
-        "clustering_lanes=" + std::to_string(pick(1, std::min(8, K))),
-        "clustering_levels_per_stage=" + std::to_string(pick(1, 3)),
-        "orizuru_unit_inputs=" + std::to_string(1 << pick(1, 4)),
-        "orizuru_levels_per_stage=" + std::to_string(pick(1, 3)),
-        "fp_pipeline_stages=" + std::to_string(pick(0, 2)),
-        "weight_beat_indices=" + std::to_string(pick(1, std::min(64, K))),
-        std::string("accumulator=") + (rng() % 2 ? "fp16" : "fp32"),
-    };
-    try {
-      out.push_back({"random " + std::to_string(out.size()),
-                     load_config(kSource + "/configs/default.json", o)});
-    } catch (const ConfigError&) {
-    }
-  }
-  return out;
-}
+std::vector<Case> sweep_cases() { return test::sweep_cases("core"); }
 
 // Row counts: a partial single group, and enough groups for the GEMM phase
 // to outlast the pre-processing (so both sides of the max are exercised).
@@ -126,8 +60,8 @@ void check(const Case& cs, int64_t rows, int tokens, uint64_t seed) {
     EXPECT_EQ(r.last_output - origin, L.last_output[size_t(t)]) << "token " << t;
   }
   EXPECT_EQ(runs.back().last_output - origin + 1, L.cycles);
-  EXPECT_EQ(L.token.gemm, core_gemm_cycles(c, rows));
-  EXPECT_EQ(L.token.preprocess, core_timing(c).preprocess_cycles);
+  EXPECT_EQ(L.token.gemm, derive(c).gemm_cycles(rows));
+  EXPECT_EQ(L.token.preprocess, derive(c).core.preprocess_cycles);
   EXPECT_EQ(L.exposed_preprocess + L.exposed_rows + L.exposed_drain, L.cycles);
   if (tokens >= 2) {
     const int64_t period = runs[1].last_output - runs[0].last_output;
@@ -183,7 +117,7 @@ TEST(Perf, MemoryBoundLayers) {
   const TokenFigures fast = token_figures(c, 4096, 8192);
   EXPECT_EQ(fast.memory_cycles, 5);
   EXPECT_EQ(fast.row_interval, 8);
-  EXPECT_EQ(fast.gemm, core_gemm_cycles(c, 4096));
+  EXPECT_EQ(fast.gemm, derive(c).gemm_cycles(4096));
 }
 
 TEST(Perf, RejectsBadArguments) {

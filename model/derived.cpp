@@ -1,0 +1,188 @@
+#include "model/derived.hpp"
+
+#include <algorithm>
+
+#include "model/config.hpp"
+
+namespace oasis {
+namespace {
+
+// Orizuru (or its baseline) for N = K leaves in units of R inputs.
+OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline) {
+  OrizuruTiming t;
+  t.channels = c.channels;
+  t.k = c.outliers_per_side;
+  t.unit_inputs = c.orizuru_unit_inputs;
+  t.unit_levels = clog2(c.orizuru_unit_inputs);
+  for (int width = ceil_div(c.channels, t.unit_inputs);; width = ceil_div(width, t.unit_inputs)) {
+    t.units_per_layer.push_back(width);
+    if (width == 1) break;
+  }
+  t.layers = int(t.units_per_layer.size());
+  for (int u : t.units_per_layer) t.units += u;
+  t.tree_levels = t.layers * t.unit_levels;
+  t.levels_per_stage = c.orizuru_levels_per_stage;
+  t.beat_activations = t.unit_inputs;
+  t.beats = ceil_div(c.channels, t.unit_inputs);
+  t.padded_leaves = t.beats * t.unit_inputs;
+  t.channel_bits = d.channel_bits;
+  const int64_t n = c.channels;
+  const int64_t pops = 2 * int64_t(t.k);
+  if (baseline) {
+    t.build_cycles = 1;
+    t.comparators = 2 * (n - 1);
+    t.comparisons_per_token = pops * (n - 1);
+  } else {
+    t.build_cycles = ceil_div(t.tree_levels, t.levels_per_stage);
+    // The max tree's N - 1, the min tree's N/2 - 1 beyond the shared leaf
+    // comparisons; each pop re-compares one path of a side.
+    t.comparators = (n - 1) + (n - 1 - n / 2);
+    t.comparisons_per_token = t.comparators + pops * clog2(n);
+  }
+  t.cycles_per_token = t.beats + t.build_cycles + 2 * t.k;
+  return t;
+}
+
+LineTiming pe_line(const Config& c, const Derived& d) {
+  LineTiming t;
+  const int s = c.fp_pipeline_stages;
+  t.fill_beats = d.row.fill;
+  t.count_beats = d.row.count;
+  t.chunks = d.row.reduce;
+  t.groups = d.row.compensate;
+  t.tree_inputs = std::min(c.mac_tree_inputs, d.lut_entries);
+  t.tree_levels = clog2(t.tree_inputs);
+  t.comp_inputs = std::min(c.comp_macs, d.outliers);
+  t.comp_levels = clog2(t.comp_inputs);
+  // Count conversion, multiplier, one adder per tree level.
+  t.main_latency = (2 + t.tree_levels) * s;
+  t.comp_latency = s;
+  t.comp_tree_latency = t.comp_levels * s;
+  t.merge_latency = (c.accumulator == AccumulatorFormat::kFp32 ? 4 : 3) * s;
+  t.row_interval = d.row.row;
+  // From the cycle the row's last weight beat is taken: the row starts the
+  // next cycle; the Index Counter array presents chunk 0 `latency` cycles
+  // after the last counting beat; the main result enters its FIFO after the
+  // accumulator, the compensation result after the MACs, the done register
+  // and the tree; the merge starts when both are visible and its result is
+  // visible a cycle after it leaves the merge pipeline.
+  const int main_ready = t.count_beats + d.index_counter_array.latency + t.chunks + t.main_latency;
+  const int comp_ready = t.groups + t.comp_latency + 2 + t.comp_tree_latency;
+  t.row_latency = std::max(main_ready, comp_ready) + t.merge_latency + 1;
+  t.fifo_depth = ceil_div(t.row_latency - 1, t.row_interval) + 1;
+  t.last_fill_indices = c.channels - (t.fill_beats - 1) * c.weight_beat_indices;
+  return t;
+}
+
+}  // namespace
+
+std::string FpFormat::name() const { return width() == 16 ? "binary16" : "binary32"; }
+
+Derived derive(const Config& c) {
+  Derived d;
+  d.act_centroids = 1 << c.act_bits;
+  d.weight_centroids = 1 << c.weight_bits;
+  d.boundaries = d.act_centroids - 1;
+  d.concat_index_bits = c.act_bits + c.weight_bits;
+  d.lut_entries = 1 << d.concat_index_bits;
+  d.outliers = 2 * c.outliers_per_side;
+  d.channel_bits = index_width(c.channels);
+  d.count_bits = count_width(c.channels);
+  d.indices_per_cycle = c.index_counters * c.counter_inputs;
+  d.accumulator = c.accumulator == AccumulatorFormat::kFp16 ? FpFormat{5, 10} : FpFormat{8, 23};
+
+  d.row.fill = ceil_div(c.channels, c.weight_beat_indices);
+  d.row.count = ceil_div(c.channels, d.indices_per_cycle);
+  d.row.reduce = ceil_div(d.lut_entries, c.mac_tree_inputs);
+  d.row.compensate = ceil_div(d.outliers, c.comp_macs);
+  d.row.row = std::max({d.row.fill, d.row.count, d.row.reduce, d.row.compensate});
+
+  ClusteringTiming& cu = d.clustering_unit;
+  cu.stages = ceil_div(c.act_bits, c.clustering_levels_per_stage);
+  cu.latency = cu.stages;
+  cu.beats_per_cycle = 1;
+  cu.activations_per_cycle = c.clustering_lanes * cu.beats_per_cycle;
+  cu.comparators = c.clustering_lanes * c.act_bits;
+
+  d.orizuru = orizuru(c, d, false);
+  d.topk_baseline = orizuru(c, d, true);
+
+  IndexCounterTiming& ic = d.index_counter_array;
+  ic.beats_per_row = d.row.count;
+  ic.chunks_per_row = d.row.reduce;
+  ic.count_bits = d.count_bits;
+  ic.column_bits = count_width(c.counter_inputs);
+  ic.beat_sum_bits = count_width(d.indices_per_cycle);
+  ic.latency = 1;
+  ic.row_interval = std::max(ic.beats_per_row, ic.chunks_per_row);
+
+  d.pe_line = pe_line(c, d);
+
+  MacLineTiming& ml = d.mac_line_baseline;
+  const int s = c.fp_pipeline_stages;
+  ml.macs = ceil_div(c.channels, d.pe_line.row_interval);
+  ml.trees = ceil_div(ml.macs, c.mac_tree_inputs);
+  ml.beats = ceil_div(c.channels, ml.macs);
+  ml.tree_levels = clog2(ml.macs);
+  ml.row_interval = ml.beats;
+  ml.row_latency =
+      (1 + ml.tree_levels) * s + 1 + 2 * s + (c.accumulator == AccumulatorFormat::kFp32 ? s : 0);
+
+  CoreTiming& co = d.core;
+  co.lines = c.pe_lines;
+  co.beat_activations = d.orizuru.beat_activations;
+  co.token_beats = d.orizuru.beats;
+  co.clustering_parts = ceil_div(co.beat_activations, c.clustering_lanes);
+  co.group_beats = d.pe_line.fill_beats;
+  co.rows_bits = count_width(c.pe_lines);
+  co.weight_lane_bits = c.weight_beat_indices * c.weight_bits;
+  co.ecu_latency = s;
+  // The last beat is taken (B - 1) * Q cycles after the first. The indices
+  // are all in once its last part has left the Clustering Unit; the tree is
+  // built build_cycles after it; the 2k outliers then leave one a cycle
+  // through the S registers of the subtraction.
+  co.clustering_done = co.token_beats * co.clustering_parts + cu.latency + 1;
+  co.orizuru_done = (co.token_beats - 1) * co.clustering_parts + d.orizuru.build_cycles + 1;
+  co.error_calculation = d.outliers + co.ecu_latency;
+  co.preprocess_cycles = std::max(co.clustering_done, co.orizuru_done) + co.error_calculation;
+  return d;
+}
+
+RowCycles row_cycles(const Config& c) { return derive(c).row; }
+
+int64_t Derived::gemm_lower_bound(int64_t rows) const {
+  return (rows + core.lines - 1) / core.lines * row.row;
+}
+
+int64_t Derived::gemm_cycles(int64_t rows, int64_t row_interval, int64_t last_group_beats) const {
+  const int64_t groups = (rows + core.lines - 1) / core.lines;
+  return (groups - 1) * row_interval + last_group_beats + pe_line.row_latency;
+}
+
+int64_t Derived::gemm_cycles(int64_t rows) const {
+  return gemm_cycles(rows, row.row, core.group_beats);
+}
+
+nlohmann::ordered_json Derived::to_json() const {
+  nlohmann::ordered_json j;
+  j["concat_index_bits"] = concat_index_bits;
+  j["lut_entries"] = lut_entries;
+  j["act_centroids"] = act_centroids;
+  j["weight_centroids"] = weight_centroids;
+  j["boundaries"] = boundaries;
+  j["outliers"] = outliers;
+  j["indices_per_cycle"] = indices_per_cycle;
+  j["count_bits"] = count_bits;
+  j["channel_index_bits"] = channel_bits;
+  j["weight_stream_cycles_per_row"] = row.fill;
+  j["count_cycles_per_row"] = row.count;
+  j["reduce_cycles_per_row"] = row.reduce;
+  j["compensation_cycles_per_row"] = row.compensate;
+  j["cycles_per_row"] = row.row;
+  j["orizuru_units"] = orizuru.units;
+  j["accumulator_exp_bits"] = accumulator.exp_bits;
+  j["accumulator_frac_bits"] = accumulator.frac_bits;
+  return j;
+}
+
+}  // namespace oasis

@@ -1,0 +1,183 @@
+// Everything that derives from a config, computed once, by derive(): index
+// and count widths, the accumulator format, the LUT and codebook sizes, every
+// block's structure and timing, and the cycle bound of docs/spec.md section 6
+// with all its terms (the weight stream's included). The models, the
+// performance model, the generator's emitters, the manifest and the generated
+// C++ headers all read these figures; none computes them again.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace oasis {
+
+struct Config;
+
+/// An IEEE 754 binary format: binary16 (5, 10) or binary32 (8, 23).
+struct FpFormat {
+  int exp_bits = 0;
+  int frac_bits = 0;
+  int width() const { return 1 + exp_bits + frac_bits; }
+  /// "binary16" or "binary32".
+  std::string name() const;
+};
+
+/// The cycles a PE line spends on each output row (docs/spec.md section 6):
+/// every term and the row interval they bound.
+struct RowCycles {
+  int fill = 0;        ///< ceil(K / Wb): weight-stream beats that carry the row
+  int count = 0;       ///< ceil(K / (C*I)): Index Counter beats
+  int reduce = 0;      ///< ceil(2^(nA+nW) / T): MAC-tree cycles
+  int compensate = 0;  ///< ceil(2k / Mc): compensation-MAC cycles
+  int row = 0;         ///< the largest of the four: the line's row interval
+};
+
+/// The Clustering Unit (docs/clustering_unit.md).
+struct ClusteringTiming {
+  int stages = 0;                 ///< ceil(nA / levels per stage) register stages
+  int latency = 0;                ///< a beat accepted to its indices presented: the stages
+  int beats_per_cycle = 0;        ///< 1: one beat of `lanes` activations a cycle
+  int activations_per_cycle = 0;  ///< clustering_lanes
+  int comparators = 0;            ///< lanes * nA
+};
+
+/// Structure and timing of a top-k engine (docs/orizuru.md): Orizuru, or the
+/// plain baseline (topk_baseline) that reduces the whole masked vector.
+struct OrizuruTiming {
+  int channels = 0;                  ///< N
+  int k = 0;                         ///< outliers per side
+  int unit_inputs = 0;               ///< R
+  int unit_levels = 0;               ///< log2(R)
+  int layers = 0;                    ///< layers of units, leaves to root
+  std::vector<int> units_per_layer;  ///< leaves first; the last is 1
+  int units = 0;                     ///< sum of units_per_layer (273 for 4096 / 16)
+  int tree_levels = 0;               ///< comparator levels of the padded tree: layers * log2(R)
+  int levels_per_stage = 0;          ///< comparator levels evaluated in one build cycle
+  int beat_activations = 0;          ///< activations per input beat (= R)
+  int beats = 0;                     ///< input beats per token: ceil(N / R)
+  int padded_leaves = 0;             ///< beats * R leaf registers (the extra ones unavailable)
+  int channel_bits = 0;              ///< width of the channel field of an output
+  int build_cycles = 0;              ///< cycles from the last beat to the first output
+  int cycles_per_token = 0;          ///< beats + build_cycles + 2k with no stalls
+  int64_t comparators = 0;           ///< comparator instances that do work (see docs/orizuru.md)
+  /// Comparisons for one token: the build, then clog2(N) per pop and side for
+  /// Orizuru (1.5N - 2 + 2k log2 N for N a power of two, docs/spec.md section
+  /// 5); N - 1 per output for the baseline.
+  int64_t comparisons_per_token = 0;
+};
+
+/// The Index Counter array of one PE line (docs/index_counter.md).
+struct IndexCounterTiming {
+  int beats_per_row = 0;   ///< ceil(K / (C*I)) beats of C*I indices
+  int chunks_per_row = 0;  ///< ceil(2^(nA+nW) / T) chunks of T counts
+  int count_bits = 0;      ///< clog2(K + 1): a count of K equal indices fits
+  int column_bits = 0;     ///< clog2(I + 1): one Index Counter's column sum
+  int beat_sum_bits = 0;   ///< clog2(C*I + 1): a beat's sum over the C counters
+  int latency = 0;         ///< a row's last beat accepted to its first chunk presented
+  int row_interval = 0;    ///< max(beats, chunks): double-buffered count banks
+};
+
+/// One PE line (docs/pe_line.md, Timing). model/pe_line.hpp's PeLineTiming
+/// holds the same figures.
+struct LineTiming {
+  int fill_beats = 0;         ///< weight-stream beats a row: ceil(K / Wb)
+  int count_beats = 0;        ///< Index Counter beats a row: ceil(K / (C*I))
+  int chunks = 0;             ///< MAC-tree cycles a row: ceil(E / T)
+  int groups = 0;             ///< compensation cycles a row: ceil(2k / Mc)
+  int tree_inputs = 0;        ///< min(T, E): inputs of the MAC tree
+  int tree_levels = 0;        ///< ceil(log2 tree_inputs)
+  int comp_inputs = 0;        ///< min(Mc, 2k): compensation MACs in use
+  int comp_levels = 0;        ///< ceil(log2 comp_inputs)
+  int main_latency = 0;       ///< a chunk's counts to its tree sum: (2 + tree_levels) S
+  int comp_latency = 0;       ///< a group's issue to its products: S
+  int comp_tree_latency = 0;  ///< comp_levels S
+  int merge_latency = 0;      ///< add, two scalings, rounding: 3 S (+ S for binary32)
+  int row_interval = 0;       ///< max(fill_beats, count_beats, chunks, groups)
+  int row_latency = 0;        ///< last weight beat taken to y valid, unthrottled
+  int fifo_depth = 0;         ///< D: rows a line has in flight at most
+  int last_fill_indices = 0;  ///< indices in a row's last weight beat: K - (fill_beats-1) Wb
+};
+
+/// The FP16 dequantize-and-MAC line, the PE line's baseline (docs/synth.md).
+struct MacLineTiming {
+  int macs = 0;          ///< M: multiply-accumulates a cycle, ceil(K / PE line row interval)
+  int trees = 0;         ///< ceil(M / T): MAC trees of T inputs that M makes
+  int beats = 0;         ///< weight beats (cycles) a row: ceil(K / M)
+  int tree_levels = 0;   ///< ceil(log2 M): adder levels of the beat's pairwise tree
+  int row_interval = 0;  ///< cycles a row in steady state: beats
+  /// Last beat taken to y valid: (1 + tree_levels) S + 1 + 2S (+ S for binary32).
+  int row_latency = 0;
+};
+
+/// The core (docs/core.md, Timing).
+struct CoreTiming {
+  int lines = 0;             ///< P
+  int beat_activations = 0;  ///< R: activations a token beat (Orizuru's beat)
+  int token_beats = 0;       ///< ceil(K / R)
+  int clustering_parts = 0;  ///< ceil(R / lanes): Clustering Unit beats a token beat
+  int group_beats = 0;       ///< weight-stream beats a group of P rows: ceil(K / Wb)
+  int rows_bits = 0;         ///< width of w_rows_i and y_rows_o: clog2(P + 1)
+  int weight_lane_bits = 0;  ///< one line's lane of a weight beat: Wb * nW
+  int ecu_latency = 0;       ///< S: the residual subtraction's registers
+  // An unthrottled token on an idle core, cycles counted from its first beat
+  // taken (cycle 0): the last activation index written (B*Q + Lc + 1), the
+  // Orizuru tree built ((B-1)*Q + build + 1), then the 2k outliers one a cycle
+  // through the S registers of the subtraction (2k + S).
+  int clustering_done = 0;
+  int orizuru_done = 0;
+  int error_calculation = 0;
+  /// Cycles from its first beat taken to the edge that writes its last
+  /// residual: max(clustering_done, orizuru_done) + error_calculation.
+  int preprocess_cycles = 0;
+};
+
+/// Every figure derived from one config.
+struct Derived {
+  // Index formats and sizes.
+  int act_centroids = 0;      ///< 2^nA
+  int weight_centroids = 0;   ///< 2^nW
+  int boundaries = 0;         ///< 2^nA - 1 clustering boundaries
+  int concat_index_bits = 0;  ///< nA + nW: e = {ia, iw}
+  int lut_entries = 0;        ///< 2^(nA+nW)
+  int outliers = 0;           ///< 2k a token
+  int channel_bits = 0;       ///< max(1, clog2(K)): a channel index
+  int count_bits = 0;         ///< clog2(K + 1): an index count over a row
+  int indices_per_cycle = 0;  ///< C * I, one Index Counter beat
+  FpFormat accumulator;       ///< the accumulation format A
+  FpFormat storage{5, 10};    ///< binary16: activations, centroids, LUT, scales, outputs
+
+  RowCycles row;  ///< what bounds a row; row.row is the row interval of every line
+  ClusteringTiming clustering_unit;
+  OrizuruTiming orizuru;
+  OrizuruTiming topk_baseline;
+  IndexCounterTiming index_counter_array;
+  LineTiming pe_line;
+  MacLineTiming mac_line_baseline;
+  CoreTiming core;
+
+  /// docs/spec.md section 6's lower bound on the GEMM phase of one token of
+  /// `rows` output rows: ceil(rows / P) groups at the row interval.
+  int64_t gemm_lower_bound(int64_t rows) const;
+  /// The GEMM phase of one token of `rows` rows on an idle core, every stream
+  /// unthrottled: cycles from the first weight beat taken to the last output
+  /// taken, (ceil(rows / P) - 1) row intervals plus one group's beats and the
+  /// line's row latency.
+  int64_t gemm_cycles(int64_t rows) const;
+  /// The same with a row interval and a last group's beats that a slower
+  /// weight memory stretches (model/perf.hpp).
+  int64_t gemm_cycles(int64_t rows, int64_t row_interval, int64_t last_group_beats) const;
+
+  /// The manifest's "derived" object and the scalar constants of the
+  /// generated params header: the figures above that no block owns.
+  nlohmann::ordered_json to_json() const;
+};
+
+/// Computes every derived figure of a config (parse_config has validated it).
+Derived derive(const Config& config);
+
+/// derive(config).row: for model/pe_line.cpp and model/index_counter.cpp.
+RowCycles row_cycles(const Config& config);
+
+}  // namespace oasis

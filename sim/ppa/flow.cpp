@@ -1,0 +1,580 @@
+#include "sim/ppa/flow.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <cmath>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "sim/ppa/netlist.hpp"
+#include "sim/ppa/reports.hpp"
+#include "sim/ppa/run.hpp"
+
+namespace oasis::ppa {
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::round(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() *
+                    10) /
+         10;
+}
+
+double round_to(double v, int digits) {
+  const double f = std::pow(10.0, digits);
+  return std::round(v * f) / f;
+}
+
+bool matches_register(const std::string& net, const std::string& reg) {
+  return net == reg || (net.size() > reg.size() && net.compare(0, reg.size(), reg) == 0 &&
+                        net[reg.size()] == '[');
+}
+
+void check_tool(int status, const std::string& what, const fs::path& log) {
+  if (status != 0) {
+    throw ToolError(fmt::format("{} failed with exit status {} (log: {}):\n{}", what, status,
+                                log.string(), tail(log, 25)));
+  }
+}
+
+// The Liberty file as cells.lib in a work folder, so that scripts name it
+// without a path.
+void link_library(const Technology& tech, const fs::path& work) {
+  const fs::path link = work / "cells.lib";
+  std::error_code ec;
+  fs::remove(link, ec);
+  fs::create_symlink(fs::absolute(tech.lib.path), link);
+}
+
+}  // namespace
+
+void Technology::check() const {
+  for (const std::string& c : {inverter, nand2, buffer, clock_buffer}) (void)lib.cell(c);
+  if (!lib.cell(inverter).pin("A") || !lib.cell(inverter).pin("Y")) {
+    throw LibertyError(fmt::format("{}: inverter {} lacks pin A or Y", lib.path, inverter));
+  }
+}
+
+double Technology::fo4_load() const { return 4 * lib.cell(inverter).pin("A")->capacitance; }
+
+Fo4 measure_fo4(const Technology& tech, const Tools& tools, const fs::path& work) {
+  fs::create_directories(work);
+  // A chain of inverters, each driving the next one and three more loads.
+  constexpr int kStages = 12, kFirst = 2, kLast = 10;
+  const std::string inv = tech.inverter;
+  std::string v = "module fo4_chain (in_i, out_o);\n  input in_i;\n  output out_o;\n";
+  for (int i = 1; i < kStages; ++i) v += fmt::format("  wire n{};\n", i);
+  for (int i = 0; i < kStages; ++i) {
+    const std::string a = i == 0 ? "in_i" : fmt::format("n{}", i);
+    const std::string y = i == kStages - 1 ? "out_o" : fmt::format("n{}", i + 1);
+    v += fmt::format("  {} s{} (.A({}), .Y({}));\n", inv, i, a, y);
+    if (i < kStages - 1) {
+      for (int l = 0; l < 3; ++l) {
+        v += fmt::format("  wire l{}_{};\n  {} l{}_{}_inv (.A({}), .Y(l{}_{}));\n", i, l, inv, i, l,
+                         y, i, l);
+      }
+    }
+  }
+  v += "endmodule\n";
+  write_text(work / "fo4_chain.v", v);
+  const std::string tcl = fmt::format(
+      "read_liberty cells.lib\nread_verilog fo4_chain.v\nlink_design fo4_chain\n"
+      "create_clock -name vclk -period 1000\n"
+      "set_input_delay 0 -clock vclk [get_ports in_i]\n"
+      "set_output_delay 0 -clock vclk [get_ports out_o]\n"
+      "set_driving_cell -lib_cell {} -pin Y [get_ports in_i]\n"
+      "set_load {} [get_ports out_o]\n"
+      "report_checks -path_delay max -digits 6 > fo4_chain.rpt\n",
+      inv, tech.fo4_load());
+  write_text(work / "fo4_chain.tcl", tcl);
+  link_library(tech, work);
+  const fs::path log = work / "fo4_chain.log";
+  fs::remove(log);
+  check_tool(run_tool({tools.sta, "-no_splash", "-exit", "fo4_chain.tcl"}, log, work),
+             "OpenSTA on the FO4 inverter chain", log);
+  const auto paths = parse_report_checks(read_text(work / "fo4_chain.rpt"));
+  if (paths.size() != 1) throw ReportError("the FO4 chain's timing report has no single path");
+  const TimingPath& p = paths[0];
+  auto at = [&](int stage) {
+    const std::string pin = fmt::format("s{}/Y", stage);
+    for (size_t i = 0; i < p.points.size(); ++i) {
+      if (p.points[i].rfind(pin + " ", 0) == 0 || p.points[i] == pin) return p.times[i];
+    }
+    throw ReportError(fmt::format("the FO4 chain's path does not pass {}", pin));
+  };
+  Fo4 f;
+  f.stages = kLast - kFirst;
+  f.delay = (at(kLast) - at(kFirst)) / f.stages;
+  if (!(f.delay > 0)) throw ReportError("the FO4 chain measured no delay");
+  return f;
+}
+
+std::string yosys_synth_script(const BlockJob& job, const Technology& tech) {
+  std::string s = fmt::format("# oasis-ppa, flow version {}: {}, synthesis\n", kFlowVersion,
+                              job.label);
+  s += "read_liberty -lib cells.lib\n";
+  s += "read_verilog -sv";
+  for (const auto& src : job.sources) s += " rtl/" + src;
+  s += "\n";
+  s += fmt::format("hierarchy -check -top {}\n", job.top);
+  for (const auto& m : job.blackboxes) s += fmt::format("blackbox {}\n", m);
+  s += "proc\ncheck -assert\nselect -assert-none t:$dlatch t:$adlatch t:$dlatchsr\n";
+  // Full and half adders written as such go to the library's adder cells:
+  // abc cannot map to cells with two outputs.
+  if (tech.has_adders()) s += "techmap -map adders.v\n";
+  // synth module by module: on one flat module its resource sharing alone
+  // takes minutes.
+  s += fmt::format("synth -top {}\ncheck -assert\n", job.top);
+  s += "tee -q -o generic.stat stat\nwrite_rtlil synth.il\n";
+  return s;
+}
+
+std::string yosys_map_script(const BlockJob& job, const Technology& tech, const Constraints& c,
+                             const std::set<std::string>& kept) {
+  std::string s = fmt::format("# oasis-ppa, flow version {}: {}, mapping\n", kFlowVersion,
+                              job.label);
+  s += "read_liberty -lib cells.lib\nread_rtlil synth.il\n";
+  // Flat but for the kept modules, so that the library mapping sees across
+  // the units' boundaries (the binary16 adder is 28 % larger mapped with its
+  // rounding as a module of its own); a kept module is mapped once however
+  // often it is used.
+  for (const auto& m : kept) s += fmt::format("setattr -mod -set keep_hierarchy 1 {}\n", m);
+  // The buffers' registers keep their names through flattening (else a net
+  // takes the name of the deepest port it reaches), so that their flip-flops
+  // can be found and counted.
+  std::set<std::string> regs;
+  for (const auto& m : job.memories) {
+    for (const auto& r : m.registers) regs.insert(r.substr(r.rfind('.') + 1));
+  }
+  for (const auto& r : regs) s += fmt::format("setattr -set keep 1 w:{0} w:{0}[*]\n", r);
+  s += "flatten\nopt -fast\n";
+  const double ps = c.period * tech.lib.time_unit_seconds() * 1e12;
+  s += "dfflibmap -liberty cells.lib\n";
+  s += fmt::format("abc -liberty cells.lib -D {:.0f} -constr abc.constr\n", ps);
+  s += "opt_clean -purge\n";
+  s += "tee -q -o hier.stat stat -liberty cells.lib\n";
+  for (const auto& m : kept) s += fmt::format("setattr -mod -unset keep_hierarchy {}\n", m);
+  s += "flatten\nopt_clean -purge\n";
+  for (const auto& m : job.blackboxes) {
+    s += fmt::format("tee -q -o {0}.inputs select -list {0}/i:*\n", m);
+    s += fmt::format("tee -q -o {0}.outputs select -list {0}/o:*\n", m);
+  }
+  s += "write_blif -gates mapped.blif\n";
+  return s;
+}
+
+double generic_cell_count(const std::string& module,
+                          const std::map<std::string, StatModule>& generic, int depth) {
+  if (depth > 64) throw ReportError("module hierarchy too deep in stat");
+  const auto it = generic.find(module);
+  if (it == generic.end()) throw ReportError("no module " + module + " in Yosys's stat");
+  double n = 0;
+  for (const auto& [type, count] : it->second.cells) {
+    n += double(count) * (generic.count(type) ? generic_cell_count(type, generic, depth + 1) : 1.0);
+  }
+  return n;
+}
+
+std::set<std::string> kept_modules(const BlockJob& job,
+                                   const std::map<std::string, StatModule>& generic) {
+  std::set<std::string> kept;
+  for (const auto& p : job.parts) kept.insert(p.module);
+  // Instances of each module in the whole block, and its cells with
+  // everything below it.
+  std::map<std::string, double> size;
+  std::function<double(const std::string&, int)> cells = [&](const std::string& m, int depth) {
+    if (depth > 64) throw ReportError("module hierarchy too deep in stat");
+    const auto it = size.find(m);
+    if (it != size.end()) return it->second;
+    double n = 0;
+    for (const auto& [type, count] : generic.at(m).cells) {
+      n += double(count) * (generic.count(type) ? cells(type, depth + 1) : 1.0);
+    }
+    return size[m] = n;
+  };
+  std::map<std::string, double> uses;
+  std::function<void(const std::string&, double, int)> walk = [&](const std::string& m, double n,
+                                                                  int depth) {
+    if (depth > 64) throw ReportError("module hierarchy too deep in stat");
+    uses[m] += n;
+    for (const auto& [type, count] : generic.at(m).cells) {
+      if (generic.count(type)) walk(type, n * double(count), depth + 1);
+    }
+  };
+  if (!generic.count(job.top)) throw ReportError("no module " + job.top + " in Yosys's stat");
+  walk(job.top, 1, 0);
+  if (cells(job.top, 0) <= kFlatMaxCells) return kept;
+  std::set<std::string> repeated;
+  for (const auto& [m, n] : uses) {
+    if (m != job.top && n >= kKeptMinInstances && cells(m, 0) >= kKeptMinCells) repeated.insert(m);
+  }
+  // The outermost repeated units only: a unit inside another (the rounding
+  // inside an adder) is flattened into it wherever it is used, so that the
+  // mapping sees across their boundary (keep_hierarchy is a module's, not an
+  // instance's).
+  std::set<std::string> inner;
+  std::function<void(const std::string&, int)> below = [&](const std::string& m, int depth) {
+    if (depth > 64) throw ReportError("module hierarchy too deep in stat");
+    for (const auto& [type, count] : generic.at(m).cells) {
+      if (generic.count(type) && inner.insert(type).second) below(type, depth + 1);
+    }
+  };
+  for (const auto& m : repeated) below(m, 0);
+  for (const auto& m : repeated) {
+    if (!inner.count(m)) kept.insert(m);
+  }
+  return kept;
+}
+
+std::string sta_script(const std::string& top, bool clocked, const Technology& tech,
+                       const Constraints& c) {
+  std::string s =
+      fmt::format("read_liberty cells.lib\nread_verilog netlist.v\nlink_design {}\n", top);
+  if (clocked) {
+    s += fmt::format("create_clock -name clk -period {:.6g} [get_ports clk_i]\n", c.period);
+    s += "set inputs [delete_from_list [all_inputs] [get_ports clk_i]]\n";
+  } else {
+    s += fmt::format("create_clock -name clk -period {:.6g}\n", c.period);
+    s += "set inputs [all_inputs]\n";
+  }
+  const double io = c.io_budget * c.period;
+  s += fmt::format("set_input_delay {:.6g} -clock clk $inputs\n", io);
+  s += fmt::format("set_output_delay {:.6g} -clock clk [all_outputs]\n", io);
+  s += fmt::format("set_driving_cell -lib_cell {} -pin Y $inputs\n", tech.buffer);
+  s += fmt::format("set_load {:.6g} [all_outputs]\n", tech.fo4_load());
+  s += fmt::format("report_checks -path_delay max -digits 4 > {}\n", "timing.rpt");
+  s += fmt::format("report_wns -digits 4 > {}\n", "wns.rpt");
+  s += fmt::format("report_tns -digits 4 > {}\n", "tns.rpt");
+  s +=
+      fmt::format("set_power_activity -global -activity {:.6g} -duty {:.6g}\n", c.activity, c.duty);
+  s += fmt::format("set_power_activity -input -activity {:.6g} -duty {:.6g}\n", c.activity, c.duty);
+  s += fmt::format("report_power -digits 6 > {}\n", "power.rpt");
+  s += fmt::format("report_power -instances [get_cells *] -digits 6 > {}\n", "power_instances.rpt");
+  return s;
+}
+
+namespace {
+
+// The area of a module with everything below it, from `stat -liberty`.
+double module_area(const std::map<std::string, StatModule>& stat, const std::string& module,
+                   const Liberty& lib, int depth = 0) {
+  if (depth > 64) throw ReportError("module hierarchy too deep in stat");
+  const auto it = stat.find(module);
+  if (it == stat.end()) {
+    // Yosys names a parameterised module "$paramod$<hash>\<name>"; the
+    // generated parts have no parameters.
+    throw ReportError(fmt::format("no module '{}' in Yosys's stat", module));
+  }
+  double a = 0;
+  for (const auto& [type, n] : it->second.cells) {
+    if (lib.has(type)) {
+      a += lib.cell(type).area * double(n);
+    } else if (stat.count(type)) {
+      a += module_area(stat, type, lib, depth + 1) * double(n);
+    } else {
+      throw ReportError(
+          fmt::format("cell type '{}' in module '{}' is neither a library cell nor a "
+                      "module",
+                      type, module));
+    }
+  }
+  return a;
+}
+
+std::vector<std::string> port_names(const fs::path& list) {
+  // `select -list module/i:*` lines: "module/port".
+  std::vector<std::string> out;
+  std::istringstream in(read_text(list));
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t slash = line.rfind('/');
+    if (slash != std::string::npos) out.push_back(line.substr(slash + 1));
+  }
+  return out;
+}
+
+// Black boxes out of the netlist: each instance is removed, the nets its
+// outputs drove become inputs, the nets its inputs read become outputs.
+GateNetlist cut_blackboxes(GateNetlist nl, const BlockJob& job, const fs::path& work) {
+  if (job.blackboxes.empty()) return nl;
+  std::map<std::string, std::set<std::string>> outputs_of;
+  for (const auto& m : job.blackboxes) {
+    for (const auto& p : port_names(work / (m + ".outputs"))) outputs_of[m].insert(p);
+  }
+  std::vector<Gate> kept;
+  std::set<std::string> new_inputs, new_outputs;
+  for (Gate& g : nl.gates) {
+    const auto it = outputs_of.find(g.cell);
+    if (it == outputs_of.end()) {
+      kept.push_back(std::move(g));
+      continue;
+    }
+    for (const auto& [pin, net] : g.pins) {
+      const std::string base = pin.substr(0, pin.find('['));
+      if (nl.constants.count(net)) continue;
+      (it->second.count(base) ? new_inputs : new_outputs).insert(net);
+    }
+  }
+  nl.gates = std::move(kept);
+  std::set<std::string> ports(nl.inputs.begin(), nl.inputs.end());
+  ports.insert(nl.outputs.begin(), nl.outputs.end());
+  // A cut net gets a port of its own: bb_<n>[i].
+  int i = 0, o = 0;
+  std::map<std::string, std::string> rename;
+  for (const auto& n : new_inputs) {
+    if (ports.count(n)) continue;
+    const std::string p = fmt::format("bb_in[{}]", i++);
+    nl.inputs.push_back(p);
+    nl.copies.emplace_back(p, n);
+  }
+  for (const auto& n : new_outputs) {
+    if (ports.count(n) || new_inputs.count(n)) continue;
+    const std::string p = fmt::format("bb_out[{}]", o++);
+    nl.outputs.push_back(p);
+    nl.copies.emplace_back(n, p);
+  }
+  return nl;
+}
+
+}  // namespace
+
+ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools& tools,
+                       const Constraints& c, const fs::path& work,
+                       const std::function<void(const std::string&)>& progress) {
+  fs::remove_all(work);
+  fs::create_directories(work);
+  // 1. Yosys: map to the library.
+  write_text(work / "adders.v",
+             fmt::format("// oasis_fa / oasis_ha to the library's adder cells.\n"
+                         "module oasis_fa (input a_i, input b_i, input c_i, output sum_o, "
+                         "output carry_o);\n"
+                         "  {} _TECHMAP_REPLACE_ (.A(a_i), .B(b_i), .C(c_i), .YS(sum_o), "
+                         ".YC(carry_o));\nendmodule\n"
+                         "module oasis_ha (input a_i, input b_i, output sum_o, output carry_o);\n"
+                         "  {} _TECHMAP_REPLACE_ (.A(a_i), .B(b_i), .YS(sum_o), .YC(carry_o));\n"
+                         "endmodule\n",
+                         tech.full_adder, tech.half_adder));
+  write_text(work / "abc.constr",
+             fmt::format("set_driving_cell {}\nset_load {:.6g}\n", tech.buffer, tech.fo4_load()));
+  write_text(work / "synth.ys", yosys_synth_script(job, tech));
+  link_library(tech, work);
+  fs::create_directory_symlink(fs::absolute(job.rtl_dir), work / "rtl");
+  auto t0 = std::chrono::steady_clock::now();
+  progress("yosys: synthesis");
+  const std::string errors = "implicitly declared|no driver|Latch|logic loop|conflicting";
+  check_tool(run_tool({tools.yosys, "-q", "-e", errors, "-l", "synth.log", "-s", "synth.ys"},
+                      work / "yosys.out", work),
+             "Yosys", work / "synth.log");
+  const auto generic = parse_yosys_stat(read_text(work / "generic.stat"));
+  const std::set<std::string> kept = kept_modules(job, generic);
+  const long generic_cells = long(generic_cell_count(job.top, generic));
+  write_text(work / "map.ys", yosys_map_script(job, tech, c, kept));
+  progress(fmt::format("yosys: mapping to {} ({} module(s) mapped once each)", tech.lib.name,
+                       kept.size()));
+  check_tool(run_tool({tools.yosys, "-q", "-e", errors, "-l", "map.log", "-s", "map.ys"},
+                      work / "yosys.out", work),
+             "Yosys", work / "map.log");
+  fs::remove(work / "synth.il");
+  const double t_yosys = seconds_since(t0);
+
+  // 2. Buffer high-fanout nets until blifFanout changes nothing.
+  t0 = std::chrono::steady_clock::now();
+  progress(fmt::format("yosys {:.0f} s; buffering high-fanout nets", t_yosys));
+  write_text(work / "nofanout", "$false\n$true\n$undef\n");
+  fs::path cur = work / "mapped.blif";
+  int iterations = 0;
+  long changed_total = 0;
+  const fs::path flog = work / "fanout.log";
+  for (;; ++iterations) {
+    if (iterations == 20) {
+      throw ToolError(
+          fmt::format("blifFanout still changes gates after 20 passes (log: {})", flog.string()));
+    }
+    const fs::path next = work / fmt::format("buffered{}.blif", iterations);
+    const size_t before = fs::exists(flog) ? read_text(flog).size() : 0;
+    run_tool({tools.blif_fanout, "-l", "100", "-c", "20", "-s", "nullstring", "-I",
+              (work / "nofanout").string(), "-p", fs::absolute(tech.lib.path).string(), "-b",
+              tech.buffer + "," + tech.clock_buffer, "-i", "A,A", "-o", "Y,Y", cur.string(),
+              next.string()},
+             flog);
+    const std::string out = read_text(flog).substr(before);
+    static const std::regex changed(R"(Number of gates changed: (\d+))");
+    std::smatch m;
+    if (!std::regex_search(out, m, changed) || !fs::exists(next)) {
+      throw ToolError(
+          fmt::format("blifFanout did not finish (log: {}):\n{}", flog.string(), tail(flog, 15)));
+    }
+    const long n = std::stol(m[1]);
+    changed_total += n;
+    if (cur != work / "mapped.blif") fs::remove(cur);
+    cur = next;
+    if (n == 0) break;
+  }
+  fs::rename(cur, work / "buffered.blif");
+  const double t_fanout = seconds_since(t0);
+
+  // 3. The netlist: counted, and written as Verilog for OpenSTA.
+  const GateNetlist raw = read_blif(work / "buffered.blif");
+  const GateNetlist nl = cut_blackboxes(raw, job, work);
+  const NetlistStats st = netlist_stats(nl, tech.lib);
+  const VerilogNetlist vn = write_verilog(nl, tech.lib);
+  write_text(work / "netlist.v", "// oasis-ppa: " + job.label + ", mapped to " + tech.lib.name +
+                                     " and buffered\n" + vn.text);
+  bool clocked = false;
+  for (const auto& in : nl.inputs) clocked = clocked || in == "clk_i";
+
+  // 4. OpenSTA: timing and power.
+  t0 = std::chrono::steady_clock::now();
+  progress(fmt::format("{} cells after buffering; OpenSTA", st.total.count));
+  write_text(work / "sta.tcl", sta_script(job.top, clocked, tech, c));
+  const fs::path slog = work / "sta.log";
+  check_tool(run_tool({tools.sta, "-no_splash", "-exit", "sta.tcl"}, slog, work), "OpenSTA", slog);
+  const std::string slog_text = read_text(slog);
+  for (const char* bad : {"Error", "not found", "unknown"}) {
+    if (slog_text.find(bad) != std::string::npos) {
+      throw ToolError(
+          fmt::format("OpenSTA reported a problem (log: {}):\n{}", slog.string(), tail(slog, 25)));
+    }
+  }
+  const double t_sta = seconds_since(t0);
+  const auto paths = parse_report_checks(read_text(work / "timing.rpt"));
+  const double wns = parse_sta_value(read_text(work / "wns.rpt"), "wns");
+  const double tns = parse_sta_value(read_text(work / "tns.rpt"), "tns");
+  const auto power = parse_report_power(read_text(work / "power.rpt"));
+  const auto inst_power = parse_instance_power(read_text(work / "power_instances.rpt"));
+
+  // 5. Figures.
+  ordered_json r;
+  r["label"] = job.label;
+  r["top"] = job.top;
+  const double nand2 = tech.lib.cell(tech.nand2).area;
+  // Flip-flops of the buffers.
+  std::map<std::string, std::pair<long, double>> mem_flops;  // name -> (count, area)
+  double mem_area = 0;
+  for (const Gate& g : nl.gates) {
+    const LibertyCell& cell = tech.lib.cell(g.cell);
+    if (!cell.sequential) continue;
+    for (const auto& [pin, net] : g.pins) {
+      const LibertyPin* p = cell.pin(pin);
+      if (!p || p->direction != "output") continue;
+      const std::string q = plain_net(net);
+      for (const MemorySpec& m : job.memories) {
+        if (std::any_of(m.registers.begin(), m.registers.end(),
+                        [&](const std::string& reg) { return matches_register(q, reg); })) {
+          auto& [n, a] = mem_flops[m.name];
+          ++n;
+          a += cell.area;
+          mem_area += cell.area;
+          break;
+        }
+      }
+      break;
+    }
+  }
+  r["area_um2"] = {{"total", round_to(st.total.area, 1)},
+                   {"logic", round_to(st.total.area - mem_area, 1)},
+                   {"combinational", round_to(st.combinational.area, 1)},
+                   {"sequential", round_to(st.sequential.area, 1)},
+                   {"memory_flops", round_to(mem_area, 1)},
+                   {"fanout_buffers", round_to(st.buffers.area, 1)}};
+  r["nand2_eq"] = {{"total", round_to(st.total.area / nand2, 1)},
+                   {"logic", round_to((st.total.area - mem_area) / nand2, 1)}};
+  r["cells"] = st.total.count;
+  r["flip_flops"] = st.sequential.count;
+  r["fanout_buffers"] = st.buffers.count;
+  ordered_json by_cell = ordered_json::object();
+  for (const auto& [cell, cc] : st.by_cell) by_cell[cell] = cc.count;
+  r["cells_by_type"] = by_cell;
+  ordered_json mems = ordered_json::array();
+  for (const MemorySpec& m : job.memories) {
+    const auto it = mem_flops.find(m.name);
+    const long n = it == mem_flops.end() ? 0 : it->second.first;
+    if (n != m.bits) {
+      throw ReportError(
+          fmt::format("{}: buffer {} has {} bits, but {} flip-flops were found in the "
+                      "netlist for its registers ({})",
+                      job.label, m.name, m.bits, n, fmt::join(m.registers, ", ")));
+    }
+    mems.push_back({{"name", m.name},
+                    {"what", m.what},
+                    {"bits", m.bits},
+                    {"flop_area_um2", round_to(it == mem_flops.end() ? 0 : it->second.second, 1)}});
+  }
+  r["memories"] = mems;
+
+  // Timing: the path of least slack.
+  if (paths.empty()) throw ReportError(job.label + ": OpenSTA reported no timing path");
+  const TimingPath* worst = &paths[0];
+  for (const auto& p : paths) {
+    if (p.slack < worst->slack) worst = &p;
+  }
+  const double internal = c.period - worst->slack - worst->input_delay - worst->output_delay;
+  r["timing"] = {{"period", round_to(c.period, 4)},
+                 {"slack", round_to(worst->slack, 4)},
+                 {"met", worst->slack >= 0},
+                 {"critical_path", round_to(internal, 4)},
+                 {"min_period", round_to(c.period - worst->slack, 4)},
+                 {"wns", round_to(wns, 4)},
+                 {"tns", round_to(tns, 4)},
+                 {"startpoint", worst->startpoint + " (" + worst->start_kind + ")"},
+                 {"endpoint", worst->endpoint + " (" + worst->end_kind + ")"},
+                 {"path_group", worst->group},
+                 {"cells_on_path", std::max<int>(0, int(worst->points.size()) - 2)},
+                 {"input_delay", round_to(worst->input_delay, 4)},
+                 {"output_delay", round_to(worst->output_delay, 4)}};
+  const PowerRow& tot = power.at("Total");
+  auto prow = [](const PowerRow& p) {
+    return ordered_json{{"internal", p.internal},
+                        {"switching", p.switching},
+                        {"leakage", p.leakage},
+                        {"total", p.total}};
+  };
+  r["power_w"] = prow(tot);
+  r["power_w"]["sequential"] = power.count("Sequential") ? power.at("Sequential").total : 0.0;
+  r["power_w"]["combinational"] =
+      power.count("Combinational") ? power.at("Combinational").total : 0.0;
+
+  // Parts: area from the hierarchy before buffering, power from the buffered
+  // netlist's instances by the part their output net belongs to.
+  if (!job.parts.empty()) {
+    const auto stat = parse_yosys_stat(read_text(work / "hier.stat"));
+    std::map<std::string, double> part_power;
+    double counted = 0;
+    for (const auto& [inst, row] : inst_power) {
+      const auto it = vn.instance_net.find(inst);
+      const std::string net = it == vn.instance_net.end() ? "" : plain_net(it->second);
+      for (const PartSpec& p : job.parts) {
+        if (net.rfind(p.instance + ".", 0) == 0) {
+          part_power[p.instance] += row.total;
+          break;
+        }
+      }
+      counted += row.total;
+    }
+    ordered_json parts = ordered_json::array();
+    for (const PartSpec& p : job.parts) {
+      parts.push_back({{"instance", p.instance},
+                       {"module", p.module},
+                       {"role", p.role},
+                       {"area_um2", round_to(module_area(stat, p.module, tech.lib), 1)},
+                       {"power_w", part_power[p.instance]}});
+    }
+    r["parts"] = parts;
+    r["power_w"]["instances_sum"] = counted;
+  }
+  std::set<std::string> part_modules;
+  for (const auto& p : job.parts) part_modules.insert(p.module);
+  r["mapping"] = {{"generic_cells", generic_cells},
+                  {"repeated_modules_mapped_once", kept.size() - part_modules.size()}};
+  r["fanout"] = {{"passes", iterations + 1}, {"gates_changed", changed_total}};
+  r["seconds"] = {{"yosys", t_yosys}, {"fanout", t_fanout}, {"sta", t_sta}};
+  return r;
+}
+
+}  // namespace oasis::ppa

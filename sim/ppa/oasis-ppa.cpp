@@ -1,0 +1,673 @@
+// oasis-ppa: area, timing and power of every generated block, the core and
+// the baselines of a config in a real standard-cell library (docs/ppa.md).
+// Each block is mapped by Yosys, buffered by blifFanout and timed by OpenSTA
+// (sim/ppa/flow.hpp) at one clock target given in FO4 delays of the library,
+// measured in the same run. Writes <out>/ppa.json, ppa.md and plots; a block
+// whose sources, scripts and tools have not changed is not run again.
+// Bad input (config, Liberty file, clock target, block name): one message,
+// exit status 2, nothing written.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gen/block.hpp"
+#include "gen/generator.hpp"
+#include "model/config.hpp"
+#include "sim/ppa/flow.hpp"
+#include "sim/ppa/liberty.hpp"
+#include "sim/ppa/report.hpp"
+#include "sim/ppa/run.hpp"
+
+namespace {
+
+using namespace oasis;
+using namespace oasis::ppa;
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+constexpr const char* kDefaultLiberty = "/usr/share/qflow/tech/osu018/osu018_stdcells.lib";
+
+struct Options {
+  std::string build;
+  std::string config_path;
+  std::vector<std::string> overrides;
+  std::string out;
+  std::string liberty = kDefaultLiberty;
+  std::string blocks;
+  double period_fo4 = kDefaultPeriodFo4;
+  double activity = 0.1;
+  double io_budget = 0.1;
+  double sram_um2_per_bit = kDefaultSramUm2PerBit;
+  int max_channels = 1024;
+  bool plots = true;
+};
+
+uint64_t fnv1a(const std::string& s, uint64_t h = 1469598103934665603ULL) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+std::string hex(uint64_t v) { return fmt::format("{:016x}", v); }
+
+// One generated variant of the config: the config as given, or a smaller
+// slice of it for a block too large to synthesize whole.
+struct Variant {
+  std::string tag;
+  std::vector<std::string> sets;
+  fs::path dir;
+  json manifest;
+};
+
+Variant generate_variant(const Options& o, const fs::path& root, const std::string& tag,
+                         const std::vector<std::string>& sets) {
+  std::vector<std::string> overrides = o.overrides;
+  overrides.insert(overrides.end(), sets.begin(), sets.end());
+  const Config config = load_config(o.config_path, overrides);
+  gen::GenerateRequest request;
+  request.config_path = o.config_path;
+  request.overrides = overrides;
+  Variant v;
+  v.tag = tag;
+  v.sets = sets;
+  v.dir = root / tag;
+  request.out_dir = v.dir.string();
+  const auto files = gen::render(config, request);
+  fs::create_directories(v.dir);
+  for (const auto& [name, text] : files) {
+    const fs::path p = v.dir / name;
+    if (fs::exists(p) && read_text(p) == text) continue;
+    write_text(p, text);
+  }
+  v.manifest = json::parse(files.at("manifest.json"));
+  return v;
+}
+
+const json& block_manifest(const Variant& v, const std::string& block) {
+  const json& b = v.manifest.at("blocks");
+  if (!b.contains(block)) throw std::logic_error("no block " + block + " in " + v.dir.string());
+  return b.at(block);
+}
+
+// A figure of a block's manifest, or of the config.
+double figure(const Variant& v, const std::string& block, const std::string& key) {
+  const json& b = block_manifest(v, block);
+  if (b.contains(key) && b.at(key).is_number()) return b.at(key).get<double>();
+  const json& c = v.manifest.at("config");
+  if (c.contains(key) && c.at(key).is_number()) return c.at(key).get<double>();
+  throw std::logic_error(fmt::format("no figure '{}' for block {} in {}", key, block,
+                                     (v.dir / "manifest.json").string()));
+}
+
+BlockJob make_job(const Variant& v, const std::string& block, const std::string& label,
+                  const std::vector<std::string>& blackbox_blocks = {}) {
+  const json& m = block_manifest(v, block);
+  BlockJob job;
+  job.label = label;
+  job.top = m.at("top").get<std::string>();
+  job.rtl_dir = v.dir;
+  std::istringstream list(read_text(v.dir / (block + ".f")));
+  std::string line;
+  while (std::getline(list, line)) {
+    if (line.empty() || line.rfind("//", 0) == 0) continue;
+    job.sources.push_back(line);
+  }
+  if (m.contains("parts")) {
+    for (const auto& p : m.at("parts")) {
+      job.parts.push_back({p.at("instance").get<std::string>(), p.at("module").get<std::string>(),
+                           p.at("role").get<std::string>()});
+    }
+  }
+  if (m.contains("memories")) {
+    for (const auto& p : m.at("memories")) {
+      MemorySpec s;
+      s.name = p.at("name").get<std::string>();
+      s.what = p.at("what").get<std::string>();
+      s.bits = p.at("bits").get<long>();
+      for (const auto& r : p.at("registers")) s.registers.push_back(r.get<std::string>());
+      job.memories.push_back(s);
+    }
+  }
+  for (const auto& b : blackbox_blocks) {
+    const std::string top = block_manifest(v, b).at("top").get<std::string>();
+    job.blackboxes.push_back(top);
+    // Parts and buffers inside a black box are measured with it, not here.
+    std::vector<std::string> inside;
+    for (const PartSpec& p : job.parts) {
+      if (p.module == top) inside.push_back(p.instance + ".");
+    }
+    std::erase_if(job.parts, [&](const PartSpec& p) { return p.module == top; });
+    std::erase_if(job.memories, [&](const MemorySpec& s) {
+      return std::any_of(s.registers.begin(), s.registers.end(), [&](const std::string& r) {
+        return std::any_of(inside.begin(), inside.end(),
+                           [&](const std::string& i) { return r.rfind(i, 0) == 0; });
+      });
+    });
+  }
+  return job;
+}
+
+class Runner {
+ public:
+  Runner(const Options& o, const Technology& tech, const Tools& tools, const Constraints& c,
+         const fs::path& out, std::string environment)
+      : o_(o), tech_(tech), tools_(tools), c_(c), out_(out), env_(std::move(environment)) {}
+
+  void set_total(int n) { total_ = n; }
+
+  json measure(const BlockJob& job) {
+    ++index_;
+    const fs::path res = out_ / "blocks" / (job.label + ".json");
+    const fs::path work = out_ / "work" / job.label;
+    uint64_t h = fnv1a(env_);
+    h = fnv1a(yosys_synth_script(job, tech_) + yosys_map_script(job, tech_, c_, {}), h);
+    h = fnv1a(sta_script(job.top, true, tech_, c_), h);
+    for (const auto& s : job.sources) h = fnv1a(read_text(job.rtl_dir / s), h);
+    for (const auto& m : job.memories) h = fnv1a(m.name + std::to_string(m.bits), h);
+    for (const auto& p : job.parts) h = fnv1a(p.instance + p.module + p.role, h);
+    const std::string key = hex(h);
+    if (fs::exists(res) && fs::exists(work / "netlist.v")) {
+      try {
+        json r = json::parse(read_text(res));
+        if (r.value("key", "") == key) {
+          std::printf("ppa: [%d/%d] %s: unchanged (%s)\n", index_, total_, job.label.c_str(),
+                      summary(r).c_str());
+          std::fflush(stdout);
+          return r;
+        }
+      } catch (const json::exception&) {
+      }
+    }
+    std::printf("ppa: [%d/%d] %s ...\n", index_, total_, job.label.c_str());
+    std::fflush(stdout);
+    json r = run_block(job, tech_, tools_, c_, work, [&](const std::string& step) {
+      std::printf("ppa: [%d/%d] %s: %s\n", index_, total_, job.label.c_str(), step.c_str());
+      std::fflush(stdout);
+    });
+    r["key"] = key;
+    r["scaled"] = false;
+    r["note"] = "";
+    fs::create_directories(res.parent_path());
+    write_text(res, r.dump(2) + "\n");
+    std::printf("ppa: [%d/%d] %s: %s\n", index_, total_, job.label.c_str(), summary(r).c_str());
+    std::fflush(stdout);
+    return r;
+  }
+
+ private:
+  std::string summary(const json& r) const {
+    return fmt::format(
+        "{:.0f} um2, {} cells, critical path {:.3f} ns ({:.1f} FO4), slack {:.3f} ns",
+        r["area_um2"]["total"].get<double>(), r["cells"].get<long>(),
+        r["timing"]["critical_path"].get<double>(),
+        r["timing"]["critical_path"].get<double>() / fo4_, r["timing"]["slack"].get<double>());
+  }
+
+ public:
+  double fo4_ = 1;
+
+ private:
+  const Options& o_;
+  const Technology& tech_;
+  const Tools& tools_;
+  const Constraints& c_;
+  fs::path out_;
+  std::string env_;
+  int index_ = 0, total_ = 0;
+};
+
+// Above the channel limit, blocks too large for Yosys here are measured at
+// two smaller sizes and extrapolated (docs/ppa.md, "Scaled figures").
+struct Slice {
+  std::string key;
+  int v1 = 0, v2 = 0;  // v2 == 0: one run (the PE line)
+  std::string logic_measure, flop_measure;
+};
+
+std::optional<Slice> slice_plan(const std::string& block, const Variant& full) {
+  if (block == "mac_line_baseline") {
+    const int ri = int(figure(full, "pe_line", "row_interval_cycles"));
+    const int t = int(full.manifest["config"]["mac_tree_inputs"].get<int>());
+    return Slice{"channels", t * ri, 2 * t * ri, "macs_per_cycle", "macs_per_cycle"};
+  }
+  if (block == "topk_baseline") return Slice{"channels", 128, 256, "comparators", "channels"};
+  if (block == "topk_sort_baseline") return Slice{"channels", 64, 128, "comparators", "channels"};
+  if (block == "index_counter_array") {
+    return Slice{"index_counters", 1, 2, "index_counters", "index_counters"};
+  }
+  if (block == "pe_line") return Slice{"index_counters", 1, 0, "", ""};
+  return std::nullopt;
+}
+
+double lin(double x1, double x2, double u, double u1, double u2) {
+  return x2 + (u - u2) * (x2 - x1) / (u2 - u1);
+}
+
+// Extrapolates two runs of a block: logic in one measure, flip-flops in another.
+json extrapolate(const json& a, const json& b, double l, double l1, double l2, double f, double f1,
+                 double f2, const std::string& note) {
+  json r = b;
+  const double seq1 = a["area_um2"]["sequential"], seq2 = b["area_um2"]["sequential"];
+  const double tot1 = a["area_um2"]["total"], tot2 = b["area_um2"]["total"];
+  const double seq = lin(seq1, seq2, f, f1, f2);
+  const double comb = lin(tot1 - seq1, tot2 - seq2, l, l1, l2);
+  const double buf =
+      lin(a["area_um2"]["fanout_buffers"], b["area_um2"]["fanout_buffers"], l, l1, l2);
+  const double mem = lin(a["area_um2"]["memory_flops"], b["area_um2"]["memory_flops"], f, f1, f2);
+  r["area_um2"] = {{"total", std::round(seq + comb)},   {"logic", std::round(seq + comb - mem)},
+                   {"combinational", std::round(comb)}, {"sequential", std::round(seq)},
+                   {"memory_flops", std::round(mem)},   {"fanout_buffers", std::round(buf)}};
+  const double nand2 = b["area_um2"]["total"].get<double>() / b["nand2_eq"]["total"].get<double>();
+  r["nand2_eq"] = {{"total", std::round((seq + comb) / nand2)},
+                   {"logic", std::round((seq + comb - mem) / nand2)}};
+  r["cells"] =
+      std::lround(lin(a["cells"].get<double>() - a["flip_flops"].get<double>(),
+                      b["cells"].get<double>() - b["flip_flops"].get<double>(), l, l1, l2) +
+                  lin(a["flip_flops"], b["flip_flops"], f, f1, f2));
+  r["flip_flops"] = std::lround(lin(a["flip_flops"], b["flip_flops"], f, f1, f2));
+  const double ps = lin(a["power_w"]["sequential"], b["power_w"]["sequential"], f, f1, f2);
+  const double pc = lin(a["power_w"]["combinational"], b["power_w"]["combinational"], l, l1, l2);
+  const double pt = b["power_w"]["total"].get<double>();
+  json p = b["power_w"];
+  for (const char* k : {"internal", "switching", "leakage"}) {
+    p[k] = pt > 0 ? b["power_w"][k].get<double>() * (ps + pc) / pt : 0.0;
+  }
+  p["total"] = ps + pc;
+  p["sequential"] = ps;
+  p["combinational"] = pc;
+  r["power_w"] = p;
+  r.erase("cells_by_type");
+  r.erase("parts");
+  r.erase("key");
+  r["memories"] = json::array();
+  r["scaled"] = true;
+  r["note"] = note;
+  return r;
+}
+
+// The difference of two results, added to a third: base + (plus - minus),
+// for area, cells and power; timing is the worse of base and plus.
+json add_growth(const json& base, const json& plus, const json& minus, const std::string& note) {
+  json r = base;
+  for (const char* k :
+       {"total", "logic", "combinational", "sequential", "memory_flops", "fanout_buffers"}) {
+    r["area_um2"][k] = base["area_um2"][k].get<double>() + plus["area_um2"][k].get<double>() -
+                       minus["area_um2"][k].get<double>();
+  }
+  for (const char* k : {"total", "logic"}) {
+    r["nand2_eq"][k] = base["nand2_eq"][k].get<double>() + plus["nand2_eq"][k].get<double>() -
+                       minus["nand2_eq"][k].get<double>();
+  }
+  for (const char* k : {"cells", "flip_flops"}) {
+    r[k] = base[k].get<long>() + plus[k].get<long>() - minus[k].get<long>();
+  }
+  for (const char* k :
+       {"internal", "switching", "leakage", "total", "sequential", "combinational"}) {
+    r["power_w"][k] = base["power_w"][k].get<double>() + plus["power_w"][k].get<double>() -
+                      minus["power_w"][k].get<double>();
+  }
+  if (plus["timing"]["slack"].get<double>() < base["timing"]["slack"].get<double>()) {
+    r["timing"] = plus["timing"];
+  }
+  r.erase("cells_by_type");
+  r.erase("key");
+  r["scaled"] = true;
+  r["note"] = note;
+  return r;
+}
+
+// base + n x each of `adds` (area, cells, power); the worst timing of all.
+json compose(const json& base, const std::vector<std::pair<json, int>>& adds,
+             const std::string& note) {
+  json zero = base;
+  for (auto& [k, v] : zero["area_um2"].items()) v = 0.0;
+  for (auto& [k, v] : zero["nand2_eq"].items()) v = 0.0;
+  zero["cells"] = 0;
+  zero["flip_flops"] = 0;
+  for (auto& [k, v] : zero["power_w"].items()) v = 0.0;
+  json r = base;
+  for (const auto& [add, n] : adds) {
+    for (int i = 0; i < n; ++i) r = add_growth(r, add, zero, note);
+  }
+  r["scaled"] = true;
+  r["note"] = note;
+  return r;
+}
+
+Options parse(int argc, char** argv, int& status) {
+  Options o;
+  CLI::App app{
+      "oasis-ppa: area, timing and power of every generated block in a real cell library "
+      "(docs/ppa.md)"};
+  app.add_option("--build", o.build, "the build folder (the default output is BUILD/ppa/NAME)")
+      ->required();
+  app.add_option("--config", o.config_path, "JSON config, as oasis-gen reads it")->required();
+  app.add_option("--set", o.overrides, "override a config field: key=value (repeatable)");
+  app.add_option("--out", o.out, "output folder (default BUILD/ppa/<config name>)");
+  app.add_option("--liberty", o.liberty, "Liberty file of the cell library")->capture_default_str();
+  app.add_option("--period-fo4", o.period_fo4,
+                 "clock target in FO4 delays of the library (the paper's 500 MHz at 28 nm is "
+                 "about 130)")
+      ->capture_default_str();
+  app.add_option("--activity", o.activity,
+                 "toggles per net per clock cycle for the vectorless power estimate")
+      ->capture_default_str();
+  app.add_option("--io-budget", o.io_budget,
+                 "input and output external delays as a fraction of the period")
+      ->capture_default_str();
+  app.add_option("--sram-um2-per-bit", o.sram_um2_per_bit,
+                 "SRAM density for the memories' SRAM estimate, um2 per bit")
+      ->capture_default_str();
+  app.add_option("--max-channels", o.max_channels,
+                 "above this many channels, blocks too large for Yosys are measured smaller and "
+                 "extrapolated")
+      ->capture_default_str();
+  app.add_option("--blocks", o.blocks,
+                 "measure only these blocks (comma-separated; their results are reused by the next "
+                 "full run) and write no report");
+  app.add_flag("!--no-plots", o.plots, "do not draw the gnuplot PNGs");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    status = app.exit(e);
+    return o;
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(fmt::format("{} (see oasis-ppa --help)", e.what()));
+  }
+  status = -1;
+  auto range = [](double v, double lo, double hi, const std::string& what,
+                  const std::string& allowed) {
+    if (!std::isfinite(v) || v < lo || v > hi) {
+      throw UsageError(fmt::format("{} is {}; allowed: {}", what, v, allowed));
+    }
+  };
+  range(o.period_fo4, 10, 10000, "--period-fo4", "10 to 10000 FO4 delays");
+  range(o.activity, 1e-6, 2, "--activity", "a toggle rate above 0 and at most 2 a cycle");
+  range(o.io_budget, 0, 0.45, "--io-budget", "0 to 0.45 of the period");
+  range(o.sram_um2_per_bit, 1e-3, 1e4, "--sram-um2-per-bit", "0.001 to 10000 um2 per bit");
+  range(o.max_channels, 2, 1 << 20, "--max-channels", "2 to 1048576");
+  return o;
+}
+
+std::string tool_version(const Tools& tools, const fs::path& tmp) {
+  std::string v;
+  for (const auto& [prog, arg] : std::vector<std::pair<std::string, std::string>>{
+           {tools.yosys, "-V"}, {tools.sta, "-version"}}) {
+    const fs::path log = tmp / "version.txt";
+    fs::remove(log);
+    run_tool({prog, arg}, log);
+    std::string line = read_text(log);
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+    v += (v.empty() ? "" : ", ") + fs::path(prog).filename().string() + " " + line;
+    fs::remove(log);
+  }
+  return v;
+}
+
+int run(int argc, char** argv) {
+  int status = -1;
+  const Options o = parse(argc, argv, status);
+  if (status >= 0) return status;
+
+  // Everything that can be wrong with the input is checked before anything
+  // is written.
+  const Config config = load_config(o.config_path, o.overrides);
+  if (!fs::is_directory(o.build)) {
+    throw UsageError(fmt::format("--build {}: no such folder (make build first)", o.build));
+  }
+  if (!fs::is_regular_file(o.liberty)) {
+    throw UsageError(
+        fmt::format("--liberty {}: no such file (osu018 comes with the Debian package "
+                    "qflow-tech-osu018; make deps installs it)",
+                    o.liberty));
+  }
+  Technology tech;
+  try {
+    tech.lib = read_liberty(o.liberty);
+    tech.check();
+  } catch (const LibertyError& e) {
+    throw UsageError(e.what());
+  }
+  Tools tools;
+  for (const auto& [prog, pkg] : std::vector<std::pair<std::string, std::string>>{
+           {tools.yosys, "yosys"}, {tools.sta, "opensta"}, {tools.blif_fanout, "qflow"}}) {
+    if (find_program(prog).empty()) {
+      throw UsageError(
+          fmt::format("cannot find {} (Debian package {}; make deps installs it)", prog, pkg));
+    }
+  }
+  std::vector<std::string> only;
+  {
+    std::set<std::string> known;
+    for (const gen::Block* b : gen::registered_blocks()) known.insert(b->name());
+    std::istringstream in(o.blocks);
+    std::string b;
+    while (std::getline(in, b, ',')) {
+      if (b.empty()) continue;
+      if (!known.count(b)) {
+        throw UsageError(
+            fmt::format("--blocks: no block '{}'; allowed: {}", b, fmt::join(known, ", ")));
+      }
+      only.push_back(b);
+    }
+  }
+
+  const fs::path out = o.out.empty() ? fs::path(o.build) / "ppa" / config.name : fs::path(o.out);
+  fs::create_directories(out / "work");
+  const fs::path rtl_root = out / "rtl";
+
+  std::printf("ppa: config %s, library %s (%s)\n", config.name.c_str(), tech.lib.name.c_str(),
+              o.liberty.c_str());
+  const Fo4 fo4 = measure_fo4(tech, tools, out / "work" / "fo4");
+  Constraints c;
+  c.period = o.period_fo4 * fo4.delay;
+  c.activity = o.activity;
+  c.io_budget = o.io_budget;
+  const double unit_ns = tech.lib.time_unit_seconds() * 1e9;
+  std::printf(
+      "ppa: FO4 = %.4f ns (inverter chain, %d stages); clock target %.0f FO4 = %.3f ns "
+      "(%.1f MHz)\n",
+      fo4.delay * unit_ns, fo4.stages, o.period_fo4, c.period * unit_ns,
+      1e3 / (c.period * unit_ns));
+  std::fflush(stdout);
+  const std::string versions = tool_version(tools, out / "work");
+  const std::string env = fmt::format(
+      "flow {} | {} | {} | lib {} | period {:.6g} | act {:.6g} | "
+      "io {:.6g}",
+      kFlowVersion, versions, o.liberty, hex(fnv1a(read_text(o.liberty))), c.period, c.activity,
+      c.io_budget);
+  Runner runner(o, tech, tools, c, out, env);
+  runner.fo4_ = fo4.delay;
+
+  const Variant full = generate_variant(o, rtl_root, "full", {});
+  std::vector<std::string> blocks;
+  for (const auto& [name, b] : full.manifest.at("blocks").items()) blocks.push_back(name);
+  // The compared blocks first, so that a long run gives the comparisons early.
+  std::vector<std::string> order;
+  for (const char* b : {"pe_line", "mac_line_baseline", "orizuru", "topk_sort_baseline",
+                        "topk_baseline", "index_counter_array"}) {
+    if (std::find(blocks.begin(), blocks.end(), b) != blocks.end()) order.push_back(b);
+  }
+  for (const auto& b : blocks) {
+    if (std::find(order.begin(), order.end(), b) == order.end()) order.push_back(b);
+  }
+  if (!only.empty()) {
+    std::erase_if(order, [&](const std::string& b) {
+      return std::find(only.begin(), only.end(), b) == only.end();
+    });
+  }
+  const bool large = config.channels > o.max_channels;
+
+  // The plan: one or two jobs per block.
+  struct Planned {
+    std::string block;
+    std::vector<std::pair<BlockJob, Variant>> jobs;
+    std::optional<Slice> slice;
+  };
+  std::vector<Planned> plan;
+  int njobs = 0;
+  const int wb = full.manifest["config"]["weight_beat_indices"].get<int>();
+  for (const auto& b : order) {
+    Planned p;
+    p.block = b;
+    if (large && b == "core") {
+      // The core around black-box PE lines and Orizuru, measured on their own.
+      p.jobs.push_back({make_job(full, b, "core_glue", {"pe_line", "orizuru"}), full});
+    } else if (large && (p.slice = slice_plan(b, full))) {
+      for (int v : {p.slice->v1, p.slice->v2}) {
+        if (v == 0) continue;
+        std::vector<std::string> sets = {fmt::format("{}={}", p.slice->key, v)};
+        if (p.slice->key == "channels") {
+          sets.push_back(fmt::format("weight_beat_indices={}", std::min(v, wb)));
+        }
+        const std::string tag = fmt::format("{}_{}", p.slice->key, v);
+        const Variant var = generate_variant(o, rtl_root, tag, sets);
+        p.jobs.push_back({make_job(var, b, fmt::format("{}_{}", b, tag)), var});
+      }
+    } else {
+      p.jobs.push_back({make_job(full, b, b), full});
+    }
+    njobs += int(p.jobs.size());
+    plan.push_back(std::move(p));
+  }
+  runner.set_total(njobs);
+  std::printf("ppa: %d runs; results in %s\n", njobs, out.string().c_str());
+  std::fflush(stdout);
+  std::map<std::string, json> measured;  // job label -> result
+  std::vector<std::string> failed;
+  for (const auto& p : plan) {
+    for (const auto& [job, var] : p.jobs) {
+      // A block that fails does not stop the others; the report needs all.
+      try {
+        measured[job.label] = runner.measure(job);
+      } catch (const std::exception& e) {
+        std::printf("ppa: %s FAILED: %s\n", job.label.c_str(), e.what());
+        std::fflush(stdout);
+        failed.push_back(job.label);
+      }
+    }
+  }
+  if (!failed.empty()) {
+    throw std::runtime_error(fmt::format("{} run(s) failed, no report written: {}", failed.size(),
+                                         fmt::join(failed, ", ")));
+  }
+  if (!only.empty()) {
+    std::printf("ppa: --blocks given: only those measured, no report written\n");
+    return 0;
+  }
+
+  // Per-block figures, scaled where needed.
+  json results = json::object();
+  for (const auto& p : plan) {
+    if (p.block == "core" || !p.slice) {
+      if (p.block != "core") results[p.block] = measured.at(p.jobs[0].first.label);
+      continue;
+    }
+    if (p.block == "pe_line") continue;  // after the Index Counter array
+    const Slice& s = *p.slice;
+    const Variant& v1 = p.jobs[0].second;
+    const Variant& v2 = p.jobs[1].second;
+    const double l = figure(full, p.block, s.logic_measure),
+                 f = figure(full, p.block, s.flop_measure);
+    const double l1 = figure(v1, p.block, s.logic_measure),
+                 l2 = figure(v2, p.block, s.logic_measure);
+    const double f1 = figure(v1, p.block, s.flop_measure), f2 = figure(v2, p.block, s.flop_measure);
+    results[p.block] = extrapolate(
+        measured.at(p.jobs[0].first.label), measured.at(p.jobs[1].first.label), l, l1, l2, f, f1,
+        f2,
+        fmt::format("runs at {0} = {1} and {2}, extrapolated linearly: logic in {3} ({4}, {5} -> "
+                    "{6}), flip-flops in {7} ({8}, {9} -> {10}); timing is that of {0} = {2}",
+                    s.key, s.v1, s.v2, s.logic_measure, l1, l2, l, s.flop_measure, f1, f2, f));
+  }
+  for (const auto& p : plan) {
+    if (p.block != "pe_line" || !p.slice) continue;
+    const json& line1 = measured.at(p.jobs[0].first.label);
+    json r = add_growth(
+        line1, results.at("index_counter_array"),
+        measured.at("index_counter_array_index_counters_1"),
+        fmt::format("run of the line with index_counters = 1, plus the Index Counter array at {} "
+                    "counters (itself extrapolated) less the array at 1 counter",
+                    config.index_counters));
+    if (line1.contains("parts")) {
+      r["parts"] = line1["parts"];
+      for (auto& part : r["parts"]) {
+        if (part["module"].get<std::string>().ends_with("_index_counter_array")) {
+          part["area_um2"] = results["index_counter_array"]["area_um2"]["total"];
+          part["power_w"] = results["index_counter_array"]["power_w"]["total"];
+        }
+      }
+    }
+    // The buffers' bits are those of the whole line.
+    r["memories"] = line1["memories"];
+    results["pe_line"] = r;
+  }
+  if (std::find(order.begin(), order.end(), "core") != order.end()) {
+    if (large) {
+      const json& glue = measured.at("core_glue");
+      results["core"] = compose(
+          glue, {{results.at("pe_line"), config.pe_lines}, {results.at("orizuru"), 1}},
+          fmt::format("the core synthesized with its PE lines and Orizuru as black boxes, plus {} "
+                      "x pe_line and orizuru measured on their own",
+                      config.pe_lines));
+      results["core"]["parts"] = glue.contains("parts") ? glue["parts"] : json::array();
+    } else {
+      results["core"] = measured.at("core");
+    }
+  }
+
+  ReportInputs in;
+  in.config = config.name;
+  in.config_json = full.manifest["config"];
+  in.library = tech.lib.name;
+  in.liberty = o.liberty;
+  in.tools = versions;
+  in.fo4 = fo4.delay * unit_ns;
+  in.fo4_stages = fo4.stages;
+  in.period_fo4 = o.period_fo4;
+  in.period_ns = c.period * unit_ns;
+  in.activity = o.activity;
+  in.io_budget = o.io_budget;
+  in.nand2_area = tech.lib.cell(tech.nand2).area;
+  in.sram_um2_per_bit = o.sram_um2_per_bit;
+  in.blocks = results;
+  in.manifest = full.manifest["blocks"];
+  in.max_channels = o.max_channels;
+  write_report(in, out, o.plots);
+  std::printf("ppa: wrote %s and %s\n", (out / "ppa.md").string().c_str(),
+              (out / "ppa.json").string().c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "oasis-ppa: %s\n", e.what());
+    return 2;
+  } catch (const ConfigError& e) {
+    std::fprintf(stderr, "oasis-ppa: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "oasis-ppa: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,99 @@
+// Configs for the tests of what derives from a config: the lines of the
+// sweeps (sim/sweeps/*.txt), configs/*.json and random configs the schema
+// accepts.
+#pragma once
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/config.hpp"
+
+namespace oasis::test {
+
+struct ConfigCase {
+  std::string label;
+  Config config;
+};
+
+/// Every config line of the sweep files whose names start with `prefix`
+/// (sim/sweeps/<prefix>*.txt): label, config path, overrides.
+inline std::vector<ConfigCase> sweep_cases(const std::string& prefix = "") {
+  const std::string source = OASIS_SOURCE_DIR;
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(source + "/sim/sweeps")) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) == 0 && e.path().extension() == ".txt") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<ConfigCase> out;
+  for (const auto& file : files) {
+    std::ifstream in(file);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      std::istringstream words(line.substr(0, line.find(" -- ")));
+      std::string label, path, w;
+      words >> label >> path;
+      std::vector<std::string> overrides;
+      while (words >> w) {
+        // yosys=regress and ctest=regress say where a check runs; not config keys.
+        if (w != "yosys=regress" && w != "ctest=regress") overrides.push_back(w);
+      }
+      out.push_back(
+          {file.filename().string() + ":" + label, load_config(source + "/" + path, overrides)});
+    }
+  }
+  return out;
+}
+
+/// configs/*.json.
+inline std::vector<ConfigCase> config_cases() {
+  std::vector<ConfigCase> out;
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::string(OASIS_SOURCE_DIR) + "/configs")) {
+    if (e.path().extension() != ".json") continue;
+    out.push_back({e.path().filename().string(), load_config(e.path().string())});
+  }
+  return out;
+}
+
+/// Random configs the schema accepts, small enough to run in milliseconds.
+inline std::vector<ConfigCase> random_cases(int n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const auto pick = [&](int lo, int hi) { return lo + int(rng() % uint64_t(hi - lo + 1)); };
+  std::vector<ConfigCase> out;
+  while (int(out.size()) < n) {
+    const int K = pick(4, 300);
+    std::vector<std::string> o = {
+        "channels=" + std::to_string(K),
+        "outliers_per_side=" + std::to_string(pick(1, std::min(12, K / 2))),
+        "act_bits=" + std::to_string(pick(1, 4)),
+        "weight_bits=" + std::to_string(pick(1, 4)),
+        "pe_lines=" + std::to_string(pick(1, 4)),
+        "index_counters=" + std::to_string(pick(1, 8)),
+        "counter_inputs=" + std::to_string(pick(1, 8)),
+        "mac_tree_inputs=" + std::to_string(pick(1, 32)),
+        "comp_macs=" + std::to_string(pick(1, 8)),
+        "clustering_lanes=" + std::to_string(pick(1, std::min(8, K))),
+        "clustering_levels_per_stage=" + std::to_string(pick(1, 3)),
+        "orizuru_unit_inputs=" + std::to_string(1 << pick(1, 4)),
+        "orizuru_levels_per_stage=" + std::to_string(pick(1, 3)),
+        "fp_pipeline_stages=" + std::to_string(pick(0, 2)),
+        "weight_beat_indices=" + std::to_string(pick(1, std::min(64, K))),
+        std::string("accumulator=") + (rng() % 2 ? "fp16" : "fp32"),
+    };
+    try {
+      out.push_back({"random " + std::to_string(out.size()),
+                     load_config(std::string(OASIS_SOURCE_DIR) + "/configs/default.json", o)});
+    } catch (const ConfigError&) {
+    }
+  }
+  return out;
+}
+
+}  // namespace oasis::test

@@ -1,0 +1,158 @@
+// What derives from a config (model/derived.hpp): one value for every fact,
+// the same in every consumer, and equal to what the cycle models do (every
+// vl.* test compares those with the RTL cycle for cycle). The row interval
+// includes the weight stream's beats: with weight_beat_indices = 4 on the
+// default config the stream bounds the row (32 cycles against 8), and the
+// manifest, the PE line, the core, oasis-model analyze, the performance model
+// and the cycle model all say so.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "gen/generator.hpp"
+#include "model/analyze.hpp"
+#include "model/config.hpp"
+#include "model/core.hpp"
+#include "model/index_counter.hpp"
+#include "model/pe_line.hpp"
+#include "model/perf.hpp"
+#include "verif/unit/config_cases.hpp"
+#include "verif/unit/random_gemm.hpp"
+#include "verif/unit/run_command.hpp"
+
+namespace oasis {
+namespace {
+
+const std::string kDefault = std::string(OASIS_SOURCE_DIR) + "/configs/default.json";
+
+std::vector<test::ConfigCase> all_cases() {
+  std::vector<test::ConfigCase> cases = test::sweep_cases();
+  for (auto& c : test::config_cases()) cases.push_back(std::move(c));
+  for (auto& c : test::random_cases(200, 7)) cases.push_back(std::move(c));
+  return cases;
+}
+
+// The PE line and the Index Counter array models still state their own
+// figures (model/pe_line.cpp, model/index_counter.cpp); they must be
+// derive()'s until they read it.
+TEST(Derived, EqualsThePeLineAndIndexCounterModels) {
+  const auto cases = all_cases();
+  for (const auto& [label, c] : cases) {
+    SCOPED_TRACE(label);
+    const Derived d = derive(c);
+    const PeLineTiming t = pe_line_timing(c);
+    EXPECT_EQ(d.pe_line.fill_beats, t.fill_beats);
+    EXPECT_EQ(d.pe_line.count_beats, t.count_beats);
+    EXPECT_EQ(d.pe_line.chunks, t.chunks);
+    EXPECT_EQ(d.pe_line.groups, t.groups);
+    EXPECT_EQ(d.pe_line.tree_inputs, t.tree_inputs);
+    EXPECT_EQ(d.pe_line.tree_levels, t.tree_levels);
+    EXPECT_EQ(d.pe_line.comp_inputs, t.comp_inputs);
+    EXPECT_EQ(d.pe_line.comp_levels, t.comp_levels);
+    EXPECT_EQ(d.pe_line.main_latency, t.main_latency);
+    EXPECT_EQ(d.pe_line.comp_latency, t.comp_latency);
+    EXPECT_EQ(d.pe_line.comp_tree_latency, t.comp_tree_latency);
+    EXPECT_EQ(d.pe_line.merge_latency, t.merge_latency);
+    EXPECT_EQ(d.pe_line.row_interval, t.row_interval);
+    EXPECT_EQ(d.pe_line.row_latency, t.row_latency);
+    EXPECT_EQ(d.pe_line.fifo_depth, t.fifo_depth);
+    EXPECT_EQ(d.index_counter_array.beats_per_row, index_counter_beats_per_row(c));
+    EXPECT_EQ(d.index_counter_array.chunks_per_row, index_counter_chunks_per_row(c));
+    EXPECT_EQ(d.index_counter_array.count_bits, index_counter_count_bits(c));
+    EXPECT_EQ(d.index_counter_array.latency, index_counter_latency(c));
+    EXPECT_EQ(d.index_counter_array.row_interval, index_counter_row_interval(c));
+  }
+  std::printf("%zu configs compared\n", cases.size());
+}
+
+// The row interval is the largest of its four terms, the cycle bound is
+// ceil(N / P) row intervals, and the figures that several blocks share are
+// the same number wherever they appear.
+TEST(Derived, OneValueForEachFact) {
+  for (const auto& [label, c] : all_cases()) {
+    SCOPED_TRACE(label);
+    const Derived d = derive(c);
+    EXPECT_EQ(d.row.row, std::max({d.row.fill, d.row.count, d.row.reduce, d.row.compensate}));
+    EXPECT_EQ(d.pe_line.row_interval, d.row.row);
+    EXPECT_EQ(d.core.group_beats, d.row.fill);
+    EXPECT_EQ(d.orizuru.channel_bits, d.channel_bits);
+    EXPECT_EQ(d.topk_baseline.channel_bits, d.channel_bits);
+    EXPECT_EQ(d.index_counter_array.count_bits, d.count_bits);
+    EXPECT_GE(int64_t(1) << d.channel_bits, c.channels);
+    EXPECT_GT(int64_t(1) << d.count_bits, c.channels);
+    EXPECT_EQ(d.lut_entries, d.act_centroids * d.weight_centroids);
+    for (const int64_t rows : {int64_t(1), int64_t(c.pe_lines) * 3 + 1}) {
+      EXPECT_EQ(d.gemm_lower_bound(rows), (rows + c.pe_lines - 1) / c.pe_lines * d.row.row);
+      EXPECT_GE(d.gemm_cycles(rows), d.gemm_lower_bound(rows));
+    }
+  }
+}
+
+TEST(Derived, OrizuruComparisonsAreThePapersCountForPowersOfTwo) {
+  const Config p = load_config(std::string(OASIS_SOURCE_DIR) + "/configs/paper.json");
+  EXPECT_EQ(derive(p).orizuru.comparisons_per_token, 4096 * 3 / 2 - 2 + 2 * 21 * 12);
+  EXPECT_EQ(derive(p).topk_baseline.comparisons_per_token, 2 * 21 * 4095);
+}
+
+// The weight stream bounds the row: one bound everywhere, what the cycle
+// model does.
+TEST(Derived, WeightStreamBoundIsTheSameEverywhere) {
+  const Config c = load_config(kDefault, {"weight_beat_indices=4"});
+  const Derived d = derive(c);
+  const int interval = 32;  // ceil(128 / 4); Index Counters 8, MAC tree 8, compensation 6
+  EXPECT_EQ(d.row.fill, interval);
+  EXPECT_EQ(d.row.row, interval);
+  const int64_t rows = 64;
+  const int64_t bound = (rows + c.pe_lines - 1) / c.pe_lines * interval;
+  EXPECT_EQ(d.gemm_lower_bound(rows), bound);
+
+  // The manifest.
+  const auto files = gen::render(c, {"configs/default.json", {"weight_beat_indices=4"}, "x"});
+  const auto m = nlohmann::json::parse(files.at("manifest.json"));
+  EXPECT_EQ(m["derived"]["cycles_per_row"], interval);
+  EXPECT_EQ(m["derived"]["weight_stream_cycles_per_row"], interval);
+  EXPECT_EQ(m["blocks"]["pe_line"]["row_interval_cycles"], interval);
+  EXPECT_EQ(m["blocks"]["core"]["row_interval_cycles"], interval);
+
+  // oasis-model analyze, as a library and as a command.
+  const AnalyticFigures a = analyze(c, int(rows), 4, 1);
+  EXPECT_EQ(a.stream_cycles, interval);
+  EXPECT_EQ(a.cycles_per_row, interval);
+  EXPECT_EQ(a.cycle_lower_bound, bound);
+  const test::CmdResult r = test::run_command(
+      fmt::format("{} analyze --json --rows {} --config {} --set weight_beat_indices=4",
+                  gen::shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-model"), rows,
+                  gen::shell_word(kDefault)));
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["cycles_per_row"], interval);
+  EXPECT_EQ(j["cycle_lower_bound"], bound);
+
+  // The performance model.
+  const TokenFigures f = token_figures(c, rows);
+  EXPECT_EQ(f.row_interval, interval);
+  EXPECT_EQ(f.interval_bound, PerfPhase::kWeightStream);
+
+  // The cycle model: each further group of rows costs one row interval, and
+  // the GEMM phase is derive()'s.
+  std::mt19937_64 rng(5);
+  const LutGemm gemm = test::random_gemm(c, rng);
+  int64_t previous = 0;
+  for (int groups = 3; groups <= 5; ++groups) {
+    const int64_t n = int64_t(groups) * c.pe_lines;
+    const test::RandomInputs in = test::random_inputs(c, 1, n, rng);
+    const CoreTokenRun run = run_core(c, gemm, in.x, in.sa, in.iw, in.sw)[0];
+    const int64_t gemm_cycles = run.last_output - run.first_weight + 1;
+    EXPECT_EQ(gemm_cycles, d.gemm_cycles(n)) << n << " rows";
+    EXPECT_GE(gemm_cycles, d.gemm_lower_bound(n)) << n << " rows";
+    if (previous != 0) {
+      EXPECT_EQ(gemm_cycles - previous, interval) << n << " rows";
+    }
+    previous = gemm_cycles;
+  }
+}
+
+}  // namespace
+}  // namespace oasis
