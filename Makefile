@@ -4,6 +4,8 @@ BUILD  ?= build
 JOBS   ?= $(shell nproc)
 SEED   ?= 1
 export SEED
+# CMake's own makes run under this one: without this, each prints every folder it enters.
+MAKEFLAGS += --no-print-directory
 # make prove PROOFS='orizuru.*': only the proofs whose names match these shell patterns
 PROOFS ?=
 # make test SHARD=i/n (also regress, test-exhaustive): only the i-th of every n tests
@@ -33,7 +35,7 @@ endif
 all: build
 
 help:
-	@echo "make demo             generate configs/\$$(CONFIG).json and run its Verilator check"
+	@echo "make demo             generate configs/\$$(CONFIG).json, lint it, run its core in Verilator"
 	@echo "make test             model, generator and Verilator tests (CTest; SHARD=i/n: every n-th)"
 	@echo "make regress          the longer configuration sweeps"
 	@echo "make test-exhaustive  exhaustive sweeps (all binary16 pairs, ...)"
@@ -96,7 +98,12 @@ ppa: build
 	  exit 2; fi
 	$(BUILD_Q)/oasis-ppa --build $(BUILD_Q) --config configs/$(CONFIG).json $(if $(PERIOD_FO4),--period-fo4 $(PERIOD_FO4)) $(PPA_ARGS)
 
-demo: build
+# The demo builds only what it runs (the generator, the model's command and library, the
+# testbench harness).
+DEMO_TARGETS := oasis-gen oasis-model oasis_model oasis_tb
+
+demo: deps $(CMAKE_STAMP)
+	cmake --build $(BUILD_Q) -j $(JOBS) --target $(DEMO_TARGETS)
 	@tools/demo.sh $(BUILD_Q) configs/$(CONFIG).json
 
 report: deps $(CMAKE_STAMP)

@@ -3,9 +3,21 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cfenv>
+#include <cfloat>
 #include <cmath>
+#include <cstring>
+#include <exception>
 #include <limits>
 #include <stdexcept>
+#include <thread>
+#include <type_traits>
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#include <immintrin.h>
+#define OASIS_HAVE_AVX2_KERNEL 1
+#else
+#define OASIS_HAVE_AVX2_KERNEL 0
+#endif
 
 #include "model/clustering.hpp"
 
@@ -139,6 +151,11 @@ std::optional<AccValue> outlier_branch(std::span<const Outlier> outliers,
       throw std::invalid_argument(
           fmt::format("outlier branch: channel {} of a row of {}", ch, iw.size()));
     }
+    if (iw[ch] >= cw.size()) {
+      throw std::invalid_argument(fmt::format(
+          "outlier branch: weight index {} at channel {}; allowed: 0..{}", iw[ch], ch,
+          cw.size() - 1));
+    }
     const AccValue q = acc.mul(acc.widen(residuals[j]), acc.widen(cw[iw[ch]]));
     m[j % used] = j < used ? q : acc.add(m[j % used], q);
   }
@@ -230,24 +247,254 @@ Fp16 LutGemm::row(const PreparedToken& t, std::span<const uint8_t> iw, Fp16 sw,
   return y;
 }
 
-std::vector<Fp16> LutGemm::gemm(std::span<const Fp16> x, int tokens,
-                                const QuantizedWeights& w) const {
+std::vector<Fp16> LutGemm::gemm(std::span<const Fp16> x, int tokens, const QuantizedWeights& w,
+                                int threads) const {
   const size_t k = size_t(w.channels);
   if (tokens < 1 || x.size() != size_t(tokens) * k) {
     throw std::invalid_argument(
         fmt::format("GEMM: {} activations for {} tokens of {} channels", x.size(), tokens, k));
   }
+  std::vector<Fp16> y;
+  y.reserve(size_t(tokens) * size_t(w.rows));
+  for (int t = 0; t < tokens; ++t) {
+    const std::vector<Fp16> yt = rows(prepare(x.subspan(size_t(t) * k, k)), w, threads);
+    y.insert(y.end(), yt.begin(), yt.end());
+  }
+  return y;
+}
+
+// ---- The host-FPU path of rows() ---------------------------------------------------
+//
+// The steps above in the same order, on the host's binary32 unit. binary32 operations are
+// the host's own (IEEE, to nearest even, subnormals kept: host_fpu_is_ieee()). A binary16
+// operation is the binary32 operation on exact binary16 operands, rounded once more to
+// binary16 (round_to_binary16): a product of two binary16 values is exact in binary32, and for
+// a sum the double rounding is innocuous because 24 >= 2 * 11 + 2. NaN payloads differ from
+// the software's canonical NaN along the way, but a NaN stays a NaN through + and *, and the
+// output is made canonical. verif/unit/test_lut_gemm.cpp checks every row against row().
+
+#if defined(__FAST_MATH__)
+#error "the model needs IEEE arithmetic: build without -ffast-math"
+#endif
+static_assert(std::numeric_limits<float>::is_iec559 && FLT_EVAL_METHOD == 0,
+              "the host-FPU path needs binary32 evaluated as binary32");
+
+bool host_fpu_is_ieee() {
+#if defined(__x86_64__)
+  // MXCSR: flush-to-zero (bit 15), denormals-are-zero (bit 6), rounding control (13-14).
+  if ((_mm_getcsr() & 0xE040u) != 0) return false;
+#endif
+  return std::fegetround() == FE_TONEAREST;
+}
+
+namespace {
+
+float widen_f(Fp16 x) { return std::bit_cast<float>(to_fp32(x).bits); }
+
+// The bits of a binary32 that holds a binary16 value (or Inf, or NaN: canonical).
+uint16_t binary16_bits(float v) {
+  const uint32_t b = std::bit_cast<uint32_t>(v);
+  const uint16_t sign = uint16_t((b >> 16) & 0x8000u);
+  const uint32_t mag = b & 0x7FFFFFFFu;
+  if (mag > 0x7F800000u) return kFp16CanonicalNan.bits;
+  if (mag >= 0x47800000u) return uint16_t(sign | 0x7C00u);
+  if (mag >= 0x38800000u) return uint16_t(sign | ((mag >> 13) - ((127u - 15u) << 10)));
+  return uint16_t(sign | uint16_t(std::bit_cast<float>(mag) * 0x1p24f));  // exact, below 2^10
+}
+
+}  // namespace
+
+// What every row of one layer and token shares, laid out for the host kernels' row loop.
+struct HostLayer {
+  size_t channels = 0, entries = 0, tree_inputs = 0, full_cycles = 0, comp_macs = 0;
+  unsigned weight_mask = 0;
+  // The main branch's entries in tree order: the full cycles' products transposed (position
+  // t * full_cycles + c holds entry c * T + t), so that each level of their trees adds whole
+  // rows of full_cycles lanes; then the last, partial cycle's entries in order.
+  // With T a power of two, leaf t of the full cycles' trees sits in row bitreverse(t)
+  // instead, so that the pairs of every level are the level's two halves.
+  bool bit_reversed = false;
+  std::vector<uint16_t> tree_order;  // entry at each tree position
+  std::vector<float> lut;            // widen(L[e]) at each tree position
+  std::vector<float> weight_codebook;
+  // The token.
+  std::vector<uint16_t> act_base;  // ia[k] << nW
+  std::vector<int> outlier_channels;
+  std::vector<float> residuals;
+  float act_scale = 0;
+};
+
+namespace {
+
+namespace host_baseline {
+#define OASIS_HOST_AVX2 0
+#include "model/lut_gemm_host.inc"
+#undef OASIS_HOST_AVX2
+}  // namespace host_baseline
+
+#if OASIS_HAVE_AVX2_KERNEL
+#pragma GCC push_options
+#pragma GCC target("avx2,f16c")
+namespace host_avx2 {
+#define OASIS_HOST_AVX2 1
+#include "model/lut_gemm_host.inc"
+#undef OASIS_HOST_AVX2
+}  // namespace host_avx2
+#pragma GCC pop_options
+#endif
+
+// Runs body(begin, end) on `threads` contiguous blocks of [0, n), the first on the calling
+// thread; rethrows the first exception.
+template <class Body>
+void split_rows(size_t n, int threads, const Body& body) {
+  size_t t = threads > 0 ? size_t(threads) : std::max(1u, std::thread::hardware_concurrency());
+  t = std::max<size_t>(1, std::min(t, n));
+  std::vector<std::exception_ptr> errors(t);
+  auto block = [&](size_t b) {
+    try {
+      body(n * b / t, n * (b + 1) / t);
+    } catch (...) {
+      errors[b] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (size_t b = 1; b < t; ++b) pool.emplace_back(block, b);
+  block(0);
+  for (std::thread& th : pool) th.join();
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
+}  // namespace
+
+bool rows_kernel_available(RowsKernel kernel) {
+  switch (kernel) {
+    case RowsKernel::kSoftware:
+      return true;
+    case RowsKernel::kHost:
+      return host_fpu_is_ieee();
+    case RowsKernel::kHostAvx2:
+#if OASIS_HAVE_AVX2_KERNEL
+      __builtin_cpu_init();
+      return host_fpu_is_ieee() && __builtin_cpu_supports("avx2") &&
+             __builtin_cpu_supports("f16c");
+#else
+      return false;
+#endif
+  }
+  return false;
+}
+
+RowsKernel fastest_rows_kernel() {
+  for (const RowsKernel k : {RowsKernel::kHostAvx2, RowsKernel::kHost}) {
+    if (rows_kernel_available(k)) return k;
+  }
+  return RowsKernel::kSoftware;
+}
+
+const char* rows_kernel_name(RowsKernel kernel) {
+  switch (kernel) {
+    case RowsKernel::kSoftware:
+      return "software";
+    case RowsKernel::kHost:
+      return "host";
+    case RowsKernel::kHostAvx2:
+      return "host-avx2";
+  }
+  return "?";
+}
+
+HostLayer LutGemm::host_layer(const PreparedToken& t, size_t k) const {
+  HostLayer l;
+  l.channels = k;
+  l.entries = lut_.size();
+  l.tree_inputs = size_t(params_.mac_tree_inputs);
+  l.full_cycles = l.entries / l.tree_inputs;
+  l.comp_macs = size_t(params_.comp_macs);
+  l.weight_mask = (1u << params_.weight_bits) - 1;
+  l.bit_reversed = std::has_single_bit(l.tree_inputs);
+  const int levels = std::countr_zero(l.tree_inputs);
+  l.tree_order.resize(l.entries);
+  for (size_t t_in = 0; t_in < l.tree_inputs && l.full_cycles > 0; ++t_in) {
+    size_t row = t_in;
+    if (l.bit_reversed) {
+      row = 0;
+      for (int b = 0; b < levels; ++b) row |= ((t_in >> b) & 1u) << (levels - 1 - b);
+    }
+    for (size_t c = 0; c < l.full_cycles; ++c) {
+      l.tree_order[row * l.full_cycles + c] = uint16_t(c * l.tree_inputs + t_in);
+    }
+  }
+  for (size_t e = l.full_cycles * l.tree_inputs; e < l.entries; ++e) {
+    l.tree_order[e] = uint16_t(e);
+  }
+  for (const uint16_t e : l.tree_order) l.lut.push_back(widen_f(lut_[e]));
+  for (const Fp16 c : weight_codebook_) l.weight_codebook.push_back(widen_f(c));
+  const unsigned amask = (1u << params_.act_bits) - 1;
+  for (const uint8_t a : t.act_index) {
+    l.act_base.push_back(uint16_t((a & amask) << params_.weight_bits));
+  }
+  for (const Outlier& o : t.outliers) l.outlier_channels.push_back(o.channel);
+  for (const Fp16 r : t.residuals) l.residuals.push_back(widen_f(r));
+  if (l.outlier_channels.size() != l.residuals.size()) {
+    throw std::invalid_argument(fmt::format("GEMM: {} outliers, {} residuals",
+                                            l.outlier_channels.size(), l.residuals.size()));
+  }
+  for (const int ch : l.outlier_channels) {
+    if (ch < 0 || size_t(ch) >= k) {
+      throw std::invalid_argument(fmt::format("GEMM: outlier channel {} of a row of {}", ch, k));
+    }
+  }
+  l.act_scale = widen_f(t.scale);
+  return l;
+}
+
+std::vector<Fp16> LutGemm::rows(const PreparedToken& t, const QuantizedWeights& w, int threads,
+                                std::optional<RowsKernel> kernel) const {
+  const size_t k = size_t(w.channels), n = size_t(std::max(0, w.rows));
+  if (w.channels < 1 || w.rows < 1 || w.indices.size() != n * k || w.scales.size() != n) {
+    throw std::invalid_argument(fmt::format(
+        "GEMM: {} weight indices and {} scales for {} rows of {} channels", w.indices.size(),
+        w.scales.size(), w.rows, w.channels));
+  }
+  if (t.act_index.size() != k) {
+    throw std::invalid_argument(
+        fmt::format("GEMM: a token of {} channels, weights of {}", t.act_index.size(), k));
+  }
   if (w.codebook != weight_codebook_) {
     throw std::invalid_argument("GEMM: the weights' codebook is not the model's");
   }
-  std::vector<Fp16> y(size_t(tokens) * size_t(w.rows));
-  for (int t = 0; t < tokens; ++t) {
-    const PreparedToken p = prepare(x.subspan(size_t(t) * k, k));
-    for (int n = 0; n < w.rows; ++n) {
-      y[size_t(t) * size_t(w.rows) + size_t(n)] =
-          row(p, std::span(w.indices).subspan(size_t(n) * k, k), w.scales[size_t(n)]);
-    }
+  const RowsKernel use = kernel ? *kernel : fastest_rows_kernel();
+  if (!rows_kernel_available(use)) {
+    throw std::invalid_argument(fmt::format(
+        "GEMM: the {} kernel cannot run here (instruction set or floating-point environment)",
+        rows_kernel_name(use)));
   }
+  std::vector<Fp16> y(n);
+  if (use == RowsKernel::kSoftware) {
+    split_rows(n, threads, [&](size_t begin, size_t end) {
+      for (size_t r = begin; r < end; ++r) {
+        y[r] = row(t, std::span(w.indices).subspan(r * k, k), w.scales[r]);
+      }
+    });
+    return y;
+  }
+  const HostLayer l = host_layer(t, k);
+  std::vector<float> weight_scales(n);
+  for (size_t r = 0; r < n; ++r) weight_scales[r] = widen_f(w.scales[r]);
+  const bool b16 = params_.accumulator == AccumulatorFormat::kFp16;
+  split_rows(n, threads, [&](size_t begin, size_t end) {
+#if OASIS_HAVE_AVX2_KERNEL
+    if (use == RowsKernel::kHostAvx2) {
+      host_avx2::compute_rows(l, b16, w.indices.data(), weight_scales.data(), y.data(), begin,
+                              end);
+      return;
+    }
+#endif
+    host_baseline::compute_rows(l, b16, w.indices.data(), weight_scales.data(), y.data(), begin,
+                                end);
+  });
   return y;
 }
 

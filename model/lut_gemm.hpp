@@ -7,6 +7,7 @@
 // two identities of docs/spec.md section 1.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -107,6 +108,24 @@ std::optional<AccValue> outlier_branch(std::span<const Outlier> outliers,
 Fp16 merge_and_scale(AccValue main, std::optional<AccValue> comp, Fp16 act_scale, Fp16 weight_scale,
                      const Accumulator& acc, AccValue* merged = nullptr);
 
+struct HostLayer;
+
+/// How LutGemm::rows computes its rows; every kernel gives the same bits.
+enum class RowsKernel {
+  kSoftware,  ///< row() for every row: the software arithmetic of model/fp.hpp
+  kHost,      ///< the host's binary32 unit, vectorized for the baseline instruction set
+  kHostAvx2,  ///< the same with AVX2 vectors and F16C conversions to binary16 (x86-64)
+};
+
+/// Whether `kernel` can run in the calling thread: the host has its instructions, and for
+/// the host kernels the floating-point environment is IEEE round to nearest even without
+/// flush-to-zero (host_fpu_is_ieee()).
+bool rows_kernel_available(RowsKernel kernel);
+/// The fastest kernel rows_kernel_available() allows (kSoftware at worst).
+RowsKernel fastest_rows_kernel();
+/// "software", "host", "host-avx2".
+const char* rows_kernel_name(RowsKernel kernel);
+
 /// The OASIS GEMM of one layer: codebooks, boundaries and LUT fixed
 /// offline, tokens in, FP16 outputs out.
 class LutGemm {
@@ -129,18 +148,54 @@ class LutGemm {
   /// receives them).
   PreparedToken prepare_normalized(std::span<const Fp16> xhat, Fp16 act_scale,
                                    OrizuruStats* stats = nullptr) const;
-  /// One output row.
+  /// One output row, step by step in the software arithmetic of model/fp.hpp.
   Fp16 row(const PreparedToken& token, std::span<const uint8_t> weight_index_row, Fp16 weight_scale,
            RowTrace* trace = nullptr) const;
+  /// Every row of `w` for one token: element n is row(token, row n of w, s_w[n]) bit for bit,
+  /// computed by `kernel` (by default fastest_rows_kernel(); docs/model.md says why the host
+  /// kernels give the same bits). Rows are split into `threads` contiguous blocks (0: one per
+  /// core); the result does not depend on `threads`. Throws std::invalid_argument for
+  /// weights that do not fit the model or the token, or a kernel that cannot run here.
+  std::vector<Fp16> rows(const PreparedToken& token, const QuantizedWeights& w, int threads = 1,
+                         std::optional<RowsKernel> kernel = std::nullopt) const;
   /// y[t][n] for tokens x channels activations (row-major); the result is
-  /// tokens x rows, row-major.
-  std::vector<Fp16> gemm(std::span<const Fp16> x, int tokens, const QuantizedWeights& w) const;
+  /// tokens x rows, row-major. Each token's rows as rows() computes them.
+  std::vector<Fp16> gemm(std::span<const Fp16> x, int tokens, const QuantizedWeights& w,
+                         int threads = 1) const;
 
  private:
+  HostLayer host_layer(const PreparedToken& token, size_t channels) const;
+
   LutGemmParams params_;
   Accumulator acc_;
   std::vector<Fp16> act_codebook_, weight_codebook_, boundaries_, lut_;
 };
+
+/// Whether the calling thread's binary32 arithmetic is IEEE round-to-nearest-even with
+/// subnormals kept (no flush-to-zero or denormals-are-zero), as LutGemm::rows' fast path
+/// needs. False if a library or the program changed the floating-point environment.
+bool host_fpu_is_ieee();
+
+/// binary32 rounded once to the nearest binary16 value (ties to even; Inf from 65520 up), as a
+/// binary32 again; a NaN stays a NaN. Equals to_fp16 for every input but a NaN's payload.
+/// Written without branches so that loops over it vectorize.
+inline float round_to_binary16(float v) {
+  const uint32_t b = std::bit_cast<uint32_t>(v);
+  const uint32_t sign = b & 0x80000000u, mag = b & 0x7FFFFFFFu;
+  // All ones where a condition holds: selections by mask, which vectorize.
+  auto all_ones = [](bool c) { return 0u - uint32_t(c); };
+  // Normal binary16 range: drop 13 fraction bits to nearest even (a carry moves into the
+  // exponent); 65520 and above round to 2^16 or more, which is Inf.
+  uint32_t normal = (mag + 0x0FFFu + ((mag >> 13) & 1u)) & 0xFFFFE000u;
+  const uint32_t inf = all_ones(normal >= 0x47800000u);
+  normal = (normal & ~inf) | (0x7F800000u & inf);
+  // Subnormal range (below 2^-14): multiples of 2^-24, which is the binary32 ulp in
+  // [0.5, 1), so the binary32 adder rounds there, ties to even.
+  const uint32_t subnormal = std::bit_cast<uint32_t>((std::bit_cast<float>(mag) + 0.5f) - 0.5f);
+  const uint32_t sub = all_ones(mag < 0x38800000u), nan = all_ones(mag > 0x7F800000u);
+  const uint32_t r = (subnormal & sub) | (normal & ~sub);
+  return std::bit_cast<float>(sign | (mag & nan) | (r & ~nan));  // a NaN stays a NaN
+}
 
 /// The reference: y[t][n] = sum_k fp32(x[t][k]) * fp32(w[n][k]) on the
 /// unquantised data, in binary32, k ascending (product rounded, then added).

@@ -136,10 +136,12 @@ class HeaderParser {
 NpyType type_from_descr(const std::string& descr, const std::string& origin) {
   if (descr == "<f2") return NpyType::kFloat16;
   if (descr == "<f4") return NpyType::kFloat32;
+  if (descr == "<f8") return NpyType::kFloat64;
   if (descr == "|u1" || descr == "<u1" || descr == ">u1") return NpyType::kUint8;
   if (descr == "<i4") return NpyType::kInt32;
   fail(origin, fmt::format("unsupported element type '{}'; supported: '<f2' (float16), '<f4' "
-                           "(float32), '|u1' (uint8), '<i4' (int32), little-endian",
+                           "(float32), '<f8' (float64), '|u1' (uint8), '<i4' (int32), "
+                           "little-endian",
                            descr));
 }
 
@@ -149,6 +151,8 @@ const char* descr_of(NpyType type) {
       return "<f2";
     case NpyType::kFloat32:
       return "<f4";
+    case NpyType::kFloat64:
+      return "<f8";
     case NpyType::kUint8:
       return "|u1";
     case NpyType::kInt32:
@@ -193,6 +197,8 @@ const char* npy_type_name(NpyType type) {
       return "float16";
     case NpyType::kFloat32:
       return "float32";
+    case NpyType::kFloat64:
+      return "float64";
     case NpyType::kUint8:
       return "uint8";
     case NpyType::kInt32:
@@ -207,6 +213,8 @@ size_t npy_item_size(NpyType type) {
       return 2;
     case NpyType::kFloat32:
       return 4;
+    case NpyType::kFloat64:
+      return 8;
     case NpyType::kUint8:
       return 1;
     case NpyType::kInt32:
@@ -229,6 +237,9 @@ NpyArray NpyArray::from_fp16(std::vector<size_t> shape, std::span<const Fp16> va
 NpyArray NpyArray::from_float(std::vector<size_t> shape, std::span<const float> values) {
   return from_values<float>(NpyType::kFloat32, std::move(shape), values);
 }
+NpyArray NpyArray::from_double(std::vector<size_t> shape, std::span<const double> values) {
+  return from_values<double>(NpyType::kFloat64, std::move(shape), values);
+}
 NpyArray NpyArray::from_uint8(std::vector<size_t> shape, std::span<const uint8_t> values) {
   return from_values<uint8_t>(NpyType::kUint8, std::move(shape), values);
 }
@@ -242,9 +253,11 @@ std::vector<Fp16> NpyArray::to_fp16(const std::string& what) const {
     for (size_t i = 0; i < out.size(); ++i) out[i] = Fp16{load<uint16_t>(*this, i)};
   } else if (type == NpyType::kFloat32) {
     for (size_t i = 0; i < out.size(); ++i) out[i] = oasis::to_fp16(Fp32{load<uint32_t>(*this, i)});
+  } else if (type == NpyType::kFloat64) {
+    for (size_t i = 0; i < out.size(); ++i) out[i] = fp16_from_double(load<double>(*this, i));
   } else {
-    throw NpyError(
-        fmt::format("{}: element type {}; allowed: float16 or float32", what, npy_type_name(type)));
+    throw NpyError(fmt::format("{}: element type {}; allowed: float16, float32 or float64", what,
+                               npy_type_name(type)));
   }
   return out;
 }
@@ -257,11 +270,25 @@ std::vector<float> NpyArray::to_float(const std::string& what) const {
     for (size_t i = 0; i < out.size(); ++i) {
       out[i] = std::bit_cast<float>(to_fp32(Fp16{load<uint16_t>(*this, i)}).bits);
     }
+  } else if (type == NpyType::kFloat64) {
+    for (size_t i = 0; i < out.size(); ++i) {
+      out[i] = std::bit_cast<float>(fp32_from_double(load<double>(*this, i)).bits);
+    }
   } else {
-    throw NpyError(
-        fmt::format("{}: element type {}; allowed: float16 or float32", what, npy_type_name(type)));
+    throw NpyError(fmt::format("{}: element type {}; allowed: float16, float32 or float64", what,
+                               npy_type_name(type)));
   }
   return out;
+}
+
+std::vector<double> NpyArray::to_double(const std::string& what) const {
+  if (type == NpyType::kFloat64) {
+    std::vector<double> out(count());
+    for (size_t i = 0; i < out.size(); ++i) out[i] = load<double>(*this, i);
+    return out;
+  }
+  const std::vector<float> f = to_float(what);  // exact for float16 and float32
+  return std::vector<double>(f.begin(), f.end());
 }
 
 std::vector<uint8_t> NpyArray::to_uint8(const std::string& what) const {

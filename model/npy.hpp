@@ -1,8 +1,8 @@
 // NumPy .npy files in and out (format versions 1.0, 2.0 and 3.0), so a user
 // can calibrate on activations dumped from their own model (docs/spec.md section 3).
 //
-// Supported: little-endian float16, float32, uint8 and int32, C order, any
-// number of dimensions. Anything else, and any malformed or truncated file,
+// Supported: little-endian float16, float32, float64, uint8 and int32, C order,
+// any number of dimensions. Anything else, and any malformed or truncated file,
 // is refused with one NpyError whose message names the file and the problem.
 #pragma once
 
@@ -23,9 +23,9 @@ class NpyError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class NpyType { kFloat16, kFloat32, kUint8, kInt32 };
+enum class NpyType { kFloat16, kFloat32, kFloat64, kUint8, kInt32 };
 
-/// NumPy's name of the type: "float16", "float32", "uint8", "int32".
+/// NumPy's name of the type: "float16", "float32", "float64", "uint8", "int32".
 const char* npy_type_name(NpyType type);
 size_t npy_item_size(NpyType type);
 
@@ -40,14 +40,18 @@ struct NpyArray {
 
   static NpyArray from_fp16(std::vector<size_t> shape, std::span<const Fp16> values);
   static NpyArray from_float(std::vector<size_t> shape, std::span<const float> values);
+  static NpyArray from_double(std::vector<size_t> shape, std::span<const double> values);
   static NpyArray from_uint8(std::vector<size_t> shape, std::span<const uint8_t> values);
   static NpyArray from_int32(std::vector<size_t> shape, std::span<const int32_t> values);
 
-  /// The elements as binary16: float16 as stored, float32 rounded once to
-  /// nearest even. Other types throw NpyError naming `what`.
+  /// The elements as binary16: float16 as stored, float32 and float64 rounded
+  /// once to nearest even. Other types throw NpyError naming `what`.
   std::vector<Fp16> to_fp16(const std::string& what) const;
-  /// float16 or float32 elements as float (exact).
+  /// float16 or float32 elements as float (exact), float64 rounded once to
+  /// nearest even.
   std::vector<float> to_float(const std::string& what) const;
+  /// float16, float32 or float64 elements as double (exact).
+  std::vector<double> to_double(const std::string& what) const;
   /// uint8, or int32 elements in 0..255, as bytes.
   std::vector<uint8_t> to_uint8(const std::string& what) const;
 };

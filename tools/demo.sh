@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# make demo: the golden model's analytic figures and output error for a
-# config, then generate its RTL, lint it, synthesize it, run the Verilator
-# checks of its blocks against the model, and run the whole core on a seeded
-# synthetic LLM-like layer quantized by the model; print a short summary: the
-# core bit-exact or not, its cycles against docs/spec.md section 6's bound, its output
-# error against FP32 next to INT4, its Yosys area.
+# make demo: the product's main job on one config, in minutes. The golden
+# model's analytic figures for the config and its output error against FP32 on
+# synthetic data (INT4, NU4, NU4 with outliers); then oasis-gen writes its RTL,
+# Verilator lints every generated block, and the whole core runs in Verilator
+# on a seeded synthetic LLM-like layer quantized by the model, every output and
+# every cycle compared with the model, while Yosys synthesizes the core for its
+# area. Prints a summary: the core bit-exact or not, its cycles against the
+# cycle lower bound, its output error against FP32 next to INT4, its Yosys
+# area. The per-block Verilator checks and the Yosys check of every block are
+# make test's.
 # usage: tools/demo.sh BUILD_DIR CONFIG_JSON
 set -euo pipefail
 build=${1:?usage: tools/demo.sh BUILD_DIR CONFIG_JSON}
@@ -12,6 +16,7 @@ config=${2:?usage: tools/demo.sh BUILD_DIR CONFIG_JSON}
 root=$(cd "$(dirname "$0")/.." && pwd)
 label=$(basename "$config" .json)
 out="$build/$label/rtl"
+start=$(date +%s)
 echo "== golden model: the paper's analytic figures for this config"
 "$build/oasis-model" analyze --config "$config"
 echo
@@ -21,32 +26,44 @@ echo
 echo "== oasis-gen: $config -> $out"
 rm -f "$out"/yosys_*.log   # left inside by older versions of tools/yosys_check.sh
 "$build/oasis-gen" --config "$config" --out "$out"
+# Yosys on the core (about two CPU minutes for the default config) runs beside the lint and
+# the Verilator run, on the other core.
+# Its logs go beside the generated folder, which holds only what oasis-gen wrote.
+mkdir -p "$out.yosys"
+yosys_log="$out.yosys/yosys_core.demo.out"
+"$root/tools/yosys_check.sh" "$out" core >"$yosys_log" 2>&1 &
+yosys_pid=$!
+trap 'kill "$yosys_pid" 2>/dev/null || true' EXIT
 echo "== lint"
 "$root/tools/lint.sh" "$out"
-echo "== yosys"
-"$root/tools/yosys_check.sh" "$out"
-echo "== Verilator checks against the model"
-summary=()
-for sweep in "$root"/sim/sweeps/*.txt; do
-  name=$(basename "$sweep" .txt)
-  case "$name" in *.*) continue ;; esac   # regress / exhaustive sweeps are not the demo
-  line=$("$root/sim/vltest" --build "$build" --block "$name" --config "$config" --label "demo_$label" | tail -n 1)
-  echo "$line"
-  summary+=("$line")
-done
 echo
-echo "== the core on a seeded synthetic LLM-like layer, quantized by the model: 4 tokens x 64 rows"
+echo "== the core in Verilator on a seeded synthetic LLM-like layer, quantized by the model:" \
+  "4 tokens x 64 rows"
 core_log=$(CORE_BENCH_ROWS=64 CORE_BENCH_TOKENS=4 "$root/sim/vltest" --build "$build" --block core \
-  --config "$config" --label "demo_$label")
+  --config "$config" --label "demo_$label") || { echo "$core_log"; exit 1; }
 echo "$core_log" | grep -E '^(measured|simulated|error|PASS|FAIL)'
-cells=$(grep -E '^ +Number of cells: +[0-9]+' "$out.yosys/yosys_core.log" | tail -n 1 | awk '{print $4}')
-ffs=$(awk '/design hierarchy/{h=1; n=0} h && /\$_S?DFF/{n+=$2} END{print n+0}' "$out.yosys/yosys_core.log")
+echo
+echo "== yosys: the core"
+yosys_ok=1
+wait "$yosys_pid" || yosys_ok=0
+trap - EXIT
+cat "$yosys_log"
+cells="" ffs=""
+if [ $yosys_ok = 1 ]; then
+  cells=$(grep -E '^ +Number of cells: +[0-9]+' "$out.yosys/yosys_core.log" | tail -n 1 | awk '{print $4}')
+  ffs=$(awk '/design hierarchy/{h=1; n=0} h && /\$_S?DFF/{n+=$2} END{print n+0}' "$out.yosys/yosys_core.log")
+fi
 echo
 echo "== summary for config '$label' (seed ${SEED:-1})"
-printf '  %s\n' "${summary[@]}"
 pass=$(echo "$core_log" | grep -E '^PASS' || true)
 echo "  core, bit-exact against the golden model: $([ -n "$pass" ] && echo yes || echo NO) ($(echo "$core_log" | sed -n 's/.*measured:.*, \([0-9]*\) outputs checked.*/\1/p') outputs of the synthetic layer compared, every cycle against the cycle model)"
 echo "  core cycles: $(echo "$core_log" | sed -n 's/^measured: //p')"
 echo "  core output error: $(echo "$core_log" | sed -n 's/^error against FP32 //p')"
-echo "  core area (Yosys generic cells, hierarchy kept): ${cells:-?} cells, ${ffs} flip-flops"
+if [ $yosys_ok = 1 ]; then
+  echo "  core area (Yosys generic cells, hierarchy kept): ${cells:-?} cells, ${ffs} flip-flops"
+else
+  echo "  core area: Yosys FAILED (log: $out.yosys/yosys_core.log)"
+fi
 echo "  generated files: $(grep -vc '^//' "$out/files.f") sources in $out"
+echo "  this script: $(( $(date +%s) - start )) s (the per-block checks are make test's)"
+[ -n "$pass" ] && [ $yosys_ok = 1 ]

@@ -1,16 +1,24 @@
 // oasis-model: the golden model from the command line. Subcommands:
 // calibrate (activations -> codebook), quantize (weights -> indices, codebook,
-// scales), gemm (tokens through the OASIS GEMM, error against FP32), analyze
+// scales), quantize-all (every matching weight of a safetensors checkpoint into
+// a folder), gemm (tokens through the OASIS GEMM, error against FP32), analyze
 // (the paper's analytic figures for a config), report (the SQNR table on
-// synthetic data) and synth (synthetic LLM-like tensors as .npy).
+// synthetic data) and synth (synthetic LLM-like tensors as .npy). Tensors come
+// from .npy files or, by name, from safetensors checkpoints.
 // Any bad argument, config or file: one message on stderr, exit status 2,
 // no output file written.
 #include <fmt/format.h>
 
+#include <fnmatch.h>
+
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,6 +28,7 @@
 #include "model/lut_gemm.hpp"
 #include "model/npy.hpp"
 #include "model/quant.hpp"
+#include "model/safetensors.hpp"
 #include "model/synth_data.hpp"
 #include "model/tools/cli.hpp"
 
@@ -50,6 +59,61 @@ void require_nonempty(const Matrix& m, const std::string& path) {
     throw UsageError(
         fmt::format("{}: shape {} x {} too large (at most 65536 columns)", path, m.rows, m.cols));
   }
+}
+
+// Where a tensor comes from: a .npy file, or a named tensor of a safetensors file.
+struct TensorSource {
+  std::string npy, safetensors, tensor;
+};
+
+// A 2-D tensor (or a 1-D one as one row) as binary16, with its shape and a name for messages.
+struct LoadedTensor {
+  std::vector<Fp16> values;
+  Matrix shape;
+  std::string origin;
+};
+
+// Exactly one of `--<npy_flag> FILE.npy` and `--safetensors FILE --tensor NAME`.
+LoadedTensor load_tensor(const TensorSource& src, const char* npy_flag, const char* what) {
+  const bool npy = !src.npy.empty(), st = !src.safetensors.empty() || !src.tensor.empty();
+  if (npy == st) {
+    throw UsageError(fmt::format("{}: give --{} FILE.npy, or --safetensors FILE --tensor NAME{}",
+                                 what, npy_flag, npy ? ", not both" : ""));
+  }
+  LoadedTensor t;
+  if (npy) {
+    const NpyArray a = read_npy(src.npy);
+    t.shape = matrix_shape(a, src.npy, what);
+    require_nonempty(t.shape, src.npy);
+    t.values = a.to_fp16(src.npy);
+    t.origin = src.npy;
+    return t;
+  }
+  if (src.safetensors.empty() || src.tensor.empty()) {
+    throw UsageError(fmt::format("{}: --safetensors FILE and --tensor NAME go together", what));
+  }
+  const SafetensorsFile f = SafetensorsFile::open(src.safetensors);
+  const SafetensorsTensor& info = f.tensor(src.tensor);
+  t.origin = fmt::format("{} tensor '{}'", src.safetensors, src.tensor);
+  if (info.shape.size() == 1) {
+    t.shape = {1, size_t(info.shape[0])};
+  } else if (info.shape.size() == 2) {
+    t.shape = {size_t(info.shape[0]), size_t(info.shape[1])};
+  } else {
+    throw UsageError(fmt::format("{}: {} must be 1-D or 2-D, found {} dimensions", t.origin, what,
+                                 info.shape.size()));
+  }
+  require_nonempty(t.shape, t.origin);
+  t.values = f.read_fp16(src.tensor);
+  return t;
+}
+
+void add_safetensors_options(CLI::App* app, TensorSource& src, const char* what) {
+  app->add_option("--safetensors", src.safetensors,
+                  fmt::format("safetensors checkpoint holding the {} (F16, BF16, F32 or F64, "
+                              "rounded once to binary16), with --tensor",
+                              what));
+  app->add_option("--tensor", src.tensor, "name of the tensor in the --safetensors file");
 }
 
 // Writes several files so that either all appear or none: temporaries first,
@@ -100,7 +164,8 @@ std::string codebook_text(const std::vector<Fp16>& c) {
 // ---- calibrate ---------------------------------------------------------------
 
 struct CalibrateArgs {
-  std::string acts, out, fisher, method = "lloyd", scale = "rms";
+  TensorSource acts;
+  std::string out, fisher, method = "lloyd", scale = "rms";
   int bits = 4;
   uint64_t seed = 1;
   double outlier_fraction = 0.005;
@@ -110,18 +175,17 @@ struct CalibrateArgs {
 
 int run_calibrate(const CalibrateArgs& a) {
   check_output_dir(a.out);
-  const NpyArray acts = read_npy(a.acts);
-  const Matrix m = matrix_shape(acts, a.acts, "activations");
-  require_nonempty(m, a.acts);
-  const std::vector<Fp16> x = acts.to_fp16(a.acts);
+  const LoadedTensor acts = load_tensor(a.acts, "acts", "activations");
+  const Matrix m = acts.shape;
+  const std::vector<Fp16>& x = acts.values;
   std::vector<double> fisher;
   if (!a.fisher.empty()) {
     const NpyArray f = read_npy(a.fisher);
-    if (f.count() != acts.count()) {
+    if (f.count() != x.size()) {
       throw UsageError(
-          fmt::format("{}: {} weights for {} activations", a.fisher, f.count(), acts.count()));
+          fmt::format("{}: {} weights for {} activations", a.fisher, f.count(), x.size()));
     }
-    for (const float v : f.to_float(a.fisher)) fisher.push_back(double(v));
+    fisher = f.to_double(a.fisher);
   }
   ActCalibrationOptions o;
   o.bits = a.bits;
@@ -151,36 +215,201 @@ int run_calibrate(const CalibrateArgs& a) {
 // ---- quantize ----------------------------------------------------------------
 
 struct QuantizeArgs {
-  std::string weights, out_dir, method = "lloyd", scale = "rms";
+  TensorSource weights;
+  std::string out_dir, method = "lloyd", scale = "rms";
   int bits = 4;
   uint64_t seed = 1;
 };
 
+WeightQuantOptions quant_options(const QuantizeArgs& a) {
+  WeightQuantOptions o;
+  o.bits = a.bits;
+  o.method = parse_kmeans_method(a.method);
+  o.scale = parse_scale_mode(a.scale);
+  o.seed = a.seed;
+  return o;
+}
+
 std::string qpath(const std::string& dir, const char* name) {
   return (std::filesystem::path(dir) / name).string();
+}
+
+// The three files of a quantized weight tensor, all or none.
+void write_quantized(const std::string& dir, const Matrix& m, const QuantizedWeights& q) {
+  write_all(
+      {{qpath(dir, "weight_indices.npy"), NpyArray::from_uint8({m.rows, m.cols}, q.indices)},
+       {qpath(dir, "weight_codebook.npy"), NpyArray::from_fp16({q.codebook.size()}, q.codebook)},
+       {qpath(dir, "weight_scales.npy"), NpyArray::from_fp16({m.rows}, q.scales)}});
 }
 
 int run_quantize(const QuantizeArgs& a) {
   if (!std::filesystem::is_directory(a.out_dir)) {
     throw UsageError(fmt::format("{}: no such folder", a.out_dir));
   }
-  const NpyArray in = read_npy(a.weights);
-  const Matrix m = matrix_shape(in, a.weights, "weights");
-  require_nonempty(m, a.weights);
-  WeightQuantOptions o;
-  o.bits = a.bits;
-  o.method = parse_kmeans_method(a.method);
-  o.scale = parse_scale_mode(a.scale);
-  o.seed = a.seed;
-  const QuantizedWeights q = quantize_weights(in.to_fp16(a.weights), int(m.rows), int(m.cols), o);
-  write_all(
-      {{qpath(a.out_dir, "weight_indices.npy"), NpyArray::from_uint8({m.rows, m.cols}, q.indices)},
-       {qpath(a.out_dir, "weight_codebook.npy"),
-        NpyArray::from_fp16({q.codebook.size()}, q.codebook)},
-       {qpath(a.out_dir, "weight_scales.npy"), NpyArray::from_fp16({m.rows}, q.scales)}});
+  const WeightQuantOptions o = quant_options(a);
+  const LoadedTensor w = load_tensor(a.weights, "weights", "weights");
+  const Matrix m = w.shape;
+  const QuantizedWeights q = quantize_weights(w.values, int(m.rows), int(m.cols), o);
+  write_quantized(a.out_dir, m, q);
   fmt::print("quantized {} x {} weights to {} bits: codebook {}, {} K-means cost {:.6g}\n", m.rows,
              m.cols, a.bits, codebook_text(q.codebook), a.method, q.kmeans_cost);
   fmt::print("wrote {}/weight_indices.npy, weight_codebook.npy, weight_scales.npy\n", a.out_dir);
+  return 0;
+}
+
+// ---- quantize-all ------------------------------------------------------------
+//
+// Every 2-D floating-point tensor of a checkpoint whose name matches a pattern, each into
+// <out-dir>/<name>/ as quantize writes it. The folder is the command's own: it makes it, and
+// lists in kManifest every entry it creates there before creating it, so that it later
+// recognises them. It refuses a folder it did not make or one that holds anything else, and
+// then writes and deletes nothing.
+
+constexpr const char* kManifest = "oasis-quantize-all.json";
+
+struct QuantizeAllArgs {
+  QuantizeArgs quant;
+  std::string checkpoint, pattern = "*.weight";
+};
+
+// A tensor name used as a folder name: letters, digits, '.', '_', '-', not starting with '.'.
+bool safe_folder_name(const std::string& n) {
+  if (n.empty() || n[0] == '.' || n.size() > 200) return false;
+  for (const char c : n) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') {
+      return false;
+    }
+  }
+  return true;
+}
+
+void write_manifest(const std::filesystem::path& dir, const nlohmann::json& m) {
+  const std::filesystem::path tmp = dir / (std::string(kManifest) + ".part");
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << m.dump(2) << "\n";
+    if (!(out << std::flush)) throw UsageError(fmt::format("{}: write error", tmp.string()));
+  }
+  std::filesystem::rename(tmp, dir / kManifest);
+}
+
+// The folder's manifest, after checking that the folder is this command's and holds nothing
+// else (a fresh manifest when the folder does not exist yet; its parent must).
+nlohmann::json claim_output_folder(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  if (!fs::exists(dir)) {
+    const fs::path parent = fs::absolute(dir).parent_path();
+    if (!fs::is_directory(parent)) {
+      throw UsageError(fmt::format("{}: folder {} does not exist", dir.string(), parent.string()));
+    }
+    return nlohmann::json{{"tool", "oasis-model quantize-all"}, {"entries", nlohmann::json::array()}};
+  }
+  const fs::path manifest = dir / kManifest;
+  if (!fs::is_directory(dir) || !fs::is_regular_file(manifest)) {
+    throw UsageError(fmt::format(
+        "{}: exists and was not made by quantize-all (no {}); give a new folder (nothing was "
+        "written or deleted)",
+        dir.string(), kManifest));
+  }
+  nlohmann::json m;
+  try {
+    std::ifstream in(manifest);
+    m = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("{}: unreadable ({}); nothing was written or deleted",
+                                 manifest.string(), e.what()));
+  }
+  if (!m.is_object() || m.value("tool", "") != "oasis-model quantize-all" ||
+      !m.contains("entries") || !m["entries"].is_array()) {
+    throw UsageError(fmt::format("{}: not a quantize-all manifest; nothing was written or deleted",
+                                 manifest.string()));
+  }
+  std::set<std::string> ours = {kManifest, std::string(kManifest) + ".part"};
+  for (const auto& e : m["entries"]) {
+    if (e.is_string()) ours.insert(e.get<std::string>());
+  }
+  std::vector<std::string> foreign;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (!ours.count(name)) foreign.push_back(name);
+  }
+  if (!foreign.empty()) {
+    std::sort(foreign.begin(), foreign.end());
+    throw UsageError(fmt::format(
+        "{}: holds {}, which quantize-all did not write; nothing was written or deleted",
+        dir.string(), fmt::join(foreign, ", ")));
+  }
+  return m;
+}
+
+int run_quantize_all(const QuantizeAllArgs& a) {
+  namespace fs = std::filesystem;
+  const WeightQuantOptions o = quant_options(a.quant);
+  const SafetensorsFile f = SafetensorsFile::open(a.checkpoint);
+  // What is to be done, all checked before anything is written.
+  std::vector<const SafetensorsTensor*> todo;
+  std::vector<std::string> skipped;
+  for (const SafetensorsTensor& t : f.tensors()) {
+    if (fnmatch(a.pattern.c_str(), t.name.c_str(), 0) != 0) continue;
+    if (t.shape.size() != 2 || !safetensors_dtype_is_float(t.dtype) || t.count() == 0) {
+      skipped.push_back(fmt::format("skipping {}: {} [{}] is not a 2-D floating-point weight",
+                                    t.name, t.dtype, fmt::join(t.shape, ", ")));
+      continue;
+    }
+    if (!safe_folder_name(t.name)) {
+      throw UsageError(fmt::format(
+          "{}: tensor name '{}' cannot be a folder name; allowed: letters, digits, '.', '_', "
+          "'-', not starting with '.' (nothing was written)",
+          a.checkpoint, t.name));
+    }
+    require_nonempty({size_t(t.shape[0]), size_t(t.shape[1])}, a.checkpoint + " " + t.name);
+    todo.push_back(&t);
+  }
+  if (todo.empty()) {
+    throw UsageError(fmt::format("{}: no 2-D floating-point tensor matches '{}' ({} tensors in "
+                                 "the file)",
+                                 a.checkpoint, a.pattern, f.tensors().size()));
+  }
+  const fs::path dir = a.quant.out_dir;
+  nlohmann::json manifest = claim_output_folder(dir);
+  for (const std::string& line : skipped) fmt::print("{}\n", line);
+  fs::create_directories(dir);
+  manifest["source"] = fs::absolute(a.checkpoint).string();
+  manifest["pattern"] = a.pattern;
+  manifest["bits"] = a.quant.bits;
+  manifest["method"] = a.quant.method;
+  manifest["scale"] = a.quant.scale;
+  manifest["seed"] = a.quant.seed;
+  if (!manifest.contains("tensors") || !manifest["tensors"].is_object()) {
+    manifest["tensors"] = nlohmann::json::object();
+  }
+  for (size_t i = 0; i < todo.size(); ++i) {
+    const SafetensorsTensor& t = *todo[i];
+    const auto start = std::chrono::steady_clock::now();
+    // Listed first, so that an interrupted run leaves a folder the next run accepts.
+    if (std::find(manifest["entries"].begin(), manifest["entries"].end(), t.name) ==
+        manifest["entries"].end()) {
+      manifest["entries"].push_back(t.name);
+    }
+    manifest["tensors"][t.name] = {{"complete", false}};
+    write_manifest(dir, manifest);
+    const Matrix m{size_t(t.shape[0]), size_t(t.shape[1])};
+    const QuantizedWeights q = quantize_weights(f.read_fp16(t.name), int(m.rows), int(m.cols), o);
+    fs::create_directories(dir / t.name);
+    write_quantized((dir / t.name).string(), m, q);
+    manifest["tensors"][t.name] = {{"complete", true},
+                                   {"rows", m.rows},
+                                   {"cols", m.cols},
+                                   {"dtype", t.dtype},
+                                   {"kmeans_cost", q.kmeans_cost}};
+    write_manifest(dir, manifest);
+    fmt::print("[{}/{}] {}: {} x {} {} -> {} bits, K-means cost {:.6g} ({:.1f} s)\n", i + 1,
+               todo.size(), t.name, m.rows, m.cols, t.dtype, a.quant.bits, q.kmeans_cost,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    std::fflush(stdout);
+  }
+  fmt::print("quantized {} tensors of {} into {}/<name>/ (list: {})\n", todo.size(), a.checkpoint,
+             dir.string(), (dir / kManifest).string());
   return 0;
 }
 
@@ -206,8 +435,10 @@ QuantizedWeights load_quantized(const std::string& dir) {
 // ---- gemm --------------------------------------------------------------------
 
 struct GemmArgs {
-  std::string config, acts, act_codebook, quantized, out, weights;
+  std::string config, acts, act_codebook, quantized, out;
+  TensorSource weights;
   std::vector<std::string> overrides;
+  int threads = 0;
 };
 
 int run_gemm(const GemmArgs& a) {
@@ -228,23 +459,22 @@ int run_gemm(const GemmArgs& a) {
                                  a.quantized, q.channels, c.name, c.channels));
   }
   std::vector<Fp16> wref;
-  if (!a.weights.empty()) {
-    const NpyArray w = read_npy(a.weights);
-    const Matrix wm = matrix_shape(w, a.weights, "weights");
-    if (wm.rows != size_t(q.rows) || wm.cols != size_t(q.channels)) {
+  if (!a.weights.npy.empty() || !a.weights.safetensors.empty() || !a.weights.tensor.empty()) {
+    const LoadedTensor w = load_tensor(a.weights, "weights", "weights");
+    if (w.shape.rows != size_t(q.rows) || w.shape.cols != size_t(q.channels)) {
       throw UsageError(fmt::format("{}: shape {} x {}; the quantised weights are {} x {}",
-                                   a.weights, wm.rows, wm.cols, q.rows, q.channels));
+                                   w.origin, w.shape.rows, w.shape.cols, q.rows, q.channels));
     }
-    wref = w.to_fp16(a.weights);
+    wref = w.values;
   }
   const LutGemm model(LutGemmParams::from_config(c), ca, q.codebook);
-  const std::vector<Fp16> y = model.gemm(x, int(m.rows), q);
+  const std::vector<Fp16> y = model.gemm(x, int(m.rows), q, a.threads);
   write_all({{a.out, NpyArray::from_fp16({m.rows, size_t(q.rows)}, y)}});
   fmt::print(
       "ran {} tokens x K = {} x N = {} rows through config '{}' (k = {}, T = {}, Mc = {}, "
-      "accumulator {}); wrote {}\n",
+      "accumulator {}; {} kernel); wrote {}\n",
       m.rows, c.channels, q.rows, c.name, c.outliers_per_side, c.mac_tree_inputs, c.comp_macs,
-      accumulator_name(c.accumulator), a.out);
+      accumulator_name(c.accumulator), rows_kernel_name(fastest_rows_kernel()), a.out);
   if (!wref.empty()) {
     const std::vector<float> ref = reference_gemm_fp32(x, int(m.rows), wref, q.rows, q.channels);
     fmt::print("output error against the FP32 GEMM: SQNR {:.2f} dB\n",
@@ -295,8 +525,8 @@ struct SynthArgs {
 
 int run_synth(const SynthArgs& a) {
   check_output_dir(a.out);
-  if (a.type != "float16" && a.type != "float32") {
-    throw UsageError(fmt::format("--type {}; allowed: float16, float32", a.type));
+  if (a.type != "float16" && a.type != "float32" && a.type != "float64") {
+    throw UsageError(fmt::format("--type {}; allowed: float16, float32, float64", a.type));
   }
   std::vector<Fp16> v;
   if (a.kind == "activations") {
@@ -312,10 +542,14 @@ int run_synth(const SynthArgs& a) {
   const std::vector<size_t> shape{size_t(a.rows), size_t(a.channels)};
   if (a.type == "float16") {
     write_all({{a.out, NpyArray::from_fp16(shape, v)}});
-  } else {
+  } else if (a.type == "float32") {
     std::vector<float> f;
     for (const Fp16 h : v) f.push_back(float(to_double(h)));
     write_all({{a.out, NpyArray::from_float(shape, f)}});
+  } else {
+    std::vector<double> d;
+    for (const Fp16 h : v) d.push_back(to_double(h));
+    write_all({{a.out, NpyArray::from_double(shape, d)}});
   }
   fmt::print("wrote {} synthetic {} of shape {} x {} ({}, seed {})\n", a.out, a.kind, a.rows,
              a.channels, a.type, a.seed);
@@ -333,9 +567,12 @@ int main(int argc, char** argv) {
   CalibrateArgs ca;
   auto* cal = app.add_subcommand("calibrate",
                                  "learn an activation codebook from calibration "
-                                 "tokens (.npy, tokens x K) -> codebook .npy");
-  cal->add_option("--acts", ca.acts, "calibration activations, float16/float32, tokens x K")
-      ->required();
+                                 "tokens (.npy or a safetensors tensor, tokens x K) -> "
+                                 "codebook .npy");
+  cal->add_option("--acts", ca.acts.npy,
+                  "calibration activations .npy, tokens x K (float16, float32, or float64 "
+                  "rounded once to binary16)");
+  add_safetensors_options(cal, ca.acts, "activations");
   cal->add_option("--out", ca.out, "output codebook .npy (float16, 2^bits)")->required();
   cal->add_option("--bits", ca.bits, "nA: activation index bits")->check(CLI::Range(1, 8));
   cal->add_option("--method", ca.method, "K-means: lloyd or optimal (1-D dynamic programming)");
@@ -352,14 +589,37 @@ int main(int argc, char** argv) {
 
   QuantizeArgs qa;
   auto* qua = app.add_subcommand("quantize",
-                                 "quantise weights (.npy, N x K) -> "
+                                 "quantise weights (.npy or a safetensors tensor, N x K) -> "
                                  "weight_indices/codebook/scales .npy in a folder");
-  qua->add_option("--weights", qa.weights, "weights, float16/float32, rows x K")->required();
+  qua->add_option("--weights", qa.weights.npy,
+                  "weights .npy, rows x K (float16, float32, or float64 rounded once to "
+                  "binary16)");
+  add_safetensors_options(qua, qa.weights, "weights");
   qua->add_option("--out-dir", qa.out_dir, "existing output folder")->required();
-  qua->add_option("--bits", qa.bits, "nW: weight index bits")->check(CLI::Range(1, 8));
-  qua->add_option("--method", qa.method, "K-means: lloyd or optimal");
-  qua->add_option("--scale", qa.scale, "per-row scale: rms or absmax");
-  qua->add_option("--seed", qa.seed, "seed of the K-means initialisation");
+  auto add_quant_options = [](CLI::App* app, QuantizeArgs& q) {
+    app->add_option("--bits", q.bits, "nW: weight index bits")->check(CLI::Range(1, 8));
+    app->add_option("--method", q.method, "K-means: lloyd or optimal");
+    app->add_option("--scale", q.scale, "per-row scale: rms or absmax");
+    app->add_option("--seed", q.seed, "seed of the K-means initialisation");
+  };
+  add_quant_options(qua, qa);
+
+  QuantizeAllArgs qaa;
+  auto* qall = app.add_subcommand(
+      "quantize-all",
+      "quantise every 2-D floating-point tensor of a safetensors checkpoint whose name matches "
+      "a pattern, each into <out-dir>/<name>/ as quantize writes it, one progress line a tensor");
+  qall->add_option("--safetensors", qaa.checkpoint,
+                   "safetensors checkpoint (F16, BF16, F32 or F64 tensors)")
+      ->required();
+  qall->add_option("--match", qaa.pattern,
+                   "shell pattern the whole tensor name must match (* ? [...]), e.g. "
+                   "'model.layers.*.mlp.*_proj.weight'; default *.weight");
+  qall->add_option("--out-dir", qaa.quant.out_dir,
+                   "output folder: a new one (its parent must exist), or one an earlier "
+                   "quantize-all made and nothing else wrote into")
+      ->required();
+  add_quant_options(qall, qaa.quant);
 
   GemmArgs ga;
   auto* gem = app.add_subcommand("gemm",
@@ -367,12 +627,20 @@ int main(int argc, char** argv) {
                                  "FP16 outputs, report the error against FP32");
   gem->add_option("--config", ga.config, "JSON config (K, k, T, Mc, accumulator)")->required();
   gem->add_option("--set", ga.overrides, "override a config field: key=value (repeatable)");
-  gem->add_option("--acts", ga.acts, "activations, float16/float32, tokens x K")->required();
+  gem->add_option("--acts", ga.acts,
+                  "activations .npy, tokens x K (float16, float32, or float64 rounded once to "
+                  "binary16)")
+      ->required();
   gem->add_option("--act-codebook", ga.act_codebook, "activation codebook .npy (calibrate)")
       ->required();
   gem->add_option("--quantized", ga.quantized, "folder written by quantize")->required();
   gem->add_option("--out", ga.out, "output .npy, float16, tokens x N")->required();
-  gem->add_option("--weights", ga.weights, "unquantised weights .npy: report SQNR against FP32");
+  gem->add_option("--weights", ga.weights.npy,
+                  "unquantised weights .npy: report SQNR against FP32");
+  add_safetensors_options(gem, ga.weights, "unquantised weights (SQNR against FP32)");
+  gem->add_option("--threads", ga.threads,
+                  "rows on this many threads, 0 for one per core (the output does not change)")
+      ->check(CLI::Range(0, 1024));
 
   AnalyzeArgs aa;
   auto* ana = app.add_subcommand("analyze",
@@ -409,13 +677,14 @@ int main(int argc, char** argv) {
   syn->add_option("--rows", sa.rows, "tokens or weight rows")->check(CLI::Range(1, 1 << 20));
   syn->add_option("--channels", sa.channels, "K")->check(CLI::Range(2, 65536));
   syn->add_option("--seed", sa.seed, "seed");
-  syn->add_option("--type", sa.type, "float16 or float32");
+  syn->add_option("--type", sa.type, "float16, float32 or float64");
   syn->add_option("--out", sa.out, "output .npy")->required();
 
   if (const auto status = parse_subcommands(app, argc, argv, "oasis-model")) return *status;
   try {
     if (*cal) return run_calibrate(ca);
     if (*qua) return run_quantize(qa);
+    if (*qall) return run_quantize_all(qaa);
     if (*gem) return run_gemm(ga);
     if (*ana) return run_analyze(aa);
     if (*rep) return run_report(ra);

@@ -1,10 +1,23 @@
 // The bit-exact OASIS GEMM of the paper's configuration (1 x 4096 x 4096,
-// W4A4, 21 outliers per side, binary16 accumulator) against the FP32
-// reference GEMM on the same synthetic data. The rate counters count the
-// equivalent multiply-accumulates, K * N per token, for every path.
+// W4A4, 21 outliers per side, binary16 accumulator) against an FP32 GEMM on
+// the same data, each on one thread and on every core, then a table of the two
+// side by side. The FP32 GEMM is the loop a user would otherwise run: binary32
+// weights, 16 partial sums a row so that the compiler vectorizes it (no
+// -ffast-math needed), rows split over the threads as the OASIS GEMM splits
+// them. Also the model's ordered FP32 reference (k ascending, one sum: the
+// SQNR reference, which does not vectorize), the conventional
+// dequantise-then-GEMM path in software binary16/32, and a token's
+// preparation. The rate counters count the equivalent multiply-accumulates,
+// K * N per token, for every path.
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
 #include <memory>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "model/config.hpp"
 #include "model/lut_gemm.hpp"
@@ -19,6 +32,7 @@ struct Setup {
   Config config;
   int k = 0, n = 0;
   std::vector<Fp16> x, w;
+  std::vector<float> xf, wf;  // the same data in binary32, for the FP32 GEMM
   QuantizedWeights qw;
   std::unique_ptr<LutGemm> model;
 };
@@ -36,6 +50,8 @@ const Setup& setup() {
     spec.tokens = 16;
     const std::vector<Fp16> calib = synthetic_activations(spec, 2);
     s.w = synthetic_weights(s.n, s.k, 3);
+    for (const Fp16 v : s.x) s.xf.push_back(float(to_double(v)));
+    for (const Fp16 v : s.w) s.wf.push_back(float(to_double(v)));
     s.qw = quantize_weights(s.w, s.n, s.k, {});
     ActCalibrationOptions ao;
     ao.outliers_per_side = s.config.outliers_per_side;
@@ -47,6 +63,44 @@ const Setup& setup() {
   return s;
 }
 
+int all_cores() { return int(std::max(1u, std::thread::hardware_concurrency())); }
+
+// y = W x for one token in binary32: lane l of 16 sums k = l mod 16, the lanes are added at
+// the end; rows [begin, end). Compiled for AVX2 as well where the host has it, as the OASIS
+// GEMM's kernel is.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+void fp32_gemv_rows(const float* x, const float* w, float* y, size_t k, size_t begin,
+                    size_t end) {
+  constexpr size_t kLanes = 16;
+  for (size_t r = begin; r < end; ++r) {
+    const float* wr = w + r * k;
+    float acc[kLanes] = {};
+    size_t i = 0;
+    for (; i + kLanes <= k; i += kLanes) {
+      for (size_t l = 0; l < kLanes; ++l) acc[l] += x[i + l] * wr[i + l];
+    }
+    for (; i < k; ++i) acc[0] += x[i] * wr[i];
+    float sum = 0;
+    for (const float a : acc) sum += a;
+    y[r] = sum;
+  }
+}
+
+std::vector<float> fp32_gemv(const Setup& s, int threads) {
+  std::vector<float> y(size_t(s.n));
+  const size_t n = size_t(s.n), t = size_t(threads);
+  std::vector<std::thread> pool;
+  for (size_t b = 1; b < t; ++b) {
+    pool.emplace_back(fp32_gemv_rows, s.xf.data(), s.wf.data(), y.data(), size_t(s.k),
+                      n * b / t, n * (b + 1) / t);
+  }
+  fp32_gemv_rows(s.xf.data(), s.wf.data(), y.data(), size_t(s.k), 0, n / t);
+  for (std::thread& th : pool) th.join();
+  return y;
+}
+
 void rate(benchmark::State& state, const Setup& s) {
   state.counters["MAC/s"] = benchmark::Counter(double(s.k) * s.n * double(state.iterations()),
                                                benchmark::Counter::kIsRate);
@@ -54,13 +108,21 @@ void rate(benchmark::State& state, const Setup& s) {
       benchmark::Counter(double(s.n) * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-void BM_OasisLutGemm_1x4096x4096(benchmark::State& state) {
+void BM_Fp32Gemm_1x4096x4096(benchmark::State& state) {
   const Setup& s = setup();
-  for (auto _ : state) benchmark::DoNotOptimize(s.model->gemm(s.x, 1, s.qw));
+  const int threads = int(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(fp32_gemv(s, threads));
   rate(state, s);
 }
 
-void BM_ReferenceFp32Gemm_1x4096x4096(benchmark::State& state) {
+void BM_OasisLutGemm_1x4096x4096(benchmark::State& state) {
+  const Setup& s = setup();
+  const int threads = int(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(s.model->gemm(s.x, 1, s.qw, threads));
+  rate(state, s);
+}
+
+void BM_ReferenceFp32GemmInOrder_1x4096x4096(benchmark::State& state) {
   const Setup& s = setup();
   for (auto _ : state) benchmark::DoNotOptimize(reference_gemm_fp32(s.x, 1, s.w, s.n, s.k));
   rate(state, s);
@@ -78,11 +140,74 @@ void BM_PrepareToken_4096(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(s.model->prepare(s.x));
 }
 
-BENCHMARK(BM_OasisLutGemm_1x4096x4096)->Unit(benchmark::kMillisecond)->MinTime(1.0);
-BENCHMARK(BM_ReferenceFp32Gemm_1x4096x4096)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+// One thread and every core; wall time (the machine may be shared: compare the CPU column
+// for one thread) and the CPU time of the whole process.
+void threads_args(benchmark::internal::Benchmark* b) {
+  b->ArgName("threads")->Arg(1);
+  if (all_cores() > 1) b->Arg(all_cores());
+  b->Unit(benchmark::kMillisecond)->MinTime(1.0)->UseRealTime()->MeasureProcessCPUTime();
+}
+
+BENCHMARK(BM_Fp32Gemm_1x4096x4096)->Apply(threads_args);
+BENCHMARK(BM_OasisLutGemm_1x4096x4096)->Apply(threads_args);
+BENCHMARK(BM_ReferenceFp32GemmInOrder_1x4096x4096)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_ConventionalDequantGemm_1x4096x4096)->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK(BM_PrepareToken_4096)->Unit(benchmark::kMicrosecond);
 
+// The console output, and the OASIS GEMM against the FP32 GEMM side by side afterwards.
+class SideBySide : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& r : runs) {
+      if (r.run_type != Run::RT_Iteration || r.error_occurred) continue;
+      const std::string name = r.benchmark_name();
+      const size_t at = name.find("threads:");
+      if (at == std::string::npos) continue;
+      const int threads = std::stoi(name.substr(at + 8));
+      const bool oasis = name.find("Oasis") != std::string::npos;
+      Figures& f = figures_[threads];
+      // Per iteration, in milliseconds (the unit the benchmarks report in).
+      (oasis ? f.oasis_wall : f.fp32_wall) = r.GetAdjustedRealTime();
+      (oasis ? f.oasis_cpu : f.fp32_cpu) = r.GetAdjustedCPUTime();
+    }
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    if (figures_.empty()) return;
+    auto& out = GetOutputStream();
+    out << "\nbit-exact OASIS GEMM against the FP32 GEMM, 1 x 4096 x 4096 (ms per GEMM; CPU is\n"
+           "the whole process's, so it adds the threads up):\n";
+    out << fmt::format("  {:>7}  {:>14}  {:>14}  {:>14}  {:>14}  {:>10}\n", "threads",
+                       "OASIS wall", "FP32 wall", "OASIS CPU", "FP32 CPU", "OASIS/FP32");
+    for (const auto& [threads, f] : figures_) {
+      out << fmt::format("  {:>7}  {:>14.2f}  {:>14.2f}  {:>14.2f}  {:>14.2f}  {:>9.2f}x\n",
+                         threads, f.oasis_wall, f.fp32_wall, f.oasis_cpu, f.fp32_cpu,
+                         f.fp32_cpu > 0 ? f.oasis_cpu / f.fp32_cpu : 0.0);
+    }
+    if (figures_.size() > 1) {
+      const Figures& one = figures_.begin()->second;
+      const auto& [threads, many] = *figures_.rbegin();
+      out << fmt::format("  {} threads against 1, wall: OASIS {:.2f}x faster, FP32 {:.2f}x\n",
+                         threads, one.oasis_wall / many.oasis_wall,
+                         one.fp32_wall / many.fp32_wall);
+    }
+  }
+
+ private:
+  struct Figures {
+    double oasis_wall = 0, fp32_wall = 0, oasis_cpu = 0, fp32_cpu = 0;
+  };
+  std::map<int, Figures> figures_;
+};
+
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  SideBySide reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}

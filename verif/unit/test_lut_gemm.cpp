@@ -11,6 +11,9 @@
 #include <random>
 #include <string>
 #include <vector>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "model/clustering.hpp"
 #include "model/lut_gemm.hpp"
@@ -186,6 +189,29 @@ std::vector<Fp16> random_token(std::mt19937_64& rng, int k, int mode) {
   return x;
 }
 
+// Every kernel of LutGemm::rows this host can run, at several thread counts, against the
+// rows of `want` (row() on the same token and weights), bit for bit. Returns how many
+// kernels ran.
+int check_kernels(const LutGemm& model, const PreparedToken& tok, const QuantizedWeights& w,
+                  const std::vector<uint16_t>& want, const std::string& where) {
+  int kernels = 0;
+  for (const RowsKernel kernel :
+       {RowsKernel::kSoftware, RowsKernel::kHost, RowsKernel::kHostAvx2}) {
+    if (!rows_kernel_available(kernel)) continue;
+    ++kernels;
+    for (const int threads : {1, 3}) {
+      const std::vector<Fp16> y = model.rows(tok, w, threads, kernel);
+      EXPECT_EQ(y.size(), want.size());
+      for (size_t n = 0; n < y.size() && n < want.size(); ++n) {
+        EXPECT_EQ(y[n].bits, want[n]) << std::hex << "kernel " << rows_kernel_name(kernel)
+                                      << ", " << std::dec << threads << " threads, row " << n
+                                      << " " << where;
+      }
+    }
+  }
+  return kernels;
+}
+
 // ---- Per-row computation against the host reference ---------------------------
 
 struct Shape {
@@ -211,11 +237,19 @@ void check_rows(const Shape& s, int trials, uint64_t seed) {
     const Fp16 sa =
         fp16_from_double(std::ldexp(1.0 + double(rng() % 1024) / 1024, int(rng() % 9) - 4));
     const PreparedToken tok = model.prepare_normalized(xhat, sa);
+    QuantizedWeights w;
+    w.rows = 4;
+    w.channels = s.k;
+    w.bits = s.nw;
+    w.codebook = cw;
+    std::vector<uint16_t> want;
     for (int row = 0; row < 4; ++row) {
       std::vector<uint8_t> iw(size_t(s.k));
       for (auto& i : iw) i = uint8_t(rng() % (1u << s.nw));
       const Fp16 sw =
           fp16_from_double(std::ldexp(1.0 + double(rng() % 1024) / 1024, -int(rng() % 8)));
+      w.indices.insert(w.indices.end(), iw.begin(), iw.end());
+      w.scales.push_back(sw);
       RowTrace trace;
       const Fp16 y = model.row(tok, iw, sw, &trace);
       const HostRow h =
@@ -237,7 +271,13 @@ void check_rows(const Shape& s, int trials, uint64_t seed) {
       ASSERT_EQ(trace.tree.size(), size_t((1 << (s.na + s.nw)) + s.t - 1) / size_t(s.t));
       ASSERT_EQ(trace.macs.size(), size_t(std::min(2 * s.outliers, s.mc)));
       ASSERT_EQ(std::accumulate(trace.counts.begin(), trace.counts.end(), 0u), uint32_t(s.k));
+      want.push_back(y.bits);
     }
+    ASSERT_GE(check_kernels(model, tok, w, want,
+                            ::testing::PrintToString(std::vector<int>{s.k, s.na, s.nw, s.t, s.mc,
+                                                                      s.outliers, s.fp16, trial}) +
+                                " (K nA nW T Mc k fp16 trial), seed " + std::to_string(seed)),
+              2);
   }
 }
 
@@ -280,13 +320,230 @@ TEST(LutGemmRow, SpecialValuesInCodebooksPropagateAsIeeeSays) {
     const Fp16 sa = random_fp16(rng, true), sw = random_fp16(rng, true);
     std::vector<uint8_t> iw(16);
     for (auto& i : iw) i = uint8_t(rng() % 4);
-    const Fp16 y = model.row(model.prepare_normalized(xhat, sa), iw, sw);
+    const PreparedToken tok = model.prepare_normalized(xhat, sa);
+    const Fp16 y = model.row(tok, iw, sw);
     const HostRow h = host_row(xhat, sa, ca, cw, iw, sw, 2, 2, 4, 2, 2, trial % 2);
-    ASSERT_EQ(y.bits, h.y) << "trial " << trial << " seed " << test_seed() + 7;
+    const std::string where = "trial " + std::to_string(trial) + " seed " +
+                              std::to_string(test_seed() + 7);
+    ASSERT_EQ(y.bits, h.y) << where;
     if (is_nan(y)) {
       ASSERT_EQ(y.bits, kFp16CanonicalNan.bits);
     }
+    QuantizedWeights w;
+    w.rows = 1;
+    w.channels = 16;
+    w.bits = 2;
+    w.codebook = cw;
+    w.indices = iw;
+    w.scales = {sw};
+    ASSERT_GE(check_kernels(model, tok, w, {y.bits}, where), 2);
   }
+}
+
+// ---- LutGemm::rows: every kernel and thread count gives row()'s bits ------------------
+
+TEST(LutGemmRows, EveryKernelAndThreadCountGivesRowsBits) {
+  const uint64_t seed = test_seed() + 300;
+  std::mt19937_64 rng(seed);
+  struct Case {
+    int k, na, nw, t, mc, outliers;
+    bool fp16;
+  };
+  // The paper's shape with both accumulators, K not a multiple of 8, T not a power of two
+  // with a partial last cycle, entries above 256 (16-bit entry indices), and one MAC-tree
+  // cycle only.
+  const std::vector<Case> cases = {
+      {4096, 4, 4, 32, 8, 21, true}, {4096, 4, 4, 32, 8, 21, false}, {1001, 4, 4, 32, 8, 7, true},
+      {515, 3, 4, 12, 5, 9, true},   {300, 4, 6, 32, 4, 3, false},   {200, 4, 6, 64, 3, 2, true},
+      {77, 2, 2, 16, 2, 0, true},
+  };
+  int runs = 0;
+  for (const Case& c : cases) {
+    for (int trial = 0; trial < 4; ++trial) {
+      LutGemmParams p;
+      p.act_bits = c.na;
+      p.weight_bits = c.nw;
+      p.mac_tree_inputs = c.t;
+      p.comp_macs = c.mc;
+      p.outliers_per_side = c.outliers;
+      p.accumulator = c.fp16 ? AccumulatorFormat::kFp16 : AccumulatorFormat::kFp32;
+      const std::vector<Fp16> cw = random_codebook(rng, c.nw, trial == 3 ? 2.0 : 0.3);
+      const LutGemm model(p, random_codebook(rng, c.na, trial == 1 ? 1.0 : 0.3), cw);
+      const PreparedToken tok = model.prepare_normalized(random_token(rng, c.k, trial), Fp16{0x3C00});
+      QuantizedWeights w;
+      w.rows = 37;
+      w.channels = c.k;
+      w.bits = c.nw;
+      w.codebook = cw;
+      std::vector<uint16_t> want;
+      for (int n = 0; n < w.rows; ++n) {
+        std::vector<uint8_t> iw(size_t(c.k));
+        // Row 0 all one index: the largest counts (K in one entry).
+        for (auto& i : iw) i = uint8_t(n == 0 ? 1 : rng() % (1u << c.nw));
+        w.indices.insert(w.indices.end(), iw.begin(), iw.end());
+        w.scales.push_back(fp16_from_double(std::ldexp(1.0 + double(rng() % 64) / 64, -int(rng() % 8))));
+        want.push_back(model.row(tok, iw, w.scales.back()).bits);
+      }
+      const std::string where = "K " + std::to_string(c.k) + " nA " + std::to_string(c.na) +
+                                " nW " + std::to_string(c.nw) + " T " + std::to_string(c.t) +
+                                " trial " + std::to_string(trial) + " seed " +
+                                std::to_string(seed);
+      ASSERT_GE(check_kernels(model, tok, w, want, where), 2) << where;
+      for (const int threads : {0, 2, 7, 100}) {
+        const std::vector<Fp16> y = model.rows(tok, w, threads);
+        for (size_t n = 0; n < y.size(); ++n) {
+          ASSERT_EQ(y[n].bits, want[n]) << threads << " threads, row " << n << " " << where;
+        }
+      }
+      ++runs;
+    }
+  }
+  EXPECT_EQ(runs, int(cases.size()) * 4);
+}
+
+TEST(LutGemmRows, GemmIsTheSameForAnyThreadCount) {
+  SyntheticActivationSpec spec;
+  spec.channels = 512;
+  spec.tokens = 3;
+  const std::vector<Fp16> x = synthetic_activations(spec, test_seed() + 21);
+  const QuantizedWeights qw = quantize_weights(synthetic_weights(301, 512, test_seed() + 22), 301, 512, {});
+  ActCalibrationOptions ao;
+  ao.outliers_per_side = 3;
+  spec.tokens = 8;
+  const ActCalibration cal =
+      calibrate_activations(synthetic_activations(spec, test_seed() + 23), 8, 512, {}, ao);
+  LutGemmParams p;
+  p.outliers_per_side = 3;
+  p.accumulator = AccumulatorFormat::kFp16;
+  const LutGemm model(p, cal.codebook, qw.codebook);
+  const std::vector<Fp16> one = model.gemm(x, 3, qw, 1);
+  ASSERT_EQ(one.size(), 3u * 301u);
+  for (const int threads : {2, 3, 0, 1000}) {
+    const std::vector<Fp16> many = model.gemm(x, 3, qw, threads);
+    ASSERT_EQ(many.size(), one.size());
+    for (size_t i = 0; i < one.size(); ++i) {
+      ASSERT_EQ(many[i].bits, one[i].bits) << threads << " threads, output " << i;
+    }
+  }
+}
+
+TEST(LutGemmRows, HostKernelsStepAsideWhenTheFpuFlushesSubnormals) {
+#if defined(__x86_64__)
+  // With flush-to-zero and denormals-are-zero set, the host's binary32 unit is not IEEE:
+  // only the software kernel may run, rows() falls back to it, and the bits do not change.
+  LutGemmParams p;
+  p.act_bits = 2;
+  p.weight_bits = 2;
+  p.mac_tree_inputs = 4;
+  p.outliers_per_side = 1;
+  p.accumulator = AccumulatorFormat::kFp32;
+  const std::vector<Fp16> ca = {Fp16{0x8400}, Fp16{0x0001}, Fp16{0x0002}, Fp16{0x0400}};
+  const std::vector<Fp16> cw = {Fp16{0x0001}, Fp16{0x0003}, Fp16{0x0200}, Fp16{0x3C00}};
+  const LutGemm model(p, ca, cw);
+  std::vector<Fp16> xhat(32);
+  for (size_t i = 0; i < xhat.size(); ++i) xhat[i] = Fp16{uint16_t(i % 5)};  // subnormals
+  const PreparedToken tok = model.prepare_normalized(xhat, Fp16{0x0001});
+  QuantizedWeights w;
+  w.rows = 8;
+  w.channels = 32;
+  w.bits = 2;
+  w.codebook = cw;
+  for (int i = 0; i < 8 * 32; ++i) w.indices.push_back(uint8_t((i * 7) % 4));
+  w.scales.assign(8, Fp16{0x3C00});
+  std::vector<uint16_t> want;
+  for (int n = 0; n < 8; ++n) {
+    want.push_back(
+        model.row(tok, std::span(w.indices).subspan(size_t(n) * 32, 32), w.scales[size_t(n)]).bits);
+  }
+  ASSERT_TRUE(rows_kernel_available(RowsKernel::kHost));
+  const unsigned csr = _mm_getcsr();
+  _mm_setcsr(csr | 0x8040u);
+  const bool host = rows_kernel_available(RowsKernel::kHost);
+  const RowsKernel fastest = fastest_rows_kernel();
+  const std::vector<Fp16> y = model.rows(tok, w, 2);
+  bool refused = false;
+  try {
+    model.rows(tok, w, 1, RowsKernel::kHost);
+  } catch (const std::invalid_argument&) {
+    refused = true;
+  }
+  _mm_setcsr(csr);
+  EXPECT_FALSE(host);
+  EXPECT_EQ(fastest, RowsKernel::kSoftware);
+  EXPECT_TRUE(refused);
+  for (size_t n = 0; n < want.size(); ++n) EXPECT_EQ(y[n].bits, want[n]) << "row " << n;
+  // The same rows with the host kernel and an IEEE environment, for contrast.
+  EXPECT_EQ(check_kernels(model, tok, w, want, "subnormal token"),
+            rows_kernel_available(RowsKernel::kHostAvx2) ? 3 : 2);
+#else
+  GTEST_SKIP() << "MXCSR is x86-64 only";
+#endif
+}
+
+TEST(LutGemmRows, RejectsWeightsThatDoNotFit) {
+  LutGemmParams p;
+  p.act_bits = 2;
+  p.weight_bits = 2;
+  p.outliers_per_side = 1;
+  const std::vector<Fp16> c = {fp16_from_double(-1), fp16_from_double(0), fp16_from_double(1),
+                               fp16_from_double(2)};
+  const LutGemm model(p, c, c);
+  std::vector<Fp16> xhat(8, fp16_from_double(0.5));
+  xhat[3] = fp16_from_double(9);  // the max outlier
+  xhat[5] = fp16_from_double(-9);  // the min outlier
+  const PreparedToken tok = model.prepare_normalized(xhat, Fp16{0x3C00});
+  QuantizedWeights w;
+  w.rows = 2;
+  w.channels = 8;
+  w.bits = 2;
+  w.codebook = c;
+  w.indices.assign(16, 1);
+  w.scales.assign(2, Fp16{0x3C00});
+  for (const RowsKernel kernel :
+       {RowsKernel::kSoftware, RowsKernel::kHost, RowsKernel::kHostAvx2}) {
+    if (!rows_kernel_available(kernel)) continue;
+    EXPECT_NO_THROW(model.rows(tok, w, 1, kernel));
+    QuantizedWeights bad = w;
+    bad.indices[8 + 3] = 4;  // row 1, the outlier channel: no centroid 4
+    EXPECT_THROW(model.rows(tok, bad, 2, kernel), std::invalid_argument) << rows_kernel_name(kernel);
+    bad = w;
+    bad.scales.pop_back();
+    EXPECT_THROW(model.rows(tok, bad, 1, kernel), std::invalid_argument);
+    bad = w;
+    bad.indices.pop_back();
+    EXPECT_THROW(model.rows(tok, bad, 1, kernel), std::invalid_argument);
+    bad = w;
+    bad.codebook[0] = fp16_from_double(-3);
+    EXPECT_THROW(model.rows(tok, bad, 1, kernel), std::invalid_argument);
+  }
+}
+
+TEST(LutGemm, RoundToBinary16IsToFp16) {
+  // Every exponent, both signs, every value of the 13 bits that decide the rounding (and for
+  // the subnormal range the bits above them), against the software conversion; NaNs stay
+  // NaNs.
+  std::mt19937_64 rng(test_seed() + 31);
+  uint64_t checked = 0;
+  for (uint32_t exp = 0; exp < 256; ++exp) {
+    for (const uint32_t sign : {0u, 0x80000000u}) {
+      std::vector<uint32_t> highs = {0, 1, 2, 0x1FF, 0x200, 0x3FE, 0x3FF};
+      for (int i = 0; i < 4; ++i) highs.push_back(uint32_t(rng() & 0x3FF));
+      for (const uint32_t high : highs) {
+        for (uint32_t low = 0; low < 0x2000; ++low) {
+          const uint32_t bits = sign | exp << 23 | high << 13 | low;
+          const float r = round_to_binary16(std::bit_cast<float>(bits));
+          const Fp16 want = to_fp16(Fp32{bits});
+          if (is_nan(want)) {
+            ASSERT_TRUE(r != r) << std::hex << bits;
+          } else {
+            ASSERT_EQ(std::bit_cast<uint32_t>(r), to_fp32(want).bits) << std::hex << bits;
+          }
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 256u * 2u * 11u * 0x2000u);
 }
 
 TEST(LutGemm, StepsAreTheDocumentedOnes) {

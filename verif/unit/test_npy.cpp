@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -99,8 +100,11 @@ TEST(Npy, RoundTripsEveryTypeAndShape) {
       u[j] = uint8_t(rng());
       i[j] = int32_t(rng());
     }
+    std::vector<double> g(n);
+    for (size_t j = 0; j < n; ++j) g[j] = double(int64_t(rng())) / 3.0;
     for (const NpyArray& a : {NpyArray::from_fp16(shape, h), NpyArray::from_float(shape, f),
-                              NpyArray::from_uint8(shape, u), NpyArray::from_int32(shape, i)}) {
+                              NpyArray::from_double(shape, g), NpyArray::from_uint8(shape, u),
+                              NpyArray::from_int32(shape, i)}) {
       const std::string path = (dir / "a.npy").string();
       write_npy(path, a);
       const NpyArray b = read_npy(path);
@@ -126,6 +130,27 @@ TEST(Npy, Float32ToFp16RoundsOnceToNearestEven) {
   for (size_t i = 0; i < v.size(); ++i) EXPECT_EQ(h[i].bits, want[i]) << i;
 }
 
+TEST(Npy, Float64RoundsOnceToBinary16) {
+  // np.save's default type. 1 + 2^-11 + 2^-40 is just above a binary16 tie: rounded once it
+  // goes up; through binary32 it would round twice, to 1. Also a tie to even, overflow,
+  // half the smallest subnormal, and -0.
+  const std::vector<double> v = {1.0 + 0x1p-11 + 0x1p-40, 1.0 + 0x1p-11, 65520.0, 0x1p-25, -0.0,
+                                 -2.5};
+  std::vector<uint8_t> data(v.size() * 8);
+  std::memcpy(data.data(), v.data(), data.size());
+  const auto f = numpy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }", data);
+  const NpyArray a = parse_npy(f, "t.npy");
+  EXPECT_EQ(a.type, NpyType::kFloat64);
+  EXPECT_EQ(a.shape, (std::vector<size_t>{2, 3}));
+  const std::vector<Fp16> h = a.to_fp16("t");
+  const std::vector<uint16_t> want = {0x3C01, 0x3C00, 0x7C00, 0x0000, 0x8000, 0xC100};
+  for (size_t i = 0; i < v.size(); ++i) EXPECT_EQ(h[i].bits, want[i]) << i;
+  EXPECT_EQ(a.to_double("t"), v);
+  EXPECT_EQ(a.to_float("t")[5], -2.5f);
+  EXPECT_EQ(serialize_npy(NpyArray::from_double({2, 3}, v)), f);
+  EXPECT_THROW(NpyArray::from_uint8({1}, std::vector<uint8_t>{1}).to_double("x"), NpyError);
+}
+
 TEST(Npy, RefusesUnsupportedAndMalformedFiles) {
   const std::vector<uint8_t> four(4, 0);
   struct Case {
@@ -137,8 +162,8 @@ TEST(Npy, RefusesUnsupportedAndMalformedFiles) {
       {{}, "not a .npy file"},
       {{'P', 'K', 3, 4, 0, 0, 0, 0, 0, 0, 0}, "not a .npy file"},
       {numpy_file("{'descr': '>f4', " + ok, four), "unsupported element type '>f4'"},
-      {numpy_file("{'descr': '<f8', " + ok, std::vector<uint8_t>(8)),
-       "unsupported element type '<f8'"},
+      {numpy_file("{'descr': '>f8', " + ok, std::vector<uint8_t>(8)),
+       "unsupported element type '>f8'"},
       {numpy_file("{'descr': '<i8', " + ok, std::vector<uint8_t>(8)), "unsupported element type"},
       {numpy_file("{'descr': '<c8', " + ok, std::vector<uint8_t>(8)), "unsupported element type"},
       {numpy_file("{'descr': [('a', '<f4')], " + ok, four), "structured"},
