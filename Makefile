@@ -10,8 +10,14 @@ PROOFS ?=
 # (CTest's -I i,,n), so that n machines share one run; every test is in exactly one shard.
 SHARD ?=
 
-CMAKE_STAMP := $(BUILD)/CMakeCache.txt
-CTEST := ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+# The build folder may lie anywhere, its path may hold spaces (docs/paths.md):
+# BUILD_Q is it as one word of a shell command, and in the name of a make target a
+# space is escaped.
+empty :=
+space := $(empty) $(empty)
+BUILD_Q := '$(subst ','\'',$(BUILD))'
+CMAKE_STAMP := $(subst $(space),\$(space),$(BUILD))/CMakeCache.txt
+CTEST := ctest --test-dir $(BUILD_Q) --output-on-failure -j $(JOBS)
 ifneq ($(SHARD),)
   SHARD_I := $(word 1,$(subst /, ,$(SHARD)))
   SHARD_N := $(word 2,$(subst /, ,$(SHARD)))
@@ -45,10 +51,10 @@ deps:
 	@tools/deps.sh
 
 $(CMAKE_STAMP): | deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake -S . -B $(BUILD_Q) -DCMAKE_BUILD_TYPE=Release >/dev/null
 
 build: deps $(CMAKE_STAMP)
-	cmake --build $(BUILD) -j $(JOBS)
+	cmake --build $(BUILD_Q) -j $(JOBS)
 
 test: build
 	$(CTEST) -LE 'regress|exhaustive'
@@ -60,24 +66,24 @@ test-exhaustive: build
 	$(CTEST) -L exhaustive
 
 coverage: build
-	sim/coverage --build $(BUILD)
+	sim/coverage --build $(BUILD_Q)
 
 prove: build
-	set -f; tools/prove.sh -j $(JOBS) $(BUILD) $(PROOFS)
+	set -f; tools/prove.sh -j $(JOBS) $(BUILD_Q) $(PROOFS)
 
 bench: build
-	@set -e; n=0; for b in $(BUILD)/bench_*; do [ -x "$$b" ] || continue; echo "== $$b"; $$b; n=$$((n+1)); done; \
+	@set -e; n=0; for b in $(BUILD_Q)/bench_*; do [ -x "$$b" ] || continue; echo "== $$b"; "$$b"; n=$$((n+1)); done; \
 	  [ $$n -gt 0 ] || { echo "bench: no benchmarks built" >&2; exit 1; }
 
 gen: build
-	$(BUILD)/oasis-gen --config configs/$(CONFIG).json --out $(BUILD)/$(CONFIG)/rtl
+	$(BUILD_Q)/oasis-gen --config configs/$(CONFIG).json --out $(BUILD_Q)/$(CONFIG)/rtl
 
 lint: gen
-	tools/lint.sh $(BUILD)/$(CONFIG)/rtl
+	tools/lint.sh $(BUILD_Q)/$(CONFIG)/rtl
 
 # One Yosys at a time: build/synth/$(CONFIG)/synth.json and synth.md.
 synth: build
-	@tools/synth.sh $(BUILD) $(CONFIG)
+	@tools/synth.sh $(BUILD_Q) $(CONFIG)
 
 # Area, timing and power in a real cell library: build/ppa/$(CONFIG)/ppa.md and ppa.json.
 # PERIOD_FO4 is the clock target in FO4 delays (default 130, the paper's 500 MHz at 28 nm);
@@ -88,14 +94,14 @@ ppa: build
 	@if [ ! -f configs/$(CONFIG).json ]; then \
 	  echo "ppa: no config '$(CONFIG)' (configs/$(CONFIG).json); CONFIG must be one of: $$(ls configs/*.json | sed 's|configs/||; s|\.json||' | tr '\n' ' ' | sed 's/ $$//')" >&2; \
 	  exit 2; fi
-	$(BUILD)/oasis-ppa --build $(BUILD) --config configs/$(CONFIG).json $(if $(PERIOD_FO4),--period-fo4 $(PERIOD_FO4)) $(PPA_ARGS)
+	$(BUILD_Q)/oasis-ppa --build $(BUILD_Q) --config configs/$(CONFIG).json $(if $(PERIOD_FO4),--period-fo4 $(PERIOD_FO4)) $(PPA_ARGS)
 
 demo: build
-	@tools/demo.sh $(BUILD) configs/$(CONFIG).json
+	@tools/demo.sh $(BUILD_Q) configs/$(CONFIG).json
 
 report: deps $(CMAKE_STAMP)
-	cmake --build $(BUILD) -j $(JOBS) --target oasis-perf
-	@tools/report.sh $(BUILD) configs/$(CONFIG).json
+	cmake --build $(BUILD_Q) -j $(JOBS) --target oasis-perf
+	@tools/report.sh $(BUILD_Q) configs/$(CONFIG).json
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD_Q)

@@ -4,12 +4,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include "gen/block.hpp"
 #include "gen/embedded_rtl.hpp"
@@ -24,27 +25,28 @@ using nlohmann::ordered_json;
 
 constexpr const char* kLicense = "Apache-2.0";
 
+// The regenerate command in pieces: the program and its config, then one
+// piece per option ("--set key=value"), every word quoted for a shell.
+std::vector<std::string> regenerate_parts(const GenerateRequest& r) {
+  std::vector<std::string> parts = {"oasis-gen --config " +
+                                    shell_word(config_label(r.config_path))};
+  for (const auto& o : r.overrides) parts.push_back("--set " + shell_word(o));
+  if (!r.mutation.empty()) parts.push_back("--mutate " + shell_word(r.mutation));
+  parts.push_back("--out <this folder>");
+  return parts;
+}
+
 std::string regenerate_command(const GenerateRequest& r) {
-  std::string cmd = "oasis-gen --config " + config_label(r.config_path);
-  for (const auto& o : r.overrides) cmd += " --set " + o;
-  if (!r.mutation.empty()) cmd += " --mutate " + r.mutation;
-  return cmd + " --out <this folder>";
+  std::string cmd;
+  for (const auto& p : regenerate_parts(r)) cmd += (cmd.empty() ? "" : " ") + p;
+  return cmd;
 }
 
 // The regenerate command as comment lines of at most kMaxColumns: "Regenerate:"
 // and the command, continued on indented lines between its options.
 std::string regenerate_lines(const GenerateRequest& r, const std::string& comment) {
-  std::vector<std::string> parts;  // "--option value" pieces, the program first
-  std::istringstream words(regenerate_command(r));
-  for (std::string w; words >> w;) {
-    if (parts.empty() || w.starts_with("--")) {
-      parts.push_back(w);
-    } else {
-      parts.back() += " " + w;
-    }
-  }
   std::string out = comment + " Regenerate:", line = out;
-  for (const auto& p : parts) {
+  for (const auto& p : regenerate_parts(r)) {
     if (line.size() + 1 + p.size() > kMaxColumns && line.size() > comment.size() + 4) {
       out += "\n";
       line = comment + "  ";
@@ -121,13 +123,16 @@ std::string params_header(const Config& c, const GenerateRequest& r, const order
 // An Icarus Verilog command file (iverilog -c) for one block. Icarus reads
 // the paths in a command file relative to its working folder, not to the
 // file, so they start with $(OASIS_RTL), which it takes from the environment.
+// A command file has no quoting, but Icarus 11 splits a line into words
+// before it substitutes $(OASIS_RTL), so the folder may hold spaces
+// (docs/paths.md).
 std::string icarus_command_file(const Config& c, const GenerateRequest& r, const std::string& block,
                                 const std::vector<std::string>& list) {
   std::string f = banner(c, r, "//");
   f += fmt::format(
       "// Icarus Verilog sources of block '{0}', dependencies first. From any folder:\n"
-      "//   OASIS_RTL=<this folder> iverilog -g2012 -s {1} -c <this folder>/{0}.icarus.cmd\n"
-      "// (iverilog takes -g2012 only on its command line.)\n",
+      "//   OASIS_RTL='<this folder>' iverilog -g2012 -s {1} -c '<this folder>/{0}.icarus.cmd'\n"
+      "// (iverilog takes -g2012 only on its command line; the folder may hold spaces.)\n",
       block, module_name(c, block));
   for (const auto& file : list) f += "$(OASIS_RTL)/" + file + "\n";
   return f;
@@ -287,8 +292,12 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
     std::vector<std::string> list;
     std::set<std::string> seen;
     collect(name, list, seen);
+    // Verilator 5.006 takes no source path with a space (docs/paths.md): the
+    // list's paths are relative, so that from this folder they hold none.
     std::string f = banner(c, r, "//") + "// Sources of block '" + name +
-                    "', dependencies first, relative to this folder.\n";
+                    "', dependencies first, relative to this folder. Where its path\n"
+                    "// holds a space, run Verilator from here: verilator -F " +
+                    name + ".f\n";
     for (const auto& file : list) {
       f += file + "\n";
       if (all_seen.insert(file).second) all.push_back(file);
@@ -351,6 +360,17 @@ bool written_by_oasis_gen(const fs::path& p) {
 }
 
 }  // namespace
+
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) ||
+           std::string_view("_-./=:,+@%").find(ch) != std::string_view::npos;
+  });
+  if (plain) return word;
+  std::string q = "'";
+  for (const char ch : word) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
 
 std::string config_label(const std::string& config_path) {
   const fs::path given(config_path);

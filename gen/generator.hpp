@@ -32,6 +32,11 @@ class OutputError : public std::runtime_error {
 /// Never an absolute path, so that every checkout writes the same bytes.
 std::string config_label(const std::string& config_path);
 
+/// `word` as one word of a POSIX shell command line: unchanged when it holds
+/// only letters, digits and _-./=:,+@%, else in single quotes (a quote inside
+/// written '\''). The banners' Regenerate line quotes the config path with it.
+std::string shell_word(const std::string& word);
+
 /// Throws OutputError unless `out_dir` may be written: it does not exist, or
 /// it is an empty folder, or it holds a previous generation of oasis-gen's
 /// own: its manifest.json and nothing that manifest does not list (a folder

@@ -1,11 +1,17 @@
 // The Concat Unit / Index Counter array of a PE line (paper IV-B, SPEC
-// section 6), block index_counter_array: C Index Counters of I inputs count
-// C*I concatenated indices a beat, a row's counts accumulate over
-// ceil(K / (C*I)) beats, and the finished row is presented T counts a cycle
-// from a second bank while the next row is counted.
-// Cycle model: model/index_counter.hpp. Test: verif/tb/index_counter_array_tb.cpp.
-// Interface and timing: docs/index_counter.md.
+// section 6), block index_counter_array: C*I concatenated indices a beat, each
+// decoded once (activation and weight index one-hot, one AND per entry); each
+// entry's count of the beat is one compressor tree of full and half adders
+// (rtl/oasis_fa.sv, rtl/oasis_ha.sv) over all C*I positions; a row's counts
+// accumulate over ceil(K / (C*I)) beats, and the finished row is presented T
+// counts a cycle from a second bank while the next row is counted.
+// Cycle model and adder counts: model/index_counter.hpp. Test:
+// verif/tb/index_counter_array_tb.cpp. Interface and timing: docs/index_counter.md.
 #include <fmt/format.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "gen/block.hpp"
 #include "model/index_counter.hpp"
@@ -13,53 +19,250 @@
 namespace oasis::gen {
 namespace {
 
-// One Index Counter: I indices in, one-hot decode, column popcounts out.
-std::string counter_module(const Config& c, const std::string& module) {
-  const int b = c.act_bits + c.weight_bits;
-  const int entries = 1 << b;
-  const int inputs = c.counter_inputs;
-  const int cw = clog2(int64_t(inputs) + 1);
-  return fmt::format(
-      "/// Index Counter (paper IV-B): {0} concatenated {1}-bit indices in, each decoded to a\n"
-      "/// one-hot row of {2} columns; column e's popcount is how many of the valid inputs are e.\n"
-      "/// Combinational.\n"
-      "module {3} (\n"
-      "  /// The indices: input i at [i*{1} +: {1}].\n"
-      "  input  logic [{4}:0] idx_i,\n"
-      "  /// Input i is counted when bit i is set.\n"
-      "  input  logic [{5}:0] valid_i,\n"
-      "  /// Column counts, {6} bits each: entry e at [e*{6} +: {6}].\n"
-      "  output logic [{7}:0] count_o\n"
-      ");\n\n"
-      "  /// The one-hot matrix, column-major: input i decodes to entry e at [e*{0} + i].\n"
-      "  logic [{8}:0] onehot;\n\n"
-      "  always_comb begin\n"
-      "    onehot = '0;\n"
-      "    for (int e = 0; e < {2}; e++) begin\n"
-      "      for (int i = 0; i < {0}; i++) begin\n"
-      "        onehot[e*{0} + i] = valid_i[i] && (idx_i[i*{1} +: {1}] == {1}'(e));\n"
-      "      end\n"
-      "    end\n"
-      "  end\n\n"
-      "  for (genvar e = 0; e < {2}; e++) begin : g_column\n"
-      "    assign count_o[e*{6} +: {6}] = {6}'($countones(onehot[e*{0} +: {0}]));\n"
-      "  end\n\n"
-      "endmodule\n",
-      inputs, b, entries, module, inputs * b - 1, inputs - 1, cw, entries * cw - 1,
-      entries * inputs - 1);
+// An SV template with every "@MODULE@" replaced by the module's name, less its first newline.
+std::string with_module(std::string text, const std::string& module) {
+  if (text.starts_with("\n")) text.erase(0, 1);
+  const std::string token = "@MODULE@";
+  for (size_t pos = text.find(token); pos != std::string::npos; pos = text.find(token, pos)) {
+    text.replace(pos, token.size(), module);
+    pos += module.size();
+  }
+  return text;
 }
 
+// One entry's count of a beat. The schedule is computed inside the module from Inputs alone,
+// so the generator instantiates it with a number; its tables are localparams, computed once
+// per Inputs (Yosys 0.23 evaluates a constant function slowly: one table-building call, then
+// constant part-selects, keeps elaboration under a second for 512 inputs). The adder counts it
+// gives are model/index_counter.hpp's index_counter_tree_adders.
+const char* const kTreeModule = R"SV(
+/// Population count of Inputs bits (one entry's count of a beat) from full and half adders
+/// only. Every bit starts in column 0 (weight 1); an adder takes bits of one column and leaves
+/// its sum there and its carry in the column above. First Compress stages of a Wallace tree
+/// of full adders, each putting h / 3 of them on every column of h bits, bring every column
+/// down to at most two bits; then a ripple-carry adder, one column a stage (Width - 1 stages),
+/// adds column 0, 1, ... with the carry from below: a full adder on three bits, a half adder
+/// on two. Column j holds floor(Inputs / 2^j) bits over the whole tree and ends with one, so
+/// the tree has Inputs - Width full and Width - popcount(Inputs) half adders, Inputs -
+/// popcount(Inputs) in all: the fewest an exact count built from them can have.
+/// Combinational.
+module @MODULE@ #(
+  /// Bits counted, 1 .. 65535.
+  parameter int Inputs = 16,
+  /// Bits of the count: $clog2(Inputs + 1) (leave it at that).
+  parameter int Width = $clog2(Inputs + 1)
+) (
+  /// The bits counted.
+  input  logic [Inputs-1:0] bits_i,
+  /// How many of them are set.
+  output logic [Width-1:0]  count_o
+);
+
+  /// Bits of one number in the schedule's tables.
+  localparam int NumBits = 32;
+  /// Stages the tables hold, more than the tree has (Inputs up to 65535 need at most
+  /// 2.7 * Width: Compress + Width - 1); the stages after the tree's last change nothing.
+  localparam int MaxStages = 3 * Width;
+  /// Bits of the heights table: one number a column for each of stages 0 .. MaxStages.
+  localparam int HeightsBits = (MaxStages + 1) * Width * NumBits;
+  /// Bits of the offsets table: Width + 1 numbers for each of stages 0 .. MaxStages.
+  localparam int OffsetsBits = (MaxStages + 1) * (Width + 1) * NumBits;
+
+  // The schedule's functions run at elaboration only: no coverage points for them.
+  /* verilator coverage_off */
+
+  // The bits column j holds entering stage s, at [(s*Width + j)*NumBits +: NumBits]: the
+  // compression stages while some column holds more than two bits, then the ripple stages.
+  function automatic logic [HeightsBits-1:0] schedule_heights(input int inputs);
+    int h, fulls, halves, carry, tallest, ripple;
+    for (int e = 0; e < (MaxStages + 1) * Width; e++) begin
+      schedule_heights[e*NumBits +: NumBits] = 0;
+    end
+    schedule_heights[NumBits-1:0] = inputs;
+    ripple = -1;  // the column the ripple stage adds; -1 while compressing
+    for (int s = 0; s < MaxStages; s++) begin
+      tallest = 0;
+      for (int j = 0; j < Width; j++) begin
+        h = schedule_heights[(s*Width + j)*NumBits +: NumBits];
+        if (h > tallest) tallest = h;
+      end
+      if (ripple >= 0 || tallest <= 2) ripple = ripple + 1;
+      carry = 0;
+      for (int j = 0; j < Width; j++) begin
+        h = schedule_heights[(s*Width + j)*NumBits +: NumBits];
+        fulls = ripple < 0 ? h / 3 : (j == ripple && h == 3 ? 1 : 0);
+        halves = j == ripple && h == 2 ? 1 : 0;
+        schedule_heights[((s+1)*Width + j)*NumBits +: NumBits] = h - 2*fulls - halves + carry;
+        carry = fulls + halves;
+      end
+    end
+  endfunction
+
+  // Where column j starts in stage s's vector, at [(s*(Width+1) + j)*NumBits +: NumBits]; j =
+  // Width gives the vector's width.
+  function automatic logic [OffsetsBits-1:0] schedule_offsets(
+      input logic [HeightsBits-1:0] heights);
+    int sum;
+    for (int s = 0; s <= MaxStages; s++) begin
+      sum = 0;
+      for (int j = 0; j <= Width; j++) begin
+        schedule_offsets[(s*(Width+1) + j)*NumBits +: NumBits] = sum;
+        if (j < Width) sum = sum + heights[(s*Width + j)*NumBits +: NumBits];
+      end
+    end
+  endfunction
+
+  // Compression stages: the first stage that no column enters with more than two bits.
+  function automatic int compress_stages(input logic [HeightsBits-1:0] heights);
+    int tallest;
+    compress_stages = MaxStages;
+    for (int s = MaxStages; s >= 0; s--) begin
+      tallest = 0;
+      for (int j = 0; j < Width; j++) begin
+        if (heights[(s*Width + j)*NumBits +: NumBits] > tallest) begin
+          tallest = heights[(s*Width + j)*NumBits +: NumBits];
+        end
+      end
+      if (tallest <= 2) compress_stages = s;
+    end
+  endfunction
+
+  /* verilator coverage_on */
+
+  /// Bits of column j entering stage s, at [(s*Width + j)*NumBits +: NumBits].
+  localparam logic [HeightsBits-1:0] Heights = schedule_heights(Inputs);
+  /// Where column j starts in stage s's vector, at [(s*(Width+1) + j)*NumBits +: NumBits].
+  localparam logic [OffsetsBits-1:0] Offsets = schedule_offsets(Heights);
+  /// Compression stages.
+  localparam int Compress = compress_stages(Heights);
+  /// All stages: the compression, then the ripple through columns 0 .. Width - 2.
+  localparam int Stages = Compress + Width - 1;
+
+  if (Stages == 0) begin : g_wire
+    assign count_o = bits_i;
+  end else begin : g_tree
+    for (genvar s = 0; s < Stages; s++) begin : g_stage
+      /// The bits entering the stage, column after column.
+      logic [Offsets[(s*(Width+1) + Width)*NumBits +: NumBits]-1:0] in;
+      /// The bits it leaves: in each column the carries from the column under it, then its
+      /// sums, then the bits it passes on.
+      logic [Offsets[((s+1)*(Width+1) + Width)*NumBits +: NumBits]-1:0] out;
+      if (s == 0) begin : g_first
+        assign in = bits_i;
+      end else begin : g_next
+        assign in = g_tree.g_stage[s-1].out;
+      end
+      for (genvar j = 0; j < Width; j++) begin : g_column
+        /// Bits of the column entering the stage.
+        localparam int Height = Heights[(s*Width + j)*NumBits +: NumBits];
+        /// Full adders on it: as many as fit in a compression stage; in its ripple stage,
+        /// one on three bits.
+        localparam int Fulls = s < Compress ? Height / 3
+                                            : (j == s - Compress && Height == 3 ? 1 : 0);
+        /// Half adders on it: in its ripple stage, one on two bits.
+        localparam int Halves = s >= Compress && j == s - Compress && Height == 2 ? 1 : 0;
+        /// Bits it passes on unchanged.
+        localparam int Passes = Height - 3 * Fulls - 2 * Halves;
+        /// Where the column starts in `in`.
+        localparam int From = Offsets[(s*(Width+1) + j)*NumBits +: NumBits];
+        /// Where its sums go in `out`: after the carries from the column under it.
+        localparam int To = Offsets[((s+1)*(Width+1) + j)*NumBits +: NumBits]
+                          + Heights[((s+1)*Width + j)*NumBits +: NumBits]
+                          - Fulls - Halves - Passes;
+        /// Where its carries go in `out`: the first bits of the column above.
+        localparam int Up = Offsets[((s+1)*(Width+1) + j + 1)*NumBits +: NumBits];
+        for (genvar k = 0; k < Fulls; k++) begin : g_full
+          oasis_fa u_fa (
+            .a_i    (in[From + 3*k]),
+            .b_i    (in[From + 3*k + 1]),
+            .c_i    (in[From + 3*k + 2]),
+            .sum_o  (out[To + k]),
+            .carry_o(out[Up + k])
+          );
+        end
+        if (Halves == 1) begin : g_half
+          oasis_ha u_ha (
+            .a_i    (in[From + 3*Fulls]),
+            .b_i    (in[From + 3*Fulls + 1]),
+            .sum_o  (out[To + Fulls]),
+            .carry_o(out[Up + Fulls])
+          );
+        end
+        if (Passes > 0) begin : g_pass
+          assign out[To + Fulls + Halves +: Passes] = in[From + 3*Fulls + 2*Halves +: Passes];
+        end
+      end
+    end
+    assign count_o = g_tree.g_stage[Stages-1].out;
+  end
+
+endmodule
+)SV";
+
+// The counting bank's adder for one entry. Its adder counts are model/index_counter.hpp's
+// index_counter_accumulator_adders.
+const char* const kAddModule = R"SV(
+/// The counting bank's adder: sum_o = a_i + b_i for an entry's count so far and its count of
+/// this beat; the caller knows the sum fits in Width bits. A ripple-carry adder: a half adder
+/// in column 0, full adders while b_i has bits, half adders for the carry above them; the top
+/// column forms no carry (its bits are XORed). Combinational.
+module @MODULE@ #(
+  /// Bits of a_i and of the sum, at least 2.
+  parameter int Width = 8,
+  /// Bits of b_i, 1 .. Width.
+  parameter int AddendWidth = 5
+) (
+  /// The count so far.
+  input  logic [Width-1:0]       a_i,
+  /// The count to add.
+  input  logic [AddendWidth-1:0] b_i,
+  /// a_i + b_i.
+  output logic [Width-1:0]       sum_o
+);
+
+  /// carry[j]: the carry into column j.
+  logic [Width-1:1] carry;
+
+  oasis_ha u_ha (.a_i(a_i[0]), .b_i(b_i[0]), .sum_o(sum_o[0]), .carry_o(carry[1]));
+  for (genvar j = 1; j < Width - 1; j++) begin : g_column
+    if (j < AddendWidth) begin : g_full
+      oasis_fa u_fa (.a_i(a_i[j]), .b_i(b_i[j]), .c_i(carry[j]), .sum_o(sum_o[j]),
+                     .carry_o(carry[j+1]));
+    end else begin : g_half
+      oasis_ha u_ha (.a_i(a_i[j]), .b_i(carry[j]), .sum_o(sum_o[j]), .carry_o(carry[j+1]));
+    end
+  end
+  if (AddendWidth == Width) begin : g_top_three
+    assign sum_o[Width-1] = a_i[Width-1] ^ b_i[Width-1] ^ carry[Width-1];
+  end else begin : g_top_two
+    assign sum_o[Width-1] = a_i[Width-1] ^ carry[Width-1];
+  end
+
+endmodule
+)SV";
+
+// A constant of `width` bits, bit i = bits[i]: one hex literal up to 64 bits, above that a
+// concatenation of 64-bit literals, one a line (lines stay within 100 columns).
 std::string hex_mask(int width, const std::vector<bool>& bits) {
-  std::string h;
-  for (int d = (width + 3) / 4 - 1; d >= 0; --d) {
-    int v = 0;
-    for (int k = 0; k < 4; ++k) {
-      const int bit = d * 4 + k;
-      if (bit < width && bits[size_t(bit)]) v |= 1 << k;
+  const auto hex = [&](int lo, int n) {
+    std::string h;
+    for (int d = (n + 3) / 4 - 1; d >= 0; --d) {
+      int v = 0;
+      for (int k = 0; k < 4; ++k) {
+        const int bit = d * 4 + k;
+        if (bit < n && bits[size_t(lo + bit)]) v |= 1 << k;
+      }
+      h += "0123456789abcdef"[v];
     }
-    h += "0123456789abcdef"[v];
+    return fmt::format("{}'h{}", n, h);
+  };
+  if (width <= 64) return hex(0, width);
+  std::string s = "{";
+  for (int hi = width; hi > 0; hi -= 64) {
+    const int lo = std::max(0, hi - 64);
+    s += fmt::format("\n      {}{}", hex(lo, hi - lo), lo > 0 ? "," : "");
   }
-  return fmt::format("{}'h{}", width, h);
+  return s + "\n    }";
 }
 
 class IndexCounterArrayBlock final : public Block {
@@ -69,8 +272,9 @@ class IndexCounterArrayBlock final : public Block {
   BlockOutput emit(const Config& c) const override {
     BlockOutput out;
     const std::string module = module_name(c, name());
-    const std::string counter = module + "_counter";
-    out.files.push_back({counter + ".sv", counter_module(c, counter)});
+    const std::string tree = module + "_tree";
+    const std::string add = module + "_add";
+    out.primitives = {"oasis_fa.sv", "oasis_ha.sv"};
 
     const int b = c.act_bits + c.weight_bits;
     const int entries = 1 << b;
@@ -79,22 +283,31 @@ class IndexCounterArrayBlock final : public Block {
     const int group = counters * inputs;
     const int t = c.mac_tree_inputs;
     const int w = index_counter_count_bits(c);
-    const int cw = clog2(int64_t(inputs) + 1);
-    const int sw = clog2(int64_t(group) + 1);
+    const int sw = index_counter_beat_count_bits(c);
     const int beats = index_counter_beats_per_row(c);
     const int chunks = index_counter_chunks_per_row(c);
     const int bw = clog2(beats);
     const int chw = std::max(1, clog2(chunks));
     const int bank = chunks * t * w;  // presenting bank, padded to whole chunks
     const bool partial = int64_t(beats) * group > c.channels;
+    if (group > 65535) {
+      throw std::logic_error(fmt::format("index_counter_array: {} positions a beat; the tree "
+                                         "module counts at most 65535",
+                                         group));
+    }
+
+    out.files.push_back({tree + ".sv", with_module(kTreeModule, tree)});
+    if (beats > 1) out.files.push_back({add + ".sv", with_module(kAddModule, add)});
 
     std::string s = fmt::format(
-        "/// Concat Unit / Index Counter array of one PE line (paper IV-B, SPEC section 6): {0}\n"
-        "/// Index Counters of {1} inputs count {2} concatenated {3}-bit indices {{ia, iw}} a beat;\n"
-        "/// a row of K = {4} indices is {5} beat(s); its {6} counts ({7} bits each, so K equal\n"
-        "/// indices fit) accumulate in the counting bank, move to the presenting bank with the\n"
-        "/// row's last beat, and are presented {8} a cycle in {9} chunk(s) while the next row is\n"
-        "/// counted. A row's last beat waits while the presenting bank still holds a row.\n"
+        "/// Concat Unit / Index Counter array of one PE line (paper IV-B, docs/spec.md section 6): {0}\n"
+        "/// Index Counters of {1} inputs count {2} concatenated {3}-bit indices {{ia, iw}} a beat.\n"
+        "/// Each index is decoded once (activation and weight index one-hot, one AND per entry);\n"
+        "/// each entry's count of the beat is one tree of full and half adders over all {2}\n"
+        "/// positions. A row of K = {4} indices is {5} beat(s); its {6} counts ({7} bits each, so\n"
+        "/// K equal indices fit) accumulate in the counting bank, move to the presenting bank with\n"
+        "/// the row's last beat, and are presented {8} a cycle in {9} chunk(s) while the next row\n"
+        "/// is counted. A row's last beat waits while the presenting bank still holds a row.\n"
         "module {10} (\n"
         "  /// Clock.\n"
         "  input  logic clk_i,\n"
@@ -124,9 +337,26 @@ class IndexCounterArrayBlock final : public Block {
         counters, inputs, group, b, c.channels, beats, entries, w, t, chunks, module,
         group * b - 1, group - 1, entries - 1, t * w - 1, chunks - 1, chw - 1);
 
+    s += fmt::format(
+        "  /// Positions a beat, C*I.\n"
+        "  localparam int Positions = {};\n"
+        "  /// Bits of an activation index (the high bits of a concatenated index).\n"
+        "  localparam int ActBits = {};\n"
+        "  /// Bits of a weight index (the low bits).\n"
+        "  localparam int WeightBits = {};\n"
+        "  /// Bits of a concatenated index.\n"
+        "  localparam int IndexBits = ActBits + WeightBits;\n"
+        "  /// Entries counted, 2^IndexBits.\n"
+        "  localparam int Entries = 1 << IndexBits;\n"
+        "  /// Bits of an entry's count of a beat, $clog2(Positions + 1).\n"
+        "  localparam int BeatCountBits = {};\n"
+        "  /// Bits of an entry's count of a row, $clog2(K + 1).\n"
+        "  localparam int CountBits = {};\n\n",
+        group, c.act_bits, c.weight_bits, sw, w);
+
     // Which positions count.
-    s += fmt::format("  /// Positions counted this beat: the input mask and the row's extent.\n"
-                     "  logic [{}:0] count_mask;\n", group - 1);
+    s += "  /// Positions counted this beat: the input mask and the row's extent.\n"
+         "  logic [Positions-1:0] count_mask;\n";
     s += "  /// The beat is the row's last.\n  logic last_beat;\n";
     if (beats > 1) {
       s += fmt::format("  /// Beat of the row the next accepted beat is, 0 .. {}.\n", beats - 1);
@@ -139,44 +369,69 @@ class IndexCounterArrayBlock final : public Block {
       std::vector<bool> in_row(static_cast<size_t>(group));
       for (int p = 0; p < group; ++p) in_row[size_t(p)] = index_counter_in_row(c, beats - 1, p);
       s += fmt::format("  /// Positions of the last beat that hold channels below K.\n"
-                       "  localparam logic [{}:0] LastBeatMask = {};\n",
-                       group - 1, hex_mask(group, in_row));
-      s += fmt::format("  assign count_mask = last_beat ? (idx_mask_i & LastBeatMask) : idx_mask_i;\n\n");
+                       "  localparam logic [Positions-1:0] LastBeatMask = {};\n",
+                       hex_mask(group, in_row));
+      s += "  assign count_mask = last_beat ? (idx_mask_i & LastBeatMask) : idx_mask_i;\n\n";
     } else {
       s += "  assign count_mask = idx_mask_i;\n\n";
     }
 
-    // The counters and the column sums over them.
-    s += fmt::format("  /// Counter c's column counts at [c*{} +: {}].\n", entries * cw, entries * cw);
-    s += fmt::format("  logic [{}:0] counter_counts;\n", counters * entries * cw - 1);
-    s += fmt::format("  for (genvar c = 0; c < {}; c++) begin : g_counter\n", counters);
-    s += fmt::format("    {} u_counter (\n", counter);
-    s += fmt::format("      .idx_i  (idx_data_i[c*{0} +: {0}]),\n", inputs * b);
-    s += fmt::format("      .valid_i(count_mask[c*{0} +: {0}]),\n", inputs);
-    s += fmt::format("      .count_o(counter_counts[c*{0} +: {0}])\n    );\n  end\n\n", entries * cw);
-    s += fmt::format("  /// This beat's count of entry e at [e*{0} +: {0}], counters added in order.\n", sw);
-    s += fmt::format("  logic [{}:0] beat_counts;\n", entries * sw - 1);
-    s += "  always_comb begin\n    beat_counts = '0;\n";
-    s += fmt::format("    for (int e = 0; e < {}; e++) begin\n", entries);
-    s += fmt::format("      for (int c = 0; c < {}; c++) begin\n", counters);
-    s += fmt::format("        beat_counts[e*{0} +: {0}] = beat_counts[e*{0} +: {0}] + {0}'(counter_counts[(c*{1} + e)*{2} +: {2}]);\n",
-                     sw, entries, cw);
-    s += "      end\n    end\n  end\n\n";
+    // The decoders and each entry's hits.
+    s += "  /// Entry e's hits of the beat, position p at [e*Positions + p]: p counts and holds e.\n"
+         "  logic [Entries*Positions-1:0] hits;\n";
+    s += loop_open("p", group, "g_position");
+    s += "    /// The position's activation index one-hot; zero when the position does not count.\n"
+         "    logic [(1 << ActBits)-1:0] act_onehot;\n"
+         "    /// Its weight index one-hot.\n"
+         "    logic [(1 << WeightBits)-1:0] weight_onehot;\n"
+         "    for (genvar a = 0; a < (1 << ActBits); a++) begin : g_act\n"
+         "      assign act_onehot[a] =\n"
+         "          count_mask[p] && idx_data_i[p*IndexBits + WeightBits +: ActBits] == ActBits'(a);\n"
+         "    end\n"
+         "    for (genvar v = 0; v < (1 << WeightBits); v++) begin : g_weight\n"
+         "      assign weight_onehot[v] = idx_data_i[p*IndexBits +: WeightBits] == WeightBits'(v);\n"
+         "    end\n"
+         "    for (genvar e = 0; e < Entries; e++) begin : g_entry\n"
+         "      assign hits[e*Positions + p] =\n"
+         "          act_onehot[e >> WeightBits] && weight_onehot[e % (1 << WeightBits)];\n"
+         "    end\n";
+    s += loop_close(group) + "\n";
+
+    // The trees.
+    s += "  /// This beat's count of entry e at [e*BeatCountBits +: BeatCountBits].\n"
+         "  logic [Entries*BeatCountBits-1:0] beat_counts;\n"
+         "  for (genvar e = 0; e < Entries; e++) begin : g_tree\n";
+    s += fmt::format("    {} #(.Inputs(Positions)) u_tree (\n", tree);
+    s += "      .bits_i (hits[e*Positions +: Positions]),\n"
+         "      .count_o(beat_counts[e*BeatCountBits +: BeatCountBits])\n"
+         "    );\n"
+         "  end\n\n";
 
     // The counting bank.
-    s += fmt::format("  /// The row's counts including this beat, entry e at [e*{0} +: {0}] (at most K).\n", w);
-    s += fmt::format("  logic [{}:0] row_counts;\n", entries * w - 1);
+    s += "  /// The row's counts including this beat, entry e at [e*CountBits +: CountBits] (at most\n"
+         "  /// K).\n"
+         "  logic [Entries*CountBits-1:0] row_counts;\n";
     if (beats > 1) {
-      s += "  /// The counting bank: the row's counts before the current beat.\n";
-      s += fmt::format("  logic [{}:0] acc_d, acc_q;\n", entries * w - 1);
-      s += fmt::format("  for (genvar e = 0; e < {}; e++) begin : g_accumulate\n", entries);
-      s += fmt::format("    assign row_counts[e*{0} +: {0}] = (beat_q == '0 ? {0}'(0) : acc_q[e*{0} +: {0}]) + {0}'(beat_counts[e*{1} +: {1}]);\n",
-                       w, sw);
-      s += "  end\n\n";
+      s += "  /// The counting bank: the row's counts before the current beat.\n"
+           "  logic [Entries*CountBits-1:0] acc_d, acc_q;\n"
+           "  /// What this beat adds to: the counting bank, zero on a row's first beat.\n"
+           "  logic [Entries*CountBits-1:0] acc_in;\n"
+           "  assign acc_in = beat_q == '0 ? '0 : acc_q;\n"
+           "  for (genvar e = 0; e < Entries; e++) begin : g_accumulate\n";
+      s += fmt::format("    {} #(\n", add);
+      s += "      .Width      (CountBits),\n"
+           "      .AddendWidth(BeatCountBits)\n"
+           "    ) u_add (\n"
+           "      .a_i  (acc_in[e*CountBits +: CountBits]),\n"
+           "      .b_i  (beat_counts[e*BeatCountBits +: BeatCountBits]),\n"
+           "      .sum_o(row_counts[e*CountBits +: CountBits])\n"
+           "    );\n"
+           "  end\n\n";
     } else {
-      s += fmt::format("  for (genvar e = 0; e < {}; e++) begin : g_accumulate\n", entries);
-      s += fmt::format("    assign row_counts[e*{0} +: {0}] = {0}'(beat_counts[e*{1} +: {1}]);\n", w, sw);
-      s += "  end\n\n";
+      s += "  for (genvar e = 0; e < Entries; e++) begin : g_accumulate\n"
+           "    assign row_counts[e*CountBits +: CountBits] =\n"
+           "        CountBits'(beat_counts[e*BeatCountBits +: BeatCountBits]);\n"
+           "  end\n\n";
     }
 
     // The presenting bank, shifted one chunk at a time.
@@ -240,8 +495,19 @@ class IndexCounterArrayBlock final : public Block {
     out.manifest["chunks_per_row"] = chunks;
     out.manifest["indices_per_cycle"] = group;
     out.manifest["count_bits"] = w;
-    out.manifest["counter_column_bits"] = cw;
+    out.manifest["beat_count_bits"] = sw;
     out.manifest["count_registers_bits"] = (beats > 1 ? entries * w : 0) + bank;
+    // Adder cells: one tree an entry, and one counting-bank adder an entry when a row is
+    // several beats; the floor is that of the beat's count, popcount_adder_floor(C*I).
+    const AdderCells tree_cells = index_counter_tree_adders(c);
+    const AdderCells acc_cells = index_counter_accumulator_adders(c);
+    out.manifest["tree_full_adders"] = tree_cells.full;
+    out.manifest["tree_half_adders"] = tree_cells.half;
+    out.manifest["tree_adder_floor"] = popcount_adder_floor(group);
+    out.manifest["accumulator_full_adders"] = acc_cells.full;
+    out.manifest["accumulator_half_adders"] = acc_cells.half;
+    out.manifest["full_adders"] = entries * (tree_cells.full + acc_cells.full);
+    out.manifest["half_adders"] = entries * (tree_cells.half + acc_cells.half);
     return out;
   }
 };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 namespace oasis {
@@ -17,6 +18,27 @@ int index_counter_latency(const Config&) { return 1; }
 
 int index_counter_row_interval(const Config& c) {
   return std::max(index_counter_beats_per_row(c), index_counter_chunks_per_row(c));
+}
+
+int popcount_adder_floor(int n) { return n - std::popcount(unsigned(n)); }
+
+int index_counter_beat_count_bits(const Config& c) {
+  return clog2(int64_t(c.index_counters) * c.counter_inputs + 1);
+}
+
+AdderCells index_counter_tree_adders(const Config& c) {
+  const int g = c.index_counters * c.counter_inputs;
+  const int width = index_counter_beat_count_bits(c);
+  return {g - width, width - std::popcount(unsigned(g))};
+}
+
+AdderCells index_counter_accumulator_adders(const Config& c) {
+  if (index_counter_beats_per_row(c) == 1) return {};
+  const int w = index_counter_count_bits(c);
+  // Columns 0 .. low-1 add two bits (the half adder of column 0, then full adders), columns
+  // low .. w-2 the carry alone; column w-1 forms no carry.
+  const int low = std::min(index_counter_beat_count_bits(c), w - 1);
+  return {low - 1, w - low};
 }
 
 bool index_counter_in_row(const Config& c, int beat, int position) {

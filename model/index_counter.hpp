@@ -3,12 +3,13 @@
 // which the generated RTL (gen/index_counter.cpp, block index_counter_array)
 // follows cycle by cycle. Interface and timing: docs/index_counter.md.
 //
-// A beat carries C*I concatenated indices e = {ia, iw} (nA+nW bits, activation
-// bits high) with a mask; C Index Counters of I inputs decode them to one-hot
-// and sum the columns; the array adds the C counters' columns and accumulates
-// a row's counts over ceil(K / (C*I)) beats. Positions at or beyond K in the
-// last beat of a row are never counted, whatever the mask says, so a count
-// never exceeds K and count_bits = clog2(K + 1) cannot overflow. The counts
+// A beat carries G = C*I concatenated indices e = {ia, iw} (nA+nW bits,
+// activation bits high) with a mask; each index is decoded to one-hot, and
+// entry e's count of the beat is one compressor tree of full and half adders
+// over all G positions; the counts of a row accumulate over ceil(K / G)
+// beats. Positions at or beyond K in the last beat of a row are never
+// counted, whatever the mask says, so a count never exceeds K and
+// count_bits = clog2(K + 1) cannot overflow. The counts
 // of a finished row move to a second bank and are presented T at a time
 // (ceil(2^(nA+nW) / T) chunks, entries beyond 2^(nA+nW) zero) while the next
 // row is counted.
@@ -38,7 +39,32 @@ int index_counter_row_interval(const Config& config);
 /// channel b*C*I + p < K (the structural mask; the input mask is ANDed in).
 bool index_counter_in_row(const Config& config, int beat, int position);
 
-/// SPEC section 6: cnt[e] = number of k with e_k == e, over the indices whose
+/// Full and half adder cells of one adder structure.
+struct AdderCells {
+  int full = 0;
+  int half = 0;
+  int total() const { return full + half; }
+};
+
+/// The fewest full and half adders an exact count of n bits can be built from:
+/// n - popcount(n) (each full adder removes one bit of the n, each column ends
+/// with one bit; e.g. 11 full + 4 half adders for 16 bits).
+int popcount_adder_floor(int n);
+/// Bits of one entry's count of a beat: clog2(C*I + 1).
+int index_counter_beat_count_bits(const Config& config);
+/// One entry's count of a beat, a tree over the G = C*I positions: full adders
+/// only until every column holds at most two bits, then a ripple-carry adder.
+/// Every column j then holds floor(G / 2^j) bits over the whole tree and ends
+/// with one, so G - clog2(G+1) full and clog2(G+1) - popcount(G) half adders:
+/// the floor.
+AdderCells index_counter_tree_adders(const Config& config);
+/// The counting bank's adder for one entry, count_bits wide plus the beat's
+/// count (a ripple: half adder in column 0, full adders over the beat count's
+/// other bits, half adders above, the top column's carry not formed); none
+/// when a row is one beat.
+AdderCells index_counter_accumulator_adders(const Config& config);
+
+/// docs/spec.md section 6: cnt[e] = number of k with e_k == e, over the indices whose
 /// mask is set; 2^index_bits entries. `mask` may be empty (all set).
 std::vector<uint32_t> index_counts(std::span<const int> concat_indices,
                                    const std::vector<bool>& mask, int index_bits);

@@ -12,7 +12,9 @@
 #   R = 16, as the paper), then the paper's N = 4096 (k = 21).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/tools/yosys_paths.sh"
 build=${1:?usage: tools/bench_orizuru.sh BUILD_DIR [N ...]}
+build=$(cd "$build" && pwd)
 shift
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(64 256 1024 4096)
@@ -30,9 +32,11 @@ for n in "${sizes[@]}"; do
     --set clustering_lanes=$(( n < 4 ? n : 4 )) --out "$out" >/dev/null
   for block in orizuru topk_baseline; do
     top=$(field "$out/manifest.json" "$block" top)
-    srcs=$(grep -v '^//' "$out/$block.f" | sed "s|^|$out/|" | tr '\n' ' ')
+    srcs=$(yosys_sources "$out" "$block")
     start=$(date +%s)
-    yosys -q -l "$work/n$n/$block.log" -p "read_verilog -sv $srcs; synth -top $top; tee -o $work/n$n/$block.stat stat -top $top" >/dev/null
+    # In the size's folder: Yosys's tee takes no quoted path (docs/paths.md).
+    (cd "$work/n$n" && yosys -q -l "$block.log" -p "read_verilog -sv $srcs; synth -top $top;
+        tee -o $block.stat stat -top $top") >/dev/null
     secs=$(( $(date +%s) - start ))
     cells=$(sed -n 's/^ *Number of cells: *\([0-9]*\)/\1/p' "$work/n$n/$block.stat" | tail -n 1)
     # The totals over the hierarchy are in the last section of the report.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs, only the missing ones.
 # As root it runs apt-get; otherwise it prints the exact command and fails.
+# With every package installed it does nothing, as any user.
 set -euo pipefail
 packages=(g++ cmake make verilator yosys iverilog libfmt-dev nlohmann-json3-dev
           libgtest-dev libbenchmark-dev libcli11-dev python3-yaml gnuplot-nox jq ccache
@@ -15,7 +16,8 @@ done
 cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
 if [ "$(id -u)" -ne 0 ]; then
   echo "deps: missing Debian packages: ${missing[*]}" >&2
-  echo "deps: run as root:  $cmd" >&2
+  echo "deps: install them as root, then run make again:" >&2
+  echo "  sudo sh -c '$cmd'" >&2
   exit 1
 fi
 echo "deps: installing ${missing[*]}"

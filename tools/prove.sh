@@ -62,8 +62,18 @@ manifest() {
   echo "$v"
 }
 
+# Paths in the Yosys scripts are absolute and in double quotes, so that the
+# project and the build folder may lie where a path holds a space
+# (tools/yosys_paths.sh, docs/paths.md).
+. "$root/tools/yosys_paths.sh"
 # srcs DIR BLOCK: the block's sources, absolute, from its file list.
-srcs() { grep -v '^//' "$1/$2.f" | sed "s|^|$1/|" | tr '\n' ' '; }
+srcs() { yosys_sources "$1" "$2"; }
+# fv FILE...: files of verif/formal.
+fv() {
+  local f words=() IFS=' '
+  for f in "$@"; do words+=("$(yosys_word "$formal/$f")"); done
+  echo "${words[*]}"
+}
 
 # mutate SRC_DIR DST_DIR FILE SED_SCRIPT: a copy of a generated folder with one file
 # changed; fails when the edit changed nothing (the injected bug must exist).
@@ -111,7 +121,7 @@ kind_comparator() {
   local top="oasis_${cfg}_comparator"
   body() {
     cat <<EOF
-read_verilog -sv $formal/oasis_spec_order_key.sv $formal/oasis_spec_comparator.sv
+read_verilog -sv $(fv oasis_spec_order_key.sv oasis_spec_comparator.sv)
 read_verilog -sv $(srcs "$1" comparator)
 hierarchy -check
 proc; flatten
@@ -137,7 +147,7 @@ kind_clustering() {
   body() {
     cat <<EOF
 read_verilog -sv $(srcs "$1" clustering_unit)
-read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_clustering_unit $formal/oasis_spec_order_key.sv $formal/oasis_spec_cluster_bracket.sv $formal/oasis_formal_clustering_unit.sv
+read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_clustering_unit $(fv oasis_spec_order_key.sv oasis_spec_cluster_bracket.sv oasis_formal_clustering_unit.sv)
 hierarchy -check -top oasis_formal_clustering_unit -chparam ActBits $na -chparam Lanes $lanes -chparam Latency $lat
 $(prep_for oasis_formal_clustering_unit)
 sat -verify -tempinduct-baseonly -maxsteps $steps -prove-asserts -set-assumes $SHOW -show boundaries,x_q,idx_data oasis_formal_clustering_unit
@@ -154,7 +164,7 @@ EOF
 # premise (Broken = 1) must fail.
 kind_cluster_lemmas() {
   local dir=$1
-  local read="read_verilog -sv -formal $formal/oasis_spec_order_key.sv $formal/oasis_spec_cluster_bracket.sv $formal/oasis_formal_cluster_count.sv"
+  local read="read_verilog -sv -formal $(fv oasis_spec_order_key.sv oasis_spec_cluster_bracket.sv oasis_formal_cluster_count.sv)"
   order() {
     printf '%s\n' "design -reset" "$read" \
       "hierarchy -top oasis_formal_cluster_order -chparam Broken $1" \
@@ -186,7 +196,7 @@ kind_orizuru() {
   body() {
     cat <<EOF
 read_verilog -sv $(srcs "$1" orizuru)
-read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_orizuru -DOASIS_CMP=oasis_${cfg}_comparator $formal/oasis_formal_topk_tree.sv $formal/oasis_formal_orizuru.sv
+read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_orizuru -DOASIS_CMP=oasis_${cfg}_comparator $(fv oasis_formal_topk_tree.sv oasis_formal_orizuru.sv)
 hierarchy -check -top oasis_formal_orizuru -chparam Channels $n -chparam BeatLanes $r -chparam Outliers $outliers -chparam ChanBits $cb -chparam BuildCycles $build -chparam FreeHandshake $free
 $(prep_for oasis_formal_orizuru)
 sat -verify -tempinduct-baseonly -maxsteps $steps -prove-asserts -set-assumes $SHOW -show token,out_data,want_chan,pops_q oasis_formal_orizuru
@@ -217,8 +227,8 @@ kind_topk_lemmas() {
       if [ "$broken" = 0 ]; then
         cat <<EOF
 design -reset
-read_verilog -sv $rtl/oasis_${cfg}_comparator.sv
-read_verilog -sv -formal -DOASIS_CMP=oasis_${cfg}_comparator $formal/oasis_spec_order_key.sv $formal/oasis_formal_topk_tree.sv $formal/oasis_spec_topk_tree.sv $formal/oasis_spec_topk_scan.sv $formal/oasis_formal_topk_lemmas.sv
+read_verilog -sv $(yosys_word "$rtl/oasis_${cfg}_comparator.sv")
+read_verilog -sv -formal -DOASIS_CMP=oasis_${cfg}_comparator $(fv oasis_spec_order_key.sv oasis_formal_topk_tree.sv oasis_spec_topk_tree.sv oasis_spec_topk_scan.sv oasis_formal_topk_lemmas.sv)
 hierarchy -check -top oasis_formal_topk_tree_keys -chparam Channels $n -chparam ChanBits $cb -chparam MinSide $side
 prep -top oasis_formal_topk_tree_keys; flatten; opt -full
 sat -verify -prove-asserts -show-inputs oasis_formal_topk_tree_keys
@@ -226,7 +236,7 @@ EOF
       fi
       cat <<EOF
 design -reset
-read_verilog -sv -formal $formal/oasis_spec_topk_tree.sv $formal/oasis_spec_topk_scan.sv $formal/oasis_formal_topk_lemmas.sv
+read_verilog -sv -formal $(fv oasis_spec_topk_tree.sv oasis_spec_topk_scan.sv oasis_formal_topk_lemmas.sv)
 hierarchy -top oasis_formal_topk_tree_scan -chparam Channels $n -chparam ChanBits $cb -chparam MinSide $side -chparam Broken $broken
 prep -top oasis_formal_topk_tree_scan; flatten; opt -full
 sat -verify -prove-asserts -show-inputs oasis_formal_topk_tree_scan
@@ -238,6 +248,10 @@ EOF
   # the scan breaks max-side ties to the higher channel
   body 1 >"$dir/bug.ys"
 }
+
+# The Index Counter array's compressor tree with one carry dropped: the first full adder of
+# stage 1, column 1 reads the carry of stage 0's first full adder (column 0) as 0.
+TREE_CARRY_BUG="s/\.a_i    (in\[From + 3\*k\]),/.a_i    (s == 1 \&\& j == 1 \&\& k == 0 ? 1'b0 : in[From + 3*k]),/"
 
 # index_counter CFG: a one-beat row's counts against a popcount of the beat.
 kind_index_counter() {
@@ -256,7 +270,7 @@ kind_index_counter() {
   body() {
     cat <<EOF
 read_verilog -sv $(srcs "$1" index_counter_array)
-read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_index_counter_array $formal/oasis_formal_index_counter_array.sv
+read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_index_counter_array $(fv oasis_formal_index_counter_array.sv)
 hierarchy -check -top oasis_formal_index_counter_array -chparam Positions $g -chparam IdxBits $b -chparam Channels $k -chparam CountBits $w -chparam Tree $t -chparam Chunks $chunks -chparam Latency $lat
 $(prep_for oasis_formal_index_counter_array)
 sat -verify -tempinduct-baseonly -maxsteps $steps -prove-asserts -set-assumes $SHOW -show data_q,mask_q,cnt_data,want_chunk oasis_formal_index_counter_array
@@ -267,6 +281,35 @@ EOF
   mutate "$rtl" "$dir/bug_rtl" "oasis_${cfg}_index_counter_array.sv" \
     "s/LastBeatMask = \\([0-9]*\\)'h0/LastBeatMask = \\1'h1/" || return 1
   body "$dir/bug_rtl" >"$dir/bug.ys"
+  # one carry of each entry's compressor tree dropped
+  mutate "$rtl" "$dir/bug_carry_rtl" "oasis_${cfg}_index_counter_array_tree.sv" \
+    "$TREE_CARRY_BUG" || return 1
+  body "$dir/bug_carry_rtl" >"$dir/bug_carry.ys"
+}
+
+# index_counter_adders CFG: the config's compressor tree module at every size 1 .. 32 against
+# a popcount, and its counting-bank adder at widths 2 .. 13 against a + b
+# (oasis_formal_index_counter_adders.sv); CFG must have rows of several beats.
+kind_index_counter_adders() {
+  local dir=$1 cfg=$2 rtl="$out/rtl/$2"
+  local top=oasis_formal_index_counter_adders
+  local tree="oasis_${cfg}_index_counter_array_tree" add="oasis_${cfg}_index_counter_array_add"
+  body() {
+    cat <<EOF
+read_verilog -sv $1/oasis_fa.sv $1/oasis_ha.sv $1/$tree.sv $1/$add.sv
+read_verilog -sv -formal -DOASIS_TREE=$tree -DOASIS_ADD=$add $formal/$top.sv
+hierarchy -check -top $top
+prep -top $top; flatten; opt_clean; opt -full
+sat -verify -prove-asserts -show-inputs $top
+EOF
+  }
+  body "$rtl" >"$dir/prove.ys"
+  mutate "$rtl" "$dir/bug_tree_rtl" "$tree.sv" "$TREE_CARRY_BUG" || return 1
+  body "$dir/bug_tree_rtl" >"$dir/bug_tree.ys"
+  # the counting bank's adder drops the carry into column 1
+  mutate "$rtl" "$dir/bug_add_rtl" "$add.sv" "s/\.c_i(carry\[j\])/.c_i(j == 1 ? 1'b0 : carry[j])/" ||
+    return 1
+  body "$dir/bug_add_rtl" >"$dir/bug_add.ys"
 }
 
 # equiv CFG BLOCK: the block's RTL against its own Yosys netlist (synth -flatten, as
@@ -342,6 +385,7 @@ PROOFS=(
   "orizuru.scan_lemmas.n16|topk_lemmas oz16"
   "index_counter_array.c1_i16|index_counter ic1"
   "index_counter_array.c2_i16|index_counter ic2"
+  "index_counter_array.adders|index_counter_adders ic3"
   "netlist.comparator|equiv cu2 comparator"
   "netlist.clustering_unit|equiv cu2 clustering_unit"
   "netlist.index_counter_array|equiv ic1 index_counter_array"
@@ -376,6 +420,8 @@ gen_configs() {
   gen_config ic1 "${ic[@]}" channels=12 index_counters=1 act_bits=1 weight_bits=1 mac_tree_inputs=2 weight_beat_indices=12
   # two counters added, K = 28 of G = 32, E = 4, two chunks
   gen_config ic2 "${ic[@]}" channels=28 index_counters=2 act_bits=1 weight_bits=1 mac_tree_inputs=2 weight_beat_indices=28
+  # one counter, K = 40: three beats a row, so the counting bank's adder is generated
+  gen_config ic3 "${ic[@]}" channels=40 index_counters=1 act_bits=1 weight_bits=1 mac_tree_inputs=2 weight_beat_indices=40
 }
 
 # run_yosys SCRIPT LOG: 0 when Yosys ran to the end, 1 when it stopped.

@@ -27,6 +27,7 @@ allowed=$(cd "$root/configs" && ls ./*.json 2>/dev/null | sed 's|^\./||; s|\.jso
   die "no config '$name' (configs/$name.json); CONFIG must be one of: ${allowed% }"
 gen="$build/oasis-gen"
 [ -x "$gen" ] || die "no $gen: build first (make build)"
+build=$(cd "$build" && pwd) gen="$build/oasis-gen"
 limit=${SYNTH_MAX_CHANNELS:-1024}
 [[ "$limit" =~ ^[0-9]+$ ]] || die "SYNTH_MAX_CHANNELS must be a number of channels, not '$limit'"
 
@@ -60,7 +61,8 @@ generate() {
 # The Yosys commands run after tools/yosys_check.sh's synth: flatten, count
 # cells and flip-flops, the longest path between flip-flops and ports, then
 # flip-flops with enables unmapped to plain ones and a multiplexer (so that
-# `stat -tech cmos` knows them) for the transistor count.
+# `stat -tech cmos` knows them) for the transistor count. Yosys's tee takes
+# no quoted path: the files are named relative to $work, where Yosys runs.
 measure_cmds() {
   local f=$1
   echo "flatten; opt_clean; tee -o $f.stat stat; tee -o $f.ltp ltp -noff; dffunmap; opt_clean; tee -o $f.cmos stat -tech cmos"
@@ -89,10 +91,12 @@ synth_block() {
   local label=$1 rtl=$2 block=$3
   iblock=$((iblock + 1))
   local res="$out/blocks/$label.json" f="$work/$label"
-  local srcs
-  srcs=$(grep -v '^//' "$rtl/$block.f" | sed "s|^|$rtl/|")
+  local srcs=() line
+  while IFS= read -r line; do
+    case "$line" in '//'* | '') ;; *) srcs+=("$rtl/$line") ;; esac
+  done <"$rtl/$block.f"
   local key
-  key=$( { cat $srcs; measure_cmds X; cat "$root/tools/yosys_check.sh"; } | sha256sum | cut -c1-16)
+  key=$( { cat "${srcs[@]}"; measure_cmds X; cat "$root/tools/yosys_check.sh"; } | sha256sum | cut -c1-16)
   if [ -f "$res" ] && [ "$(jq -r .key "$res")" = "$key" ]; then
     echo "synth: [$iblock/$nblocks] $label: unchanged, $(jq -r .seconds "$res") s ($(jq -r .cells "$res") cells)"
     return
@@ -100,7 +104,8 @@ synth_block() {
   echo "synth: [$iblock/$nblocks] $label ..."
   local t0 t1
   t0=$(date +%s.%N)
-  if ! "$root/tools/yosys_check.sh" --then "$(measure_cmds "$f")" "$rtl" "$block" >/dev/null; then
+  if ! (cd "$work" && "$root/tools/yosys_check.sh" --then "$(measure_cmds "$label")" "$rtl" "$block") \
+      >/dev/null; then
     cp "$rtl.yosys/yosys_$block.log" "$out/logs/$label.log" 2>/dev/null || true
     echo "synth: $label failed (log: $out/logs/$label.log)" >&2
     exit 1

@@ -6,8 +6,12 @@
 # wrote) ends with its cell counts (stat, hierarchy kept).
 # --then CMDS: more Yosys commands run on each synthesized block after that
 # (tools/synth.sh measures with them); '@BLOCK@' in CMDS stands for the block.
+# Yosys runs in the caller's working folder: a file CMDS names with `tee -o`
+# is relative to it (tee takes no quoted path, so no path with a space).
+# RTL_DIR may hold spaces (docs/paths.md).
 # usage: tools/yosys_check.sh [--then CMDS] RTL_DIR [BLOCK...]   (no BLOCK: every block)
 set -euo pipefail
+. "$(dirname "$0")/yosys_paths.sh"
 then_cmds=""
 if [ "${1:-}" = --then ]; then
   then_cmds=${2:?--then needs Yosys commands}
@@ -31,7 +35,7 @@ for block in "${blocks[@]}"; do
   f="$dir/$block.f"
   [ -f "$f" ] || { echo "yosys: no block '$block' in $dir" >&2; exit 1; }
   top="oasis_${name}_${block}"
-  srcs=$(grep -v '^//' "$f" | sed "s|^|$dir/|" | tr '\n' ' ')
+  srcs=$(yosys_sources "$dir" "$block")
   log="$logs/yosys_$block.log"
   if ! yosys -q -e 'implicitly declared|no driver|Latch|logic loop|conflicting' -l "$log" -p "
       read_verilog -sv $srcs; hierarchy -check -top $top; proc; check -assert;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cmath>
 #include <regex>
 #include <set>
@@ -114,8 +115,9 @@ Fo4 measure_fo4(const Technology& tech, const Tools& tools, const fs::path& work
   return f;
 }
 
-std::string yosys_script(const BlockJob& job, const Technology& tech, const Constraints& c) {
-  std::string s = fmt::format("# oasis-ppa, flow version {}: {}\n", kFlowVersion, job.label);
+std::string yosys_synth_script(const BlockJob& job, const Technology& tech) {
+  std::string s = fmt::format("# oasis-ppa, flow version {}: {}, synthesis\n", kFlowVersion,
+                              job.label);
   s += "read_liberty -lib cells.lib\n";
   s += "read_verilog -sv";
   for (const auto& src : job.sources) s += " rtl/" + src;
@@ -126,14 +128,22 @@ std::string yosys_script(const BlockJob& job, const Technology& tech, const Cons
   // Full and half adders written as such go to the library's adder cells:
   // abc cannot map to cells with two outputs.
   if (tech.has_adders()) s += "techmap -map adders.v\n";
-  // synth module by module (on one flat module, its resource sharing alone
-  // takes minutes), then flat but for the parts, so that the library mapping
-  // sees across the units' boundaries (the binary16 adder is 28 % larger
-  // mapped module by module).
+  // synth module by module: on one flat module its resource sharing alone
+  // takes minutes.
   s += fmt::format("synth -top {}\ncheck -assert\n", job.top);
-  s += "tee -q -o generic.stat stat\n";
-  std::set<std::string> kept;
-  for (const auto& p : job.parts) kept.insert(p.module);
+  s += "tee -q -o generic.stat stat\nwrite_rtlil synth.il\n";
+  return s;
+}
+
+std::string yosys_map_script(const BlockJob& job, const Technology& tech, const Constraints& c,
+                             const std::set<std::string>& kept) {
+  std::string s = fmt::format("# oasis-ppa, flow version {}: {}, mapping\n", kFlowVersion,
+                              job.label);
+  s += "read_liberty -lib cells.lib\nread_rtlil synth.il\n";
+  // Flat but for the kept modules, so that the library mapping sees across
+  // the units' boundaries (the binary16 adder is 28 % larger mapped with its
+  // rounding as a module of its own); a kept module is mapped once however
+  // often it is used.
   for (const auto& m : kept) s += fmt::format("setattr -mod -set keep_hierarchy 1 {}\n", m);
   // The buffers' registers keep their names through flattening (else a net
   // takes the name of the deepest port it reaches), so that their flip-flops
@@ -157,6 +167,69 @@ std::string yosys_script(const BlockJob& job, const Technology& tech, const Cons
   }
   s += "write_blif -gates mapped.blif\n";
   return s;
+}
+
+double generic_cell_count(const std::string& module,
+                          const std::map<std::string, StatModule>& generic, int depth) {
+  if (depth > 64) throw ReportError("module hierarchy too deep in stat");
+  const auto it = generic.find(module);
+  if (it == generic.end()) throw ReportError("no module " + module + " in Yosys's stat");
+  double n = 0;
+  for (const auto& [type, count] : it->second.cells) {
+    n += double(count) * (generic.count(type) ? generic_cell_count(type, generic, depth + 1) : 1.0);
+  }
+  return n;
+}
+
+std::set<std::string> kept_modules(const BlockJob& job,
+                                   const std::map<std::string, StatModule>& generic) {
+  std::set<std::string> kept;
+  for (const auto& p : job.parts) kept.insert(p.module);
+  // Instances of each module in the whole block, and its cells with
+  // everything below it.
+  std::map<std::string, double> size;
+  std::function<double(const std::string&, int)> cells = [&](const std::string& m, int depth) {
+    if (depth > 64) throw ReportError("module hierarchy too deep in stat");
+    const auto it = size.find(m);
+    if (it != size.end()) return it->second;
+    double n = 0;
+    for (const auto& [type, count] : generic.at(m).cells) {
+      n += double(count) * (generic.count(type) ? cells(type, depth + 1) : 1.0);
+    }
+    return size[m] = n;
+  };
+  std::map<std::string, double> uses;
+  std::function<void(const std::string&, double, int)> walk = [&](const std::string& m, double n,
+                                                                  int depth) {
+    if (depth > 64) throw ReportError("module hierarchy too deep in stat");
+    uses[m] += n;
+    for (const auto& [type, count] : generic.at(m).cells) {
+      if (generic.count(type)) walk(type, n * double(count), depth + 1);
+    }
+  };
+  if (!generic.count(job.top)) throw ReportError("no module " + job.top + " in Yosys's stat");
+  walk(job.top, 1, 0);
+  if (cells(job.top, 0) <= kFlatMaxCells) return kept;
+  std::set<std::string> repeated;
+  for (const auto& [m, n] : uses) {
+    if (m != job.top && n >= kKeptMinInstances && cells(m, 0) >= kKeptMinCells) repeated.insert(m);
+  }
+  // The outermost repeated units only: a unit inside another (the rounding
+  // inside an adder) is flattened into it wherever it is used, so that the
+  // mapping sees across their boundary (keep_hierarchy is a module's, not an
+  // instance's).
+  std::set<std::string> inner;
+  std::function<void(const std::string&, int)> below = [&](const std::string& m, int depth) {
+    if (depth > 64) throw ReportError("module hierarchy too deep in stat");
+    for (const auto& [type, count] : generic.at(m).cells) {
+      if (generic.count(type) && inner.insert(type).second) below(type, depth + 1);
+    }
+  };
+  for (const auto& m : repeated) below(m, 0);
+  for (const auto& m : repeated) {
+    if (!inner.count(m)) kept.insert(m);
+  }
+  return kept;
 }
 
 std::string sta_script(const std::string& top, bool clocked, const Technology& tech,
@@ -289,17 +362,25 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
                          tech.full_adder, tech.half_adder));
   write_text(work / "abc.constr",
              fmt::format("set_driving_cell {}\nset_load {:.6g}\n", tech.buffer, tech.fo4_load()));
-  write_text(work / "synth.ys", yosys_script(job, tech, c));
+  write_text(work / "synth.ys", yosys_synth_script(job, tech));
   link_library(tech, work);
   fs::create_directory_symlink(fs::absolute(job.rtl_dir), work / "rtl");
   auto t0 = std::chrono::steady_clock::now();
-  progress("yosys: mapping to " + tech.lib.name);
-  const fs::path ylog = work / "yosys.log";
-  check_tool(run_tool({tools.yosys, "-q", "-e",
-                       "implicitly declared|no driver|Latch|logic loop|conflicting", "-l",
-                       "yosys.log", "-s", "synth.ys"},
+  progress("yosys: synthesis");
+  const std::string errors = "implicitly declared|no driver|Latch|logic loop|conflicting";
+  check_tool(run_tool({tools.yosys, "-q", "-e", errors, "-l", "synth.log", "-s", "synth.ys"},
                       work / "yosys.out", work),
-             "Yosys", ylog);
+             "Yosys", work / "synth.log");
+  const auto generic = parse_yosys_stat(read_text(work / "generic.stat"));
+  const std::set<std::string> kept = kept_modules(job, generic);
+  const long generic_cells = long(generic_cell_count(job.top, generic));
+  write_text(work / "map.ys", yosys_map_script(job, tech, c, kept));
+  progress(fmt::format("yosys: mapping to {} ({} module(s) mapped once each)", tech.lib.name,
+                       kept.size()));
+  check_tool(run_tool({tools.yosys, "-q", "-e", errors, "-l", "map.log", "-s", "map.ys"},
+                      work / "yosys.out", work),
+             "Yosys", work / "map.log");
+  fs::remove(work / "synth.il");
   const double t_yosys = seconds_since(t0);
 
   // 2. Buffer high-fanout nets until blifFanout changes nothing.
@@ -487,6 +568,10 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
     r["parts"] = parts;
     r["power_w"]["instances_sum"] = counted;
   }
+  std::set<std::string> part_modules;
+  for (const auto& p : job.parts) part_modules.insert(p.module);
+  r["mapping"] = {{"generic_cells", generic_cells},
+                  {"repeated_modules_mapped_once", kept.size() - part_modules.size()}};
   r["fanout"] = {{"passes", iterations + 1}, {"gates_changed", changed_total}};
   r["seconds"] = {{"yosys", t_yosys}, {"fanout", t_fanout}, {"sta", t_sta}};
   return r;

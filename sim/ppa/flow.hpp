@@ -10,10 +10,12 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "sim/ppa/liberty.hpp"
+#include "sim/ppa/reports.hpp"
 
 namespace oasis::ppa {
 
@@ -93,16 +95,33 @@ nlohmann::ordered_json run_block(const BlockJob& job, const Technology& tech, co
                                  const Constraints& constraints, const std::filesystem::path& work,
                                  const std::function<void(const std::string&)>& progress);
 
-/// The Yosys script of a job (exposed for the tests and the reuse key). It
-/// runs in the job's work folder, where `rtl` links to the generated folder
-/// and `cells.lib` to the Liberty file, so no path in it has a space.
-std::string yosys_script(const BlockJob& job, const Technology& tech, const Constraints& c);
+/// The Yosys scripts of a job (exposed for the tests and the reuse key). They
+/// run in the job's work folder, where `rtl` links to the generated folder
+/// and `cells.lib` to the Liberty file, so no path in them has a space. The
+/// first synthesizes module by module and writes synth.il and generic.stat;
+/// the second maps it to the library, flat but for the modules in `kept`.
+std::string yosys_synth_script(const BlockJob& job, const Technology& tech);
+std::string yosys_map_script(const BlockJob& job, const Technology& tech, const Constraints& c,
+                             const std::set<std::string>& kept);
+/// The modules mapped once each rather than flattened: the job's parts and,
+/// in a block of more than kFlatMaxCells generic cells (whose flat mapping
+/// takes abc hours), every module used at least kKeptMinInstances times with
+/// at least kKeptMinCells generic cells (a sorting network's compare-exchange,
+/// an Orizuru unit, a floating-point unit of a tree), from synthesis' stat.
+std::set<std::string> kept_modules(const BlockJob& job,
+                                   const std::map<std::string, StatModule>& generic_stat);
+/// Generic cells of a module with everything below it, from synthesis' stat.
+double generic_cell_count(const std::string& module,
+                          const std::map<std::string, StatModule>& generic_stat, int depth = 0);
+inline constexpr double kFlatMaxCells = 250000;
+inline constexpr double kKeptMinInstances = 4;
+inline constexpr double kKeptMinCells = 50;
 /// The OpenSTA script of a job's buffered netlist (netlist.v), run there too.
 std::string sta_script(const std::string& top, bool clocked, const Technology& tech,
                        const Constraints& c);
 
 /// Bumped whenever the flow changes what it measures, so older results are
 /// not reused.
-inline constexpr int kFlowVersion = 2;
+inline constexpr int kFlowVersion = 4;
 
 }  // namespace oasis::ppa

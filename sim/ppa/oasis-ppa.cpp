@@ -177,7 +177,7 @@ class Runner {
     const fs::path res = out_ / "blocks" / (job.label + ".json");
     const fs::path work = out_ / "work" / job.label;
     uint64_t h = fnv1a(env_);
-    h = fnv1a(yosys_script(job, tech_, c_), h);
+    h = fnv1a(yosys_synth_script(job, tech_) + yosys_map_script(job, tech_, c_, {}), h);
     h = fnv1a(sta_script(job.top, true, tech_, c_), h);
     for (const auto& s : job.sources) h = fnv1a(read_text(job.rtl_dir / s), h);
     for (const auto& m : job.memories) h = fnv1a(m.name + std::to_string(m.bits), h);

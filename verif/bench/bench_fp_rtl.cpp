@@ -18,7 +18,11 @@
 #include <regex>
 #include <string>
 
+#include "gen/generator.hpp"
+
 namespace {
+
+using oasis::gen::shell_word;  // the paths in the commands may hold spaces
 
 const std::array<const char*, 7> kBlocks = {
     "fp16_add", "fp16_mul", "fp32_add", "fp32_mul", "fp16_to_fp32", "fp32_to_fp16", "uint_to_fp32"};
@@ -45,9 +49,10 @@ void yosys_cells(benchmark::State& state, const std::string& block) {
   bool ok = true;
   // One generated folder serves every block.
   if (!std::filesystem::exists(rtl + "/manifest.json")) {
-    run(fmt::format("{}/oasis-gen --config {}/configs/default.json --set fp_pipeline_stages=0 "
-                    "--out {}",
-                    OASIS_BINARY_DIR, OASIS_SOURCE_DIR, rtl),
+    run(fmt::format("{} --config {} --set fp_pipeline_stages=0 --out {}",
+                    shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-gen"),
+                    shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json"),
+                    shell_word(rtl)),
         ok);
     if (!ok) return state.SkipWithError("oasis-gen failed");
   }
@@ -55,7 +60,7 @@ void yosys_cells(benchmark::State& state, const std::string& block) {
   const std::string cmd = fmt::format(
       "cd {0} && yosys -q -p \"read_verilog -sv $(grep -v '^//' {1}.f | tr '\\n' ' '); "
       "synth -flatten -top {2}; tee -o /dev/stdout stat\" 2>&1",
-      rtl, block, top);
+      shell_word(rtl), block, top);
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     const std::string out = run(cmd, ok);
@@ -71,9 +76,9 @@ void yosys_cells(benchmark::State& state, const std::string& block) {
 
 void verilator_rate(benchmark::State& state, const std::string& block) {
   const std::string cmd = fmt::format(
-      "{0}/sim/vltest --build {1} --block {2} --config {0}/configs/default.json --label bench "
-      "-- --vectors 1000000 2>&1",
-      OASIS_SOURCE_DIR, OASIS_BINARY_DIR, block);
+      "{0} --build {1} --block {2} --config {3} --label bench -- --vectors 1000000 2>&1",
+      shell_word(std::string(OASIS_SOURCE_DIR) + "/sim/vltest"), shell_word(OASIS_BINARY_DIR),
+      block, shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json"));
   for (auto _ : state) {
     bool ok = true;
     const std::string out = run(cmd, ok);

@@ -1,5 +1,7 @@
 // Runs one of the project's commands for the CLI tests and collects what it
-// prints and its exit status.
+// prints and its exit status. The command is a shell command line: every path
+// in it goes through gen::shell_word, since the project may lie in a folder
+// whose path holds a space (docs/paths.md).
 #pragma once
 
 #include <sys/wait.h>
@@ -7,6 +9,8 @@
 #include <array>
 #include <cstdio>
 #include <string>
+
+#include "gen/generator.hpp"
 
 namespace oasis::test {
 

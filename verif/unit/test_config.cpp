@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "gen/generator.hpp"
 #include "model/config.hpp"
 
 namespace oasis {
@@ -24,8 +25,8 @@ struct GenRun {
 };
 
 GenRun run_gen(const std::string& args) {
-  const std::string cmd =
-      fmt::format("{}/oasis-gen {} 2>&1 >/dev/null", OASIS_BINARY_DIR, args);
+  const std::string cmd = fmt::format(
+      "{} {} 2>&1 >/dev/null", gen::shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-gen"), args);
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
   std::array<char, 512> buf{};
@@ -88,8 +89,9 @@ TEST_P(MalformedConfig, ExitsTwoWithOneClearMessageAndWritesNothing) {
   fs::create_directories(dir / "out");
   std::ofstream(dir / "out" / "keep.txt") << "previous output";
   std::ofstream(dir / "bad.json") << bad.text;
-  const GenRun r = run_gen(fmt::format("--config {} --out {}", (dir / "bad.json").string(),
-                                    (dir / "out").string()));
+  const GenRun r =
+      run_gen(fmt::format("--config {} --out {}", gen::shell_word((dir / "bad.json").string()),
+                          gen::shell_word((dir / "out").string())));
   EXPECT_EQ(r.status, 2) << bad.what << ": " << r.err;
   EXPECT_NE(r.err.find(bad.expect), std::string::npos) << bad.what << ": " << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
@@ -110,8 +112,9 @@ TEST(Config, CommandLineErrorsExitTwo) {
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("cannot be read"), std::string::npos) << missing.err;
   EXPECT_FALSE(fs::exists("/tmp/oasis_never"));
-  const GenRun bad_set = run_gen(fmt::format("--config {}/configs/default.json --set act_bits "
-                                          "--out /tmp/oasis_never", OASIS_SOURCE_DIR));
+  const GenRun bad_set = run_gen(
+      fmt::format("--config {} --set act_bits --out /tmp/oasis_never",
+                  gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json")));
   EXPECT_EQ(bad_set.status, 2) << bad_set.err;
 }
 

@@ -122,8 +122,9 @@ TEST(Derived, WeightStreamBoundIsTheSameEverywhere) {
   EXPECT_EQ(a.cycles_per_row, interval);
   EXPECT_EQ(a.cycle_lower_bound, bound);
   const test::CmdResult r = test::run_command(
-      fmt::format("{}/oasis-model analyze --json --rows {} --config {} --set weight_beat_indices=4",
-                  OASIS_BINARY_DIR, rows, kDefault));
+      fmt::format("{} analyze --json --rows {} --config {} --set weight_beat_indices=4",
+                  gen::shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-model"), rows,
+                  gen::shell_word(kDefault)));
   ASSERT_EQ(r.status, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["cycles_per_row"], interval);

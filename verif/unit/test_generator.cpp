@@ -106,8 +106,9 @@ TEST(Generator, ReplacesThePreviousOutputWhole) {
 
 // Runs oasis-gen from `cwd`; stdout and stderr together.
 test::CmdResult gen_in(const fs::path& cwd, const std::string& args) {
-  return test::run_command(
-      fmt::format("cd '{}' && {}/oasis-gen {} 2>&1", cwd.string(), OASIS_BINARY_DIR, args));
+  return test::run_command(fmt::format("cd {} && {} {} 2>&1", shell_word(cwd.string()),
+                                       shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-gen"),
+                                       args));
 }
 
 // Every file of a folder, name -> contents.
@@ -133,7 +134,8 @@ class Output : public ::testing::Test {
   void TearDown() override { fs::remove_all(top_); }
   // Generates into `out` (relative to base_); expects `status`.
   test::CmdResult gen(const std::string& out, int status) {
-    const test::CmdResult r = gen_in(base_, fmt::format("--config {} --out {}", kDefault, out));
+    const test::CmdResult r =
+        gen_in(base_, fmt::format("--config {} --out {}", shell_word(kDefault), out));
     EXPECT_EQ(r.status, status) << r.out;
     return r;
   }
@@ -234,7 +236,7 @@ TEST_F(Output, TwoCheckoutsWriteTheSameBytes) {
     const fs::path root = base_ / checkout;
     ASSERT_EQ(gen_in(root, "--config configs/default.json --set comp_macs=2 --out rel").status, 0);
     ASSERT_EQ(gen_in(root, fmt::format("--config {} --set comp_macs=2 --out abs",
-                                       (root / "configs" / "default.json").string()))
+                                       shell_word((root / "configs" / "default.json").string())))
                   .status,
               0);
   }
@@ -254,6 +256,29 @@ TEST_F(Output, TwoCheckoutsWriteTheSameBytes) {
   // From outside the checkout, an absolute path is named by its file name.
   EXPECT_EQ(config_label((base_ / "a" / "configs" / "default.json").string()),
             fs::current_path() == base_ ? "a/configs/default.json" : "default.json");
+}
+
+// A config in a folder whose name holds a space: the banners' command quotes
+// it, so that it runs when pasted into a shell.
+TEST_F(Output, RegenerateLineQuotesWhatAShellWouldSplit) {
+  fs::create_directories(base_ / "my configs");
+  fs::copy_file(kDefault, base_ / "my configs" / "default.json");
+  ASSERT_EQ(gen_in(base_, "--config 'my configs/default.json' --set comp_macs=2 --out out").status,
+            0);
+  const auto files = folder(base_ / "out");
+  ASSERT_FALSE(files.empty());
+  for (const auto& [name, text] : files) {
+    if (name.ends_with(".json")) continue;
+    EXPECT_NE(text.find("Regenerate: oasis-gen --config 'my configs/default.json' --set "
+                        "comp_macs=2 --out <this folder>\n"),
+              std::string::npos)
+        << name;
+  }
+  EXPECT_EQ(shell_word("configs/default.json"), "configs/default.json");
+  EXPECT_EQ(shell_word("a b"), "'a b'");
+  EXPECT_EQ(shell_word("it's"), "'it'\\''s'");
+  EXPECT_EQ(shell_word(""), "''");
+  EXPECT_EQ(shell_word("$HOME"), "'$HOME'");
 }
 
 TEST(Generator, EveryBlockHasAFileListAndAManifestEntry) {

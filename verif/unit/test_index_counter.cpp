@@ -1,20 +1,32 @@
 // The Index Counter array's model: the counts rule of docs/spec.md section 6, widths
 // that cannot overflow, the row's extent, and the cycle model's latency, row
-// interval and double buffering as the manifest states them.
+// interval and double buffering as the manifest states them. Also its adder
+// cells: the full and half adders Yosys finds in the generated RTL are the
+// model's, and the compressor trees are at the floor (printed per counted
+// index for the default and paper configs).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <random>
+#include <regex>
+#include <string>
 #include <vector>
 
 #include "gen/block.hpp"
 #include "gen/generator.hpp"
 #include "model/config.hpp"
 #include "model/index_counter.hpp"
+#include "verif/unit/run_command.hpp"
 
 namespace oasis {
 namespace {
 
 const std::string kDefault = std::string(OASIS_SOURCE_DIR) + "/configs/default.json";
+const std::string kPaper = std::string(OASIS_SOURCE_DIR) + "/configs/paper.json";
 
 TEST(IndexCounter, CountsFollowTheRule) {
   const std::vector<int> idx = {3, 0, 3, 15, 3, 0};
@@ -167,6 +179,133 @@ TEST(IndexCounter, ManifestStatesTheModelsFigures) {
     EXPECT_EQ(m["row_interval_cycles"], index_counter_row_interval(c)) << set;
     EXPECT_EQ(m["count_bits"], index_counter_count_bits(c)) << set;
     EXPECT_EQ(m["indices_per_cycle"], c.index_counters * c.counter_inputs) << set;
+  }
+}
+
+TEST(IndexCounter, AdderFloorOfAPopcount) {
+  EXPECT_EQ(popcount_adder_floor(1), 0);
+  EXPECT_EQ(popcount_adder_floor(3), 1);    // one full adder
+  EXPECT_EQ(popcount_adder_floor(16), 15);  // 11 full + 4 half (Boyar and Peralta)
+  EXPECT_EQ(popcount_adder_floor(512), 511);
+  Config c = load_config(kDefault);
+  c.index_counters = 1;
+  for (int g = 1; g <= 64; ++g) {
+    c.counter_inputs = g;
+    const AdderCells t = index_counter_tree_adders(c);
+    EXPECT_EQ(t.total(), popcount_adder_floor(g)) << g;
+    EXPECT_GE(t.full, 0) << g;
+    EXPECT_GE(t.half, 0) << g;
+  }
+}
+
+TEST(IndexCounter, AccumulatorAddsEveryColumnButTheTop) {
+  Config c = load_config(kDefault);  // K = 128: 8 count bits; G = 16: 5 beat count bits
+  EXPECT_EQ(index_counter_accumulator_adders(c).full, 4);  // columns 1 .. 4
+  EXPECT_EQ(index_counter_accumulator_adders(c).half, 3);  // columns 0, 5, 6; column 7 XORs
+  c.channels = 16;                                         // one beat: no counting bank
+  EXPECT_EQ(index_counter_accumulator_adders(c).total(), 0);
+  const Config paper = load_config(kPaper);  // 13 count bits, 10 beat count bits
+  EXPECT_EQ(index_counter_accumulator_adders(paper).full, 9);
+  EXPECT_EQ(index_counter_accumulator_adders(paper).half, 3);
+}
+
+// Writes a config's generated files into `dir` (replacing it); returns its manifest entry of
+// the index_counter_array block.
+nlohmann::json generate_into(const Config& c, const std::filesystem::path& dir) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto files = gen::render(c, {"configs/x.json", {}, dir.string()});
+  for (const auto& [name, text] : files) std::ofstream(dir / name, std::ios::binary) << text;
+  return nlohmann::json::parse(files.at("manifest.json"))["blocks"]["index_counter_array"];
+}
+
+// Yosys elaborates `top` of the sources (with `chparam`, e.g. "-chparam Inputs 16"), keeps
+// oasis_fa and oasis_ha as cells and counts them; {-1, -1} when Yosys fails.
+AdderCells yosys_adder_cells(const std::filesystem::path& dir, const std::string& sources,
+                             const std::string& top, const std::string& chparam) {
+  const std::string cmd = fmt::format(
+      "cd '{}' && yosys -p 'read_verilog -sv {}; hierarchy -check -top {} {}; "
+      "setattr -mod -set keep_hierarchy 1 oasis_fa oasis_ha; flatten; "
+      "select -count t:oasis_fa; select -count t:oasis_ha' 2>&1",
+      dir.string(), sources, top, chparam);
+  const auto r = test::run_command(cmd);
+  std::vector<int> counts;
+  const std::regex objects(R"(\n(\d+) objects\.)");
+  for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), objects);
+       it != std::sregex_iterator(); ++it) {
+    counts.push_back(std::stoi((*it)[1]));
+  }
+  if (r.status != 0 || counts.size() != 2) {
+    ADD_FAILURE() << cmd << "\n" << r.out.substr(r.out.size() > 3000 ? r.out.size() - 3000 : 0);
+    return {-1, -1};
+  }
+  return {counts[0], counts[1]};
+}
+
+// The generated RTL has the model's adder cells: the whole default-config array, and the tree
+// and the counting bank's adder of the paper config and of further sizes.
+TEST(IndexCounter, GeneratedRtlHasTheModelsAdderCells) {
+  const std::filesystem::path root = std::filesystem::path(OASIS_BINARY_DIR) / "test_index_counter";
+  {
+    const Config c = load_config(kDefault);
+    const auto m = generate_into(c, root / "default");
+    const AdderCells got = yosys_adder_cells(root / "default", "oasis_fa.sv oasis_ha.sv "
+                                             "oasis_default_index_counter_array_tree.sv "
+                                             "oasis_default_index_counter_array_add.sv "
+                                             "oasis_default_index_counter_array.sv",
+                                             "oasis_default_index_counter_array", "");
+    EXPECT_EQ(got.full, m["full_adders"].get<int>());
+    EXPECT_EQ(got.half, m["half_adders"].get<int>());
+  }
+  // (config, C, I): the paper's 512-input trees and G up to the largest config allowed.
+  const std::vector<std::tuple<std::string, int, int>> sizes = {
+      {kPaper, 32, 16}, {kDefault, 1, 1}, {kDefault, 1, 2},  {kDefault, 1, 3},
+      {kDefault, 1, 7}, {kDefault, 3, 4}, {kDefault, 5, 20}, {kDefault, 64, 64}};
+  for (const auto& [file, counters, inputs] : sizes) {
+    Config c = load_config(file);
+    c.name = "x";
+    c.index_counters = counters;
+    c.counter_inputs = inputs;
+    c.channels = std::max(c.channels, 2 * counters * inputs + 1);  // several beats a row
+    c.weight_beat_indices = std::min(c.weight_beat_indices, c.channels);
+    const auto m = generate_into(c, root / "sizes");
+    const int g = counters * inputs;
+    const AdderCells tree = yosys_adder_cells(
+        root / "sizes", "oasis_fa.sv oasis_ha.sv oasis_x_index_counter_array_tree.sv",
+        "oasis_x_index_counter_array_tree", fmt::format("-chparam Inputs {}", g));
+    EXPECT_EQ(tree.full, m["tree_full_adders"].get<int>()) << "G = " << g;
+    EXPECT_EQ(tree.half, m["tree_half_adders"].get<int>()) << "G = " << g;
+    EXPECT_EQ(tree.total(), popcount_adder_floor(g)) << "G = " << g;
+    const AdderCells add = yosys_adder_cells(
+        root / "sizes", "oasis_fa.sv oasis_ha.sv oasis_x_index_counter_array_add.sv",
+        "oasis_x_index_counter_array_add",
+        fmt::format("-chparam Width {} -chparam AddendWidth {}", index_counter_count_bits(c),
+                    index_counter_beat_count_bits(c)));
+    EXPECT_EQ(add.full, m["accumulator_full_adders"].get<int>()) << "G = " << g;
+    EXPECT_EQ(add.half, m["accumulator_half_adders"].get<int>()) << "G = " << g;
+  }
+}
+
+// The adder cells a counted index costs, against the floor of the beat's count, for the
+// default and paper configs (the issue's goal: within 1.15 x the floor).
+TEST(IndexCounter, AdderCellsPerCountedIndex) {
+  for (const std::string& file : {kDefault, kPaper}) {
+    const Config c = load_config(file);
+    const int g = c.index_counters * c.counter_inputs;
+    const int entries = 1 << (c.act_bits + c.weight_bits);
+    const AdderCells tree = index_counter_tree_adders(c);
+    const AdderCells acc = index_counter_accumulator_adders(c);
+    const double per_index = double(entries) * tree.total() / g;
+    const double floor = double(entries) * popcount_adder_floor(g) / g;
+    fmt::print(
+        "{}: G = {} indices a beat, E = {} entries: a tree of {} full + {} half adders an "
+        "entry (floor {}); per counted index {:.2f} full + {:.2f} half = {:.2f} adders, floor "
+        "{:.2f}, ratio {:.3f}; the counting bank's adders add {:.2f} an index ({} full + {} "
+        "half an entry a beat)\n",
+        c.name, g, entries, tree.full, tree.half, popcount_adder_floor(g),
+        double(entries) * tree.full / g, double(entries) * tree.half / g, per_index, floor,
+        per_index / floor, double(entries) * acc.total() / g, acc.full, acc.half);
+    EXPECT_LE(per_index, 1.15 * floor) << c.name;
   }
 }
 

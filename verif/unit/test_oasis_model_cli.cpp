@@ -25,7 +25,8 @@ using test::CmdResult;
 
 // stdout and stderr of one run
 CmdResult run(const std::string& args) {
-  return test::run_command(std::string(OASIS_BINARY_DIR) + "/oasis-model " + args + " 2>&1");
+  return test::run_command(gen::shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-model") + " " +
+                           args + " 2>&1");
 }
 
 class Cli : public ::testing::Test {
@@ -42,6 +43,10 @@ class Cli : public ::testing::Test {
   static std::string config(const char* name) {
     return std::string(OASIS_SOURCE_DIR) + "/configs/" + name + ".json";
   }
+  // The same paths as words of the shell command run() runs.
+  std::string arg(const std::string& name) const { return gen::shell_word(at(name)); }
+  std::string dir_arg() const { return gen::shell_word(dir_.string()); }
+  static std::string config_arg(const char* name) { return gen::shell_word(config(name)); }
   fs::path dir_;
 };
 
@@ -57,7 +62,7 @@ TEST_F(Cli, HelpForEverySubcommand) {
 }
 
 TEST_F(Cli, AnalyzePrintsThePapersFigures) {
-  const CmdResult r = run("analyze --config " + config("paper"));
+  const CmdResult r = run("analyze --config " + config_arg("paper"));
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(LUT entries\s+256\s+16384\s+64x)"))) << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(group size\s+4096\s+4\s+1024x)"))) << r.out;
@@ -67,7 +72,7 @@ TEST_F(Cli, AnalyzePrintsThePapersFigures) {
   EXPECT_NE(r.out.find("1.5N - 2 + 2k*log2(N) = 6646"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("counted by the model    = 6646"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("256 * 8 = 2048 cycles"), std::string::npos) << r.out;
-  const CmdResult j = run("analyze --json --rows 100 --config " + config("paper"));
+  const CmdResult j = run("analyze --json --rows 100 --config " + config_arg("paper"));
   ASSERT_EQ(j.status, 0) << j.out;
   const auto doc = nlohmann::json::parse(j.out);
   EXPECT_EQ(doc["cycle_lower_bound"], 7 * 8);  // ceil(100 / 16) = 7 rows per line
@@ -75,23 +80,24 @@ TEST_F(Cli, AnalyzePrintsThePapersFigures) {
 
 TEST_F(Cli, WholeFlowMatchesTheLibraryBitForBit) {
   ASSERT_EQ(run("synth --kind activations --rows 6 --channels 128 --seed 3 --type float32 --out " +
-                at("x.npy"))
+                arg("x.npy"))
                 .status,
             0);
   ASSERT_EQ(
-      run("synth --kind activations --rows 40 --channels 128 --seed 4 --out " + at("calib.npy"))
+      run("synth --kind activations --rows 40 --channels 128 --seed 4 --out " + arg("calib.npy"))
           .status,
       0);
   ASSERT_EQ(
-      run("synth --kind weights --rows 24 --channels 128 --seed 5 --out " + at("w.npy")).status, 0);
-  const CmdResult q = run("quantize --weights " + at("w.npy") + " --out-dir " + dir_.string());
+      run("synth --kind weights --rows 24 --channels 128 --seed 5 --out " + arg("w.npy")).status,
+      0);
+  const CmdResult q = run("quantize --weights " + arg("w.npy") + " --out-dir " + dir_arg());
   ASSERT_EQ(q.status, 0) << q.out;
-  const CmdResult c = run("calibrate --acts " + at("calib.npy") + " --gap --out " + at("ca.npy"));
+  const CmdResult c = run("calibrate --acts " + arg("calib.npy") + " --gap --out " + arg("ca.npy"));
   ASSERT_EQ(c.status, 0) << c.out;
   EXPECT_NE(c.out.find("optimal 1-D K-means cost"), std::string::npos) << c.out;
-  const CmdResult g = run("gemm --config " + config("default") + " --acts " + at("x.npy") +
-                          " --act-codebook " + at("ca.npy") + " --quantized " + dir_.string() +
-                          " --weights " + at("w.npy") + " --out " + at("y.npy"));
+  const CmdResult g = run("gemm --config " + config_arg("default") + " --acts " + arg("x.npy") +
+                          " --act-codebook " + arg("ca.npy") + " --quantized " + dir_arg() +
+                          " --weights " + arg("w.npy") + " --out " + arg("y.npy"));
   ASSERT_EQ(g.status, 0) << g.out;
   EXPECT_TRUE(std::regex_search(g.out, std::regex(R"(SQNR -?[0-9]+\.[0-9]+ dB)"))) << g.out;
   const NpyArray y = read_npy(at("y.npy"));
@@ -117,7 +123,7 @@ TEST_F(Cli, WholeFlowMatchesTheLibraryBitForBit) {
 }
 
 TEST_F(Cli, ReportPutsNuWithOutliersAheadOfInt4) {
-  const CmdResult r = run("report --config " + config("default") + " --seed 1");
+  const CmdResult r = run("report --config " + config_arg("default") + " --seed 1");
   ASSERT_EQ(r.status, 0) << r.out;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(INT RTN W4A4\s+(-?[0-9.]+))"))) << r.out;
@@ -134,11 +140,11 @@ TEST_F(Cli, ReportPutsNuWithOutliersAheadOfInt4) {
 }
 
 TEST_F(Cli, BadInputsGiveOneMessageExitTwoAndNoOutput) {
-  ASSERT_EQ(run("synth --rows 4 --channels 128 --out " + at("x.npy")).status, 0);
-  ASSERT_EQ(run("synth --rows 4 --channels 64 --out " + at("x64.npy")).status, 0);
-  ASSERT_EQ(run("synth --kind weights --rows 8 --channels 128 --out " + at("w.npy")).status, 0);
-  ASSERT_EQ(run("quantize --weights " + at("w.npy") + " --out-dir " + dir_.string()).status, 0);
-  ASSERT_EQ(run("calibrate --acts " + at("x.npy") + " --bits 2 --out " + at("ca.npy")).status, 0);
+  ASSERT_EQ(run("synth --rows 4 --channels 128 --out " + arg("x.npy")).status, 0);
+  ASSERT_EQ(run("synth --rows 4 --channels 64 --out " + arg("x64.npy")).status, 0);
+  ASSERT_EQ(run("synth --kind weights --rows 8 --channels 128 --out " + arg("w.npy")).status, 0);
+  ASSERT_EQ(run("quantize --weights " + arg("w.npy") + " --out-dir " + dir_arg()).status, 0);
+  ASSERT_EQ(run("calibrate --acts " + arg("x.npy") + " --bits 2 --out " + arg("ca.npy")).status, 0);
   {
     // A version 1.0 header announcing 16 bytes, cut after 15.
     const std::string cut("\x93NUMPY\x01\x00\x10\x00{'descr': '<f2'", 25);
@@ -149,35 +155,36 @@ TEST_F(Cli, BadInputsGiveOneMessageExitTwoAndNoOutput) {
     std::ofstream text(at("text.npy"));
     text << "1,2,3\n";
   }
-  const std::string gemm = "gemm --config " + config("default") + " --act-codebook " +
-                           at("ca.npy") + " --quantized " + dir_.string() + " --out " + at("y.npy");
+  const std::string gemm = "gemm --config " + config_arg("default") + " --act-codebook " +
+                           arg("ca.npy") + " --quantized " + dir_arg() + " --out " + arg("y.npy");
   struct Case {
     std::string args, expect;
   };
   const std::vector<Case> cases = {
       {"", "subcommand"},
       {"frobnicate", "frobnicate"},
-      {"analyze --config " + config("paper") + " --bogus", "--bogus"},
+      {"analyze --config " + config_arg("paper") + " --bogus", "--bogus"},
       {"analyze --config /nonexistent.json", "/nonexistent.json"},
-      {"analyze --config " + config("default") + " --mu 3", "mu = 3"},
-      {"analyze --config " + config("default") + " --set channels=-4", "channels"},
-      {"calibrate --acts " + at("x.npy") + " --bits 9 --out " + at("c.npy"), "--bits"},
-      {"calibrate --acts " + at("x.npy") + " --method best --out " + at("c.npy"), "method 'best'"},
-      {"calibrate --acts " + at("text.npy") + " --out " + at("c.npy"), "not a .npy file"},
-      {"calibrate --acts " + at("x.npy") + " --out /nonexistent/c.npy", "does not exist"},
-      {"quantize --weights " + at("w.npy") + " --out-dir " + at("nodir"), "no such folder"},
-      {"quantize --weights " + at("bad.npy") + " --out-dir " + dir_.string(), "truncated"},
-      {gemm + " --acts " + at("missing.npy"), "cannot open"},
-      {gemm + " --acts " + at("bad.npy"), "bad.npy"},
-      {gemm + " --acts " + at("x64.npy"), "channels = 128"},
-      {gemm + " --acts " + at("x.npy") + " --weights " + at("x64.npy"), "quantised weights"},
-      {"gemm --config " + config("default") + " --act-codebook " + at("w.npy") + " --quantized " +
-           dir_.string() + " --out " + at("y.npy") + " --acts " + at("x.npy"),
+      {"analyze --config " + config_arg("default") + " --mu 3", "mu = 3"},
+      {"analyze --config " + config_arg("default") + " --set channels=-4", "channels"},
+      {"calibrate --acts " + arg("x.npy") + " --bits 9 --out " + arg("c.npy"), "--bits"},
+      {"calibrate --acts " + arg("x.npy") + " --method best --out " + arg("c.npy"),
+       "method 'best'"},
+      {"calibrate --acts " + arg("text.npy") + " --out " + arg("c.npy"), "not a .npy file"},
+      {"calibrate --acts " + arg("x.npy") + " --out /nonexistent/c.npy", "does not exist"},
+      {"quantize --weights " + arg("w.npy") + " --out-dir " + arg("nodir"), "no such folder"},
+      {"quantize --weights " + arg("bad.npy") + " --out-dir " + dir_arg(), "truncated"},
+      {gemm + " --acts " + arg("missing.npy"), "cannot open"},
+      {gemm + " --acts " + arg("bad.npy"), "bad.npy"},
+      {gemm + " --acts " + arg("x64.npy"), "channels = 128"},
+      {gemm + " --acts " + arg("x.npy") + " --weights " + arg("x64.npy"), "quantised weights"},
+      {"gemm --config " + config_arg("default") + " --act-codebook " + arg("w.npy") +
+           " --quantized " + dir_arg() + " --out " + arg("y.npy") + " --acts " + arg("x.npy"),
        "activation codebook"},
-      {"report --config " + config("default") + " --outlier-fraction 0.7", "outlier-fraction"},
-      {"synth --kind tensors --out " + at("s.npy"), "--kind tensors"},
+      {"report --config " + config_arg("default") + " --outlier-fraction 0.7", "outlier-fraction"},
+      {"synth --kind tensors --out " + arg("s.npy"), "--kind tensors"},
       // An output path naming a folder: refused before anything is written.
-      {"synth --kind activations --rows 2 --channels 8 --out " + at("folder"), "is a folder"},
+      {"synth --kind activations --rows 2 --channels 8 --out " + arg("folder"), "is a folder"},
   };
   fs::create_directories(at("folder"));
   for (const Case& c : cases) {

@@ -25,12 +25,16 @@ using test::CmdResult;
 
 // stdout and stderr of one run
 CmdResult run(const std::string& args) {
-  return test::run_command(std::string(OASIS_BINARY_DIR) + "/oasis-perf " + args + " 2>&1");
+  return test::run_command(gen::shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-perf") + " " +
+                           args + " 2>&1");
 }
 
 const std::string kSource = OASIS_SOURCE_DIR;
 const std::string kPaper = kSource + "/configs/paper.json";
 const std::string kLlama = kSource + "/configs/models/llama2_7b.json";
+// The same paths as words of run()'s shell command.
+const std::string kPaperArg = gen::shell_word(kPaper);
+const std::string kModelsArg = gen::shell_word(kSource + "/configs/models");
 
 std::string read(const fs::path& p) {
   std::ifstream in(p);
@@ -44,19 +48,19 @@ fs::path scratch(const std::string& name) {
 }
 
 TEST(PerfCli, LayerEqualsTheLibrary) {
-  const CmdResult r = run("layer --config " + kPaper + " --rows 4096 --tokens 3 --json");
+  const CmdResult r = run("layer --config " + kPaperArg + " --rows 4096 --tokens 3 --json");
   ASSERT_EQ(r.status, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   const LayerPerf L = layer_perf(load_config(kPaper), 4096, PerfOptions{3, 0});
   EXPECT_EQ(j.at("cycles").get<int64_t>(), L.cycles);
   EXPECT_EQ(j.at("phases").at("gemm").get<int64_t>(), 2076);
   EXPECT_EQ(j.at("bound").get<std::string>(), phase_name(L.bound));
-  const CmdResult t = run("layer --config " + kPaper + " --rows 4096");
+  const CmdResult t = run("layer --config " + kPaperArg + " --rows 4096");
   EXPECT_NE(t.out.find("layer 3153 cycles"), std::string::npos) << t.out;
 }
 
 TEST(PerfCli, ModelEqualsTheLibrary) {
-  const CmdResult r = run("model --config " + kPaper + " --model " + kLlama);
+  const CmdResult r = run("model --config " + kPaperArg + " --model " + gen::shell_word(kLlama));
   ASSERT_EQ(r.status, 0) << r.out;
   const ModelPerf m = model_perf(load_config(kPaper), load_model_shape(kLlama), PerfOptions{1, 0});
   EXPECT_NE(r.out.find(std::to_string(m.model_cycles) + " cycles"), std::string::npos) << r.out;
@@ -65,8 +69,8 @@ TEST(PerfCli, ModelEqualsTheLibrary) {
 TEST(PerfCli, ReportWritesTextDataAndScripts) {
   const fs::path out = scratch("report");
   fs::remove_all(out);
-  const CmdResult r = run("report --config " + kPaper + " --out " + out.string() + " --models " +
-                          kSource + "/configs/models");
+  const CmdResult r = run("report --config " + kPaperArg + " --out " +
+                          gen::shell_word(out.string()) + " --models " + kModelsArg);
   ASSERT_EQ(r.status, 0) << r.out;
   const std::string md = read(out / "report.md");
   EXPECT_NE(md.find("config `paper`"), std::string::npos);
@@ -78,8 +82,8 @@ TEST(PerfCli, ReportWritesTextDataAndScripts) {
     EXPECT_TRUE(fs::exists(out / (std::string(f) + ".dat"))) << f;
   }
   // An existing folder is not overwritten.
-  const CmdResult again = run("report --config " + kPaper + " --out " + out.string() +
-                              " --models " + kSource + "/configs/models");
+  const CmdResult again = run("report --config " + kPaperArg + " --out " +
+                              gen::shell_word(out.string()) + " --models " + kModelsArg);
   EXPECT_EQ(again.status, 2);
   EXPECT_NE(again.out.find("already exists"), std::string::npos) << again.out;
   EXPECT_TRUE(fs::exists(out / "report.md"));
@@ -95,17 +99,20 @@ TEST(PerfCli, BadInputExitsTwoAndWritesNothing) {
   const fs::path out = scratch("bad_report");
   fs::remove_all(out);
   const std::pair<std::string, std::string> cases[] = {
-      {"model --config " + kPaper + " --model /nonexistent/m.json", "cannot be read"},
-      {"model --config " + kPaper + " --model " + bad.string(), "in 0 and out 4"},
+      {"model --config " + kPaperArg + " --model /nonexistent/m.json", "cannot be read"},
+      {"model --config " + kPaperArg + " --model " + gen::shell_word(bad.string()),
+       "in 0 and out 4"},
       {"layer --config /nonexistent/c.json", "cannot be read"},
-      {"layer --config " + kPaper + " --set pe_lines=0", "pe_lines"},
-      {"layer --config " + kPaper + " --bandwidth -1", "--bandwidth -1"},
-      {"layer --config " + kPaper + " --bandwidth nan", "--bandwidth nan"},
-      {"layer --config " + kPaper + " --bandwidth fast", "bandwidth"},
-      {"layer --config " + kPaper + " --rows 0", "rows"},
+      {"layer --config " + kPaperArg + " --set pe_lines=0", "pe_lines"},
+      {"layer --config " + kPaperArg + " --bandwidth -1", "--bandwidth -1"},
+      {"layer --config " + kPaperArg + " --bandwidth nan", "--bandwidth nan"},
+      {"layer --config " + kPaperArg + " --bandwidth fast", "bandwidth"},
+      {"layer --config " + kPaperArg + " --rows 0", "rows"},
       {"frob", "unknown subcommand 'frob'"},
-      {"report --config " + kPaper + " --out " + out.string() + " --limit 0", "--limit 0"},
-      {"report --config " + kPaper + " --out " + out.string() + " --models /nonexistent",
+      {"report --config " + kPaperArg + " --out " + gen::shell_word(out.string()) + " --limit 0",
+       "--limit 0"},
+      {"report --config " + kPaperArg + " --out " + gen::shell_word(out.string()) +
+           " --models /nonexistent",
        "not a folder"},
   };
   for (const auto& [args, message] : cases) {

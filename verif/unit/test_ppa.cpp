@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "sim/ppa/flow.hpp"
 #include "sim/ppa/liberty.hpp"
 #include "sim/ppa/netlist.hpp"
 #include "sim/ppa/reports.hpp"
@@ -225,6 +226,32 @@ TEST(Reports, YosysStatPerModule) {
   EXPECT_EQ(m.at("sub").cell_count, 4);
 }
 
+// Which modules the mapping keeps: parts always; in a large block, the
+// outermost units used at least four times, not the units inside them.
+TEST(Flow, KeepsTheOutermostRepeatedUnitsOfALargeBlock) {
+  auto module = [](std::map<std::string, long> cells) {
+    StatModule m;
+    m.cells = std::move(cells);
+    return m;
+  };
+  std::map<std::string, StatModule> stat;
+  stat["round"] = module({{"$_AND_", 60}});
+  stat["adder"] = module({{"$_XOR_", 100}, {"round", 1}});
+  stat["part"] = module({{"$_OR_", 10}, {"adder", 3000}});
+  stat["glue"] = module({{"$_OR_", 10}, {"round", 2}});
+  stat["top"] = module({{"$_NOT_", 5}, {"part", 1}, {"glue", 1}, {"round", 1}});
+  BlockJob job;
+  job.top = "top";
+  job.parts = {{"u_part", "part", "a part"}};
+  EXPECT_DOUBLE_EQ(generic_cell_count("top", stat), 5 + 10 + 3000 * 160 + 10 + 120 + 60);
+  // round is used 3003 times, but inside adder 3000 of them: it is flattened
+  // everywhere, so that the adders are mapped with their rounding.
+  EXPECT_EQ(kept_modules(job, stat), (std::set<std::string>{"part", "adder"}));
+  // A small block is mapped flat but for its parts.
+  stat["part"] = module({{"$_OR_", 10}, {"adder", 30}});
+  EXPECT_EQ(kept_modules(job, stat), (std::set<std::string>{"part"}));
+}
+
 TEST(Reports, ReportChecksPathAndSlack) {
   const std::string rpt = R"rpt(Startpoint: a[0] (input port clocked by clk)
 Endpoint: y[0] (output port clocked by clk)
@@ -317,9 +344,9 @@ class PpaCli : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   test::CmdResult ppa(const std::string& args) {
-    return test::run_command(std::string(OASIS_BINARY_DIR) + "/oasis-ppa --build " +
-                             OASIS_BINARY_DIR + " --out " + (dir_ / "out").string() + " " + args +
-                             " 2>&1");
+    return test::run_command(gen::shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-ppa") +
+                             " --build " + gen::shell_word(OASIS_BINARY_DIR) + " --out " +
+                             gen::shell_word((dir_ / "out").string()) + " " + args + " 2>&1");
   }
   void expect_refused(const std::string& args, const std::string& message) {
     const auto r = ppa(args);
@@ -332,11 +359,13 @@ class PpaCli : public ::testing::Test {
 };
 
 TEST_F(PpaCli, RefusesBadInput) {
-  const std::string cfg = std::string(" --config ") + OASIS_SOURCE_DIR + "/configs/default.json";
-  expect_refused("--config " + (dir_ / "none.json").string(), "none.json");
-  expect_refused(cfg + " --liberty " + (dir_ / "none.lib").string(), "no such file");
+  const std::string cfg =
+      " --config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json");
+  expect_refused("--config " + gen::shell_word((dir_ / "none.json").string()), "none.json");
+  expect_refused(cfg + " --liberty " + gen::shell_word((dir_ / "none.lib").string()),
+                 "no such file");
   { std::ofstream(dir_ / "bad.lib") << "library (x) { cell (A) { area : 1; }"; }
-  expect_refused(cfg + " --liberty " + (dir_ / "bad.lib").string(), "bad.lib");
+  expect_refused(cfg + " --liberty " + gen::shell_word((dir_ / "bad.lib").string()), "bad.lib");
   expect_refused(cfg + " --period-fo4 5", "--period-fo4 is 5; allowed: 10 to 10000 FO4");
   expect_refused(cfg + " --period-fo4 nan", "--period-fo4");
   expect_refused(cfg + " --activity 0", "--activity");
@@ -350,7 +379,8 @@ TEST_F(PpaCli, RefusesBadInput) {
 // agree with each other and with the library.
 TEST_F(PpaCli, MapsAndTimesOneSmallBlock) {
   const auto r =
-      ppa(std::string("--config ") + OASIS_SOURCE_DIR + "/configs/default.json --blocks fp16_add");
+      ppa("--config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json") +
+          " --blocks fp16_add");
   ASSERT_EQ(r.status, 0) << r.out;
   const size_t at = r.out.find("FO4 = ");
   ASSERT_NE(at, std::string::npos) << r.out;

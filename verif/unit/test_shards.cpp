@@ -15,14 +15,15 @@ namespace oasis {
 namespace {
 
 test::CmdResult make_dry(const std::string& args) {
-  return test::run_command(
-      fmt::format("make -s -n -C {} BUILD={} {} 2>&1", OASIS_SOURCE_DIR, OASIS_BINARY_DIR, args));
+  return test::run_command(fmt::format("make -s -n -C {} BUILD={} {} 2>&1",
+                                       gen::shell_word(OASIS_SOURCE_DIR),
+                                       gen::shell_word(OASIS_BINARY_DIR), args));
 }
 
 // The test names CTest lists for `selection` (its -N output, "Test #k: name").
 std::multiset<std::string> listed(const std::string& selection) {
-  const test::CmdResult r =
-      test::run_command(fmt::format("ctest --test-dir {} -N {} 2>&1", OASIS_BINARY_DIR, selection));
+  const test::CmdResult r = test::run_command(
+      fmt::format("ctest --test-dir {} -N {} 2>&1", gen::shell_word(OASIS_BINARY_DIR), selection));
   std::multiset<std::string> names;
   std::istringstream lines(r.out);
   for (std::string line; std::getline(lines, line);) {

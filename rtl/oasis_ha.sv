@@ -1,0 +1,23 @@
+`default_nettype none
+
+/// Half adder: a_i + b_i = 2 * carry_o + sum_o. With oasis_fa, the cell the Index Counter
+/// array's compressor trees are built from; a module of its own so that a standard-cell flow
+/// can map every instance to the library's half-adder cell (HAX1 in osu018) by its name.
+/// Combinational.
+module oasis_ha (
+  /// First bit added.
+  input  logic a_i,
+  /// Second bit added.
+  input  logic b_i,
+  /// Sum bit, the weight of the inputs.
+  output logic sum_o,
+  /// Carry bit, twice their weight.
+  output logic carry_o
+);
+
+  assign sum_o   = a_i ^ b_i;
+  assign carry_o = a_i & b_i;
+
+endmodule
+
+`default_nettype wire
