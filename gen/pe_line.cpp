@@ -609,6 +609,9 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
           {"rd_row_o", "row"},
           {"rd_scale_o", "row_scale"}});
   m << "\n  // Concat Units and the Index Counter array.\n";
+  // Every position of a beat counts (the array masks the row's last beat itself). A
+  // replication, not '1: Icarus 11 connects an unsized '1 to a port as one bit.
+  m.localparam("Positions", d.G, "Indices a counting beat, G.");
   m << fmt::format("  logic {} idx_data;\n", range(d.G * d.B));
   m.inst(part("concat"), "u_concat",
          {{"act_idx_i", "act_idx_i"},
@@ -623,7 +626,7 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
           {"idx_valid_i", "idx_valid"},
           {"idx_ready_o", "idx_ready"},
           {"idx_data_i", "idx_data"},
-          {"idx_mask_i", "'1"},
+          {"idx_mask_i", "{Positions{1'b1}}"},
           {"cnt_valid_o", "cnt_valid"},
           {"cnt_ready_i", "1'b1"},
           {"cnt_data_o", "cnt_data"},
