@@ -24,56 +24,120 @@ namespace {
 
 // ---- Sorting-network top-k ----------------------------------------------
 
-string ce_module(const Config& c, int cw) {
-  return fmt::format(
-      "/// Compare-exchange of the sorting-network top-k baseline: the hi outputs get the\n"
-      "/// higher-ranked of the two records in Orizuru's order (an available record above an\n"
-      "/// unavailable one; then by order key; equal keys: the lower channel ranks higher),\n"
-      "/// the lo outputs the other.\n"
-      "module {0} (\n"
-      "  /// The record at the position that receives the higher-ranked one: value (binary16).\n"
-      "  input  logic [15:0] a_val_i,\n"
-      "  /// Its channel.\n"
-      "  input  logic [{2}:0] a_chan_i,\n"
-      "  /// It holds a channel (padding does not).\n"
-      "  input  logic        a_avail_i,\n"
-      "  /// The record at the other position: value.\n"
-      "  input  logic [15:0] b_val_i,\n"
-      "  /// Its channel.\n"
-      "  input  logic [{2}:0] b_chan_i,\n"
-      "  /// It holds a channel.\n"
-      "  input  logic        b_avail_i,\n"
-      "  /// The higher-ranked record: value.\n"
-      "  output logic [15:0] hi_val_o,\n"
-      "  /// Its channel.\n"
-      "  output logic [{2}:0] hi_chan_o,\n"
-      "  /// Its availability.\n"
-      "  output logic        hi_avail_o,\n"
-      "  /// The other record: value.\n"
-      "  output logic [15:0] lo_val_o,\n"
-      "  /// Its channel.\n"
-      "  output logic [{2}:0] lo_chan_o,\n"
-      "  /// Its availability.\n"
-      "  output logic        lo_avail_o\n"
-      ");\n\n"
-      "  logic gt, eq, unused_lt, swap;\n"
-      "  {1} u_cmp (\n"
-      "    .a_i (b_val_i),\n"
-      "    .b_i (a_val_i),\n"
-      "    .lt_o(unused_lt),\n"
-      "    .eq_o(eq),\n"
-      "    .gt_o(gt)\n"
-      "  );\n"
-      "  // b ranks above a: swap.\n"
-      "  assign swap = b_avail_i && (!a_avail_i || gt || (eq && b_chan_i < a_chan_i));\n"
-      "  assign hi_val_o   = swap ? b_val_i : a_val_i;\n"
-      "  assign hi_chan_o  = swap ? b_chan_i : a_chan_i;\n"
-      "  assign hi_avail_o = swap ? b_avail_i : a_avail_i;\n"
-      "  assign lo_val_o   = swap ? a_val_i : b_val_i;\n"
-      "  assign lo_chan_o  = swap ? a_chan_i : b_chan_i;\n"
-      "  assign lo_avail_o = swap ? a_avail_i : b_avail_i;\n\n"
-      "endmodule\n",
-      module_name(c, "topk_sort_baseline") + "_ce", module_name(c, "comparator"), cw - 1);
+SvFile ce_module(const Config& c) {
+  SvModule m(module_name(c, "topk_sort_baseline") + "_ce",
+             "Compare-exchange of the sorting-network top-k baseline: the hi outputs get the "
+             "higher-ranked of the two records in Orizuru's order (an available record above an "
+             "unavailable one; then by order key; equal keys: the lower channel ranks higher), "
+             "the lo outputs the other.");
+  m.param("ChanBits", 1, "Bits of a channel.");
+  m.ports({{"input", 16, "a_val_i",
+            "The record at the position that receives the higher-ranked one: value (binary16)."},
+           {"input", 0, "a_chan_i", "Its channel.", "ChanBits"},
+           {"input", 0, "a_avail_i", "It holds a channel (padding does not)."},
+           {"input", 16, "b_val_i", "The record at the other position: value."},
+           {"input", 0, "b_chan_i", "Its channel.", "ChanBits"},
+           {"input", 0, "b_avail_i", "It holds a channel."},
+           {"output", 16, "hi_val_o", "The higher-ranked record: value."},
+           {"output", 0, "hi_chan_o", "Its channel.", "ChanBits"},
+           {"output", 0, "hi_avail_o", "Its availability."},
+           {"output", 16, "lo_val_o", "The other record: value."},
+           {"output", 0, "lo_chan_o", "Its channel.", "ChanBits"},
+           {"output", 0, "lo_avail_o", "Its availability."}});
+  m << "  logic gt, eq, unused_lt, swap;\n";
+  m.inst(module_name(c, "comparator"), "u_cmp",
+         {{"a_i", "b_val_i"},
+          {"b_i", "a_val_i"},
+          {"lt_o", "unused_lt"},
+          {"eq_o", "eq"},
+          {"gt_o", "gt"}});
+  m.op("fp_compare", 16, "swap");
+  m.op("lt", "ChanBits", "swap");
+  m << "  // b ranks above a: swap.\n"
+       "  assign swap = b_avail_i && (!a_avail_i || gt || (eq && b_chan_i < a_chan_i));\n"
+       "  assign hi_val_o   = swap ? b_val_i : a_val_i;\n"
+       "  assign hi_chan_o  = swap ? b_chan_i : a_chan_i;\n"
+       "  assign hi_avail_o = swap ? b_avail_i : a_avail_i;\n"
+       "  assign lo_val_o   = swap ? a_val_i : b_val_i;\n"
+       "  assign lo_chan_o  = swap ? a_chan_i : b_chan_i;\n"
+       "  assign lo_avail_o = swap ? a_avail_i : b_avail_i;\n";
+  return m.file();
+}
+
+// The bitonic network: one generate loop over its blocks and their stages.
+SvFile network_module(const Config& c) {
+  SvModule m(module_name(c, "topk_sort_baseline") + "_network",
+             "Bitonic sorting network over Positions records (value, availability, channel = "
+             "position) in Orizuru's order: position 0 ends highest. Block k (1 .. log2 "
+             "Positions) merges runs of 2^k positions in k stages of compare-exchanges at "
+             "distances 2^(k-1) .. 1, every stage reading the one before. Combinational.");
+  m.param("Positions", 2, "Records, a power of two, at least 2.");
+  m.param("ChanBits", 1, "Bits of a channel.");
+  m.ports({{"input", 0, "val_i", "Position p's value, binary16, at [p*16 +: 16].", "Positions*16"},
+           {"input", 0, "avail_i", "Position p holds a channel.", "Positions"},
+           {"output", 0, "val_o", "The sorted values, highest at position 0.", "Positions*16"},
+           {"output", 0, "chan_o", "Their channels.", "Positions*ChanBits"},
+           {"output", 0, "avail_o", "Their availability.", "Positions"}});
+  m.localparam("Blocks", "$clog2(Positions)");
+  m.localparam("Pairs", "Positions / 2");
+  m.comment("Blocks of at most 1024 iterations in every loop: Verilator unrolls no longer one.");
+  m.localparam("Span", "Pairs < 1024 ? Pairs : 1024");
+  m << "\n  logic [Positions*ChanBits-1:0] chan_in;\n"
+       "  for (genvar hi = 0; hi < Positions / Span; hi++) begin : g_chan_hi\n"
+       "    for (genvar lo = 0; lo < Span; lo++) begin : g_chan\n"
+       "      assign chan_in[(hi*Span + lo)*ChanBits +: ChanBits] = ChanBits'(hi*Span + lo);\n"
+       "    end\n"
+       "  end\n\n"
+       "  for (genvar k = 1; k <= Blocks; k++) begin : g_block\n"
+       "    for (genvar e = 0; e < k; e++) begin : g_stage\n"
+       "      localparam int Block = 1 << k;\n"
+       "      localparam int Dist  = 1 << (k - 1 - e);\n"
+       "      logic [Positions*16-1:0]       in_val, val;\n"
+       "      logic [Positions*ChanBits-1:0] in_chan, chan;\n"
+       "      logic [Positions-1:0]          in_avail, avail;\n"
+       "      if (k == 1) begin : g_first\n"
+       "        assign in_val   = val_i;\n"
+       "        assign in_chan  = chan_in;\n"
+       "        assign in_avail = avail_i;\n"
+       "      end else if (e == 0) begin : g_from_block\n"
+       "        assign in_val   = g_block[k-1].g_stage[k-2].val;\n"
+       "        assign in_chan  = g_block[k-1].g_stage[k-2].chan;\n"
+       "        assign in_avail = g_block[k-1].g_stage[k-2].avail;\n"
+       "      end else begin : g_from_stage\n"
+       "        assign in_val   = g_stage[e-1].val;\n"
+       "        assign in_chan  = g_stage[e-1].chan;\n"
+       "        assign in_avail = g_stage[e-1].avail;\n"
+       "      end\n"
+       "      for (genvar hi = 0; hi < Pairs / Span; hi++) begin : g_hi\n"
+       "        for (genvar lo = 0; lo < Span; lo++) begin : g_pair\n"
+       "          // Pair p joins positions I and I + Dist; in a block whose bit Block of I is\n"
+       "          // set, the order is reversed (bitonic).\n"
+       "          localparam int P  = hi*Span + lo;\n"
+       "          localparam int I  = (P / Dist) * 2*Dist + P % Dist;\n"
+       "          localparam int Hi = (I & Block) == 0 ? I : I + Dist;\n"
+       "          localparam int Lo = (I & Block) == 0 ? I + Dist : I;\n";
+  m.inst(module_name(c, "topk_sort_baseline") + "_ce", "u_ce",
+         {{"a_val_i", "in_val[Hi*16 +: 16]"},
+          {"a_chan_i", "in_chan[Hi*ChanBits +: ChanBits]"},
+          {"a_avail_i", "in_avail[Hi]"},
+          {"b_val_i", "in_val[Lo*16 +: 16]"},
+          {"b_chan_i", "in_chan[Lo*ChanBits +: ChanBits]"},
+          {"b_avail_i", "in_avail[Lo]"},
+          {"hi_val_o", "val[Hi*16 +: 16]"},
+          {"hi_chan_o", "chan[Hi*ChanBits +: ChanBits]"},
+          {"hi_avail_o", "avail[Hi]"},
+          {"lo_val_o", "val[Lo*16 +: 16]"},
+          {"lo_chan_o", "chan[Lo*ChanBits +: ChanBits]"},
+          {"lo_avail_o", "avail[Lo]"}},
+         "          ", {{"ChanBits", "ChanBits"}}, "Pairs*Blocks*(Blocks+1)/2");
+  m << "        end\n"
+       "      end\n"
+       "    end\n"
+       "  end\n\n"
+       "  assign val_o   = g_block[Blocks].g_stage[Blocks-1].val;\n"
+       "  assign chan_o  = g_block[Blocks].g_stage[Blocks-1].chan;\n"
+       "  assign avail_o = g_block[Blocks].g_stage[Blocks-1].avail;\n";
+  return m.file();
 }
 
 int pow2_at_least(int n) {
@@ -84,93 +148,66 @@ int pow2_at_least(int n) {
 
 // The network over the leaves, and the pointer muxes that pick the next
 // outlier of each side from its sorted output.
-string sort_core(const Config& c, const OrizuruTiming& t) {
+void sort_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   const int cw = t.channel_bits;
   const int nb = t.padded_leaves;
   const int P = pow2_at_least(nb);
-  const int N = t.channels;
-  const int k = t.k;
-  const int kw = index_width(2 * k);
+  const int kw = index_width(2 * t.k);
   const int pw = kw + 1;
-  string s;
-  s += fmt::format(
-      "  // The sorting network: {0} positions (the {1} leaves, then unavailable padding),\n"
-      "  // a bitonic network of {2} stages; position 0 ends highest in Orizuru's order.\n"
-      "  logic [{3}:0] s0_val;\n  logic [{4}:0] s0_chan;\n  logic [{5}:0] s0_avail;\n",
-      P, nb, 0, P * 16 - 1, P * cw - 1, P - 1);
+  m.localparam("Positions", P, "Positions of the network: the leaves, then padding.");
+  m.localparam("Channels", t.channels, "Channels N.");
+  m.localparam("K", t.k, "Outliers per side, k.");
+  m.localparam("ChanBits", cw, "Bits of a channel.");
+  m << fmt::format("  logic {} net_val, sorted_val;\n  logic {} net_avail, sorted_avail;\n",
+                   range(int64_t(P) * 16), range(P));
+  m << fmt::format("  logic {} sorted_chan;\n", range(int64_t(P) * cw));
   if (P > nb) {
-    s += fmt::format("  assign s0_val = {{{}'(0), leaf_q}};\n", (P - nb) * 16);
-    s += fmt::format("  assign s0_avail = {{{}'(0), ValidMask}};\n", P - nb);
+    m << fmt::format("  assign net_val   = {{{}'(0), leaf_q}};\n", (P - nb) * 16);
+    m << fmt::format("  assign net_avail = {{{}'(0), ValidMask}};\n", P - nb);
   } else {
-    s += "  assign s0_val = leaf_q;\n  assign s0_avail = ValidMask;\n";
+    m << "  assign net_val   = leaf_q;\n  assign net_avail = ValidMask;\n";
   }
-  s += loop_open("i", P, "g_chan");
-  s += fmt::format("    assign s0_chan[i*{0} +: {0}] = {0}'(i);\n", cw);
-  s += loop_close(P);
-  int stage = 0;
-  for (int b = 2; b <= P; b *= 2) {
-    for (int j = b / 2; j >= 1; j /= 2) {
-      const int n = stage + 1;
-      s += fmt::format(
-          "  // Stage {0}: block {1}, distance {2}.\n"
-          "  logic [{3}:0] s{0}_val;\n  logic [{4}:0] s{0}_chan;\n  logic [{5}:0] s{0}_avail;\n",
-          n, b, j, P * 16 - 1, P * cw - 1, P - 1);
-      s += loop_open("p", P / 2, fmt::format("g_s{}", n));
-      s += fmt::format(
-          "    localparam int I  = (p / {0}) * {1} + p % {0};\n"
-          "    localparam int Hi = (I & {2}) == 0 ? I : I + {0};\n"
-          "    localparam int Lo = (I & {2}) == 0 ? I + {0} : I;\n"
-          "    {3} u_ce (\n"
-          "      .a_val_i   (s{4}_val[Hi*16 +: 16]),\n"
-          "      .a_chan_i  (s{4}_chan[Hi*{5} +: {5}]),\n"
-          "      .a_avail_i (s{4}_avail[Hi]),\n"
-          "      .b_val_i   (s{4}_val[Lo*16 +: 16]),\n"
-          "      .b_chan_i  (s{4}_chan[Lo*{5} +: {5}]),\n"
-          "      .b_avail_i (s{4}_avail[Lo]),\n"
-          "      .hi_val_o  (s{6}_val[Hi*16 +: 16]),\n"
-          "      .hi_chan_o (s{6}_chan[Hi*{5} +: {5}]),\n"
-          "      .hi_avail_o(s{6}_avail[Hi]),\n"
-          "      .lo_val_o  (s{6}_val[Lo*16 +: 16]),\n"
-          "      .lo_chan_o (s{6}_chan[Lo*{5} +: {5}]),\n"
-          "      .lo_avail_o(s{6}_avail[Lo])\n"
-          "    );\n",
-          j, 2 * j, b, module_name(c, "topk_sort_baseline") + "_ce", stage, cw, n);
-      s += loop_close(P / 2);
-      stage = n;
-    }
-  }
+  m.inst(module_name(c, "topk_sort_baseline") + "_network", "u_network",
+         {{"val_i", "net_val"},
+          {"avail_i", "net_avail"},
+          {"val_o", "sorted_val"},
+          {"chan_o", "sorted_chan"},
+          {"avail_o", "sorted_avail"}},
+         "  ", {{"Positions", "Positions"}, {"ChanBits", "ChanBits"}});
   // Selection: max_i at sorted position i-1, min_i at N-i; the pointers count
   // the outliers of each side taken, this cycle's included.
-  s += fmt::format(
-      "  // The next outlier of each side: max_i sits at position i-1, min_i at {0}-i. The\n"
+  m << fmt::format(
+      "  // The next outlier of each side: max_i sits at position i-1, min_i at N-i. The\n"
       "  // pointers count each side's outliers taken, this cycle's included.\n"
-      "  logic [{1}:0] max_ptr, min_ptr;\n"
-      "  assign max_ptr = ((({2}'(count_q) + {2}'(1)) >> 1) + {2}'(pop_max));\n"
-      "  assign min_ptr = ({2}'(count_q) >> 1) + {2}'(pop_min);\n"
+      "  logic {0} max_ptr, min_ptr;\n"
+      "  assign max_ptr = ((({1}'(count_q) + {1}'(1)) >> 1) + {1}'(pop_max));\n"
+      "  assign min_ptr = ({1}'(count_q) >> 1) + {1}'(pop_min);\n"
       "  always_comb begin\n"
-      "    root_max_val  = s{3}_val[15:0];\n"
-      "    root_max_chan = s{3}_chan[{4}:0];\n"
-      "    root_min_val  = s{3}_val[{5}*16 +: 16];\n"
-      "    root_min_chan = s{3}_chan[{5}*{6} +: {6}];\n"
-      "    for (int i = 1; i < {7}; i++) begin\n"
-      "      if (max_ptr == {2}'(i)) begin\n"
-      "        root_max_val  = s{3}_val[i*16 +: 16];\n"
-      "        root_max_chan = s{3}_chan[i*{6} +: {6}];\n"
+      "    root_max_val  = sorted_val[15:0];\n"
+      "    root_max_chan = sorted_chan[ChanBits-1:0];\n"
+      "    root_min_val  = sorted_val[(Channels-1)*16 +: 16];\n"
+      "    root_min_chan = sorted_chan[(Channels-1)*ChanBits +: ChanBits];\n"
+      "    for (int i = 1; i < K; i++) begin\n"
+      "      if (max_ptr == {1}'(i)) begin\n"
+      "        root_max_val  = sorted_val[i*16 +: 16];\n"
+      "        root_max_chan = sorted_chan[i*ChanBits +: ChanBits];\n"
       "      end\n"
-      "      if (min_ptr == {2}'(i)) begin\n"
-      "        root_min_val  = s{3}_val[({5}-i)*16 +: 16];\n"
-      "        root_min_chan = s{3}_chan[({5}-i)*{6} +: {6}];\n"
+      "      if (min_ptr == {1}'(i)) begin\n"
+      "        root_min_val  = sorted_val[(Channels-1-i)*16 +: 16];\n"
+      "        root_min_chan = sorted_chan[(Channels-1-i)*ChanBits +: ChanBits];\n"
       "      end\n"
       "    end\n"
       "  end\n"
       "  // Only the first and last k positions are read; the network's other outputs and\n"
       "  // the masks, which a sorted token does not need, are left to synthesis to remove.\n"
       "  logic unused_sorted;\n"
-      "  assign unused_sorted = ^{{s{3}_val, s{3}_chan, s{3}_avail, building}};\n"
+      "  assign unused_sorted = ^{{sorted_val, sorted_chan, sorted_avail, building}};\n"
       "  assign max_clear = '0;\n"
       "  assign min_clear = '0;\n",
-      N, pw - 1, pw, stage, cw - 1, N - 1, cw, k);
-  return s;
+      range(pw), pw);
+  m.op("add", pw, "max_ptr", 2);
+  m.op("add", pw, "min_ptr");
+  m.op("eq", pw, "root_max_val", 2 * int64_t(t.k - 1));
 }
 
 class TopkSortBaseline final : public Block {
@@ -185,13 +222,13 @@ class TopkSortBaseline final : public Block {
     const int P = pow2_at_least(t.padded_leaves);
     const int m = clog2(P);
     const string what = fmt::format(
-        "/// Sorting-network top-k baseline for Orizuru: the k = {0} largest and k smallest of a\n"
-        "/// token of N = {1} activations by a bitonic sorting network over {2} positions ({3}\n"
-        "/// stages of compare-exchanges in Orizuru's order), in one build cycle; max_i is\n"
-        "/// sorted position i-1, min_i position N-i.\n",
+        "Sorting-network top-k baseline for Orizuru: the k = {0} largest and k smallest of a "
+        "token of N = {1} activations by a bitonic sorting network over {2} positions ({3} "
+        "stages of compare-exchanges in Orizuru's order), in one build cycle; max_i is sorted "
+        "position i-1, min_i position N-i.",
         t.k, t.channels, P, m * (m + 1) / 2);
-    out.files.push_back({base + "_ce.sv", ce_module(c, t.channel_bits)});
-    out.files.push_back({base + ".sv", topk_top_module(t, base, what, sort_core(c, t))});
+    out.files = {ce_module(c), network_module(c),
+                 topk_top_module(t, base, what, [&](SvModule& mod) { sort_core(mod, c, t); })};
     out.manifest = topk_timing_manifest(t);
     out.manifest.erase("units");
     out.manifest.erase("units_per_layer");
@@ -217,9 +254,10 @@ class MacLineBaselineBlock final : public Block {
     const MacLineTiming& tm = d.mac_line_baseline;
     const bool fp32 = c.accumulator == AccumulatorFormat::kFp32;
     // Conversions (widening, the final rounding) only with a binary32 accumulator.
-    out.primitives = {"oasis_fp_round.sv", "oasis_fp_add.sv", "oasis_fp_mul.sv", "oasis_fp_pipe.sv"};
+    out.primitives = {"oasis_fp_round.sv", "oasis_fp_add.sv", "oasis_fp_mul.sv",
+                      "oasis_fp_pipe.sv"};
     if (fp32) out.primitives.insert(out.primitives.begin() + 3, "oasis_fp_convert.sv");
-    const AccFormat f = d.accumulator;
+    const FpFormat& f = d.accumulator;
     const int aw = f.width();
     const int S = c.fp_pipeline_stages;
     const int K = c.channels;
@@ -227,184 +265,123 @@ class MacLineBaselineBlock final : public Block {
     const int M = tm.macs;
     const int B = tm.beats;
     const int bw = index_width(B);
-    const int pad = B * M;
-    // Lanes that hold a channel in the last beat; the others only in earlier beats.
-    const int last_lanes = K - (B - 1) * M;
-    string s = fmt::format(
-        "/// FP16 dequantize-and-MAC line, the baseline of the PE line (paper Fig. 1c): per\n"
-        "/// weight row, {0} beat(s) of M = {1} weight indices; beat b multiplies x[bM+i] by\n"
-        "/// C_W[iw] (widened to {2}), reduces the M products by a pairwise tree ({3}\n"
-        "/// level(s); {4} tree(s) of {5} inputs), accumulates the beat sums in beat order, then\n"
-        "/// scales by s_a and s_w and rounds to binary16. {6} register stage(s) per\n"
-        "/// floating-point unit except the accumulator (one). No backpressure: a beat is taken\n"
-        "/// whenever w_valid_i is set; y_valid_o is set for one cycle per row.\n"
-        "module {7} (\n"
-        "  /// Clock.\n"
-        "  input  logic clk_i,\n"
-        "  /// Asynchronous reset, active low.\n"
-        "  input  logic rst_ni,\n"
-        "  /// The token's activations x[k], binary16, at [k*16 +: 16]; held while rows run.\n"
-        "  input  logic [{8}:0] act_i,\n"
-        "  /// The token's scale s_a, binary16.\n"
-        "  input  logic [15:0] act_scale_i,\n"
-        "  /// The weight codebook C_W: entry j, binary16, at [j*16 +: 16].\n"
-        "  input  logic [{9}:0] weight_codebook_i,\n"
-        "  /// A beat of the weight row is offered (and taken).\n"
-        "  input  logic w_valid_i,\n"
-        "  /// The beat: iw[n][b*M + i] at [i*{10} +: {10}]; indices past K are ignored.\n"
-        "  input  logic [{11}:0] w_data_i,\n"
-        "  /// The row's scale s_w, binary16, read with its first beat.\n"
-        "  input  logic [15:0] w_scale_i,\n"
-        "  /// y is valid this cycle (one cycle per row, rows in order).\n"
-        "  output logic y_valid_o,\n"
-        "  /// y[n], binary16.\n"
-        "  output logic [15:0] y_data_o\n"
-        ");\n\n",
-        B, M, f.name(), tm.tree_levels, tm.trees,
-        std::min(M, c.mac_tree_inputs), S, module, K * 16 - 1, d.weight_centroids * 16 - 1, nW,
-        M * nW - 1);
-
-    s += fmt::format(
-        "  // Beat counter within the row.\n"
-        "  logic [{0}:0] beat_q;\n  logic first, last;\n  logic [15:0] sw_q, sw_cur;\n"
-        "  assign first = beat_q == {1}'(0);\n"
-        "  assign last  = beat_q == {1}'({2});\n"
-        "  assign sw_cur = first ? w_scale_i : sw_q;\n"
-        "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-        "    if (!rst_ni) begin\n"
-        "      beat_q <= '0;\n      sw_q   <= '0;\n"
-        "    end else if (w_valid_i) begin\n"
-        "      beat_q <= last ? '0 : beat_q + {1}'(1);\n"
-        "      sw_q   <= sw_cur;\n"
-        "    end\n"
-        "  end\n\n",
-        bw - 1, bw, B - 1);
-    if (pad > K) {
-      s += fmt::format("  logic [{0}:0] act_pad;\n  assign act_pad = {{{1}'(0), act_i}};\n",
-                       pad * 16 - 1, (pad - K) * 16);
-    } else {
-      s += fmt::format("  logic [{0}:0] act_pad;\n  assign act_pad = act_i;\n", pad * 16 - 1);
-    }
-    // Lanes: activation of this beat, dequantized weight, product.
-    s += fmt::format("  logic [{0}:0] prod;\n  logic [{1}:0] prod_p;\n", M * aw - 1, M - 1);
-    s += fmt::format("  for (genvar i = 0; i < {}; i++) begin : g_lane\n", M);
-    s += fmt::format(
-        "    logic [15:0] x, w;\n    logic [{0}:0] x_a, w_a;\n"
+    SvModule m(
+        module,
+        fmt::format("FP16 dequantize-and-MAC line, the baseline of the PE line (paper Fig. "
+                    "1c): per weight row, {0} beat(s) of M = {1} weight indices; beat b "
+                    "multiplies x[bM+i] by C_W[iw] (widened to {2}), reduces the M products "
+                    "by a pairwise tree ({3} level(s); {4} tree(s) of {5} inputs), "
+                    "accumulates the beat sums in beat order, then scales by s_a and s_w "
+                    "and rounds to binary16. {6} register stage(s) per floating-point unit "
+                    "except the accumulator (one). No backpressure: a beat is taken "
+                    "whenever w_valid_i is set; y_valid_o is set for one cycle per row.",
+                    B, M, f.name(), tm.tree_levels, tm.trees, std::min(M, c.mac_tree_inputs), S));
+    m.ports(
+        {{"input", 0, "clk_i", "Clock."},
+         {"input", 0, "rst_ni", "Asynchronous reset, active low."},
+         {"input", K * 16, "act_i",
+          "The token's activations x[k], binary16, at [k*16 +: 16]; held while rows run."},
+         {"input", 16, "act_scale_i", "The token's scale s_a, binary16."},
+         {"input", d.weight_centroids * 16, "weight_codebook_i",
+          "The weight codebook C_W: entry j, binary16, at [j*16 +: 16]."},
+         {"input", 0, "w_valid_i", "A beat of the weight row is offered (and taken)."},
+         {"input", M * nW, "w_data_i",
+          fmt::format("The beat: iw[n][b*M + i] at [i*{0} +: {0}]; indices past K are "
+                      "ignored.",
+                      nW)},
+         {"input", 16, "w_scale_i", "The row's scale s_w, binary16, read with its first beat."},
+         {"output", 0, "y_valid_o", "y is valid this cycle (one cycle per row, rows in order)."},
+         {"output", 16, "y_data_o", "y[n], binary16."}});
+    m.localparam("Macs", M, "Multiply-accumulates a cycle, M.");
+    m.localparam("Beats", B, "Beats of a row.");
+    m.localparam("LastLanes", K - (B - 1) * M, "Lanes that hold a channel in the last beat.");
+    m.localparam("Centroids", d.weight_centroids, "Weight centroids, 2^nW.");
+    m.localparam("IdxBits", nW, "Bits of a weight index, nW.");
+    m.localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
+    m << fmt::format(
+        "\n  // Beat counter within the row.\n"
+        "  logic {0} beat_q;\n  logic first, last;\n  logic [15:0] sw_q, sw_cur;\n"
+        "  assign first = beat_q == '0;\n"
+        "  assign last  = beat_q == {1}'(Beats - 1);\n"
+        "  assign sw_cur = first ? w_scale_i : sw_q;\n",
+        range(bw), bw);
+    m << registers({{"beat_q", fmt::format("last ? '0 : beat_q + {}'(1)", bw)}, {"sw_q", "sw_cur"}},
+                   "  ", "w_valid_i");
+    m.op("add", bw, "beat_q");
+    m << fmt::format("  logic {} act_pad;\n", range(int64_t(B) * M * 16));
+    m << (int64_t(B) * M > K
+              ? fmt::format("  assign act_pad = {{{}'(0), act_i}};\n", (int64_t(B) * M - K) * 16)
+              : string("  assign act_pad = act_i;\n"));
+    m.comment("Lanes: the beat's activation, the dequantized weight, their product.");
+    m << fmt::format("  logic {} prod;\n  logic [Macs-1:0] prod_p;\n", range(int64_t(M) * aw));
+    m << fmt::format(
+        "  for (genvar i = 0; i < Macs; i++) begin : g_lane\n"
+        "    logic [15:0] x, w;\n    logic {0} x_a, w_a;\n"
         "    always_comb begin\n"
         "      x = act_pad[i*16 +: 16];\n"
-        "      for (int b = 1; b < {1}; b++) begin\n"
-        "        if (beat_q == {2}'(b)) x = act_pad[(b*{3} + i)*16 +: 16];\n"
+        "      for (int b = 1; b < Beats; b++) begin\n"
+        "        if (beat_q == {1}'(b)) x = act_pad[(b*Macs + i)*16 +: 16];\n"
         "      end\n"
         "    end\n"
         "    // The Dequantization Unit: C_W[iw].\n"
         "    always_comb begin\n"
         "      w = weight_codebook_i[15:0];\n"
-        "      for (int j = 1; j < {4}; j++) begin\n"
-        "        if (w_data_i[i*{5} +: {5}] == {5}'(j)) w = weight_codebook_i[j*16 +: 16];\n"
+        "      for (int j = 1; j < Centroids; j++) begin\n"
+        "        if (w_data_i[i*IdxBits +: IdxBits] == IdxBits'(j)) w = weight_codebook_i[j*16 +: "
+        "16];\n"
         "      end\n"
         "    end\n",
-        aw - 1, B, bw, M, d.weight_centroids, nW);
-    s += widen(f, "u_widen_x", "x", "x_a", "    ");
-    s += widen(f, "u_widen_w", "w", "w_a", "    ");
-    s += fp_mul(f, "u_mul", "x_a", "w_a", fmt::format("prod[i*{0} +: {0}]", aw), "    ");
-    s += fmt::format("    assign prod_p[i] = i < {} || !last;\n  end\n", last_lanes);
-    // Registers: one pipe per lane or tree node ({present, value}) and one for
-    // the beat's tag {sw, last, first}: no register wider than a value (a reset
-    // of more than 8k bits at once is a lint warning; M = 512 products are 8k).
-    s += "  logic [17:0] tag0;\n  assign tag0 = {sw_cur, last, first};\n";
-    string tag = "tag0", valid = "w_valid_i";
-    const auto regs = [&](const string& name, int count, const string& v_in, const string& p_in) {
-      string r = fmt::format(
-          "  logic [{0}:0] {1}_v;\n  logic [{2}:0] {1}_p, {1}_lane_valid;\n"
-          "  logic [17:0] {1}_tag;\n  logic {1}_valid;\n",
-          count * aw - 1, name, count - 1);
-      r += fmt::format("  for (genvar i = 0; i < {}; i++) begin : g_{}_reg\n", count, name);
-      r += fmt::format("    logic [{}:0] q;\n", aw);
-      r += pipe("u_pipe", aw + 1, S, valid, fmt::format("{{{}[i], {}[i*{} +: {}]}}", p_in, v_in, aw, aw),
-                fmt::format("{}_lane_valid[i]", name), "q", "    ");
-      r += fmt::format("    assign {0}_p[i] = q[{1}];\n    assign {0}_v[i*{1} +: {1}] = q[{2}:0];\n  end\n",
-                       name, aw, aw - 1);
-      r += pipe(fmt::format("u_{}_tag_pipe", name), 18, S, valid, tag, name + "_valid", name + "_tag");
-      r += fmt::format("  logic unused_{0}_lane_valid;\n  assign unused_{0}_lane_valid = ^{0}_lane_valid;\n",
-                       name);
-      return r;
-    };
-    s += regs("mul", M, "prod", "prod_p");
-    string vals = "mul_v", pres = "mul_p";
-    tag = "mul_tag";
-    valid = "mul_valid";
-    int n = M;
-    int level = 0;
-    while (n > 1) {
-      // One level of the pairwise tree: adjacent pairs, left operand first; an
-      // absent right operand or an odd last value passes the left one up.
-      const string name = fmt::format("lvl{}", level);
-      const int next = (n + 1) / 2;
-      s += fmt::format("  logic [{}:0] {}_sum;\n  logic [{}:0] {}_sp;\n", next * aw - 1, name, next - 1, name);
-      s += fmt::format("  for (genvar i = 0; i < {}; i++) begin : g_{}\n", n / 2, name);
-      s += fmt::format("    logic [{}:0] sum;\n", aw - 1);
-      s += fp_add(f, "u_add", fmt::format("{}[2*i*{} +: {}]", vals, aw, aw),
-                  fmt::format("{}[(2*i+1)*{} +: {}]", vals, aw, aw), "sum", "    ");
-      s += fmt::format("    assign {0}_sum[i*{1} +: {1}] = {2}[2*i+1] ? sum : {3}[2*i*{1} +: {1}];\n", name,
-                       aw, pres, vals);
-      s += fmt::format("    assign {0}_sp[i] = {1}[2*i];\n  end\n", name, pres);
-      if (n % 2 == 1) {
-        s += fmt::format("  assign {0}_sum[{1}*{2} +: {2}] = {3}[{4}*{2} +: {2}];\n", name, n / 2, aw, vals,
-                         n - 1);
-        s += fmt::format("  assign {0}_sp[{1}] = {2}[{3}];\n", name, n / 2, pres, n - 1);
-      }
-      s += regs(name, next, name + "_sum", name + "_sp");
-      vals = name + "_v";
-      pres = name + "_p";
-      tag = name + "_tag";
-      valid = name + "_valid";
-      n = next;
-      ++level;
-    }
-    s += fmt::format(
-        "  // The beat's sum; its present bit is always set (lane 0 holds a channel).\n"
-        "  logic root_valid, root_first, root_last, unused_root_present;\n"
-        "  logic [15:0] root_sw;\n"
-        "  logic [{0}:0] root, acc_sum, acc_d, acc_q;\n"
-        "  assign root_valid = {1};\n"
-        "  assign root = {2}[{0}:0];\n"
-        "  assign unused_root_present = {3}[0];\n"
-        "  assign root_first = {4}[0];\n"
-        "  assign root_last = {4}[1];\n"
-        "  assign root_sw = {4}[17:2];\n",
-        aw - 1, valid, vals, pres, tag);
-    s += "  // The accumulator: the combinational adder and one register; beat 0 loads it.\n";
-    s += fp_add(f, "u_acc", "acc_q", "root", "acc_sum");
-    s += "  assign acc_d = root_valid ? (root_first ? root : acc_sum) : acc_q;\n"
-         "  logic done_q;\n  logic [15:0] done_sw_q;\n"
-         "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-         "    if (!rst_ni) begin\n"
-         "      acc_q     <= '0;\n      done_q    <= 1'b0;\n      done_sw_q <= '0;\n"
-         "    end else begin\n"
-         "      acc_q  <= acc_d;\n"
-         "      done_q <= root_valid && root_last;\n"
-         "      if (root_valid && root_last) done_sw_q <= root_sw;\n"
-         "    end\n"
-         "  end\n\n";
-    s += fmt::format("  logic [{0}:0] sa_a, scaled_a, sw_a, scaled_w;\n", aw - 1);
-    s += widen(f, "u_widen_sa", "act_scale_i", "sa_a");
-    s += fp_mul(f, "u_scale_a", "acc_q", "sa_a", "scaled_a");
-    s += fmt::format("  logic mg1_valid;\n  logic [{}:0] mg1_q;\n", 15 + aw);
-    s += pipe("u_scale_a_pipe", 16 + aw, S, "done_q", "{done_sw_q, scaled_a}", "mg1_valid",
-              "mg1_q");
-    s += widen(f, "u_widen_sw", fmt::format("mg1_q[{}:{}]", 15 + aw, aw), "sw_a");
-    s += fp_mul(f, "u_scale_w", fmt::format("mg1_q[{}:0]", aw - 1), "sw_a", "scaled_w");
-    s += fmt::format("  logic mg2_valid;\n  logic [{}:0] mg2_q;\n", aw - 1);
-    s += pipe("u_scale_w_pipe", aw, S, "mg1_valid", "scaled_w", "mg2_valid", "mg2_q");
+        range(aw), bw);
+    m.op("eq", bw, "x", int64_t(M) * (B - 1));
+    m.op("eq", nW, "w", int64_t(M) * (d.weight_centroids - 1));
+    widen(m, f, "u_widen_x", "x", "x_a", "    ", "Macs");
+    widen(m, f, "u_widen_w", "w", "w_a", "    ", "Macs");
+    fp_mul(m, f, "u_mul", "x_a", "w_a", "prod[i*AccBits +: AccBits]", "    ", "Macs");
+    m << "    assign prod_p[i] = i < LastLanes || !last;\n  end\n";
+    m.comment(
+        "The products' registers, then the pairwise tree, one instance per level; the "
+        "beat's tag {s_w, last, first} rides beside them through as many registers.");
+    m << fmt::format("  logic mul_valid;\n  logic {} mul_prod;\n  logic [Macs-1:0] mul_present;\n",
+                     range(int64_t(M) * aw));
+    m << fmt::format("  logic {} mul_lane_valid;\n", range(M));
+    m << "  for (genvar i = 0; i < Macs; i++) begin : g_mul_reg\n";
+    m << pipe("u_pipe", "AccBits", std::to_string(S), "w_valid_i", "prod[i*AccBits +: AccBits]",
+              "mul_lane_valid[i]", "mul_prod[i*AccBits +: AccBits]", "    ");
+    m << "  end\n";
+    m << pipe("u_mul_present_pipe", "Macs", std::to_string(S), "w_valid_i", "prod_p", "mul_valid",
+              "mul_present");
+    m << "  logic unused_mul_lane_valid;\n  assign unused_mul_lane_valid = ^mul_lane_valid;\n";
+    const TreeRoot root = tree(m, c, f, S, "lvl", M, "mul_prod", "mul_present", "mul_valid");
+    m << pipe_stage("tag", (1 + root.levels) * S, "w_valid_i",
+                    {{"sw", 16, "sw_cur"}, {"last", 0, "last"}, {"first", 0, "first"}});
+    m << "  // The beat's sum; its present bit is always set (lane 0 holds a channel).\n"
+         "  logic unused_root;\n";
+    m << fmt::format("  assign unused_root = ^{{{}, {}}};\n", root.present, root.valid);
+    m << fmt::format("  logic {} acc_sum, acc_d, acc_q;\n", range(aw));
+    m << "  // The accumulator: the combinational adder and one register; beat 0 loads it.\n";
+    fp_add(m, f, "u_acc", "acc_q", root.value, "acc_sum");
+    m << fmt::format("  assign acc_d = tag_valid ? (tag_first ? {} : acc_sum) : acc_q;\n",
+                     root.value);
+    m << "  logic done_q;\n  logic [15:0] done_sw_q;\n";
+    m << registers({{"acc_q", "acc_d"}, {"done_q", "tag_valid && tag_last", "1'b0"}});
+    m << registers({{"done_sw_q", "tag_sw"}}, "  ", "tag_valid && tag_last");
+    m << fmt::format("  logic {0} sa_a, scaled_a, sw_a, scaled_w;\n", range(aw));
+    widen(m, f, "u_widen_sa", "act_scale_i", "sa_a");
+    fp_mul(m, f, "u_scale_a", "acc_q", "sa_a", "scaled_a");
+    m << pipe_stage("mg1", S, "done_q", {{"sw", 16, "done_sw_q"}, {"prod", aw, "scaled_a"}});
+    widen(m, f, "u_widen_sw", "mg1_sw", "sw_a");
+    fp_mul(m, f, "u_scale_w", "mg1_prod", "sw_a", "scaled_w");
+    m << pipe_stage("mg2", S, "mg1_valid", {{"prod", aw, "scaled_w"}});
     if (fp32) {
-      s += "  logic [15:0] y16;\n";
-      s += fp_convert(8, 23, 5, 10, "u_round", "mg2_q", "y16");
-      s += pipe("u_round_pipe", 16, S, "mg2_valid", "y16", "y_valid_o", "y_data_o");
+      m << "  logic [15:0] y16;\n";
+      fp_convert(m, f, kBinary16Format, "u_round", "mg2_prod", "y16");
+      m << pipe("u_round_pipe", 16, S, "mg2_valid", "y16", "y_valid_o", "y_data_o");
     } else {
-      s += "  assign y_valid_o = mg2_valid;\n  assign y_data_o = mg2_q;\n";
+      m << "  assign y_valid_o = mg2_valid;\n  assign y_data_o = mg2_prod;\n";
     }
-    s += "\nendmodule\n";
-    out.files.push_back({module + ".sv", s});
+    out.files = {m.file()};
+    // The tree level only where the tree has two inputs or more (else a second top).
+    if (M > 1) out.files.insert(out.files.begin(), tree_level_module(c));
     out.manifest["macs_per_cycle"] = M;
     out.manifest["mac_trees"] = tm.trees;
     out.manifest["mac_tree_inputs"] = std::min(M, c.mac_tree_inputs);

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <stdexcept>
 
 namespace oasis::gen {
 namespace {
@@ -63,47 +62,5 @@ std::string loop_open(const std::string& var, int count, const std::string& labe
       var, ceil_div(count, 1024), label, count);
 }
 std::string loop_close(int count) { return count <= 1024 ? "  end\n" : "  end\n  end\n  end\n"; }
-
-std::string mux_tree(const std::string& name, const std::string& data, int entries, int width,
-                     const std::string& sel, int sel_bits, const std::string& out,
-                     const std::string& indent) {
-  const int padded = 1 << sel_bits;
-  if (entries < 1 || entries > padded || width < 1) {
-    throw std::logic_error(fmt::format("mux_tree {}: {} entries for {} select bits", name, entries, sel_bits));
-  }
-  const auto vec = [&](int n) { return fmt::format("[{}:0]", n * width - 1); };
-  std::string s;
-  s += fmt::format("{}logic {} {}_l0;\n", indent, vec(padded), name);
-  if (sel_bits > 0) s += fmt::format("{}logic [{}:0] {}_sel;\n", indent, sel_bits - 1, name);
-  for (int l = 1; l <= sel_bits; ++l) {
-    s += fmt::format("{}logic {} {}_l{};\n", indent, vec(padded >> l), name, l);
-  }
-  if (padded > entries) {
-    s += fmt::format("{}assign {}_l0 = {{{}'(0), {}}};\n", indent, name, (padded - entries) * width, data);
-  } else {
-    s += fmt::format("{}assign {}_l0 = {};\n", indent, name, data);
-  }
-  if (sel_bits > 0) s += fmt::format("{}assign {}_sel = {};\n", indent, name, sel);
-  // Level l pairs the entries of level l-1 that differ in select bit l-1.
-  // Continuous assignments in generate loops: in an always_comb, Yosys 0.23
-  // took minutes to read the paper's levels (one wide process per level).
-  for (int l = 1; l <= sel_bits; ++l) {
-    const int n = padded >> l;
-    std::string loop = loop_open("j", n, fmt::format("g_{}_l{}", name, l));
-    loop += fmt::format(
-        "    assign {0}_l{1}[j*{2} +: {2}] =\n"
-        "        {0}_sel[{3}] ? {0}_l{3}[(2*j+1)*{2} +: {2}] : {0}_l{3}[2*j*{2} +: {2}];\n",
-        name, l, width, l - 1);
-    loop += loop_close(n);
-    // loop_open indents by two spaces; indent by `indent` instead.
-    for (size_t b = 0; b < loop.size();) {
-      const size_t e = loop.find('\n', b);
-      s += indent + loop.substr(b + 2, e + 1 - (b + 2));
-      b = e + 1;
-    }
-  }
-  s += fmt::format("{}assign {} = {}_l{};\n", indent, out, name, sel_bits);
-  return s;
-}
 
 }  // namespace oasis::gen

@@ -6,17 +6,44 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/config.hpp"
 
 namespace oasis::gen {
 
+/// One arithmetic or comparison operator a module emits, the delay annotation
+/// a frequency-directed pipelining step reads: its kind ("fp_add", "fp_sub",
+/// "fp_mul", "fp_convert", "fp_from_uint", "fp_compare", "add", "sub", "eq",
+/// "lt", "mux"), its operand width in bits and how many of it one instance of
+/// the module holds. Width and count are numbers, or expressions of the
+/// module's parameters in a parameterized module; `at` names the signal or
+/// instance it drives.
+struct OpRecord {
+  std::string kind;
+  std::string width;
+  std::string count;
+  std::string at;
+};
+
+/// A submodule instance of a module, with the parameter values it is given
+/// and how many of it one instance of the module holds (a generate loop's
+/// count): with the operators, what a delay model composes.
+struct InstanceRecord {
+  std::string module;
+  std::string instance;
+  std::string count;
+  std::vector<std::pair<std::string, std::string>> parameters;
+};
+
 /// One emitted SystemVerilog file; the generator adds the banner and the
 /// `default_nettype lines around body.
 struct SvFile {
   std::string name;  ///< file name, "<module>.sv"
   std::string body;
+  std::vector<OpRecord> operators = {};        ///< the module's own operators
+  std::vector<InstanceRecord> instances = {};  ///< its submodule instances
 };
 
 /// Any other generated file (a register map, a C++ header). The generator
@@ -66,19 +93,6 @@ std::string upper_camel(const std::string& snake);
 std::string loop_open(const std::string& var, int count, const std::string& label);
 /// The end of a loop_open(…, count, …).
 std::string loop_close(int count);
-
-/// Reads entry `sel` (an expression of `sel_bits` bits) of `entries` entries of
-/// `width` bits packed in `data` (entry e at [e*width +: width]) into `out`;
-/// an entry past the end reads 0. A balanced tree of 2-to-1 multiplexers,
-/// sel_bits levels deep, each level a vector `<name>_l<i>` read through
-/// constant part-selects: a chain of `if (sel == e)` comparisons over K
-/// channels synthesizes to a path K multiplexers long (4210 cells for the
-/// paper's K = 4096; Yosys took 54 minutes on such a line). Every line is
-/// prefixed with `indent`; the declarations come first, so it may open a
-/// generate block.
-std::string mux_tree(const std::string& name, const std::string& data, int entries, int width,
-                     const std::string& sel, int sel_bits, const std::string& out,
-                     const std::string& indent);
 
 }  // namespace oasis::gen
 

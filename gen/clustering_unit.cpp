@@ -2,65 +2,64 @@
 // nA-bit cluster indices out, by binary search over the 2^nA - 1 boundaries.
 // Cycle model: model/clustering_unit.hpp. Test: verif/tb/clustering_unit_tb.cpp.
 // Interface and timing: docs/clustering_unit.md.
+#include "model/clustering_unit.hpp"
+
 #include <fmt/format.h>
 
 #include "gen/block.hpp"
-#include "model/clustering_unit.hpp"
+#include "gen/mutation.hpp"
+#include "gen/sv.hpp"
 
 namespace oasis::gen {
 namespace {
 
-// One level of the search: selects the boundary for the prefix resolved so
-// far among the 2^l boundaries of the level and compares.
-std::string level_module(const Config& c, int level) {
-  const std::string module = module_name(c, "clustering_unit") + fmt::format("_level{}", level);
-  const int candidates = 1 << level;
-  std::string s = fmt::format(
-      "/// Level {0} of the Clustering Unit's binary search (of {1}): selects, by the index bits\n"
-      "/// already resolved, the boundary this level compares with, and appends the next index\n"
-      "/// bit (x >= boundary under the order key of docs/spec.md section 2). Combinational.\n"
-      "module {2} (\n"
-      "  /// The activation, IEEE 754 binary16.\n"
-      "  input  logic [15:0] x_i,\n",
-      level, c.act_bits, module);
-  if (level > 0) {
-    s += fmt::format(
-        "  /// Index bits resolved by levels 0..{0}, most significant first.\n"
-        "  input  logic [{0}:0] prefix_i,\n",
-        level - 1);
-  }
-  s += fmt::format(
-      "  /// The {0} boundaries of this level, binary16; the one for prefix p at [p*16 +: 16].\n"
-      "  input  logic [{1}:0] bounds_i,\n"
-      "  /// The index bits resolved by levels 0..{2}, most significant first.\n"
-      "  output logic [{2}:0] prefix_o\n"
-      ");\n\n"
-      "  logic [15:0] bound;\n"
-      "  logic        lt;\n"
-      "  logic        unused_eq;\n"
-      "  logic        unused_gt;\n\n",
-      candidates, candidates * 16 - 1, level);
-  if (level == 0) {
-    s += "  assign bound = bounds_i;\n\n";
-  } else {
-    s += "  always_comb begin\n    bound = 16'h0000;\n    unique case (prefix_i)\n";
-    for (int p = 0; p < candidates; ++p) {
-      s += fmt::format("      {}'d{}: bound = bounds_i[{} +: 16];\n", level, p, p * 16);
-    }
-    s += "      default: bound = 16'h0000;\n    endcase\n  end\n\n";
-  }
-  s += fmt::format(
-      "  {0} u_cmp (\n"
-      "    .a_i (x_i),\n"
-      "    .b_i (bound),\n"
-      "    .lt_o(lt),\n"
-      "    .eq_o(unused_eq),\n"
-      "    .gt_o(unused_gt)\n"
-      "  );\n\n",
-      module_name(c, "comparator"));
-  s += level == 0 ? "  assign prefix_o = !lt;\n" : "  assign prefix_o = {prefix_i, !lt};\n";
-  s += "\nendmodule\n";
-  return s;
+OASIS_REGISTER_MUTATION("clustering_unit.equal_goes_down",
+                        "an activation equal to a boundary takes the cluster below it (x > b "
+                        "instead of x >= b at every level of the search)");
+
+// One level of the search, parameterized by the level: selects the boundary
+// for the index bits resolved so far and resolves the next one.
+SvFile level_module(const Config& c) {
+  SvModule m(module_name(c, "clustering_unit") + "_level",
+             "One level of the Clustering Unit's binary search: the index bits resolved by the "
+             "levels above select, among the 2^Level boundaries of this level, the one to compare "
+             "with, and index bit ActBits-1-Level is set when x >= that boundary under the order "
+             "key of docs/spec.md section 2. Combinational.");
+  m.param("ActBits", 1, "Bits of a cluster index, nA.");
+  m.param("Level", 0, "The level, 0 .. ActBits-1 (0 compares with the middle boundary).");
+  m.ports({{"input", 16, "x_i", "The activation, IEEE 754 binary16."},
+           {"input", 0, "idx_i", "The index so far: its top Level bits resolved, the others 0.",
+            "ActBits"},
+           {"input", 0, "bounds_i",
+            "The boundaries of this level, binary16; the one for resolved bits p at "
+            "[p*16 +: 16].",
+            "(1 << Level)*16"},
+           {"output", 0, "idx_o", "The index with bit ActBits-1-Level resolved.", "ActBits"}});
+  m << "  logic [15:0] bound;\n  logic        lt, eq, gt;\n\n"
+       "  if (Level == 0) begin : g_root\n"
+       "    assign bound = bounds_i;\n"
+       "  end else begin : g_select\n";
+  mux_tree(m, c, "u_bound_mux", "1 << Level", "16", "Level", "bounds_i",
+           "idx_i[ActBits-1 -: Level]", "bound", "    ");
+  m << "  end\n\n";
+  m.inst(module_name(c, "comparator"), "u_cmp",
+         {{"a_i", "x_i"}, {"b_i", "bound"}, {"lt_o", "lt"}, {"eq_o", "eq"}, {"gt_o", "gt"}});
+  m.op("fp_compare", 16, "lt");
+  const bool bug = mutated("clustering_unit.equal_goes_down");
+  m << "\n  logic unused_cmp;\n"
+    << (bug ? "  assign unused_cmp = lt ^ eq;\n" : "  assign unused_cmp = eq ^ gt;\n")
+    << "  // Bit ActBits-1-Level is x >= bound; the others pass.\n"
+       "  for (genvar b = 0; b < ActBits; b++) begin : g_bit\n"
+       "    if (b == ActBits - 1 - Level) begin : g_resolve\n"
+    << (bug ? "      assign idx_o[b] = gt;\n" : "      assign idx_o[b] = !lt;\n")
+    << "      // The bit comes in 0: the levels above have not resolved it.\n"
+       "      logic unused_idx_bit;\n"
+       "      assign unused_idx_bit = idx_i[b];\n"
+       "    end else begin : g_pass\n"
+       "      assign idx_o[b] = idx_i[b];\n"
+       "    end\n"
+       "  end\n";
+  return m.file();
 }
 
 class ClusteringUnitBlock final : public Block {
@@ -72,144 +71,127 @@ class ClusteringUnitBlock final : public Block {
     out.uses = {"comparator"};
     const int na = c.act_bits;
     const int lanes = c.clustering_lanes;
-    const int per_stage = c.clustering_levels_per_stage;
     const Derived d = derive(c);
     const ClusteringTiming& t = d.clustering_unit;
-    const int stages = t.stages;
     const int nbounds = d.boundaries;
-    for (int l = 0; l < na; ++l) {
-      out.files.push_back({module_name(c, name()) + fmt::format("_level{}.sv", l),
-                           level_module(c, l)});
-    }
     const std::string module = module_name(c, name());
-    std::string s = fmt::format(
-        "/// Clustering Unit (paper IV-C, docs/spec.md section 4): {0} binary16 activations a\n"
-        "/// beat in, one {1}-bit cluster index each out, ia = number of boundaries b_j with\n"
-        "/// x >= b_j under the order key (a value equal to a boundary goes up, NaN to the top\n"
-        "/// cluster). Binary search: {1} comparator levels per lane, {2} level(s) per register\n"
-        "/// stage, {3} stage(s); an elastic pipeline that accepts a beat every cycle and\n"
-        "/// presents it {3} cycle(s) later. boundaries_i is read at every level: hold it while\n"
-        "/// busy_o is set.\n"
-        "module {4} (\n"
-        "  /// Clock.\n"
-        "  input  logic clk_i,\n"
-        "  /// Asynchronous reset, active low.\n"
-        "  input  logic rst_ni,\n"
-        "  /// The {5} boundaries b_0 < ... < b_{6}, binary16, b_j at [j*16 +: 16]; from the\n"
-        "  /// register file, changed per layer while busy_o is low.\n"
-        "  input  logic [{7}:0] boundaries_i,\n"
-        "  /// A beat of activations is offered.\n"
-        "  input  logic act_valid_i,\n"
-        "  /// The unit takes the offered beat this cycle.\n"
-        "  output logic act_ready_o,\n"
-        "  /// The beat: lane i's binary16 activation at [i*16 +: 16].\n"
-        "  input  logic [{8}:0] act_data_i,\n"
-        "  /// A beat of cluster indices is presented.\n"
-        "  output logic idx_valid_o,\n"
-        "  /// The consumer takes the presented beat this cycle.\n"
-        "  input  logic idx_ready_i,\n"
-        "  /// The indices: lane i's {1}-bit index at [i*{1} +: {1}].\n"
-        "  output logic [{9}:0] idx_data_o,\n"
-        "  /// Some pipeline stage holds a beat (boundaries_i must then hold).\n"
-        "  output logic busy_o\n"
-        ");\n\n",
-        lanes, na, per_stage, stages, module, nbounds, nbounds - 1, nbounds * 16 - 1,
-        lanes * 16 - 1, lanes * na - 1);
+    SvModule m(module,
+               fmt::format("Clustering Unit (paper IV-C, docs/spec.md section 4): {0} binary16 "
+                           "activations a beat in, one {1}-bit cluster index each out, ia = "
+                           "number of boundaries b_j with x >= b_j under the order key (a value "
+                           "equal to a boundary goes up, NaN to the top cluster). Binary search: "
+                           "{1} comparator levels per lane, {2} level(s) per register stage, {3} "
+                           "stage(s); an elastic pipeline that accepts a beat every cycle and "
+                           "presents it {3} cycle(s) later. boundaries_i is read at every level: "
+                           "hold it while busy_o is set.",
+                           lanes, na, c.clustering_levels_per_stage, t.stages));
+    m.ports({{"input", 0, "clk_i", "Clock."},
+             {"input", 0, "rst_ni", "Asynchronous reset, active low."},
+             {"input", nbounds * 16, "boundaries_i",
+              fmt::format("The {} boundaries b_0 < ... < b_{}, binary16, b_j at [j*16 +: 16]; "
+                          "from the register file, changed per layer while busy_o is low.",
+                          nbounds, nbounds - 1)},
+             {"input", 0, "act_valid_i", "A beat of activations is offered."},
+             {"output", 0, "act_ready_o", "The unit takes the offered beat this cycle."},
+             {"input", lanes * 16, "act_data_i",
+              "The beat: lane i's binary16 activation at [i*16 +: 16]."},
+             {"output", 0, "idx_valid_o", "A beat of cluster indices is presented."},
+             {"input", 0, "idx_ready_i", "The consumer takes the presented beat this cycle."},
+             {"output", lanes * na, "idx_data_o",
+              fmt::format("The indices: lane i's {0}-bit index at [i*{0} +: {0}].", na)},
+             {"output", 0, "busy_o",
+              "Some pipeline stage holds a beat (boundaries_i must then "
+              "hold)."}});
+    m.localparam("Lanes", lanes, "Activations a beat.");
+    m.localparam("ActBits", na, "Bits of a cluster index, nA.");
+    m.localparam("Stages", t.stages, "Register stages.");
+    m.localparam("LevelsPerStage", c.clustering_levels_per_stage,
+                 "Levels of the search between two registers.");
 
-    // Boundaries of each level, in prefix order: the tree of the search.
-    for (int l = 0; l < na; ++l) {
-      const int n = 1 << l;
-      s += fmt::format("  /// Boundaries compared at level {}, for prefix p at [p*16 +: 16].\n", l);
-      s += fmt::format("  logic [{}:0] level{}_bounds;\n", n * 16 - 1, l);
-      std::string cat;
-      for (int p = n - 1; p >= 0; --p) {
+    // The boundaries in the order of the search tree (binary_search_boundary).
+    m << "\n";
+    m.comment(
+        "The boundaries in search-tree order: level l compares with tree node 2^l - 1 + p "
+        "for resolved index bits p, at [(2^l - 1 + p)*16 +: 16].");
+    m << fmt::format("  logic {} tree_bounds;\n", range(nbounds * 16));
+    std::vector<std::string> nodes;
+    for (int l = na - 1; l >= 0; --l) {
+      for (int p = (1 << l) - 1; p >= 0; --p) {
         const int j = binary_search_boundary(na, l, p);
-        cat += fmt::format("{}boundaries_i[{} +: 16]", cat.empty() ? "" : ", ", j * 16);
-      }
-      s += fmt::format("  assign level{}_bounds = {{{}}};\n", l, cat);
-    }
-    s += "\n";
-
-    // Stage registers: valid, and per lane the activation and the resolved
-    // prefix; the last stage keeps only the index.
-    for (int st = 0; st < stages; ++st) {
-      const int bits = std::min((st + 1) * per_stage, na);
-      const bool last = st == stages - 1;
-      s += fmt::format("  // Stage {}: levels {}..{}.\n", st, st * per_stage, bits - 1);
-      s += fmt::format("  logic s{0}_ready;\n  logic s{0}_load;\n  logic s{0}_valid_d, s{0}_valid_q;\n", st);
-      if (!last) s += fmt::format("  logic [{1}:0] s{0}_x_d, s{0}_x_q;\n", st, lanes * 16 - 1);
-      s += fmt::format("  logic [{1}:0] s{0}_prefix_d, s{0}_prefix_q;\n", st, lanes * bits - 1);
-      for (int l = st * per_stage; l < bits; ++l) {
-        s += fmt::format("  logic [{1}:0] s{2}_level{0};\n", l, lanes * (l + 1) - 1, st);
-      }
-      s += "\n";
-    }
-
-    // Handshake: a stage takes a beat when empty or when its beat moves on.
-    for (int st = stages - 1; st >= 0; --st) {
-      const std::string next = st == stages - 1 ? "idx_ready_i" : fmt::format("s{}_ready", st + 1);
-      const std::string in_valid = st == 0 ? "act_valid_i" : fmt::format("s{}_valid_q", st - 1);
-      s += fmt::format("  assign s{0}_ready   = !s{0}_valid_q || {1};\n", st, next);
-      s += fmt::format("  assign s{0}_load    = s{0}_ready && {1};\n", st, in_valid);
-      s += fmt::format("  assign s{0}_valid_d = s{0}_ready ? {1} : s{0}_valid_q;\n", st, in_valid);
-    }
-    s += "  assign act_ready_o = s0_ready;\n";
-    s += fmt::format("  assign idx_valid_o = s{}_valid_q;\n", stages - 1);
-    s += fmt::format("  assign idx_data_o  = s{}_prefix_q;\n", stages - 1);
-    std::string busy;
-    for (int st = 0; st < stages; ++st) busy += fmt::format("{}s{}_valid_q", st ? " || " : "", st);
-    s += fmt::format("  assign busy_o      = {};\n\n", busy);
-
-    // The comparator levels, per lane.
-    s += "  for (genvar i = 0; i < " + std::to_string(lanes) + "; i++) begin : g_lane\n";
-    for (int st = 0; st < stages; ++st) {
-      const int first = st * per_stage;
-      const int bits = std::min((st + 1) * per_stage, na);
-      const std::string x = st == 0 ? "act_data_i" : fmt::format("s{}_x_q", st - 1);
-      for (int l = first; l < bits; ++l) {
-        s += fmt::format("    {}_level{} u_s{}_level{} (\n", module, l, st, l);
-        s += fmt::format("      .x_i     ({}[i*16 +: 16]),\n", x);
-        if (l > 0) {
-          const std::string prev = l == first ? fmt::format("s{}_prefix_q", st - 1)
-                                              : fmt::format("s{}_level{}", st, l - 1);
-          s += fmt::format("      .prefix_i({}[i*{} +: {}]),\n", prev, l, l);
-        }
-        s += fmt::format("      .bounds_i(level{}_bounds),\n", l);
-        s += fmt::format("      .prefix_o(s{}_level{}[i*{} +: {}])\n    );\n", st, l, l + 1, l + 1);
+        nodes.push_back(lane("boundaries_i", j, 16));
       }
     }
-    s += "  end\n\n";
+    m << "  assign tree_bounds = " << concat(nodes, "  ", 23) << ";\n\n";
 
-    // Next state.
-    for (int st = 0; st < stages; ++st) {
-      const int bits = std::min((st + 1) * per_stage, na);
-      const bool last = st == stages - 1;
-      const std::string x = st == 0 ? "act_data_i" : fmt::format("s{}_x_q", st - 1);
-      if (!last) s += fmt::format("  assign s{0}_x_d      = s{0}_load ? {1} : s{0}_x_q;\n", st, x);
-      s += fmt::format("  assign s{0}_prefix_d = s{0}_load ? s{0}_level{1} : s{0}_prefix_q;\n", st,
-                       bits - 1);
-    }
-    s += "\n  always_ff @(posedge clk_i or negedge rst_ni) begin\n    if (!rst_ni) begin\n";
-    for (int st = 0; st < stages; ++st) {
-      const bool last = st == stages - 1;
-      s += fmt::format("      s{}_valid_q  <= 1'b0;\n", st);
-      if (!last) s += fmt::format("      s{}_x_q      <= '0;\n", st);
-      s += fmt::format("      s{}_prefix_q <= '0;\n", st);
-    }
-    s += "    end else begin\n";
-    for (int st = 0; st < stages; ++st) {
-      const bool last = st == stages - 1;
-      s += fmt::format("      s{0}_valid_q  <= s{0}_valid_d;\n", st);
-      if (!last) s += fmt::format("      s{0}_x_q      <= s{0}_x_d;\n", st);
-      s += fmt::format("      s{0}_prefix_q <= s{0}_prefix_d;\n", st);
-    }
-    s += "    end\n  end\n\nendmodule\n";
-    out.files.push_back({module + ".sv", s});
+    m.comment(
+        "Stage s takes a beat from stage s - 1 (stage 0: the input) when it is empty or "
+        "when every later stage is full and the consumer takes the last one's beat; a "
+        "lane's index starts at 0 and each level of the search sets one of its bits.");
+    m << "  logic [Stages-1:0] valid_q, ready;\n\n"
+         "  for (genvar s = 0; s < Stages; s++) begin : g_stage\n"
+         "    localparam int First  = s * LevelsPerStage;\n"
+         "    localparam int Levels = ActBits - First < LevelsPerStage ? ActBits - First\n"
+         "                                                             : LevelsPerStage;\n"
+         "    logic                     in_valid, load;\n"
+         "    logic [Lanes*16-1:0]      x_in;\n"
+         "    logic [Lanes*ActBits-1:0] idx_in, idx_d, idx_q;\n"
+         "    if (s == 0) begin : g_first\n"
+         "      assign in_valid = act_valid_i;\n"
+         "      assign x_in     = act_data_i;\n"
+         "      assign idx_in   = '0;\n"
+         "    end else begin : g_next\n"
+         "      assign in_valid = valid_q[s-1];\n"
+         "      assign x_in     = g_stage[s-1].g_x.x_q;\n"
+         "      assign idx_in   = g_stage[s-1].idx_q;\n"
+         "    end\n"
+         "    assign ready[s] = idx_ready_i || !(&valid_q[Stages-1:s]);\n"
+         "    assign load     = ready[s] && in_valid;\n\n"
+         "    for (genvar i = 0; i < Lanes; i++) begin : g_lane\n"
+         "      for (genvar j = 0; j < Levels; j++) begin : g_level\n"
+         "        localparam int Level = First + j;\n"
+         "        logic [ActBits-1:0] idx_so_far, idx_out;\n"
+         "        if (j == 0) begin : g_from_stage\n"
+         "          assign idx_so_far = idx_in[i*ActBits +: ActBits];\n"
+         "        end else begin : g_from_level\n"
+         "          assign idx_so_far = g_level[j-1].idx_out;\n"
+         "        end\n";
+    m.inst(module + "_level", "u_level",
+           {{"x_i", "x_in[i*16 +: 16]"},
+            {"idx_i", "idx_so_far"},
+            {"bounds_i", "tree_bounds[((1 << Level) - 1)*16 +: (1 << Level)*16]"},
+            {"idx_o", "idx_out"}},
+           "        ", {{"ActBits", "ActBits"}, {"Level", "Level"}}, "Lanes*ActBits");
+    m << "      end\n"
+         "      assign idx_d[i*ActBits +: ActBits] = g_level[Levels-1].idx_out;\n"
+         "    end\n\n"
+         "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+         "      if (!rst_ni) begin\n"
+         "        valid_q[s] <= 1'b0;\n"
+         "        idx_q      <= '0;\n"
+         "      end else begin\n"
+         "        if (ready[s]) valid_q[s] <= in_valid;\n"
+         "        if (load) idx_q <= idx_d;\n"
+         "      end\n"
+         "    end\n"
+         "    // The activations go on to the next stage; the last stage keeps only the index.\n"
+         "    if (s < Stages - 1) begin : g_x\n"
+         "      logic [Lanes*16-1:0] x_q;\n"
+         "      always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+         "        if (!rst_ni) x_q <= '0;\n"
+         "        else if (load) x_q <= x_in;\n"
+         "      end\n"
+         "    end\n"
+         "  end\n\n"
+         "  assign act_ready_o = ready[0];\n"
+         "  assign idx_valid_o = valid_q[Stages-1];\n"
+         "  assign idx_data_o  = g_stage[Stages-1].idx_q;\n"
+         "  assign busy_o      = |valid_q;\n";
+    out.files = {mux_tree_module(c), level_module(c), m.file()};
 
     out.manifest["latency_cycles"] = t.latency;
     out.manifest["beats_per_cycle"] = t.beats_per_cycle;
     out.manifest["activations_per_cycle"] = t.activations_per_cycle;
-    out.manifest["pipeline_stages"] = stages;
+    out.manifest["pipeline_stages"] = t.stages;
     out.manifest["comparisons_per_activation"] = na;
     out.manifest["comparators"] = t.comparators;
     out.manifest["boundaries"] = nbounds;

@@ -4,9 +4,14 @@
 #include <fmt/format.h>
 
 #include "gen/block.hpp"
+#include "gen/mutation.hpp"
 
 namespace oasis::gen {
 namespace {
+
+OASIS_REGISTER_MUTATION("comparator.magnitude_ge",
+                        "two positive values of equal magnitude compare as greater (>= instead "
+                        "of > on the magnitudes)");
 
 class Comparator final : public Block {
  public:
@@ -15,7 +20,9 @@ class Comparator final : public Block {
   BlockOutput emit(const Config& c) const override {
     BlockOutput out;
     const std::string module = module_name(c, name());
-    out.files.push_back({module + ".sv", fmt::format(R"(/// FP16 comparator under the order key of the OASIS contract
+    out.files.push_back(
+        {module + ".sv",
+         fmt::format(R"(/// FP16 comparator under the order key of the OASIS contract
 /// (docs/spec.md section 2): NaN of any sign or payload is above +Inf and
 /// equal to every NaN, -0 equals +0, otherwise IEEE order. Combinational;
 /// exactly one of lt_o, eq_o, gt_o is set.
@@ -37,7 +44,7 @@ module {0} (
   assign a_nan     = (a_i[14:10] == 5'h1f) && (a_i[9:0] != 10'd0);
   assign b_nan     = (b_i[14:10] == 5'h1f) && (b_i[9:0] != 10'd0);
   assign both_zero = (a_i[14:0] == 15'd0) && (b_i[14:0] == 15'd0);
-  assign mag_gt    = a_i[14:0] > b_i[14:0];
+  assign mag_gt    = a_i[14:0] {1} b_i[14:0];
   assign mag_lt    = a_i[14:0] < b_i[14:0];
 
   always_comb begin
@@ -64,7 +71,8 @@ module {0} (
   assign eq_o = !gt_o && !lt_o;
 
 endmodule
-)", module)});
+)",
+                     module, mutated("comparator.magnitude_ge") ? ">=" : ">")});
     out.manifest["latency_cycles"] = 0;
     out.manifest["comparisons_per_cycle"] = 1;
     return out;

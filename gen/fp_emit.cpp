@@ -4,96 +4,154 @@
 
 namespace oasis::gen {
 
-string range(int width) { return fmt::format("[{}:0]", width - 1); }
+string pipe(const string& inst, const string& width, const string& stages, const string& valid_i,
+            const string& data_i, const string& valid_o, const string& data_o,
+            const string& indent) {
+  return instance("oasis_fp_pipe", inst,
+                  {{"clk_i", "clk_i"},
+                   {"rst_ni", "rst_ni"},
+                   {"valid_i", valid_i},
+                   {"data_i", data_i},
+                   {"valid_o", valid_o},
+                   {"data_o", data_o}},
+                  indent, {{"Width", width}, {"Stages", stages}});
+}
 
-// oasis_fp_pipe: Stages registers with a valid bit.
 string pipe(const string& inst, int width, int stages, const string& valid_i, const string& data_i,
             const string& valid_o, const string& data_o, const string& indent) {
-  return fmt::format(
-      "{0}oasis_fp_pipe #(\n{0}  .Width ({1}),\n{0}  .Stages({2})\n{0}) {3} (\n"
-      "{0}  .clk_i  (clk_i),\n{0}  .rst_ni (rst_ni),\n{0}  .valid_i({4}),\n{0}  .data_i ({5}),\n"
-      "{0}  .valid_o({6}),\n{0}  .data_o ({7})\n{0});\n",
-      indent, width, stages, inst, valid_i, data_i, valid_o, data_o);
+  return pipe(inst, std::to_string(width), std::to_string(stages), valid_i, data_i, valid_o, data_o,
+              indent);
 }
 
-string fp_add(const AccFormat& f, const string& inst, const string& a, const string& b,
-              const string& sum, const string& indent) {
-  return fmt::format(
-      "{0}oasis_fp_add #(\n{0}  .ExpBits ({1}),\n{0}  .FracBits({2})\n{0}) {3} (\n"
-      "{0}  .a_i  ({4}),\n{0}  .b_i  ({5}),\n{0}  .sub_i(1'b0),\n{0}  .sum_o({6})\n{0});\n",
-      indent, f.exp_bits, f.frac_bits, inst, a, b, sum);
+namespace {
+
+std::vector<std::pair<string, string>> format_params(const FpParams& f) {
+  return {{"ExpBits", f.exp_bits}, {"FracBits", f.frac_bits}};
 }
 
-string fp_mul(const AccFormat& f, const string& inst, const string& a, const string& b,
-              const string& prod, const string& indent) {
-  return fmt::format(
-      "{0}oasis_fp_mul #(\n{0}  .ExpBits ({1}),\n{0}  .FracBits({2})\n{0}) {3} (\n"
-      "{0}  .a_i   ({4}),\n{0}  .b_i   ({5}),\n{0}  .prod_o({6})\n{0});\n",
-      indent, f.exp_bits, f.frac_bits, inst, a, b, prod);
+}  // namespace
+
+void fp_add(SvModule& m, const FpParams& f, const string& inst, const string& a, const string& b,
+            const string& sum, const string& indent, const string& count, bool sub) {
+  m.inst("oasis_fp_add", inst,
+         {{"a_i", a}, {"b_i", b}, {"sub_i", sub ? "1'b1" : "1'b0"}, {"sum_o", sum}}, indent,
+         format_params(f), count);
+  m.op(sub ? "fp_sub" : "fp_add", f.width, sum, count);
 }
 
-string fp_convert(int ie, int ifr, int oe, int ofr, const string& inst, const string& a,
-                  const string& result, const string& indent) {
-  return fmt::format(
-      "{0}oasis_fp_convert #(\n{0}  .InExpBits  ({1}),\n{0}  .InFracBits ({2}),\n"
-      "{0}  .OutExpBits ({3}),\n{0}  .OutFracBits({4})\n{0}) {5} (\n"
-      "{0}  .a_i     ({6}),\n{0}  .result_o({7})\n{0});\n",
-      indent, ie, ifr, oe, ofr, inst, a, result);
+void fp_mul(SvModule& m, const FpParams& f, const string& inst, const string& a, const string& b,
+            const string& prod, const string& indent, const string& count) {
+  m.inst("oasis_fp_mul", inst, {{"a_i", a}, {"b_i", b}, {"prod_o", prod}}, indent, format_params(f),
+         count);
+  m.op("fp_mul", f.width, prod, count);
 }
 
-// binary16 -> A: exact, combinational (a wire for binary16).
-string widen(const AccFormat& f, const string& inst, const string& a, const string& result,
-             const string& indent) {
-  if (f.width() == 16) return fmt::format("{}assign {} = {};\n", indent, result, a);
-  return fp_convert(5, 10, f.exp_bits, f.frac_bits, inst, a, result, indent);
+void fp_convert(SvModule& m, const FpFormat& in, const FpFormat& out, const string& inst,
+                const string& a, const string& result, const string& indent, const string& count) {
+  m.inst("oasis_fp_convert", inst, {{"a_i", a}, {"result_o", result}}, indent,
+         {{"InExpBits", std::to_string(in.exp_bits)},
+          {"InFracBits", std::to_string(in.frac_bits)},
+          {"OutExpBits", std::to_string(out.exp_bits)},
+          {"OutFracBits", std::to_string(out.frac_bits)}},
+         count);
+  m.op("fp_convert", std::to_string(std::max(in.width(), out.width())), result, count);
+}
+
+void widen(SvModule& m, const FpFormat& f, const string& inst, const string& a,
+           const string& result, const string& indent, const string& count) {
+  if (f.width() == 16) {
+    m << fmt::format("{}assign {} = {};\n", indent, result, a);
+    return;
+  }
+  fp_convert(m, kBinary16Format, f, inst, a, result, indent, count);
 }
 
 string fifo(const string& inst, int width, int depth, const string& push, const string& data,
             const string& pop, const string& out, const string& empty, const string& full) {
-  return fmt::format(
-      "  oasis_fifo #(\n    .Width({1}),\n    .Depth({2})\n  ) {0} (\n"
-      "    .clk_i  (clk_i),\n    .rst_ni (rst_ni),\n    .push_i ({3}),\n    .data_i ({4}),\n"
-      "    .pop_i  ({5}),\n    .data_o ({6}),\n    .empty_o({7}),\n    .full_o ({8})\n  );\n",
-      inst, width, depth, push, data, pop, out, empty, full);
+  return instance("oasis_fifo", inst,
+                  {{"clk_i", "clk_i"},
+                   {"rst_ni", "rst_ni"},
+                   {"push_i", push},
+                   {"data_i", data},
+                   {"pop_i", pop},
+                   {"data_o", out},
+                   {"empty_o", empty},
+                   {"full_o", full}},
+                  "  ", {{"Width", std::to_string(width)}, {"Depth", std::to_string(depth)}});
 }
 
-// A bit mask as a sized binary literal, bit i = bits[i].
-string mask_literal(const std::vector<bool>& bits) {
-  string s = fmt::format("{}'b", bits.size());
-  for (size_t i = bits.size(); i-- > 0;) s += bits[i] ? '1' : '0';
-  return s;
+SvFile tree_level_module(const Config& c) {
+  SvModule m(module_name(c, "tree_level"),
+             "One level of the pairwise floating-point reduction tree of docs/numerics.md: "
+             "Inputs values in, (Inputs + 1) / 2 out. Output j is value 2j + value 2j+1, the left "
+             "operand first; when value 2j+1 is absent, or for an odd last value, it is value 2j "
+             "passed up. Each output is present when its left input is (present bits form a "
+             "prefix). Stages register stages after the adders.");
+  m.param("Inputs", 2, "Values in, at least 2.");
+  m.param("Width", 32, "Width of a value, bits: 1 + ExpBits + fraction bits.");
+  m.param("ExpBits", 8, "Exponent bits of the format (binary32: 8, binary16: 5).");
+  m.param("Stages", 1, "Register stages after the adders (0: combinational).");
+  m.ports({{"input", 0, "clk_i", "Clock."},
+           {"input", 0, "rst_ni", "Asynchronous reset, active low."},
+           {"input", 0, "valid_i", "The values are valid this cycle."},
+           {"input", 0, "data_i", "Value i at [i*Width +: Width].", "Inputs*Width"},
+           {"input", 0, "present_i", "Value i is present.", "Inputs"},
+           {"output", 0, "valid_o", "valid_i of Stages cycles ago."},
+           {"output", 0, "data_o", "Output j at [j*Width +: Width].", "((Inputs+1)/2)*Width"},
+           {"output", 0, "present_o", "Output j is present.", "(Inputs+1)/2"}});
+  m.localparam("Outputs", "(Inputs + 1) / 2");
+  m.localparam("FracBits", "Width - 1 - ExpBits");
+  m << "\n  logic [Outputs*Width-1:0] sum_d;\n"
+       "  logic [Outputs-1:0]       present_d, lane_valid;\n\n"
+       "  for (genvar j = 0; j < Outputs; j++) begin : g_pair\n"
+       "    if (2*j + 1 < Inputs) begin : g_add\n"
+       "      logic [Width-1:0] sum;\n";
+  fp_add(m, FpParams("ExpBits", "FracBits", "Width"), "u_add", "data_i[2*j*Width +: Width]",
+         "data_i[(2*j+1)*Width +: Width]", "sum", "      ", "Inputs/2");
+  m << "      assign sum_d[j*Width +: Width] = present_i[2*j+1] ? sum : data_i[2*j*Width +: "
+       "Width];\n"
+       "    end else begin : g_pass\n"
+       "      assign sum_d[j*Width +: Width] = data_i[2*j*Width +: Width];\n"
+       "    end\n"
+       "    assign present_d[j] = present_i[2*j];\n"
+       "    // One pipe per value: no register wider than a value (a reset of thousands of\n"
+       "    // bits at once is a lint warning).\n";
+  m << pipe("u_pipe", "Width", "Stages", "valid_i", "sum_d[j*Width +: Width]", "lane_valid[j]",
+            "data_o[j*Width +: Width]", "    ");
+  m << "  end\n\n";
+  m << pipe("u_present_pipe", "Outputs", "Stages", "valid_i", "present_d", "valid_o", "present_o");
+  m << "  // Every value's valid bit is valid_o.\n"
+       "  logic unused_lane_valid;\n"
+       "  assign unused_lane_valid = ^lane_valid;\n";
+  return m.file();
 }
 
-// One pairwise-tree level over `n` values of `aw` bits named `in` with
-// present bits `in_p` (adjacent pairs, left operand first; a pair whose
-// right value is absent, or an odd last value, passes its left value up):
-// the ceil(n/2) results and their present bits through a pipe.
-string tree_level(const AccFormat& f, int stages, const string& name, int n, const string& in,
-                  const string& in_p, const string& in_valid, const string& extra_in,
-                  int extra_bits) {
-  const int aw = f.width();
-  const int next = (n + 1) / 2;
-  string s;
-  s += fmt::format("  logic {} {}_sum;\n  logic {} {}_p;\n", range(next * aw), name, range(next),
-                   name);
-  s += fmt::format("  for (genvar i = 0; i < {}; i++) begin : g_{}\n", n / 2, name);
-  s += "    logic [" + std::to_string(aw - 1) + ":0] sum;\n";
-  s += fp_add(f, "u_add", fmt::format("{}[2*i*{} +: {}]", in, aw, aw),
-              fmt::format("{}[(2*i+1)*{} +: {}]", in, aw, aw), "sum", "    ");
-  s += fmt::format("    assign {0}_sum[i*{1} +: {1}] = {2}[2*i+1] ? sum : {3}[2*i*{1} +: {1}];\n",
-                   name, aw, in_p, in);
-  s += fmt::format("    assign {0}_p[i] = {1}[2*i];\n  end\n", name, in_p);
-  if (n % 2 == 1) {
-    s += fmt::format("  assign {0}_sum[{1}*{2} +: {2}] = {3}[{4}*{2} +: {2}];\n", name, n / 2, aw,
-                     in, n - 1);
-    s += fmt::format("  assign {0}_p[{1}] = {2}[{3}];\n", name, n / 2, in_p, n - 1);
+TreeRoot tree(SvModule& m, const Config& c, const FpFormat& f, int stages, const string& name,
+              int inputs, const string& values, const string& present, const string& valid) {
+  TreeRoot root{valid, values, present, 0};
+  const int w = f.width();
+  for (int n = inputs; n > 1; n = (n + 1) / 2) {
+    const string l = fmt::format("{}{}", name, root.levels);
+    const int next = (n + 1) / 2;
+    m << fmt::format("  logic {0}_valid;\n  logic {1} {0}_sum;\n  logic {2} {0}_present;\n", l,
+                     range(int64_t(next) * w), range(next));
+    m.inst(module_name(c, "tree_level"), "u_" + l,
+           {{"clk_i", "clk_i"},
+            {"rst_ni", "rst_ni"},
+            {"valid_i", root.valid},
+            {"data_i", root.value},
+            {"present_i", root.present},
+            {"valid_o", l + "_valid"},
+            {"data_o", l + "_sum"},
+            {"present_o", l + "_present"}},
+           "  ",
+           {{"Inputs", std::to_string(n)},
+            {"Width", std::to_string(w)},
+            {"ExpBits", std::to_string(f.exp_bits)},
+            {"Stages", std::to_string(stages)}});
+    root = {l + "_valid", l + "_sum", l + "_present", root.levels + 1};
   }
-  const int w = extra_bits + next + next * aw;
-  s += fmt::format("  logic {}_valid;\n  logic {} {}_q;\n", name, range(w), name);
-  s += pipe("u_" + name + "_pipe", w, stages, in_valid,
-            fmt::format("{{{}{}_p, {}_sum}}", extra_in.empty() ? "" : extra_in + ", ", name, name),
-            name + "_valid", name + "_q");
-  return s;
+  return root;
 }
 
 }  // namespace oasis::gen

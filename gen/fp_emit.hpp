@@ -1,11 +1,15 @@
 // Emitting the floating-point datapath pieces shared by the blocks built
-// from rtl/ primitives (gen/pe_line.cpp, gen/baselines.cpp): pipes, adders,
-// multipliers, conversions, FIFOs and one level of the pairwise tree.
+// from rtl/ primitives (gen/pe_line.cpp, gen/baselines.cpp, gen/core.cpp):
+// the units, each recorded in its module's operators (the delay annotation),
+// FIFOs, and the pairwise reduction tree, whose level is one parameterized
+// module instantiated level by level.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "gen/sv.hpp"
 #include "model/derived.hpp"
 
 namespace oasis::gen {
@@ -15,38 +19,71 @@ using std::string;
 /// An accumulator format A: binary32 (8, 23) or binary16 (5, 10), as
 /// Derived::accumulator gives it.
 using AccFormat = FpFormat;
+inline constexpr FpFormat kBinary16Format{5, 10};
+inline constexpr FpFormat kBinary32Format{8, 23};
 
-string range(int width);
+/// A format as the parameters of a unit's instance: numbers, or the
+/// parameters of a parameterized module that instantiates the unit.
+struct FpParams {
+  string exp_bits, frac_bits, width;
+  FpParams(const FpFormat& f)  // NOLINT: a format is its parameters
+      : exp_bits(std::to_string(f.exp_bits)),
+        frac_bits(std::to_string(f.frac_bits)),
+        width(std::to_string(f.width())) {}
+  FpParams(string e, string f, string w)
+      : exp_bits(std::move(e)), frac_bits(std::move(f)), width(std::move(w)) {}
+};
 
-// oasis_fp_pipe: Stages registers with a valid bit.
+/// oasis_fp_pipe: `stages` registers with a valid bit (width and stages as
+/// numbers or parameter names).
+string pipe(const string& inst, const string& width, const string& stages, const string& valid_i,
+            const string& data_i, const string& valid_o, const string& data_o,
+            const string& indent = "  ");
 string pipe(const string& inst, int width, int stages, const string& valid_i, const string& data_i,
             const string& valid_o, const string& data_o, const string& indent = "  ");
 
-string fp_add(const AccFormat& f, const string& inst, const string& a, const string& b,
-              const string& sum, const string& indent = "  ");
+// The units below append their instance to `m` and record its operator,
+// `count` times over (the iterations of the generate loop they sit in).
 
-string fp_mul(const AccFormat& f, const string& inst, const string& a, const string& b,
-              const string& prod, const string& indent = "  ");
+/// oasis_fp_add: sum = a + b (a - b with `sub`) in format f.
+void fp_add(SvModule& m, const FpParams& f, const string& inst, const string& a, const string& b,
+            const string& sum, const string& indent = "  ", const string& count = "1",
+            bool sub = false);
+/// oasis_fp_mul: prod = a * b in format f.
+void fp_mul(SvModule& m, const FpParams& f, const string& inst, const string& a, const string& b,
+            const string& prod, const string& indent = "  ", const string& count = "1");
+/// oasis_fp_convert from format `in` to format `out`.
+void fp_convert(SvModule& m, const FpFormat& in, const FpFormat& out, const string& inst,
+                const string& a, const string& result, const string& indent = "  ",
+                const string& count = "1");
+/// binary16 -> f: exact and combinational (a wire when f is binary16).
+void widen(SvModule& m, const FpFormat& f, const string& inst, const string& a,
+           const string& result, const string& indent = "  ", const string& count = "1");
 
-string fp_convert(int ie, int ifr, int oe, int ofr, const string& inst, const string& a,
-                  const string& result, const string& indent = "  ");
-
-// binary16 -> A: exact, combinational (a wire for binary16).
-string widen(const AccFormat& f, const string& inst, const string& a, const string& result,
-             const string& indent = "  ");
-
+/// oasis_fifo of `depth` entries of `width` bits.
 string fifo(const string& inst, int width, int depth, const string& push, const string& data,
             const string& pop, const string& out, const string& empty, const string& full);
 
-// A bit mask as a sized binary literal, bit i = bits[i].
-string mask_literal(const std::vector<bool>& bits);
+/// The module of one level of the pairwise floating-point tree,
+/// oasis_<config>_tree_level: parameterized by its inputs, the format and the
+/// register stages; the blocks that use it list it among their files.
+SvFile tree_level_module(const Config& c);
 
-// One pairwise-tree level over `n` values of `aw` bits named `in` with
-// present bits `in_p` (adjacent pairs, left operand first; a pair whose
-// right value is absent, or an odd last value, passes its left value up):
-// the ceil(n/2) results and their present bits through a pipe.
-string tree_level(const AccFormat& f, int stages, const string& name, int n, const string& in,
-                  const string& in_p, const string& in_valid, const string& extra_in,
-                  int extra_bits);
+/// The signals at the root of a tree that tree() wrote.
+struct TreeRoot {
+  string valid;
+  string value;    ///< the root's value
+  string present;  ///< its present bit (set whenever an input was)
+  int levels = 0;
+};
+
+/// The pairwise tree of docs/numerics.md over `inputs` values of format f
+/// (`values`, value i at [i*W +: W], with present bits `present` and valid
+/// `valid`), as ceil(log2 inputs) instances u_<name><l> of the tree level,
+/// each followed by `stages` register stages; level l's outputs are
+/// <name><l>_valid, <name><l>_sum and <name><l>_present. One input is its
+/// own root.
+TreeRoot tree(SvModule& m, const Config& c, const FpFormat& f, int stages, const string& name,
+              int inputs, const string& values, const string& present, const string& valid);
 
 }  // namespace oasis::gen

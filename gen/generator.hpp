@@ -14,6 +14,8 @@ struct GenerateRequest {
   std::string config_path;             ///< as given on the command line (for banners)
   std::vector<std::string> overrides;  ///< --set key=value, in order
   std::string out_dir;
+  /// A bug to inject on purpose (gen/mutation.hpp), "" for none.
+  std::string mutation = "";
 };
 
 /// An output folder oasis-gen must not replace; what() says which and why.

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "gen/generator.hpp"
+#include "gen/mutation.hpp"
 #include "model/config.hpp"
 
 int main(int argc, char** argv) {
@@ -17,6 +18,11 @@ int main(int argc, char** argv) {
                  "earlier output of oasis-gen (and nothing else)");
   app.add_option("--set", request.overrides,
                  "override a config field before validation: key=value (repeatable)");
+  bool list_mutations = false;
+  app.add_option("--mutate", request.mutation,
+                 "inject the named bug on purpose, for a check that must catch it "
+                 "(--mutations lists them)");
+  app.add_flag("--mutations", list_mutations, "list the bugs --mutate can inject and exit");
   app.add_flag("--schema", schema, "print the config schema as a Markdown table and exit");
   app.set_version_flag("--version", OASIS_VERSION);
   try {
@@ -28,6 +34,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "oasis-gen: %s (see oasis-gen --help)\n", e.what());
     return 2;
+  }
+  if (list_mutations) {
+    for (const auto& m : oasis::gen::mutations()) {
+      std::printf("%-36s %s\n", m.name.c_str(), m.what.c_str());
+    }
+    return 0;
   }
   if (schema) {
     std::fputs(oasis::config_schema_markdown().c_str(), stdout);
@@ -43,6 +55,9 @@ int main(int argc, char** argv) {
     std::printf("oasis-gen: wrote config '%s' to %s\n", config.name.c_str(),
                 request.out_dir.c_str());
   } catch (const oasis::ConfigError& e) {
+    std::fprintf(stderr, "oasis-gen: %s\n", e.what());
+    return 2;
+  } catch (const oasis::gen::MutationError& e) {
     std::fprintf(stderr, "oasis-gen: %s\n", e.what());
     return 2;
   } catch (const oasis::gen::OutputError& e) {

@@ -5,527 +5,573 @@
 // (model/orizuru_cycle.hpp) and one testbench shape check both.
 // Algorithm: model/orizuru.hpp. Tests: verif/tb/orizuru_tb.cpp,
 // verif/tb/topk_baseline_tb.cpp. Interface, timing, structure: docs/orizuru.md.
+#include "gen/orizuru.hpp"
+
 #include <fmt/format.h>
 
 #include <string>
+#include <vector>
 
 #include "gen/block.hpp"
-#include "gen/orizuru.hpp"
-#include "model/orizuru_cycle.hpp"
+#include "gen/mutation.hpp"
+#include "gen/sv.hpp"
 
 namespace oasis::gen {
 namespace {
 
 using std::string;
 
+OASIS_REGISTER_MUTATION("orizuru.min_ties_left",
+                        "the min tree's leaf level breaks ties to the left (lower) channel");
+OASIS_REGISTER_MUTATION("orizuru.left_pop_lost",
+                        "a pop is not passed down to a left child, so the popped leaf stays "
+                        "available and its subtree is not maintained");
+
 string cmp_module(const Config& c) { return module_name(c, "comparator"); }
 
-/// Width of a level's index field inside a unit, as SystemVerilog text.
-string idx_width(bool leaf, int bits) {
-  return leaf ? std::to_string(bits) : fmt::format("(ChildIndexBits+{})", bits);
+// A comparator instance whose gt output drives `gt` and whose eq output
+// drives `eq` ("" leaves lt and eq to `unused` sinks the caller declares).
+void compare(SvModule& m, const Config& c, const string& inst, const string& a, const string& b,
+             const string& lt, const string& eq, const string& gt, const string& indent,
+             const string& count) {
+  m.inst(cmp_module(c), inst, {{"a_i", a}, {"b_i", b}, {"lt_o", lt}, {"eq_o", eq}, {"gt_o", gt}},
+         indent, {}, count);
+  m.op("fp_compare", "16", gt, count);
 }
 
-// One unit of R inputs: log2(R) levels of nodes, per node and side a winner
-// bit (0: left child, 1: right child) and the winner (value, availability,
-// index) muxed from the children by the next value of that bit. The leaf
-// unit's first level compares leaf values once for both sides; every other
-// node has one comparator per side.
-string unit_module(const Config& c, const OrizuruTiming& t, bool leaf) {
-  const int r = t.unit_levels;
-  const int R = t.unit_inputs;
-  const string module = module_name(c, "orizuru") + (leaf ? "_leaf_unit" : "_unit");
-  string s;
-  if (leaf) {
-    s += fmt::format(
-        "/// Leaf unit of Orizuru ({0} leaves, {1} levels): the max tree and the min tree over\n"
-        "/// shared leaves. The first level compares each leaf pair once; the max tree takes the\n"
-        "/// right leaf iff it is greater, the min tree reuses the result reversed (right iff not\n"
-        "/// greater, so ties go right). Per node and side a winner bit; an unavailable child\n"
-        "/// loses to an available one. Build: a level's bits are written when its build_i bit\n"
-        "/// is set. Pop: pop_i walks down the current bits and clears the popped leaf's mask;\n"
-        "/// only the nodes on that path rewrite their bits.\n"
-        "module {2} (\n",
-        R, r, module);
-  } else {
-    s += fmt::format(
-        "/// Unit of Orizuru above the leaves ({0} children, {1} levels): each child is the\n"
-        "/// winner of a lower unit, per side. Max tree: right iff greater; min tree: right iff\n"
-        "/// less or equal (ties go right); an unavailable child loses to an available one.\n"
-        "/// Build and pop as in the leaf unit; pop_o tells the lower unit on the popped path.\n"
-        "module {2} #(\n"
-        "  /// Width of a child's index (its position inside the child's subtree), bits.\n"
-        "  parameter int ChildIndexBits = 1\n"
-        ") (\n",
-        R, r, module);
+// One side of a unit: the winner bits of log2(R) levels, the winners, the pop
+// walk. Both units instantiate it twice.
+SvFile side_module(const Config& c) {
+  SvModule m(module_name(c, "orizuru") + "_side",
+             "One side of an Orizuru unit over Inputs inputs: the max tree, or the min tree when "
+             "MinSide is 1. log2(Inputs) levels of nodes (level 0 nearest the inputs); per node a "
+             "winner bit (0: the left child, 1: the right one) and the winner (value, "
+             "availability, index) muxed from the children by the bit's next value. The max tree "
+             "takes the right child iff it is greater, the min tree iff it is not (ties go "
+             "right); an unavailable child loses to an available one. Level 0's comparisons come "
+             "in: the leaf unit shares them between its two sides. Build: a level's bits are "
+             "written when its build_i bit is set. Pop: pop_i walks down the current bits; only "
+             "the nodes on that path rewrite their bits.");
+  m.param("Inputs", 2, "Inputs of the unit, R: a power of two, at least 2.");
+  m.param("MinSide", 0, "1: the min tree; 0: the max tree.");
+  m.ports(
+      {{"input", 0, "clk_i", "Clock."},
+       {"input", 0, "rst_ni", "Asynchronous reset, active low."},
+       {"input", 0, "build_i", "Build: bit j writes the winner bits of level j.", "$clog2(Inputs)"},
+       {"input", 0, "val_i", "Input i's value, binary16, at [i*16 +: 16].", "Inputs*16"},
+       {"input", 0, "avail_i", "Input i is available.", "Inputs"},
+       {"input", 0, "gt0_i", "Level 0: input 2i+1 is greater than input 2i under the order key.",
+        "Inputs/2"},
+       {"input", 0, "pop_i", "The unit's root is on the popped path this cycle."},
+       {"output", 0, "pop_o", "Input i is on the popped path this cycle.", "Inputs"},
+       {"output", 16, "val_o", "The winner, binary16 (after this cycle's bit updates)."},
+       {"output", 0, "avail_o", "The winner is available."},
+       {"output", 0, "win_o", "Which input wins.", "$clog2(Inputs)"}});
+  m.localparam("Levels", "$clog2(Inputs)");
+  const bool lost = mutated("orizuru.left_pop_lost");
+  m << "\n  for (genvar j = 0; j < Levels; j++) begin : g_level\n"
+       "    localparam int Nodes = Inputs >> (j + 1);\n"
+       "    logic [2*Nodes*16-1:0] child_val;\n"
+       "    logic [2*Nodes-1:0]    child_avail;\n"
+       "    logic [Nodes-1:0]      gt, right, en, bit_d, bit_q, avail;\n"
+       "    logic [Nodes*16-1:0]   val;\n"
+       "    logic [Nodes*(j+1)-1:0] win;\n"
+       "    if (j == 0) begin : g_inputs\n"
+       "      assign child_val   = val_i;\n"
+       "      assign child_avail = avail_i;\n"
+       "      assign gt          = gt0_i;\n"
+       "    end else begin : g_below\n"
+       "      assign child_val   = g_level[j-1].val;\n"
+       "      assign child_avail = g_level[j-1].avail;\n"
+       "      for (genvar n = 0; n < Nodes; n++) begin : g_cmp\n"
+       "        logic unused_lt, unused_eq;\n";
+  compare(m, c, "u_cmp", "child_val[(2*n+1)*16 +: 16]", "child_val[2*n*16 +: 16]", "unused_lt",
+          "unused_eq", "gt[n]", "        ", "Inputs/2 - 1");
+  m << "      end\n"
+       "    end\n"
+       "    // Pops walk down from the root: a node is on the path when its parent is and the\n"
+       "    // parent's bit points at it.\n"
+       "    if (j == Levels - 1) begin : g_root\n"
+       "      assign en = pop_i;\n"
+       "    end else begin : g_inner\n"
+       "      for (genvar n = 0; n < Nodes; n++) begin : g_en\n"
+       "        assign en[n] = g_level[j+1].en[n/2]\n"
+       "            && (n % 2 == 1 ? g_level[j+1].bit_q[n/2] : !g_level[j+1].bit_q[n/2]);\n"
+       "      end\n"
+       "    end\n"
+       "    for (genvar n = 0; n < Nodes; n++) begin : g_node\n"
+       "      assign right[n] = child_avail[2*n+1]\n"
+       "          && (!child_avail[2*n] || (MinSide == 1 ? !gt[n] : gt[n]));\n"
+       "      assign bit_d[n] = build_i[j] || en[n] ? right[n] : bit_q[n];\n"
+       "      assign val[n*16 +: 16] = bit_d[n] ? child_val[(2*n+1)*16 +: 16]\n"
+       "                                        : child_val[2*n*16 +: 16];\n"
+       "      assign avail[n] = child_avail[2*n] || child_avail[2*n+1];\n"
+       "      if (j == 0) begin : g_win\n"
+       "        assign win[n] = bit_d[n];\n"
+       "      end else begin : g_win\n"
+       "        assign win[n*(j+1) +: j+1] = {bit_d[n], bit_d[n] ? g_level[j-1].win[(2*n+1)*j +: "
+       "j]\n"
+       "                                                          : g_level[j-1].win[2*n*j +: "
+       "j]};\n"
+       "      end\n"
+       "    end\n"
+       "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+       "      if (!rst_ni) bit_q <= '0;\n"
+       "      else bit_q <= bit_d;\n"
+       "    end\n"
+       "  end\n\n"
+       "  for (genvar i = 0; i < Inputs/2; i++) begin : g_pop\n"
+    << (lost ? "    assign pop_o[2*i]   = 1'b0;\n"
+             : "    assign pop_o[2*i]   = g_level[0].en[i] && !g_level[0].bit_q[i];\n")
+    << "    assign pop_o[2*i+1] = g_level[0].en[i] && g_level[0].bit_q[i];\n"
+       "  end\n"
+       "  assign val_o   = g_level[Levels-1].val;\n"
+       "  assign avail_o = g_level[Levels-1].avail;\n"
+       "  assign win_o   = g_level[Levels-1].win;\n";
+  m.op("mux", "16", "val", "Inputs-1");
+  return m.file();
+}
+
+// The two sides' instances of a unit.
+void sides(SvModule& m, const Config& c, const string& max_val, const string& min_val,
+           const string& max_gt0, const string& min_gt0, const string& max_pop_o,
+           const string& min_pop_o, const string& max_win, const string& min_win) {
+  for (const char* side : {"max", "min"}) {
+    const bool is_max = side == string("max");
+    m.inst(module_name(c, "orizuru") + "_side", fmt::format("u_{}", side),
+           {{"clk_i", "clk_i"},
+            {"rst_ni", "rst_ni"},
+            {"build_i", "build_i"},
+            {"val_i", is_max ? max_val : min_val},
+            {"avail_i", fmt::format("{}_avail_i", side)},
+            {"gt0_i", is_max ? max_gt0 : min_gt0},
+            {"pop_i", fmt::format("{}_pop_i", side)},
+            {"pop_o", is_max ? max_pop_o : min_pop_o},
+            {"val_o", fmt::format("{}_val_o", side)},
+            {"avail_o", fmt::format("{}_avail_o", side)},
+            {"win_o", is_max ? max_win : min_win}},
+           "  ", {{"Inputs", "Inputs"}, {"MinSide", is_max ? "0" : "1"}});
   }
-  s += fmt::format(
-      "  /// Clock.\n"
-      "  input  logic clk_i,\n"
-      "  /// Asynchronous reset, active low.\n"
-      "  input  logic rst_ni,\n"
-      "  /// Build: bit j writes the winner bits of level j (0 = nearest the inputs).\n"
-      "  input  logic [{0}:0] build_i,\n",
-      r - 1);
-  if (leaf) {
-    s += fmt::format(
-        "  /// The leaves: binary16 activation of input i at [i*16 +: 16].\n"
-        "  input  logic [{0}:0] leaf_i,\n"
-        "  /// Max tree: leaf i is available (not yet popped by the max tree).\n"
-        "  input  logic [{1}:0] max_avail_i,\n"
-        "  /// Min tree: leaf i is available (not yet popped by the min tree).\n"
-        "  input  logic [{1}:0] min_avail_i,\n",
-        R * 16 - 1, R - 1);
+}
+
+// The leaf unit: R leaves shared by both sides, one comparison per leaf pair.
+SvFile leaf_unit_module(const Config& c) {
+  SvModule m(module_name(c, "orizuru") + "_leaf_unit",
+             "Leaf unit of Orizuru: the max tree and the min tree over Inputs shared leaves "
+             "(oasis side modules). The first level compares each leaf pair once for both "
+             "trees: the max tree takes the right leaf iff it is greater, the min tree reuses "
+             "the result reversed (right iff not greater, so ties go right).");
+  m.param("Inputs", 2, "Leaves, R: a power of two, at least 2.");
+  m.ports(
+      {{"input", 0, "clk_i", "Clock."},
+       {"input", 0, "rst_ni", "Asynchronous reset, active low."},
+       {"input", 0, "build_i", "Build: bit j writes the winner bits of level j.", "$clog2(Inputs)"},
+       {"input", 0, "leaf_i", "Leaf i's activation, binary16, at [i*16 +: 16].", "Inputs*16"},
+       {"input", 0, "max_avail_i", "Max tree: leaf i is available (not yet popped).", "Inputs"},
+       {"input", 0, "min_avail_i", "Min tree: leaf i is available (not yet popped).", "Inputs"},
+       {"input", 0, "max_pop_i", "Max tree: the unit's root is on the popped path."},
+       {"input", 0, "min_pop_i", "Min tree: the unit's root is on the popped path."},
+       {"output", 0, "max_clear_o", "Max tree: leaf i is popped this cycle.", "Inputs"},
+       {"output", 0, "min_clear_o", "Min tree: leaf i is popped this cycle.", "Inputs"},
+       {"output", 16, "max_val_o", "Max tree: the unit's winner, binary16."},
+       {"output", 0, "max_avail_o", "Max tree: the winner is available."},
+       {"output", 0, "max_idx_o", "Max tree: the winner's leaf.", "$clog2(Inputs)"},
+       {"output", 16, "min_val_o", "Min tree: the unit's winner, binary16."},
+       {"output", 0, "min_avail_o", "Min tree: the winner is available."},
+       {"output", 0, "min_idx_o", "Min tree: the winner's leaf.", "$clog2(Inputs)"}});
+  const bool left = mutated("orizuru.min_ties_left");
+  m << "  logic [Inputs/2-1:0] gt, eq;\n"
+       "  for (genvar i = 0; i < Inputs/2; i++) begin : g_pair\n"
+       "    logic unused_lt;\n";
+  compare(m, c, "u_cmp", "leaf_i[(2*i+1)*16 +: 16]", "leaf_i[2*i*16 +: 16]", "unused_lt", "eq[i]",
+          "gt[i]", "    ", "Inputs/2");
+  m << "  end\n";
+  if (left) {
+    m << "  // The min tree takes the right leaf only when it is strictly less.\n"
+         "  logic [Inputs/2-1:0] min_gt0;\n"
+         "  assign min_gt0 = gt | eq;\n";
   } else {
-    for (const char* side : {"max", "min"}) {
-      s += fmt::format(
-          "  /// {0} tree: child i's winner, binary16, at [i*16 +: 16].\n"
-          "  input  logic [{1}:0] {0}_val_i,\n"
-          "  /// {0} tree: child i's winner is available.\n"
-          "  input  logic [{2}:0] {0}_avail_i,\n"
-          "  /// {0} tree: child i's winner's index in its subtree, at [i*ChildIndexBits +: "
-          "ChildIndexBits].\n"
-          "  input  logic [{3}*ChildIndexBits-1:0] {0}_idx_i,\n",
-          side, R * 16 - 1, R - 1, R);
-    }
+    m << "  // Equal leaves matter to neither tree beyond gt.\n"
+         "  logic unused_eq;\n"
+         "  assign unused_eq = ^eq;\n";
+  }
+  sides(m, c, "leaf_i", "leaf_i", "gt", left ? "min_gt0" : "gt", "max_clear_o", "min_clear_o",
+        "max_idx_o", "min_idx_o");
+  return m.file();
+}
+
+// A unit above the leaves: each input is a lower unit's winner, per side.
+SvFile unit_module(const Config& c) {
+  SvModule m(module_name(c, "orizuru") + "_unit",
+             "Unit of Orizuru above the leaves: each of its Inputs children is the winner of a "
+             "lower unit, per side (oasis side modules, one comparator per node and side). A "
+             "winner's index is its child's, below the child's own winner index; pop_o tells "
+             "the lower unit on the popped path.");
+  m.param("Inputs", 2, "Children, R: a power of two, at least 2.");
+  m.param("ChildIndexBits", 1, "Width of a child's index (its position in its subtree), bits.");
+  std::vector<Port> ports = {
+      {"input", 0, "clk_i", "Clock."},
+      {"input", 0, "rst_ni", "Asynchronous reset, active low."},
+      {"input", 0, "build_i", "Build: bit j writes the winner bits of level j.", "$clog2(Inputs)"}};
+  for (const char* side : {"max", "min"}) {
+    const string s = side;
+    ports.push_back(
+        {"input", 0, s + "_val_i", s + " tree: child i's winner, at [i*16 +: 16].", "Inputs*16"});
+    ports.push_back(
+        {"input", 0, s + "_avail_i", s + " tree: child i's winner is available.", "Inputs"});
+    ports.push_back({"input", 0, s + "_idx_i",
+                     s + " tree: child i's winner's index in its subtree, at "
+                         "[i*ChildIndexBits +: ChildIndexBits].",
+                     "Inputs*ChildIndexBits"});
   }
   for (const char* side : {"max", "min"}) {
-    s += fmt::format(
-        "  /// {0} tree: this unit's root is on the popped path this cycle.\n"
-        "  input  logic {0}_pop_i,\n",
+    ports.push_back({"input", 0, string(side) + "_pop_i",
+                     string(side) + " tree: the unit's root is on the popped path."});
+  }
+  for (const char* side : {"max", "min"}) {
+    ports.push_back({"output", 0, string(side) + "_pop_o",
+                     string(side) + " tree: child i is on the popped path.", "Inputs"});
+  }
+  for (const char* side : {"max", "min"}) {
+    const string s = side;
+    ports.push_back({"output", 16, s + "_val_o", s + " tree: the unit's winner, binary16."});
+    ports.push_back({"output", 0, s + "_avail_o", s + " tree: the winner is available."});
+    ports.push_back({"output", 0, s + "_idx_o",
+                     s + " tree: the winner's index in this unit's subtree.",
+                     "ChildIndexBits+$clog2(Inputs)"});
+  }
+  m.ports(ports);
+  m.localparam("Levels", "$clog2(Inputs)");
+  m << "\n";
+  for (const char* side : {"max", "min"}) {
+    m << fmt::format(
+        "  logic [Inputs/2-1:0] {0}_gt;\n"
+        "  logic [Levels-1:0]   {0}_win;\n"
+        "  for (genvar i = 0; i < Inputs/2; i++) begin : g_{0}_pair\n"
+        "    logic unused_lt, unused_eq;\n",
         side);
+    compare(m, c, "u_cmp", fmt::format("{}_val_i[(2*i+1)*16 +: 16]", side),
+            fmt::format("{}_val_i[2*i*16 +: 16]", side), "unused_lt", "unused_eq",
+            fmt::format("{}_gt[i]", side), "    ", "Inputs/2");
+    m << "  end\n";
   }
+  sides(m, c, "max_val_i", "min_val_i", "max_gt", "min_gt", "max_pop_o", "min_pop_o", "max_win",
+        "min_win");
+  m.comment("The winner's index below its child's position.");
   for (const char* side : {"max", "min"}) {
-    s += fmt::format(
-        "  /// {0} tree: {1} i is on the popped path this cycle.\n"
-        "  output logic [{2}:0] {0}_{3}_o,\n",
-        side, leaf ? "leaf" : "child", R - 1, leaf ? "clear" : "pop");
+    const string s = side;
+    m << fmt::format("  logic [ChildIndexBits-1:0] {}_child_idx;\n", s);
+    mux_tree(m, c, "u_" + s + "_idx_mux", "Inputs", "ChildIndexBits", "Levels", s + "_idx_i",
+             s + "_win", s + "_child_idx");
+    m << fmt::format("  assign {0}_idx_o = {{{0}_win, {0}_child_idx}};\n", s);
   }
+  return m.file();
+}
+
+// The signals of one layer of units, each side's winners and, above layer 0,
+// the children they read (the layer below, padded to whole units).
+void layer_signals(SvModule& m, const OrizuruTiming& t, int l) {
+  const int u = t.units_per_layer[size_t(l)], R = t.unit_inputs, r = t.unit_levels;
+  m << fmt::format("  // Layer {0}: {1} unit(s), heights {2}..{3} of the tree.\n", l, u, l * r + 1,
+                   l * r + r);
   for (const char* side : {"max", "min"}) {
-    s += fmt::format(
-        "  /// {0} tree: the unit's winner, binary16 (after this cycle's bit updates).\n"
-        "  output logic [15:0] {0}_val_o,\n"
-        "  /// {0} tree: the unit's winner is available.\n"
-        "  output logic {0}_avail_o,\n"
-        "  /// {0} tree: the winner's index in this unit's subtree, most significant bit first.\n"
-        "  output logic [{1}-1:0] {0}_idx_o{2}\n",
-        side, idx_width(leaf, r), side == string("max") ? "," : "");
-  }
-  s += ");\n\n";
-
-  for (int j = 0; j < r; ++j) {
-    const int n = R >> (j + 1);
-    for (const char* side : {"max", "min"}) {
-      s += fmt::format("  // Level {0}, {1} tree: {2} node(s).\n", j, side, n);
-      s += fmt::format("  logic [{0}:0] l{1}_{2}_bit_q, l{1}_{2}_bit_d, l{1}_{2}_en, l{1}_{2}_avail;\n",
-                       n - 1, j, side);
-      s += fmt::format("  logic [{0}:0] l{1}_{2}_val;\n", n * 16 - 1, j, side);
-      s += fmt::format("  logic [{0}*{1}-1:0] l{2}_{3}_idx;\n", n, idx_width(leaf, j + 1), j, side);
+    m << fmt::format("  logic {0} l{1}_{2}_val;\n  logic {3} l{1}_{2}_avail, l{1}_{2}_pop;\n",
+                     range(u * 16), l, side, range(u));
+    m << fmt::format("  logic {} l{}_{}_idx;\n", range(u * r * (l + 1)), l, side);
+    if (l > 0) {
+      m << fmt::format("  logic {} l{}_{}_child_val;\n", range(u * R * 16), l, side);
+      m << fmt::format("  logic {0} l{1}_{2}_child_avail, l{1}_{2}_child_pop;\n", range(u * R), l,
+                       side);
+      m << fmt::format("  logic {} l{}_{}_child_idx;\n", range(u * R * r * l), l, side);
     }
   }
-  s += "\n";
+}
 
-  for (int j = 0; j < r; ++j) {
-    const int n = R >> (j + 1);
-    if (leaf && j == 0) {
-      s += fmt::format("  for (genvar i = 0; i < {}; i++) begin : g_l0\n", n);
-      s += "    logic gt;\n    logic unused_lt;\n    logic unused_eq;\n";
-      s += fmt::format(
-          "    {} u_cmp (\n"
-          "      .a_i (leaf_i[(2*i+1)*16 +: 16]),\n"
-          "      .b_i (leaf_i[2*i*16 +: 16]),\n"
-          "      .lt_o(unused_lt),\n"
-          "      .eq_o(unused_eq),\n"
-          "      .gt_o(gt)\n"
-          "    );\n",
-          cmp_module(c));
-      for (const char* side : {"max", "min"}) {
-        const string cond = side == string("max") ? "gt" : "!gt";
-        s += fmt::format(
-            "    assign l0_{0}_bit_d[i] = (build_i[0] || l0_{0}_en[i])\n"
-            "        ? ({0}_avail_i[2*i+1] && (!{0}_avail_i[2*i] || {1})) : l0_{0}_bit_q[i];\n"
-            "    assign l0_{0}_val[i*16 +: 16] = l0_{0}_bit_d[i] ? leaf_i[(2*i+1)*16 +: 16]\n"
-            "                                                : leaf_i[2*i*16 +: 16];\n"
-            "    assign l0_{0}_avail[i] = {0}_avail_i[2*i] || {0}_avail_i[2*i+1];\n"
-            "    assign l0_{0}_idx[i] = l0_{0}_bit_d[i];\n",
-            side, cond);
-      }
-      s += "  end\n\n";
-      continue;
-    }
-    for (const char* side : {"max", "min"}) {
-      const bool is_max = side == string("max");
-      string src_val, src_avail, src_idx, ws;
-      if (j == 0) {
-        src_val = fmt::format("{}_val_i", side);
-        src_avail = fmt::format("{}_avail_i", side);
-        src_idx = fmt::format("{}_idx_i", side);
-        ws = "ChildIndexBits";
-      } else {
-        src_val = fmt::format("l{}_{}_val", j - 1, side);
-        src_avail = fmt::format("l{}_{}_avail", j - 1, side);
-        src_idx = fmt::format("l{}_{}_idx", j - 1, side);
-        ws = idx_width(leaf, j);
-      }
-      const string w = idx_width(leaf, j + 1);
-      s += fmt::format("  for (genvar i = 0; i < {}; i++) begin : g_l{}_{}\n", n, j, side);
-      s += is_max ? "    logic gt;\n    logic unused_lt;\n    logic unused_eq;\n"
-                  : "    logic lt;\n    logic eq;\n    logic unused_gt;\n";
-      s += fmt::format(
-          "    {0} u_cmp (\n"
-          "      .a_i ({1}[(2*i+1)*16 +: 16]),\n"
-          "      .b_i ({1}[2*i*16 +: 16]),\n"
-          "      .lt_o({2}),\n"
-          "      .eq_o({3}),\n"
-          "      .gt_o({4})\n"
-          "    );\n",
-          cmp_module(c), src_val, is_max ? "unused_lt" : "lt", is_max ? "unused_eq" : "eq",
-          is_max ? "gt" : "unused_gt");
-      s += fmt::format(
-          "    assign l{0}_{1}_bit_d[i] = (build_i[{0}] || l{0}_{1}_en[i])\n"
-          "        ? ({2}[2*i+1] && (!{2}[2*i] || {3})) : l{0}_{1}_bit_q[i];\n"
-          "    assign l{0}_{1}_val[i*16 +: 16] = l{0}_{1}_bit_d[i] ? {4}[(2*i+1)*16 +: 16]\n"
-          "                                              : {4}[2*i*16 +: 16];\n"
-          "    assign l{0}_{1}_avail[i] = {2}[2*i] || {2}[2*i+1];\n"
-          "    assign l{0}_{1}_idx[i*{5} +: {5}] = {{l{0}_{1}_bit_d[i],\n"
-          "        l{0}_{1}_bit_d[i] ? {6}[(2*i+1)*{7} +: {7}] : {6}[2*i*{7} +: {7}]}};\n",
-          j, side, src_avail, is_max ? "gt" : "(lt || eq)", src_val, w, src_idx, ws);
-      s += "  end\n\n";
-    }
-  }
-
-  // Pops walk down the current bits from the unit's root.
+// Layer l's children: the winners of layer l - 1, the last unit's missing
+// children tied to unavailable.
+void layer_children(SvModule& m, const OrizuruTiming& t, int l) {
+  const int u = t.units_per_layer[size_t(l)], R = t.unit_inputs, r = t.unit_levels;
+  const int below = t.units_per_layer[size_t(l - 1)];
+  const int pad = u * R - below;
   for (const char* side : {"max", "min"}) {
-    s += fmt::format("  assign l{}_{}_en = {}_pop_i;\n", r - 1, side, side);
-    for (int j = r - 2; j >= 0; --j) {
-      const int n = R >> (j + 1);
-      s += fmt::format(
-          "  for (genvar i = 0; i < {0}; i++) begin : g_en{1}_{2}\n"
-          "    assign l{1}_{2}_en[i] = l{3}_{2}_en[i/2]\n"
-          "        && ((i % 2 == 1) ? l{3}_{2}_bit_q[i/2] : !l{3}_{2}_bit_q[i/2]);\n"
-          "  end\n",
-          n, j, side, j + 1);
-    }
-    s += fmt::format(
-        "  for (genvar i = 0; i < {0}; i++) begin : g_out_{1}\n"
-        "    assign {1}_{2}_o[2*i]   = l0_{1}_en[i] && !l0_{1}_bit_q[i];\n"
-        "    assign {1}_{2}_o[2*i+1] = l0_{1}_en[i] && l0_{1}_bit_q[i];\n"
-        "  end\n",
-        R / 2, side, leaf ? "clear" : "pop");
-    s += fmt::format(
-        "  assign {0}_val_o   = l{1}_{0}_val;\n"
-        "  assign {0}_avail_o = l{1}_{0}_avail;\n"
-        "  assign {0}_idx_o   = l{1}_{0}_idx;\n\n",
-        side, r - 1);
-  }
-
-  s += "  always_ff @(posedge clk_i or negedge rst_ni) begin\n    if (!rst_ni) begin\n";
-  for (int j = 0; j < r; ++j) {
-    for (const char* side : {"max", "min"}) s += fmt::format("      l{}_{}_bit_q <= '0;\n", j, side);
-  }
-  s += "    end else begin\n";
-  for (int j = 0; j < r; ++j) {
-    for (const char* side : {"max", "min"}) {
-      s += fmt::format("      l{0}_{1}_bit_q <= l{0}_{1}_bit_d;\n", j, side);
+    const auto padded = [&](const string& field, int bits) {
+      return pad > 0 ? fmt::format("{{{}'d0, l{}_{}_{}}}", pad * bits, l - 1, side, field)
+                     : fmt::format("l{}_{}_{}", l - 1, side, field);
+    };
+    m << fmt::format("  assign l{0}_{1}_child_val   = {2};\n", l, side, padded("val", 16));
+    m << fmt::format("  assign l{0}_{1}_child_avail = {2};\n", l, side, padded("avail", 1));
+    m << fmt::format("  assign l{0}_{1}_child_idx   = {2};\n", l, side, padded("idx", r * l));
+    if (pad > 0) {
+      m << fmt::format("  assign l{0}_{1}_pop = l{2}_{1}_child_pop[{3}:0];\n", l - 1, side, l,
+                       below - 1);
+      m << fmt::format("  logic unused_l{0}_{1}_pad_pop;\n", l, side);
+      m << fmt::format("  assign unused_l{0}_{1}_pad_pop = ^l{0}_{1}_child_pop[{2}:{3}];\n", l,
+                       side, u * R - 1, below);
+    } else {
+      m << fmt::format("  assign l{0}_{1}_pop = l{2}_{1}_child_pop;\n", l - 1, side, l);
     }
   }
-  s += "    end\n  end\n\nendmodule\n";
-  return s;
 }
 
 // The tree of units: layer 0 holds the leaf units, each further layer units
 // over up to R winners of the layer below, the last layer one unit.
-string orizuru_core(const Config& c, const OrizuruTiming& t) {
-  const int R = t.unit_inputs;
-  const int r = t.unit_levels;
-  const int T = t.layers;
-  const int sw = index_width(t.build_cycles);
-  string s;
-  for (int l = 0; l < T; ++l) {
-    const int u = t.units_per_layer[size_t(l)];
-    const int w = r * (l + 1);
-    s += fmt::format("  // Layer {0}: {1} unit(s), heights {2}..{3} of the tree.\n", l, u,
-                     l * r + 1, l * r + r);
-    s += fmt::format("  logic [{}:0] build_l{};\n", r - 1, l);
-    for (const char* side : {"max", "min"}) {
-      s += fmt::format("  logic [{0}:0] l{1}_{2}_val;\n  logic [{3}:0] l{1}_{2}_avail, l{1}_{2}_pop;\n",
-                       u * 16 - 1, l, side, u - 1);
-      s += fmt::format("  logic [{0}:0] l{1}_{2}_idx;\n", u * w - 1, l, side);
-      if (l > 0) {
-        const int cw = r * l;
-        s += fmt::format("  logic [{0}:0] l{1}_{2}_child_val;\n", u * R * 16 - 1, l, side);
-        s += fmt::format("  logic [{0}:0] l{1}_{2}_child_avail, l{1}_{2}_child_pop;\n", u * R - 1, l,
-                         side);
-        s += fmt::format("  logic [{0}:0] l{1}_{2}_child_idx;\n", u * R * cw - 1, l, side);
-      }
-    }
-  }
-  s += "\n";
-  for (int l = 0; l < T; ++l) {
-    for (int j = 0; j < r; ++j) {
-      const int stage = (l * r + j) / t.levels_per_stage;
-      s += fmt::format("  assign build_l{}[{}] = building && (stage_q == {}'d{});\n", l, j, sw, stage);
-    }
-  }
-  s += "\n";
-  for (int l = 1; l < T; ++l) {
-    const int u = t.units_per_layer[size_t(l)];
-    const int below = t.units_per_layer[size_t(l - 1)];
-    const int pad = u * R - below;
-    const int cw = r * l;
-    for (const char* side : {"max", "min"}) {
-      if (pad > 0) {
-        s += fmt::format("  assign l{0}_{1}_child_val   = {{{2}'d0, l{3}_{1}_val}};\n", l, side,
-                         pad * 16, l - 1);
-        s += fmt::format("  assign l{0}_{1}_child_avail = {{{2}'d0, l{3}_{1}_avail}};\n", l, side,
-                         pad, l - 1);
-        s += fmt::format("  assign l{0}_{1}_child_idx   = {{{2}'d0, l{3}_{1}_idx}};\n", l, side,
-                         pad * cw, l - 1);
-        s += fmt::format("  assign l{0}_{1}_pop = l{2}_{1}_child_pop[{3}:0];\n", l - 1, side, l,
-                         below - 1);
-        s += fmt::format("  logic unused_l{0}_{1}_pad_pop;\n", l, side);
-        s += fmt::format("  assign unused_l{0}_{1}_pad_pop = ^l{0}_{1}_child_pop[{2}:{3}];\n", l,
-                         side, u * R - 1, below);
-      } else {
-        s += fmt::format("  assign l{0}_{1}_child_val   = l{2}_{1}_val;\n", l, side, l - 1);
-        s += fmt::format("  assign l{0}_{1}_child_avail = l{2}_{1}_avail;\n", l, side, l - 1);
-        s += fmt::format("  assign l{0}_{1}_child_idx   = l{2}_{1}_idx;\n", l, side, l - 1);
-        s += fmt::format("  assign l{0}_{1}_pop = l{2}_{1}_child_pop;\n", l - 1, side, l);
-      }
-    }
-  }
-  s += fmt::format("  assign l{0}_max_pop = pop_max;\n  assign l{0}_min_pop = pop_min;\n\n", T - 1);
+void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
+  const int R = t.unit_inputs, r = t.unit_levels, T = t.layers;
+  m.localparam("UnitInputs", R, "Inputs of a unit, R.");
+  m.localparam("UnitLevels", r, "Comparator levels of a unit, log2(R).");
+  m.localparam("TreeLevels", t.tree_levels, "Comparator levels of the tree.");
+  m.localparam("LevelsPerStage", t.levels_per_stage, "Levels built in one cycle.");
+  m.comment("Build cycle s writes the winner bits of tree levels s*LevelsPerStage and up.");
+  m << "  logic [TreeLevels-1:0] build;\n"
+       "  for (genvar j = 0; j < TreeLevels; j++) begin : g_build\n";
+  m << fmt::format("    assign build[j] = building && stage_q == {}'(j / LevelsPerStage);\n",
+                   index_width(t.build_cycles));
+  m << "  end\n\n";
+  m.op("eq", index_width(t.build_cycles), "build", t.tree_levels);
+  for (int l = 0; l < T; ++l) layer_signals(m, t, l);
+  m << "\n";
+  for (int l = 1; l < T; ++l) layer_children(m, t, l);
+  m << fmt::format("  assign l{0}_max_pop = pop_max;\n  assign l{0}_min_pop = pop_min;\n\n", T - 1);
 
-  const string leaf_mod = module_name(c, "orizuru") + "_leaf_unit";
-  const string unit_mod = module_name(c, "orizuru") + "_unit";
-  s += loop_open("u", t.units_per_layer[0], "g_layer0");
-  s += fmt::format(
-      "    {0} u_unit (\n"
-      "      .clk_i,\n"
-      "      .rst_ni,\n"
-      "      .build_i    (build_l0),\n"
-      "      .leaf_i     (leaf_q[u*{1} +: {1}]),\n"
-      "      .max_avail_i(max_avail_d[u*{2} +: {2}]),\n"
-      "      .min_avail_i(min_avail_d[u*{2} +: {2}]),\n"
-      "      .max_pop_i  (l0_max_pop[u]),\n"
-      "      .min_pop_i  (l0_min_pop[u]),\n"
-      "      .max_clear_o(max_clear[u*{2} +: {2}]),\n"
-      "      .min_clear_o(min_clear[u*{2} +: {2}]),\n"
-      "      .max_val_o  (l0_max_val[u*16 +: 16]),\n"
-      "      .max_avail_o(l0_max_avail[u]),\n"
-      "      .max_idx_o  (l0_max_idx[u*{3} +: {3}]),\n"
-      "      .min_val_o  (l0_min_val[u*16 +: 16]),\n"
-      "      .min_avail_o(l0_min_avail[u]),\n"
-      "      .min_idx_o  (l0_min_idx[u*{3} +: {3}])\n"
-      "    );\n",
-      leaf_mod, R * 16, R, r);
-  s += loop_close(t.units_per_layer[0]);
+  m << loop_open("u", t.units_per_layer[0], "g_layer0");
+  m.inst(module_name(c, "orizuru") + "_leaf_unit", "u_unit",
+         {{"clk_i", "clk_i"},
+          {"rst_ni", "rst_ni"},
+          {"build_i", "build[0 +: UnitLevels]"},
+          {"leaf_i", "leaf_q[u*UnitInputs*16 +: UnitInputs*16]"},
+          {"max_avail_i", "max_avail_d[u*UnitInputs +: UnitInputs]"},
+          {"min_avail_i", "min_avail_d[u*UnitInputs +: UnitInputs]"},
+          {"max_pop_i", "l0_max_pop[u]"},
+          {"min_pop_i", "l0_min_pop[u]"},
+          {"max_clear_o", "max_clear[u*UnitInputs +: UnitInputs]"},
+          {"min_clear_o", "min_clear[u*UnitInputs +: UnitInputs]"},
+          {"max_val_o", "l0_max_val[u*16 +: 16]"},
+          {"max_avail_o", "l0_max_avail[u]"},
+          {"max_idx_o", "l0_max_idx[u*UnitLevels +: UnitLevels]"},
+          {"min_val_o", "l0_min_val[u*16 +: 16]"},
+          {"min_avail_o", "l0_min_avail[u]"},
+          {"min_idx_o", "l0_min_idx[u*UnitLevels +: UnitLevels]"}},
+         "    ", {{"Inputs", "UnitInputs"}}, std::to_string(t.units_per_layer[0]));
+  m << loop_close(t.units_per_layer[0]);
   for (int l = 1; l < T; ++l) {
-    const int cw = r * l;
-    const int w = r * (l + 1);
-    s += loop_open("u", t.units_per_layer[size_t(l)], fmt::format("g_layer{}", l));
-    s += fmt::format(
-        "    {0} #(\n"
-        "      .ChildIndexBits({1})\n"
-        "    ) u_unit (\n"
-        "      .clk_i,\n"
-        "      .rst_ni,\n"
-        "      .build_i    (build_l{2}),\n",
-        unit_mod, cw, l);
+    const int u = t.units_per_layer[size_t(l)];
+    const string cw = fmt::format("{}*UnitLevels", l), w = fmt::format("{}*UnitLevels", l + 1);
+    m << loop_open("u", u, fmt::format("g_layer{}", l));
+    std::vector<std::pair<string, string>> conn = {
+        {"clk_i", "clk_i"},
+        {"rst_ni", "rst_ni"},
+        {"build_i", fmt::format("build[{}*UnitLevels +: UnitLevels]", l)}};
     for (const char* side : {"max", "min"}) {
-      s += fmt::format(
-          "      .{0}_val_i  (l{1}_{0}_child_val[u*{2} +: {2}]),\n"
-          "      .{0}_avail_i(l{1}_{0}_child_avail[u*{3} +: {3}]),\n"
-          "      .{0}_idx_i  (l{1}_{0}_child_idx[u*{4} +: {4}]),\n",
-          side, l, R * 16, R, R * cw);
+      conn.push_back({fmt::format("{}_val_i", side),
+                      fmt::format("l{}_{}_child_val[u*UnitInputs*16 +: UnitInputs*16]", l, side)});
+      conn.push_back({fmt::format("{}_avail_i", side),
+                      fmt::format("l{}_{}_child_avail[u*UnitInputs +: UnitInputs]", l, side)});
+      conn.push_back(
+          {fmt::format("{}_idx_i", side),
+           fmt::format("l{0}_{1}_child_idx[u*UnitInputs*{2} +: UnitInputs*{2}]", l, side, cw)});
     }
-    s += fmt::format(
-        "      .max_pop_i  (l{0}_max_pop[u]),\n"
-        "      .min_pop_i  (l{0}_min_pop[u]),\n"
-        "      .max_pop_o  (l{0}_max_child_pop[u*{1} +: {1}]),\n"
-        "      .min_pop_o  (l{0}_min_child_pop[u*{1} +: {1}]),\n"
-        "      .max_val_o  (l{0}_max_val[u*16 +: 16]),\n"
-        "      .max_avail_o(l{0}_max_avail[u]),\n"
-        "      .max_idx_o  (l{0}_max_idx[u*{2} +: {2}]),\n"
-        "      .min_val_o  (l{0}_min_val[u*16 +: 16]),\n"
-        "      .min_avail_o(l{0}_min_avail[u]),\n"
-        "      .min_idx_o  (l{0}_min_idx[u*{2} +: {2}])\n"
-        "    );\n",
-        l, R, w);
-    s += loop_close(t.units_per_layer[size_t(l)]);
+    for (const char* side : {"max", "min"}) {
+      conn.push_back({fmt::format("{}_pop_i", side), fmt::format("l{}_{}_pop[u]", l, side)});
+    }
+    for (const char* side : {"max", "min"}) {
+      conn.push_back({fmt::format("{}_pop_o", side),
+                      fmt::format("l{}_{}_child_pop[u*UnitInputs +: UnitInputs]", l, side)});
+    }
+    for (const char* side : {"max", "min"}) {
+      conn.push_back(
+          {fmt::format("{}_val_o", side), fmt::format("l{}_{}_val[u*16 +: 16]", l, side)});
+      conn.push_back({fmt::format("{}_avail_o", side), fmt::format("l{}_{}_avail[u]", l, side)});
+      conn.push_back(
+          {fmt::format("{}_idx_o", side), fmt::format("l{0}_{1}_idx[u*{2} +: {2}]", l, side, w)});
+    }
+    m.inst(module_name(c, "orizuru") + "_unit", "u_unit", conn, "    ",
+           {{"Inputs", "UnitInputs"}, {"ChildIndexBits", cw}}, std::to_string(u));
+    m << loop_close(u);
   }
   // The root: its index is the channel (padding makes it wider than needed).
   const int w = r * T;
-  s += fmt::format(
-      "\n  assign root_max_val = l{0}_max_val;\n"
-      "  assign root_min_val = l{0}_min_val;\n"
+  m << fmt::format(
+      "\n  assign root_max_val  = l{0}_max_val;\n"
+      "  assign root_min_val  = l{0}_min_val;\n"
       "  assign root_max_chan = l{0}_max_idx[{1}:0];\n"
       "  assign root_min_chan = l{0}_min_idx[{1}:0];\n",
       T - 1, t.channel_bits - 1);
-  string unused = fmt::format("l{0}_max_avail, l{0}_min_avail", T - 1);
+  std::vector<string> unused = {fmt::format("l{}_max_avail", T - 1),
+                                fmt::format("l{}_min_avail", T - 1)};
   if (w > t.channel_bits) {
-    unused += fmt::format(", l{0}_max_idx[{1}:{2}], l{0}_min_idx[{1}:{2}]", T - 1, w - 1,
-                          t.channel_bits);
+    unused.push_back(fmt::format("l{}_max_idx[{}:{}]", T - 1, w - 1, t.channel_bits));
+    unused.push_back(fmt::format("l{}_min_idx[{}:{}]", T - 1, w - 1, t.channel_bits));
   }
-  s += fmt::format(
-      "  // The root is always available while draining; the index bits above the\n"
-      "  // channel width only address padding.\n"
-      "  logic unused_root;\n"
-      "  assign unused_root = ^{{{}}};\n",
-      unused);
-  return s;
-}
-
-// The baseline: the whole masked vector reduced to its max and its min every
-// cycle by two pairwise trees (same tie rules), the winners' masks cleared.
-string baseline_core(const Config& c, const OrizuruTiming& t) {
-  const int cw = t.channel_bits;
-  string s;
-  s += fmt::format("  logic [{}:0] b0_chan;\n", t.padded_leaves * cw - 1);
-  s += loop_open("i", t.padded_leaves, "g_chan");
-  s += fmt::format("    assign b0_chan[i*{0} +: {0}] = {0}'(i);\n", cw);
-  s += loop_close(t.padded_leaves);
-  int m = t.padded_leaves;
-  int level = 0;
-  for (const char* side : {"max", "min"}) {
-    s += fmt::format("  logic [{0}:0] b0_{1}_val;\n  logic [{2}:0] b0_{1}_avail;\n", m * 16 - 1, side,
-                     m - 1);
-    s += fmt::format("  assign b0_{0}_val = leaf_q;\n  assign b0_{0}_avail = {0}_avail_d;\n", side);
-  }
-  while (m > 1) {
-    const int next = (m + 1) / 2;
-    const int pairs = m / 2;
-    const int j = level + 1;
-    for (const char* side : {"max", "min"}) {
-      const bool is_max = side == string("max");
-      s += fmt::format("  logic [{0}:0] b{1}_{2}_val;\n  logic [{3}:0] b{1}_{2}_avail;\n", next * 16 - 1,
-                       j, side, next - 1);
-      s += fmt::format("  logic [{0}:0] b{1}_{2}_chan;\n", next * cw - 1, j, side);
-      const string chan = level == 0 ? "b0_chan" : fmt::format("b{}_{}_chan", level, side);
-      s += loop_open("i", pairs, fmt::format("g_b{}_{}", j, side));
-      s += is_max ? "    logic gt;\n    logic unused_lt;\n    logic unused_eq;\n"
-                  : "    logic lt;\n    logic eq;\n    logic unused_gt;\n";
-      s += "    logic right;\n";
-      s += fmt::format(
-          "    {0} u_cmp (\n"
-          "      .a_i (b{1}_{2}_val[(2*i+1)*16 +: 16]),\n"
-          "      .b_i (b{1}_{2}_val[2*i*16 +: 16]),\n"
-          "      .lt_o({3}),\n"
-          "      .eq_o({4}),\n"
-          "      .gt_o({5})\n"
-          "    );\n",
-          cmp_module(c), level, side, is_max ? "unused_lt" : "lt", is_max ? "unused_eq" : "eq",
-          is_max ? "gt" : "unused_gt");
-      s += fmt::format(
-          "    assign right = b{0}_{1}_avail[2*i+1] && (!b{0}_{1}_avail[2*i] || {2});\n"
-          "    assign b{3}_{1}_val[i*16 +: 16] = right ? b{0}_{1}_val[(2*i+1)*16 +: 16]\n"
-          "                                       : b{0}_{1}_val[2*i*16 +: 16];\n"
-          "    assign b{3}_{1}_avail[i] = b{0}_{1}_avail[2*i] || b{0}_{1}_avail[2*i+1];\n"
-          "    assign b{3}_{1}_chan[i*{4} +: {4}] = right ? {5}[(2*i+1)*{4} +: {4}]\n"
-          "                                     : {5}[2*i*{4} +: {4}];\n",
-          level, side, is_max ? "gt" : "(lt || eq)", j, cw, chan);
-      s += loop_close(pairs);
-      if (m % 2 == 1) {
-        s += fmt::format(
-            "  assign b{0}_{1}_val[{2}*16 +: 16] = b{3}_{1}_val[{4}*16 +: 16];\n"
-            "  assign b{0}_{1}_avail[{2}] = b{3}_{1}_avail[{4}];\n"
-            "  assign b{0}_{1}_chan[{2}*{5} +: {5}] = {6}[{4}*{5} +: {5}];\n",
-            j, side, pairs, level, m - 1, cw, chan);
-      }
-    }
-    m = next;
-    ++level;
-  }
-  s += fmt::format(
-      "  assign root_max_val = b{0}_max_val;\n"
-      "  assign root_min_val = b{0}_min_val;\n"
-      "  assign root_max_chan = b{0}_max_chan;\n"
-      "  assign root_min_chan = b{0}_min_chan;\n"
-      "  // The root is always available while draining.\n"
-      "  logic unused_root;\n"
-      "  assign unused_root = ^{{b{0}_max_avail, b{0}_min_avail}};\n"
-      "  // Stage and build flags only matter to the tree's level-by-level build.\n"
-      "  logic unused_building;\n"
-      "  assign unused_building = building;\n",
-      level);
-  s += loop_open("i", t.padded_leaves, "g_clear");
-  s += fmt::format(
-      "    assign max_clear[i] = pop_max && (max_chan_q == {0}'(i));\n"
-      "    assign min_clear[i] = pop_min && (min_chan_q == {0}'(i));\n",
-      cw);
-  s += loop_close(t.padded_leaves);
-  return s;
+  m << "  // The root is always available while draining; the index bits above the\n"
+       "  // channel width only address padding.\n"
+       "  logic unused_root;\n";
+  m << "  assign unused_root = ^" << concat(unused, "  ", 24) << ";\n";
 }
 
 }  // namespace
 
+SvFile topk_baseline_level_module(const Config& c);
+
+namespace {
+
+// The baseline: the whole masked vector reduced to its max and its min every
+// cycle by two pairwise trees (same tie rules), the winners' masks cleared.
+void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
+  const int cw = t.channel_bits;
+  m.localparam("Leaves", t.padded_leaves, "Leaf registers.");
+  m.localparam("ChanBits", cw, "Bits of a channel index.");
+  m << fmt::format("  logic {} leaf_chan;\n", range(int64_t(t.padded_leaves) * cw));
+  m << loop_open("i", t.padded_leaves, "g_chan");
+  m << "    assign leaf_chan[i*ChanBits +: ChanBits] = ChanBits'(i);\n";
+  m << loop_close(t.padded_leaves);
+  m.comment("Each side a pairwise tree of levels, ceil(n/2) winners out of n.");
+  const string level_mod = module_name(c, "topk_baseline") + "_level";
+  for (const char* side : {"max", "min"}) {
+    const bool is_max = side == string("max");
+    string val = "leaf_q", avail = fmt::format("{}_avail_d", side), chan = "leaf_chan";
+    int level = 0;
+    for (int n = t.padded_leaves; n > 1; n = (n + 1) / 2, ++level) {
+      const int next = (n + 1) / 2;
+      const string p = fmt::format("{}{}", side, level);
+      m << fmt::format("  logic {} {}_val;\n  logic {} {}_avail;\n  logic {} {}_chan;\n",
+                       range(next * 16), p, range(next), p, range(int64_t(next) * cw), p);
+      m.inst(level_mod, "u_" + p,
+             {{"val_i", val},
+              {"avail_i", avail},
+              {"chan_i", chan},
+              {"val_o", p + "_val"},
+              {"avail_o", p + "_avail"},
+              {"chan_o", p + "_chan"}},
+             "  ",
+             {{"Inputs", std::to_string(n)},
+              {"ChanBits", "ChanBits"},
+              {"MinSide", is_max ? "0" : "1"}});
+      val = p + "_val";
+      avail = p + "_avail";
+      chan = p + "_chan";
+    }
+    m << fmt::format("  assign root_{0}_val  = {1};\n  assign root_{0}_chan = {2};\n", side, val,
+                     chan);
+    m << fmt::format(
+        "  // The root is always available while draining.\n"
+        "  logic unused_{0}_root;\n  assign unused_{0}_root = {1};\n",
+        side, avail);
+  }
+  m << "  // The build flag only matters to the tree's level-by-level build.\n"
+       "  logic unused_building;\n"
+       "  assign unused_building = building;\n";
+  m << loop_open("i", t.padded_leaves, "g_clear");
+  m << "    assign max_clear[i] = pop_max && max_chan_q == ChanBits'(i);\n"
+       "    assign min_clear[i] = pop_min && min_chan_q == ChanBits'(i);\n";
+  m << loop_close(t.padded_leaves);
+  m.op("eq", cw, "max_clear", 2 * int64_t(t.padded_leaves));
+}
+
+}  // namespace
+
+// One level of the baseline's pairwise trees.
+SvFile topk_baseline_level_module(const Config& c) {
+  SvModule m(module_name(c, "topk_baseline") + "_level",
+             "One level of a pairwise max (or min, when MinSide is 1) tree over records (value, "
+             "availability, channel): Inputs records in, (Inputs + 1) / 2 out. Pair j keeps "
+             "record 2j + 1 when it is available and record 2j is not, or when it is greater "
+             "(max) or not greater (min) under the order key, else record 2j; an odd last record "
+             "passes. Ties as in Orizuru. Combinational.");
+  m.param("Inputs", 2, "Records in, at least 2.");
+  m.param("ChanBits", 1, "Bits of a channel.");
+  m.param("MinSide", 0, "1: the min tree; 0: the max tree.");
+  m.ports({{"input", 0, "val_i", "Record i's value, binary16, at [i*16 +: 16].", "Inputs*16"},
+           {"input", 0, "avail_i", "Record i is available.", "Inputs"},
+           {"input", 0, "chan_i", "Record i's channel.", "Inputs*ChanBits"},
+           {"output", 0, "val_o", "Winner j's value.", "((Inputs+1)/2)*16"},
+           {"output", 0, "avail_o", "Winner j is available.", "(Inputs+1)/2"},
+           {"output", 0, "chan_o", "Winner j's channel.", "((Inputs+1)/2)*ChanBits"}});
+  m.localparam("Outputs", "(Inputs + 1) / 2");
+  m << "\n  for (genvar j = 0; j < Outputs; j++) begin : g_pair\n"
+       "    if (2*j + 1 < Inputs) begin : g_cmp\n"
+       "      logic gt, right, unused_lt, unused_eq;\n";
+  compare(m, c, "u_cmp", "val_i[(2*j+1)*16 +: 16]", "val_i[2*j*16 +: 16]", "unused_lt", "unused_eq",
+          "gt", "      ", "Inputs/2");
+  m << "      assign right = avail_i[2*j+1] && (!avail_i[2*j] || (MinSide == 1 ? !gt : gt));\n"
+       "      assign val_o[j*16 +: 16] = right ? val_i[(2*j+1)*16 +: 16] : val_i[2*j*16 +: 16];\n"
+       "      assign chan_o[j*ChanBits +: ChanBits] = right ? chan_i[(2*j+1)*ChanBits +: "
+       "ChanBits]\n"
+       "                                                    : chan_i[2*j*ChanBits +: ChanBits];\n"
+       "      assign avail_o[j] = avail_i[2*j] || avail_i[2*j+1];\n"
+       "    end else begin : g_pass\n"
+       "      assign val_o[j*16 +: 16] = val_i[2*j*16 +: 16];\n"
+       "      assign chan_o[j*ChanBits +: ChanBits] = chan_i[2*j*ChanBits +: ChanBits];\n"
+       "      assign avail_o[j] = avail_i[2*j];\n"
+       "    end\n"
+       "  end\n";
+  return m.file();
+}
+
 // The token interface and the load / build / drain handshake around a core.
-string topk_top_module(const OrizuruTiming& t, const string& module,
-                  const string& what, const string& core) {
+SvFile topk_top_module(const OrizuruTiming& t, const string& module, const string& what,
+                       const std::function<void(SvModule&)>& core) {
   const int B = t.beat_activations;
   const int bw = index_width(t.beats);
   const int sw = index_width(t.build_cycles);
   const int kw = index_width(2 * t.k);
   const int cw = t.channel_bits;
   const int nb = t.padded_leaves;
-  string valid_mask = fmt::format("{}'b", nb);
-  for (int i = nb - 1; i >= 0; --i) valid_mask += i < t.channels ? '1' : '0';
-  string s = fmt::format(
-      "{0}"
-      "/// Token in: {1} beat(s) of {2} binary16 activations (channel beat*{2} + i at\n"
-      "/// [i*16 +: 16]; channels past {3} are padding and never output). Then {4} build\n"
-      "/// cycle(s), then the {5} outliers out, one per cycle while out_ready_i is set, in\n"
-      "/// the order max_1, min_1, max_2, min_2, ... A new token is taken only after the\n"
-      "/// last outlier of the previous one has gone (in_ready_o is low meanwhile).\n"
-      "module {6} (\n"
-      "  /// Clock.\n"
-      "  input  logic clk_i,\n"
-      "  /// Asynchronous reset, active low.\n"
-      "  input  logic rst_ni,\n"
-      "  /// A beat of the token is offered.\n"
-      "  input  logic in_valid_i,\n"
-      "  /// The engine takes the offered beat this cycle.\n"
-      "  output logic in_ready_o,\n"
-      "  /// The beat: activation i, binary16, at [i*16 +: 16].\n"
-      "  input  logic [{7}:0] in_data_i,\n"
-      "  /// An outlier is presented.\n"
-      "  output logic out_valid_o,\n"
-      "  /// The consumer takes the presented outlier this cycle.\n"
-      "  input  logic out_ready_i,\n"
-      "  /// The outlier: [{8}] side (0 max, 1 min), [{9}:{10}] binary16 value as loaded,\n"
-      "  /// [{11}:0] channel.\n"
-      "  output logic [{8}:0] out_data_o\n"
-      ");\n\n",
-      what, t.beats, B, t.channels, t.build_cycles, 2 * t.k, module, B * 16 - 1, cw + 16,
-      cw + 15, cw, cw - 1);
-  s += fmt::format(
+  std::vector<bool> valid(size_t(nb), false);
+  for (int i = 0; i < t.channels; ++i) valid[size_t(i)] = true;
+  SvModule m(module,
+             what + fmt::format("\nToken in: {0} beat(s) of {1} binary16 activations (channel "
+                                "beat*{1} + i at [i*16 +: 16]; channels past {2} are padding and "
+                                "never output). Then {3} build cycle(s), then the {4} outliers "
+                                "out, one per cycle while out_ready_i is set, in the order max_1, "
+                                "min_1, max_2, min_2, ... A new token is taken only after the "
+                                "last outlier of the previous one has gone (in_ready_o is low "
+                                "meanwhile).",
+                                t.beats, B, t.channels, t.build_cycles, 2 * t.k));
+  m.ports({{"input", 0, "clk_i", "Clock."},
+           {"input", 0, "rst_ni", "Asynchronous reset, active low."},
+           {"input", 0, "in_valid_i", "A beat of the token is offered."},
+           {"output", 0, "in_ready_o", "The engine takes the offered beat this cycle."},
+           {"input", B * 16, "in_data_i", "The beat: activation i, binary16, at [i*16 +: 16]."},
+           {"output", 0, "out_valid_o", "An outlier is presented."},
+           {"input", 0, "out_ready_i", "The consumer takes the presented outlier this cycle."},
+           {"output", cw + 17, "out_data_o",
+            fmt::format("The outlier: [{}] side (0 max, 1 min), [{}:{}] binary16 value as "
+                        "loaded, [{}:0] channel.",
+                        cw + 16, cw + 15, cw, cw - 1)}});
+  m.localparam("Beats", t.beats, "Beats of a token.");
+  m.localparam("BeatLanes", B, "Activations a beat.");
+  m.localparam("BuildCycles", t.build_cycles, "Cycles of the build.");
+  m.localparam("Outliers", 2 * t.k, "Outliers of a token, 2k.");
+  m << fmt::format(
       "  /// Leaves that hold a channel (the others are padding, never available).\n"
-      "  localparam logic [{0}:0] ValidMask = {1};\n"
+      "  localparam logic {} ValidMask = {};\n"
       "  localparam logic [1:0] StLoad  = 2'd0;\n"
       "  localparam logic [1:0] StBuild = 2'd1;\n"
       "  localparam logic [1:0] StDrain = 2'd2;\n\n"
       "  logic [1:0] state_q, state_d;\n"
-      "  logic [{2}:0] beat_q, beat_d;\n"
-      "  logic [{3}:0] stage_q, stage_d;\n"
-      "  logic [{4}:0] count_q, count_d;\n"
-      "  logic [{5}:0] leaf_q;\n"
-      "  logic [{0}:0] max_avail_q, max_avail_d, min_avail_q, min_avail_d;\n"
-      "  logic [{0}:0] max_clear, min_clear;\n"
+      "  logic {} beat_q, beat_d;\n"
+      "  logic {} stage_q, stage_d;\n"
+      "  logic {} count_q, count_d;\n"
+      "  logic {} leaf_q;\n"
+      "  logic {} max_avail_q, max_avail_d, min_avail_q, min_avail_d;\n"
+      "  logic {} max_clear, min_clear;\n"
       "  logic [15:0] max_val_q, min_val_q, root_max_val, root_min_val;\n"
-      "  logic [{6}:0] max_chan_q, min_chan_q, root_max_chan, root_min_chan;\n"
+      "  logic {} max_chan_q, min_chan_q, root_max_chan, root_min_chan;\n"
       "  logic in_fire, out_fire, side, pop_max, pop_min, building;\n\n",
-      nb - 1, valid_mask, bw - 1, sw - 1, kw - 1, nb * 16 - 1, cw - 1);
-  s += fmt::format(
-      "  assign in_ready_o  = state_q == StLoad;\n"
-      "  assign in_fire     = in_valid_i && in_ready_o;\n"
-      "  assign out_valid_o = state_q == StDrain;\n"
-      "  assign out_fire    = out_valid_o && out_ready_i;\n"
-      "  assign side        = count_q[0];\n"
-      "  assign pop_max     = out_fire && !side;\n"
-      "  assign pop_min     = out_fire && side;\n"
-      "  assign building    = state_q == StBuild;\n"
-      "  assign out_data_o  = side ? {{1'b1, min_val_q, min_chan_q}} : {{1'b0, max_val_q, max_chan_q}};\n\n");
-  s += core;
-  s += fmt::format(
+      range(nb), mask_literal(valid), range(bw), range(sw), range(kw), range(int64_t(nb) * 16),
+      range(nb), range(nb), range(cw));
+  m << "  assign in_ready_o  = state_q == StLoad;\n"
+       "  assign in_fire     = in_valid_i && in_ready_o;\n"
+       "  assign out_valid_o = state_q == StDrain;\n"
+       "  assign out_fire    = out_valid_o && out_ready_i;\n"
+       "  assign side        = count_q[0];\n"
+       "  assign pop_max     = out_fire && !side;\n"
+       "  assign pop_min     = out_fire && side;\n"
+       "  assign building    = state_q == StBuild;\n"
+       "  assign out_data_o  = side ? {1'b1, min_val_q, min_chan_q}\n"
+       "                            : {1'b0, max_val_q, max_chan_q};\n\n";
+  core(m);
+  m << fmt::format(
       "\n  always_comb begin\n"
       "    state_d     = state_q;\n"
       "    beat_d      = beat_q;\n"
@@ -538,82 +584,76 @@ string topk_top_module(const OrizuruTiming& t, const string& module,
       "        if (in_fire) begin\n"
       "          max_avail_d = ValidMask;\n"
       "          min_avail_d = ValidMask;\n"
-      "          if (beat_q == {1}'d{2}) begin\n"
+      "          if (beat_q == {0}'(Beats - 1)) begin\n"
       "            beat_d  = '0;\n"
       "            stage_d = '0;\n"
       "            state_d = StBuild;\n"
       "          end else begin\n"
-      "            beat_d = beat_q + {1}'d1;\n"
+      "            beat_d = beat_q + {0}'d1;\n"
       "          end\n"
       "        end\n"
       "      end\n"
       "      StBuild: begin\n"
-      "        if (stage_q == {3}'d{4}) begin\n"
+      "        if (stage_q == {1}'(BuildCycles - 1)) begin\n"
       "          count_d = '0;\n"
       "          state_d = StDrain;\n"
       "        end else begin\n"
-      "          stage_d = stage_q + {3}'d1;\n"
+      "          stage_d = stage_q + {1}'d1;\n"
       "        end\n"
       "      end\n"
       "      StDrain: begin\n"
       "        if (out_fire) begin\n"
-      "          if (count_q == {5}'d{6}) begin\n"
+      "          if (count_q == {2}'(Outliers - 1)) begin\n"
       "            count_d = '0;\n"
       "            state_d = StLoad;\n"
       "          end else begin\n"
-      "            count_d = count_q + {5}'d1;\n"
+      "            count_d = count_q + {2}'d1;\n"
       "          end\n"
       "        end\n"
       "      end\n"
       "      default: state_d = StLoad;\n"
       "    endcase\n"
       "  end\n\n",
-      B * 16, bw, t.beats - 1, sw, t.build_cycles - 1, kw, 2 * t.k - 1);
-  s += "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-       "    if (!rst_ni) begin\n"
-       "      state_q     <= StLoad;\n"
-       "      beat_q      <= '0;\n"
-       "      stage_q     <= '0;\n"
-       "      count_q     <= '0;\n"
-
-       "      max_val_q   <= '0;\n"
-       "      min_val_q   <= '0;\n"
-       "      max_chan_q  <= '0;\n"
-       "      min_chan_q  <= '0;\n"
-       "    end else begin\n"
-       "      state_q     <= state_d;\n"
-       "      beat_q      <= beat_d;\n"
-       "      stage_q     <= stage_d;\n"
-       "      count_q     <= count_d;\n"
-
-       "      max_val_q   <= root_max_val;\n"
-       "      min_val_q   <= root_min_val;\n"
-       "      max_chan_q  <= root_max_chan;\n"
-       "      min_chan_q  <= root_min_chan;\n"
-       "    end\n"
-       "  end\n\n";
+      bw, sw, kw);
+  m.op("add", bw, "beat_d");
+  m.op("add", sw, "stage_d");
+  m.op("add", kw, "count_d");
+  m << registers({{"state_q", "state_d", "StLoad"},
+                  {"beat_q", "beat_d"},
+                  {"stage_q", "stage_d"},
+                  {"count_q", "count_d"},
+                  {"max_val_q", "root_max_val"},
+                  {"min_val_q", "root_min_val"},
+                  {"max_chan_q", "root_max_chan"},
+                  {"min_chan_q", "root_min_chan"}});
+  m << "\n";
   // The leaves and masks, one register block per beat (a single reset of
   // thousands of bits is one replication too wide for lint). A beat's leaves
   // are written only when that beat is taken: a decoded enable per beat
   // rather than a write at a variable offset into the whole token, which
   // Yosys would turn into a shifter as wide as the token.
-  s += fmt::format(
-      "{0}"
+  m.comment(
+      "The leaves and masks, one register block per beat; a beat's leaves are written only "
+      "when that beat is taken.");
+  m << loop_open("b", t.beats, "g_leaf");
+  m << fmt::format(
       "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
       "      if (!rst_ni) begin\n"
-      "        leaf_q[b*{1} +: {1}]      <= '0;\n"
-      "        max_avail_q[b*{2} +: {2}] <= '0;\n"
-      "        min_avail_q[b*{2} +: {2}] <= '0;\n"
+      "        leaf_q[b*BeatLanes*16 +: BeatLanes*16] <= '0;\n"
+      "        max_avail_q[b*BeatLanes +: BeatLanes]  <= '0;\n"
+      "        min_avail_q[b*BeatLanes +: BeatLanes]  <= '0;\n"
       "      end else begin\n"
-      "        if (in_fire && beat_q == {4}'(b)) leaf_q[b*{1} +: {1}] <= in_data_i;\n"
-      "        max_avail_q[b*{2} +: {2}] <= max_avail_d[b*{2} +: {2}];\n"
-      "        min_avail_q[b*{2} +: {2}] <= min_avail_d[b*{2} +: {2}];\n"
+      "        if (in_fire && beat_q == {}'(b)) begin\n"
+      "          leaf_q[b*BeatLanes*16 +: BeatLanes*16] <= in_data_i;\n"
+      "        end\n"
+      "        max_avail_q[b*BeatLanes +: BeatLanes] <= max_avail_d[b*BeatLanes +: BeatLanes];\n"
+      "        min_avail_q[b*BeatLanes +: BeatLanes] <= min_avail_d[b*BeatLanes +: BeatLanes];\n"
       "      end\n"
-      "    end\n"
-      "{3}\n"
-      "endmodule\n",
-      loop_open("b", t.beats, "g_leaf"), B * 16, B, loop_close(t.beats), bw);
-  return s;
+      "    end\n",
+      bw);
+  m << loop_close(t.beats);
+  m.op("eq", bw, "leaf_q", t.beats);
+  return m.file();
 }
 
 nlohmann::ordered_json topk_timing_manifest(const OrizuruTiming& t) {
@@ -646,22 +686,26 @@ class Orizuru final : public Block {
     BlockOutput out;
     out.uses = {"comparator"};
     const string base = module_name(c, name());
-    out.files.push_back({base + "_leaf_unit.sv", unit_module(c, t, true)});
-    if (t.layers > 1) out.files.push_back({base + "_unit.sv", unit_module(c, t, false)});
+    out.files = {side_module(c), leaf_unit_module(c)};
+    if (t.layers > 1) {
+      out.files.push_back(mux_tree_module(c));
+      out.files.push_back(unit_module(c));
+    }
     const string what = fmt::format(
-        "/// Orizuru (paper IV-D, docs/spec.md section 5): the k = {0} largest and k smallest of\n"
-        "/// a token of N = {1} activations by a max tree and a min tree over shared leaves,\n"
-        "/// {2} unit(s) of {3} inputs in {4} layer(s), {5} comparator level(s) per build cycle.\n"
-        "/// Ties: max to the lower channel, min to the higher; popped leaves are unavailable.\n",
+        "Orizuru (paper IV-D, docs/spec.md section 5): the k = {0} largest and k smallest of a "
+        "token of N = {1} activations by a max tree and a min tree over shared leaves, {2} "
+        "unit(s) of {3} inputs in {4} layer(s), {5} comparator level(s) per build cycle. Ties: "
+        "max to the lower channel, min to the higher; popped leaves are unavailable.",
         t.k, t.channels, t.units, t.unit_inputs, t.layers, t.levels_per_stage);
-    out.files.push_back({base + ".sv", topk_top_module(t, base, what, orizuru_core(c, t))});
+    out.files.push_back(
+        topk_top_module(t, base, what, [&](SvModule& m) { orizuru_core(m, c, t); }));
     out.manifest = topk_timing_manifest(t);
     // Padding leaves and units make some instances idle; synthesis removes them.
     int64_t instances = 0;
     for (int l = 0; l < t.layers; ++l) {
       const int64_t u = t.units_per_layer[size_t(l)];
-      const int64_t per_unit = l == 0 ? t.unit_inputs / 2 + 2 * (t.unit_inputs / 2 - 1)
-                                      : 2 * (t.unit_inputs - 1);
+      const int64_t per_unit =
+          l == 0 ? t.unit_inputs / 2 + 2 * (t.unit_inputs / 2 - 1) : 2 * (t.unit_inputs - 1);
       instances += u * per_unit;
     }
     out.manifest["comparator_instances"] = instances;
@@ -679,11 +723,12 @@ class TopkBaseline final : public Block {
     out.uses = {"comparator"};
     const string base = module_name(c, name());
     const string what = fmt::format(
-        "/// Top-k baseline for Orizuru: the k = {0} largest and k smallest of a token of\n"
-        "/// N = {1} activations by reducing the whole masked vector to its max and its min\n"
-        "/// every cycle (two pairwise trees, ties as in Orizuru), k rounds.\n",
+        "Top-k baseline for Orizuru: the k = {0} largest and k smallest of a token of N = {1} "
+        "activations by reducing the whole masked vector to its max and its min every cycle "
+        "(two pairwise trees, ties as in Orizuru), k rounds.",
         t.k, t.channels);
-    out.files.push_back({base + ".sv", topk_top_module(t, base, what, baseline_core(c, t))});
+    out.files = {topk_baseline_level_module(c),
+                 topk_top_module(t, base, what, [&](SvModule& m) { baseline_core(m, c, t); })};
     out.manifest = topk_timing_manifest(t);
     out.manifest.erase("units");
     out.manifest.erase("units_per_layer");

@@ -2,10 +2,13 @@
 // boundaries behind a 16-bit register port, with the address map written out
 // as JSON and as a C++ header. Model: model/regfile.hpp. Test:
 // verif/tb/regfile_tb.cpp.
+#include "model/regfile.hpp"
+
 #include <fmt/format.h>
 
 #include "gen/block.hpp"
-#include "model/regfile.hpp"
+#include "gen/sv.hpp"
+#include "model/derived.hpp"
 
 namespace oasis::gen {
 namespace {
@@ -21,98 +24,86 @@ class RegFile final : public Block {
     const uint64_t hash = std::stoull(config_hash(c), nullptr, 16);
     const int aw = kRegAddrBits;
 
-    std::string ports, decls, writes, resets, flops, reads;
+    SvModule m(module,
+               fmt::format("Run-time register file of the OASIS core: the Cartesian-product LUT, "
+                           "the activation and weight codebooks and the clustering boundaries of "
+                           "the current layer, written through a 16-bit register port (address "
+                           "map: regmap.json and oasis_{}_regmap.hpp beside this file). Writes "
+                           "take effect at the clock edge; a read returns the word as it was "
+                           "before any write of the same cycle, one cycle later with "
+                           "reg_rvalid_o. Unmapped addresses read as 0 and ignore writes. "
+                           "Everything resets to 0.",
+                           c.name));
+    std::vector<Port> ports = {
+        {"input", 0, "clk_i", "Clock."},
+        {"input", 0, "rst_ni", "Asynchronous reset, active low."},
+        {"input", 0, "reg_we_i",
+         "Write strobe: reg_wdata_i is written to reg_addr_i at this clock edge."},
+        {"input", 0, "reg_re_i",
+         "Read strobe: the word at reg_addr_i appears on reg_rdata_o "
+         "next cycle."},
+        {"input", aw, "reg_addr_i", "Word address."},
+        {"input", 16, "reg_wdata_i", "Write data, one binary16 value or register word."},
+        {"output", 0, "reg_rvalid_o", "Read data valid, one cycle after reg_re_i."}};
+    std::string decls, writes, reads;
+    std::vector<Reg> regs;
     for (const auto& r : map) {
       if (!r.writable) continue;
-      ports += fmt::format(
-          "  /// Region '{0}' ({1}), {2} binary16 words, word i at bits [16*i +: 16].\n"
-          "  output logic [{3}:0] {0}_o,\n",
-          r.name, r.meaning, r.size, r.size * 16 - 1);
-      decls += fmt::format("  logic [{1}:0] {0}_d, {0}_q;\n", r.name, r.size * 16 - 1);
+      ports.push_back({"output", r.size * 16, r.name + "_o",
+                       fmt::format("Region '{}' ({}), {} binary16 words, word i at bits "
+                                   "[16*i +: 16].",
+                                   r.name, r.meaning, r.size)});
+      const std::string base = upper_camel(r.name) + "Base";
+      const std::string words = upper_camel(r.name) + "Words";
+      m.localparam(base, r.base, fmt::format("Region '{}': its first word address.", r.name));
+      m.localparam(words, r.size, fmt::format("Region '{}': its words.", r.name));
+      decls += fmt::format("  logic {1} {0}_d, {0}_q;\n", r.name, range(r.size * 16));
       writes += fmt::format(
           "    {0}_d = {0}_q;\n"
           "    for (int i = 0; i < {2}; i++) begin\n"
-          "      if (reg_we_i && reg_addr_i == {3}'({1} + i)) {0}_d[i*16 +: 16] = reg_wdata_i;\n"
+          "      if (reg_we_i && reg_addr_i == {3}'({1} + i)) begin\n"
+          "        {0}_d[i*16 +: 16] = reg_wdata_i;\n"
+          "      end\n"
           "    end\n",
-          r.name, r.base, r.size, aw);
-      resets += fmt::format("      {}_q <= '0;\n", r.name);
-      flops += fmt::format("      {0}_q <= {0}_d;\n", r.name);
+          r.name, base, words, aw);
       reads += fmt::format(
-          "    for (int i = 0; i < {2}; i++) begin\n"
-          "      if (reg_addr_i == {3}'({1} + i)) rdata_d = {0}_q[i*16 +: 16];\n"
-          "    end\n",
-          r.name, r.base, r.size, aw);
+          "      for (int i = 0; i < {2}; i++) begin\n"
+          "        if (reg_addr_i == {3}'({1} + i)) rdata_d = {0}_q[i*16 +: 16];\n"
+          "      end\n",
+          r.name, base, words, aw);
+      m.op("eq", aw, r.name + "_d", 2 * int64_t(r.size));
+      regs.push_back({r.name + "_q", r.name + "_d"});
     }
+    ports.push_back(
+        {"output", 16, "reg_rdata_o", "Read data; holds its value until the next read."});
+    m.ports(ports);
     for (const auto& r : map) {
       if (r.writable) continue;  // the hash words are constants
       for (int i = 0; i < r.size; ++i) {
-        reads += fmt::format("    if (reg_addr_i == {}'h{:x}) rdata_d = 16'h{:04x};\n", aw,
+        reads += fmt::format("      if (reg_addr_i == {}'h{:x}) rdata_d = 16'h{:04x};\n", aw,
                              r.base + i, uint16_t(hash >> (16 * i)));
       }
     }
-    std::string assigns;
+    regs.push_back({"rdata_q", "rdata_d"});
+    regs.push_back({"rvalid_q", "reg_re_i", "1'b0"});
+    m << "\n"
+      << decls
+      << "  logic [15:0] rdata_d, rdata_q;\n"
+         "  logic        rvalid_q;\n\n"
+         "  always_comb begin\n"
+      << writes
+      << "  end\n\n"
+         "  always_comb begin\n"
+         "    rdata_d = rdata_q;\n"
+         "    if (reg_re_i) begin\n"
+         "      rdata_d = 16'h0000;\n"
+      << reads << "    end\n  end\n\n"
+      << registers(regs) << "\n";
     for (const auto& r : map) {
-      if (r.writable) assigns += fmt::format("  assign {0}_o = {0}_q;\n", r.name);
+      if (r.writable) m << fmt::format("  assign {0}_o = {0}_q;\n", r.name);
     }
-
-    out.files.push_back({module + ".sv", fmt::format(R"(/// Run-time register file of the OASIS core: the Cartesian-product LUT, the
-/// activation and weight codebooks and the clustering boundaries of the
-/// current layer, written through a 16-bit register port (address map:
-/// regmap.json and oasis_{name}_regmap.hpp beside this file). Writes take
-/// effect at the clock edge; a read returns the word as it was before any
-/// write of the same cycle, one cycle later with reg_rvalid_o. Unmapped
-/// addresses read as 0 and ignore writes. Everything resets to 0.
-module {module} (
-  /// Clock.
-  input  logic        clk_i,
-  /// Asynchronous reset, active low.
-  input  logic        rst_ni,
-  /// Write strobe: reg_wdata_i is written to reg_addr_i at this clock edge.
-  input  logic        reg_we_i,
-  /// Read strobe: the word at reg_addr_i appears on reg_rdata_o next cycle.
-  input  logic        reg_re_i,
-  /// Word address.
-  input  logic [{amsb}:0]  reg_addr_i,
-  /// Write data, one binary16 value or register word.
-  input  logic [15:0] reg_wdata_i,
-  /// Read data valid, one cycle after reg_re_i.
-  output logic        reg_rvalid_o,
-{ports}  /// Read data; holds its value until the next read.
-  output logic [15:0] reg_rdata_o
-);
-
-{decls}  logic [15:0] rdata_d, rdata_q;
-  logic        rvalid_q;
-
-  always_comb begin
-{writes}  end
-
-  always_comb begin
-    rdata_d = rdata_q;
-    if (reg_re_i) begin
-      rdata_d = 16'h0000;
-{reads}    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-{resets}      rdata_q <= '0;
-      rvalid_q <= 1'b0;
-    end else begin
-{flops}      rdata_q <= rdata_d;
-      rvalid_q <= reg_re_i;
-    end
-  end
-
-{assigns}  assign reg_rdata_o  = rdata_q;
-  assign reg_rvalid_o = rvalid_q;
-
-endmodule
-)",
-        fmt::arg("module", module), fmt::arg("name", c.name), fmt::arg("amsb", aw - 1),
-        fmt::arg("ports", ports), fmt::arg("decls", decls), fmt::arg("writes", writes),
-        fmt::arg("reads", reads), fmt::arg("resets", resets), fmt::arg("flops", flops),
-        fmt::arg("assigns", assigns))});
+    m << "  assign reg_rdata_o  = rdata_q;\n  assign reg_rvalid_o = rvalid_q;\n";
+    out.files.push_back(m.file());
 
     // The address map, for host software.
     nlohmann::ordered_json json;
@@ -137,8 +128,8 @@ endmodule
                                  {"writable", r.writable},
                                  {"meaning", r.meaning}});
       const std::string camel = upper_camel(r.name);
-      header += fmt::format("/// {}\ninline constexpr int k{}Base = 0x{:03x};\n", r.meaning,
-                            camel, r.base);
+      header += fmt::format("/// {}\ninline constexpr int k{}Base = 0x{:03x};\n", r.meaning, camel,
+                            r.base);
       header += fmt::format("inline constexpr int k{}Words = {};\n", camel, r.size);
     }
     header += fmt::format("\n}}  // namespace oasis_{}::regmap\n", c.name);
@@ -148,15 +139,15 @@ endmodule
     out.manifest["address_bits"] = aw;
     out.manifest["regmap"] = "regmap.json";
     // Its registers, counted as buffers by the real-library flow (docs/ppa.md).
-    const int nA = c.act_bits, nW = c.weight_bits;
+    const Derived d = derive(c);
     out.manifest["memories"] = nlohmann::ordered_json::array(
         {{{"name", "lut"},
-          {"what", fmt::format("the LUT: {} binary16 entries", 1 << (nA + nW))},
-          {"bits", (1 << (nA + nW)) * 16},
+          {"what", fmt::format("the LUT: {} binary16 entries", d.lut_entries)},
+          {"bits", d.lut_entries * 16},
           {"registers", {"lut_q"}}},
          {{"name", "codebooks"},
-          {"what", fmt::format("C_A, C_W and the {} boundaries, binary16", (1 << nA) - 1)},
-          {"bits", ((1 << nA) + (1 << nW) + (1 << nA) - 1) * 16},
+          {"what", fmt::format("C_A, C_W and the {} boundaries, binary16", d.boundaries)},
+          {"bits", (d.act_centroids + d.weight_centroids + d.boundaries) * 16},
           {"registers", {"act_codebook_q", "weight_codebook_q", "boundaries_q"}}}});
     return out;
   }

@@ -3,30 +3,160 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
+#include <stdexcept>
 
 namespace oasis::gen {
+namespace {
+
+bool is_number(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) {
+    return std::isdigit(static_cast<unsigned char>(ch)) != 0;
+  });
+}
+
+// Lines of `text` (without their newlines).
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// `prefix` + words of `text`, wrapped so that no line passes kMaxColumns.
+std::string wrap(const std::string& prefix, const std::string& text) {
+  std::string out;
+  for (const std::string& para : lines_of(text)) {
+    std::istringstream words(para);
+    std::string line = prefix, word;
+    bool empty = true;
+    while (words >> word) {
+      if (!empty && line.size() + 1 + word.size() > kMaxColumns) {
+        out += line + "\n";
+        line = prefix;
+        empty = true;
+      }
+      line += (empty ? "" : " ") + word;
+      empty = false;
+    }
+    // Keep the prefix's trailing space off an empty comment line.
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string s;
+  for (size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + items[i];
+  return s;
+}
+
+}  // namespace
+
+std::string range(int64_t width) { return fmt::format("[{}:0]", width - 1); }
+
+std::string range(const std::string& width) {
+  if (is_number(width)) return range(std::stoll(width));
+  return fmt::format("[{}-1:0]", width);
+}
+
+std::string literal(int width, int64_t value) { return fmt::format("{}'d{}", width, value); }
+
+std::string mask_literal(const std::vector<bool>& bits) {
+  const size_t n = bits.size();
+  if (n <= 64) {
+    std::string s = fmt::format("{}'b", n);
+    for (size_t i = n; i-- > 0;) s += bits[i] ? '1' : '0';
+    return s;
+  }
+  // Runs from the most significant bit down.
+  std::vector<std::string> runs;
+  for (size_t hi = n; hi > 0;) {
+    const bool v = bits[hi - 1];
+    size_t lo = hi - 1;
+    while (lo > 0 && bits[lo - 1] == v) --lo;
+    const size_t len = hi - lo;
+    runs.push_back(len == 1 ? fmt::format("1'b{}", v ? 1 : 0)
+                            : fmt::format("{{{}{{1'b{}}}}}", len, v ? 1 : 0));
+    hi = lo;
+  }
+  if (runs.size() == 1) return runs.front();
+  std::string s = "{";
+  for (size_t i = 0; i < runs.size(); ++i) s += (i ? ", " : "") + runs[i];
+  return s + "}";
+}
+
+std::string lane(const std::string& vec, const std::string& index, const std::string& width) {
+  if (is_number(index) && is_number(width)) return lane(vec, std::stoll(index), std::stoll(width));
+  if (index == "0") return fmt::format("{}[0 +: {}]", vec, width);
+  return fmt::format("{}[{}*{} +: {}]", vec, index, width, width);
+}
+
+std::string lane(const std::string& vec, int64_t index, int64_t width) {
+  if (index == 0) return fmt::format("{}[{}:0]", vec, width - 1);
+  return fmt::format("{}[{} +: {}]", vec, index * width, width);
+}
+
+std::string concat(const std::vector<std::string>& items, const std::string& indent, size_t lead) {
+  std::string s = "{";
+  size_t col = lead + 1;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const std::string sep = i + 1 < items.size() ? "," : "}";
+    if (i > 0) {
+      if (col + 1 + items[i].size() + sep.size() + 1 > kMaxColumns) {
+        s += "\n" + indent + "    ";
+        col = indent.size() + 4;
+      } else {
+        s += " ";
+        ++col;
+      }
+    }
+    s += items[i] + sep;
+    col += items[i].size() + sep.size();
+  }
+  if (items.empty()) s += "}";
+  return s;
+}
 
 std::string module_header(const std::string& module, const std::string& doc,
-                          const std::vector<Port>& ports) {
-  std::string s;
-  std::istringstream lines(doc);
-  std::string line;
-  while (std::getline(lines, line)) s += "/// " + line + "\n";
-  s += fmt::format("module {} (\n", module);
+                          const std::vector<Port>& ports, const std::vector<Param>& params) {
+  std::string s = wrap("/// ", doc);
+  if (params.empty()) {
+    s += fmt::format("module {} (\n", module);
+  } else {
+    s += fmt::format("module {} #(\n", module);
+    size_t w = 0;
+    for (const Param& p : params) w = std::max(w, p.name.size());
+    for (size_t i = 0; i < params.size(); ++i) {
+      const Param& p = params[i];
+      s += wrap("  /// ", p.doc);
+      s += fmt::format("  parameter int {:<{}} = {}{}\n", p.name, w, p.default_value,
+                       i + 1 < params.size() ? "," : "");
+    }
+    s += ") (\n";
+  }
   size_t dir_w = 0, range_w = 0;
   std::vector<std::string> ranges;
   for (const Port& p : ports) {
-    ranges.push_back(p.width > 0 ? fmt::format("[{}:0] ", p.width - 1) : "");
+    ranges.push_back(!p.width_expr.empty() ? range(p.width_expr) + " "
+                     : p.width > 0         ? range(int64_t(p.width)) + " "
+                                           : "");
     dir_w = std::max(dir_w, p.dir.size());
     range_w = std::max(range_w, ranges.back().size());
   }
   for (size_t i = 0; i < ports.size(); ++i) {
     const Port& p = ports[i];
-    std::istringstream d(p.doc);
-    while (std::getline(d, line)) s += "  /// " + line + "\n";
-    s += fmt::format("  {:<{}} logic {:<{}}{}{}\n", p.dir, dir_w, ranges[i], range_w, p.name,
-                     i + 1 < ports.size() ? "," : "");
+    s += wrap("  /// ", p.doc);
+    std::string line = fmt::format("  {:<{}} logic {:<{}}{}{}", p.dir, dir_w, ranges[i], range_w,
+                                   p.name, i + 1 < ports.size() ? "," : "");
+    // A long range in one port must not push every port past the limit.
+    if (line.size() > kMaxColumns) {
+      line = fmt::format("  {:<{}} logic {}{}{}", p.dir, dir_w, ranges[i], p.name,
+                         i + 1 < ports.size() ? "," : "");
+    }
+    s += line + "\n";
   }
   s += ");\n\n";
   return s;
@@ -34,16 +164,294 @@ std::string module_header(const std::string& module, const std::string& doc,
 
 std::string instance(const std::string& module, const std::string& inst,
                      const std::vector<std::pair<std::string, std::string>>& connections,
-                     const std::string& indent) {
+                     const std::string& indent,
+                     const std::vector<std::pair<std::string, std::string>>& params) {
+  std::string s;
+  if (params.empty()) {
+    s = fmt::format("{}{} {} (\n", indent, module, inst);
+  } else {
+    size_t pw = 0;
+    for (const auto& [name, value] : params) pw = std::max(pw, name.size());
+    s = fmt::format("{}{} #(\n", indent, module);
+    for (size_t i = 0; i < params.size(); ++i) {
+      s += fmt::format("{}  .{:<{}}({}){}\n", indent, params[i].first, pw, params[i].second,
+                       i + 1 < params.size() ? "," : "");
+    }
+    s += fmt::format("{}) {} (\n", indent, inst);
+  }
   size_t w = 0;
   for (const auto& [port, sig] : connections) w = std::max(w, port.size());
-  std::string s = fmt::format("{}{} {} (\n", indent, module, inst);
   for (size_t i = 0; i < connections.size(); ++i) {
-    s += fmt::format("{}  .{:<{}}({}){}\n", indent, connections[i].first, w, connections[i].second,
-                     i + 1 < connections.size() ? "," : "");
+    const std::string head = fmt::format("{}  .{:<{}}(", indent, connections[i].first, w);
+    const std::string tail = i + 1 < connections.size() ? ")," : ")";
+    std::string sig = connections[i].second;
+    if (sig.starts_with("{") && sig.ends_with("}") &&
+        head.size() + sig.size() + tail.size() > kMaxColumns) {
+      // A long concatenation: one item per word, wrapped.
+      std::vector<std::string> items;
+      int depth = 0;
+      std::string item;
+      for (size_t k = 1; k + 1 < sig.size(); ++k) {
+        const char ch = sig[k];
+        if (ch == '{' || ch == '(' || ch == '[') ++depth;
+        if (ch == '}' || ch == ')' || ch == ']') --depth;
+        if (ch == ',' && depth == 0) {
+          items.push_back(item);
+          item.clear();
+          while (k + 1 < sig.size() && sig[k + 1] == ' ') ++k;
+          continue;
+        }
+        item += ch;
+      }
+      items.push_back(item);
+      sig = concat(items, indent + "  ", head.size());
+    }
+    s += head + sig + tail + "\n";
   }
   s += indent + ");\n";
   return s;
+}
+
+void check_columns(const std::string& where, const std::string& text) {
+  int n = 0;
+  for (const std::string& line : lines_of(text)) {
+    ++n;
+    if (line.size() > kMaxColumns) {
+      throw std::logic_error(fmt::format("{}: line {} has {} columns (at most {}): {}", where, n,
+                                         line.size(), kMaxColumns, line.substr(0, 60) + "..."));
+    }
+  }
+}
+
+SvModule::SvModule(std::string name, std::string doc)
+    : name_(std::move(name)), doc_(std::move(doc)) {}
+
+SvModule& SvModule::param(const std::string& name, int64_t default_value, const std::string& doc) {
+  params_.push_back({name, default_value, doc});
+  return *this;
+}
+
+SvModule& SvModule::port(const Port& p) {
+  ports_.push_back(p);
+  return *this;
+}
+
+SvModule& SvModule::ports(const std::vector<Port>& ps) {
+  ports_.insert(ports_.end(), ps.begin(), ps.end());
+  return *this;
+}
+
+SvModule& SvModule::localparam(const std::string& name, int64_t value, const std::string& doc) {
+  return localparam(name, std::to_string(value), doc);
+}
+
+SvModule& SvModule::localparam(const std::string& name, const std::string& expr,
+                               const std::string& doc) {
+  if (is_number(expr)) numeric_[name] = expr;
+  // A marker line: str() writes the declaration only if the module uses the name.
+  localparams_.push_back({name, (doc.empty() ? "" : wrap("  /// ", doc)) +
+                                    fmt::format("  localparam int {} = {};\n", name, expr)});
+  body_ += fmt::format("\x01{}\n", localparams_.size() - 1);
+  return *this;
+}
+
+SvModule& SvModule::operator<<(const std::string& text) {
+  body_ += text;
+  return *this;
+}
+
+SvModule& SvModule::comment(const std::string& text, const std::string& indent) {
+  body_ += wrap(indent + "// ", text);
+  return *this;
+}
+
+void SvModule::op(const std::string& kind, const std::string& width, const std::string& at,
+                  const std::string& count) {
+  ops_.push_back({kind, resolve(width), resolve(count), at});
+}
+
+std::string SvModule::resolve(const std::string& text) const {
+  const auto it = numeric_.find(text);
+  return it == numeric_.end() ? text : it->second;
+}
+
+void SvModule::op(const std::string& kind, int64_t width, const std::string& at, int64_t count) {
+  op(kind, std::to_string(width), at, std::to_string(count));
+}
+
+SvModule& SvModule::inst(const std::string& module, const std::string& inst_name,
+                         const std::vector<std::pair<std::string, std::string>>& connections,
+                         const std::string& indent,
+                         const std::vector<std::pair<std::string, std::string>>& params,
+                         const std::string& count) {
+  body_ += instance(module, inst_name, connections, indent, params);
+  std::vector<std::pair<std::string, std::string>> values;
+  for (const auto& [name, value] : params) values.push_back({name, resolve(value)});
+  instances_.push_back({module, inst_name, resolve(count), values});
+  return *this;
+}
+
+namespace {
+
+// Whether `word` occurs in `text` as a whole identifier.
+bool uses_identifier(const std::string& text, const std::string& word) {
+  const auto ident = [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_';
+  };
+  for (size_t p = text.find(word); p != std::string::npos; p = text.find(word, p + 1)) {
+    const bool start = p == 0 || !ident(text[p - 1]);
+    const bool end = p + word.size() == text.size() || !ident(text[p + word.size()]);
+    if (start && end) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string SvModule::str() const {
+  // Localparams the module does not use are left out (lint flags them).
+  std::string used_text;  // the body without the markers and the comments
+  for (size_t p = 0; p < body_.size();) {
+    const size_t e = body_.find('\n', p);
+    if (body_[p] != '\x01') {
+      const std::string line = body_.substr(p, e - p);
+      used_text += line.substr(0, line.find("//")) + "\n";
+    }
+    p = e + 1;
+  }
+  std::string body;
+  for (size_t p = 0; p < body_.size();) {
+    const size_t e = body_.find('\n', p);
+    if (body_[p] == '\x01') {
+      const auto& [name, text] = localparams_[std::stoul(body_.substr(p + 1, e - p - 1))];
+      bool used = uses_identifier(used_text, name);
+      // A localparam another localparam uses counts too.
+      for (const auto& [other, other_text] : localparams_) {
+        if (other != name && uses_identifier(used_text, other)) {
+          const size_t eq = other_text.rfind(" = ");
+          used = used || uses_identifier(other_text.substr(eq), name);
+        }
+      }
+      if (used) body += text;
+    } else {
+      body += body_.substr(p, e + 1 - p);
+    }
+    p = e + 1;
+  }
+  std::string s = module_header(name_, doc_, ports_, params_) + body;
+  if (!s.ends_with("\n\n")) s += "\n";
+  s += "endmodule\n";
+  check_columns(name_, s);
+  return s;
+}
+
+SvFile SvModule::file() const {
+  SvFile f{name_ + ".sv", str()};
+  f.operators = ops_;
+  f.instances = instances_;
+  return f;
+}
+
+std::string registers(const std::vector<Reg>& regs, const std::string& indent,
+                      const std::string& enable) {
+  size_t w = 0;
+  for (const Reg& r : regs) w = std::max(w, r.q.size());
+  std::string s = indent + "always_ff @(posedge clk_i or negedge rst_ni) begin\n";
+  s += indent + "  if (!rst_ni) begin\n";
+  for (const Reg& r : regs) s += fmt::format("{}    {:<{}} <= {};\n", indent, r.q, w, r.reset);
+  s += indent + (enable.empty() ? "  end else begin\n" : "  end else if (" + enable + ") begin\n");
+  for (const Reg& r : regs) s += fmt::format("{}    {:<{}} <= {};\n", indent, r.q, w, r.d);
+  s += indent + "  end\n" + indent + "end\n";
+  return s;
+}
+
+std::string pipe_stage(const std::string& stage, int stages, const std::string& valid_in,
+                       const std::vector<Field>& fields, const std::string& indent) {
+  int64_t total = 0;
+  std::string s = fmt::format("{}logic {}_valid;\n", indent, stage);
+  std::vector<std::string> ins, outs;
+  for (const Field& f : fields) {
+    total += std::max<int64_t>(f.width, 1);
+    const std::string sig = stage + "_" + f.name;
+    s += fmt::format("{}logic {}{};\n", indent, f.width > 0 ? range(f.width) + " " : "", sig);
+    ins.push_back(f.in);
+    outs.push_back(sig);
+  }
+  s += fmt::format("{}logic {} {}_q;\n", indent, range(total), stage);
+  s += instance("oasis_fp_pipe", "u_" + stage + "_pipe",
+                {{"clk_i", "clk_i"},
+                 {"rst_ni", "rst_ni"},
+                 {"valid_i", valid_in},
+                 {"data_i", fields.size() == 1 ? ins.front() : "{" + join(ins) + "}"},
+                 {"valid_o", stage + "_valid"},
+                 {"data_o", stage + "_q"}},
+                indent, {{"Width", std::to_string(total)}, {"Stages", std::to_string(stages)}});
+  const std::string lhs = indent + "assign ";
+  if (fields.size() == 1) {
+    s += fmt::format("{}{} = {}_q;\n", lhs, outs.front(), stage);
+  } else {
+    s += lhs + concat(outs, indent, lhs.size()) + fmt::format(" = {}_q;\n", stage);
+  }
+  return s;
+}
+
+SvFile mux_tree_module(const Config& c) {
+  SvModule m(module_name(c, "mux_tree"),
+             "A multiplexer: data_o is entry sel_i of the Entries entries of data_i (an entry "
+             "past the end reads 0), as a balanced tree of 2-to-1 multiplexers SelBits levels "
+             "deep: node n of level l picks node 2n or 2n + 1 of level l - 1 (level 0: the "
+             "entries) by select bit l - 1. Combinational.");
+  m.param("Entries", 2, "Entries, at least 1 and at most 2^SelBits.");
+  m.param("Width", 1, "Bits of an entry.");
+  m.param("SelBits", 1, "Bits of the select, at least 1.");
+  m.ports({{"input", 0, "data_i", "Entry e at [e*Width +: Width].", "Entries*Width"},
+           {"input", 0, "sel_i", "The entry to read.", "SelBits"},
+           {"output", 0, "data_o", "Entry sel_i.", "Width"}});
+  m.localparam("Leaves", "1 << SelBits", "Entries padded to a power of two.");
+  m << "\n  for (genvar l = 0; l <= SelBits; l++) begin : g_level\n"
+       "    localparam int Nodes = Leaves >> l;\n"
+       "    logic [Nodes*Width-1:0] node;\n"
+       "    if (l == 0 && Leaves > Entries) begin : g_pad\n"
+       "      assign node = {{((Leaves-Entries)*Width){1'b0}}, data_i};\n"
+       "    end else if (l == 0) begin : g_entries\n"
+       "      assign node = data_i;\n"
+       "    end else begin : g_mux\n"
+       "      // Blocks of at most 1024 nodes: Verilator unrolls no longer loop.\n"
+       "      localparam int Block = Nodes < 1024 ? Nodes : 1024;\n"
+       "      for (genvar hi = 0; hi < (Nodes + Block - 1) / Block; hi++) begin : g_hi\n"
+       "        for (genvar lo = 0; lo < Block; lo++) begin : g_lo\n"
+       "          if (hi*Block + lo < Nodes) begin : g_node\n"
+       "            localparam int N = hi*Block + lo;\n"
+       "            assign node[N*Width +: Width] = sel_i[l-1]\n"
+       "                ? g_level[l-1].node[(2*N+1)*Width +: Width]\n"
+       "                : g_level[l-1].node[2*N*Width +: Width];\n"
+       "          end\n"
+       "        end\n"
+       "      end\n"
+       "    end\n"
+       "  end\n\n"
+       "  assign data_o = g_level[SelBits].node;\n";
+  m.op("mux", "Width", "node", "Leaves-1");
+  return m.file();
+}
+
+void mux_tree(SvModule& m, const Config& c, const std::string& inst, int64_t entries, int width,
+              int sel_bits, const std::string& data, const std::string& sel, const std::string& out,
+              const std::string& indent, const std::string& count) {
+  if (entries < 1 || entries > (int64_t(1) << sel_bits) || width < 1 || sel_bits < 1) {
+    throw std::logic_error(
+        fmt::format("mux_tree {}: {} entries for {} select bits", inst, entries, sel_bits));
+  }
+  mux_tree(m, c, inst, std::to_string(entries), std::to_string(width), std::to_string(sel_bits),
+           data, sel, out, indent, count);
+}
+
+void mux_tree(SvModule& m, const Config& c, const std::string& inst, const std::string& entries,
+              const std::string& width, const std::string& sel_bits, const std::string& data,
+              const std::string& sel, const std::string& out, const std::string& indent,
+              const std::string& count) {
+  m.inst(module_name(c, "mux_tree"), inst, {{"data_i", data}, {"sel_i", sel}, {"data_o", out}},
+         indent, {{"Entries", entries}, {"Width", width}, {"SelBits", sel_bits}}, count);
 }
 
 }  // namespace oasis::gen

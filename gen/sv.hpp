@@ -1,31 +1,193 @@
-// Small pieces of SystemVerilog emission shared by the blocks: a module
-// header with its documented ports, and an instance with named connections.
+// The SystemVerilog emission layer every block's emitter uses: numbers
+// folded into text, documented module headers with parameters and ports,
+// localparams, instances, registers, pipeline stages whose fields keep their
+// names, flat-vector lanes, wrapped concatenations, and the record of the
+// arithmetic and comparison operators each module holds (kind and width, the
+// delay annotation a frequency-directed pipelining step reads). A module that
+// is built here is checked: no line longer than kMaxColumns.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "gen/block.hpp"
+
 namespace oasis::gen {
+
+/// The longest line a generated SystemVerilog file may hold.
+inline constexpr size_t kMaxColumns = 100;
+
+// ---- Numbers as text ---------------------------------------------------------
+
+/// "[width-1:0]" with the subtraction done: range(16) = "[15:0]".
+std::string range(int64_t width);
+/// "[expr-1:0]" for a width given as a parameter expression ("Inputs*Width");
+/// a number is folded as range(int64_t) folds it.
+std::string range(const std::string& width);
+/// A sized decimal literal: literal(4, 3) = "4'd3".
+std::string literal(int width, int64_t value);
+/// A bit mask as a sized constant, bit i = bits[i]: a binary literal while it
+/// is short, else a concatenation of replications of its runs ({4{1'b0}},
+/// {4092{1'b1}}), so that a mask of thousands of bits is a few words.
+std::string mask_literal(const std::vector<bool>& bits);
+/// Lane `index` of `width` bits of a flat vector: "vec[index*width +: width]".
+/// Index and width are text (a genvar, a localparam, a number); a product of
+/// two numbers is folded, and lane 0 of numbers reads "vec[width-1:0]".
+std::string lane(const std::string& vec, const std::string& index, const std::string& width);
+std::string lane(const std::string& vec, int64_t index, int64_t width);
+/// "{a, b, c}" over `items`, wrapped onto continuation lines (indented by
+/// `indent` plus four spaces) before a line would pass kMaxColumns. `lead` is
+/// the text already on the first line, for the width count.
+std::string concat(const std::vector<std::string>& items, const std::string& indent,
+                   size_t lead = 0);
+
+// ---- Module ------------------------------------------------------------------
 
 /// One port of a module: direction "input" or "output", width in bits (0: a
 /// one-bit scalar, 1 or more: a vector [width-1:0]), name, and the `///`
-/// comment that documents it.
+/// comment that documents it. `width_expr`, when set, is the width as a
+/// parameter expression instead ("Inputs*Width").
 struct Port {
   std::string dir;
   int width;
   std::string name;
+  std::string doc;
+  std::string width_expr = "";
+};
+
+/// A parameter of a parameterized module: `parameter int Name = default`.
+struct Param {
+  std::string name;
+  int64_t default_value;
   std::string doc;
 };
 
 /// `/// doc` lines, `module name (`, the ports with their comments, `);`.
 /// `doc` may hold several lines.
 std::string module_header(const std::string& module, const std::string& doc,
-                          const std::vector<Port>& ports);
+                          const std::vector<Port>& ports, const std::vector<Param>& params = {});
 
-/// `module inst (.port(signal), ...);` with the ports aligned.
+/// `module inst (.port(signal), ...);` with the ports aligned; with
+/// `params`, `module #(.Name(value), ...) inst (...)`.
 std::string instance(const std::string& module, const std::string& inst,
                      const std::vector<std::pair<std::string, std::string>>& connections,
-                     const std::string& indent = "  ");
+                     const std::string& indent = "  ",
+                     const std::vector<std::pair<std::string, std::string>>& params = {});
+
+/// A module under construction: header, body text, and the records of the
+/// operators and instances it holds. str() and file() check the line width.
+class SvModule {
+ public:
+  SvModule(std::string name, std::string doc);
+
+  const std::string& name() const { return name_; }
+
+  SvModule& param(const std::string& name, int64_t default_value, const std::string& doc);
+  SvModule& port(const Port& p);
+  SvModule& ports(const std::vector<Port>& ps);
+
+  /// `localparam int Name = value;` with its `///` comment when doc is set;
+  /// left out of str() when nothing in the module uses Name.
+  SvModule& localparam(const std::string& name, int64_t value, const std::string& doc = "");
+  /// `localparam int Name = expr;` for a parameterized module.
+  SvModule& localparam(const std::string& name, const std::string& expr,
+                       const std::string& doc = "");
+  /// Body text, taken as it is (lines already indented, newlines included).
+  SvModule& operator<<(const std::string& text);
+  /// "  // text", the text wrapped at kMaxColumns.
+  SvModule& comment(const std::string& text, const std::string& indent = "  ");
+
+  /// Records an operator (see OpRecord). A width or count that names a
+  /// localparam of a number is recorded as the number.
+  void op(const std::string& kind, const std::string& width, const std::string& at,
+          const std::string& count = "1");
+  void op(const std::string& kind, int64_t width, const std::string& at, int64_t count = 1);
+  /// Emits an instance (see instance()) and records it, `count` times over.
+  SvModule& inst(const std::string& module, const std::string& inst_name,
+                 const std::vector<std::pair<std::string, std::string>>& connections,
+                 const std::string& indent = "  ",
+                 const std::vector<std::pair<std::string, std::string>>& params = {},
+                 const std::string& count = "1");
+
+  const std::vector<OpRecord>& ops() const { return ops_; }
+  const std::vector<InstanceRecord>& instances() const { return instances_; }
+
+  /// The module's text, `endmodule` included; throws std::logic_error naming
+  /// the module and the line when a line is longer than kMaxColumns.
+  std::string str() const;
+  /// {name + ".sv", str()} with the records.
+  SvFile file() const;
+
+ private:
+  /// The number a localparam of a number stands for; other text as it is.
+  std::string resolve(const std::string& text) const;
+
+  std::string name_, doc_;
+  std::vector<Param> params_;
+  std::vector<Port> ports_;
+  std::string body_;
+  std::vector<std::pair<std::string, std::string>> localparams_;  ///< name, declaration
+  std::vector<OpRecord> ops_;
+  std::vector<InstanceRecord> instances_;
+  std::map<std::string, std::string> numeric_;  ///< localparams of numbers
+};
+
+/// Throws std::logic_error when a line of `text` is longer than kMaxColumns.
+void check_columns(const std::string& where, const std::string& text);
+
+// ---- Registers and pipeline stages -------------------------------------------
+
+/// One register of an always_ff: its _q, the value it takes (its _d or an
+/// expression) and its reset value.
+struct Reg {
+  std::string q;
+  std::string d;
+  std::string reset = "'0";
+};
+
+/// `always_ff @(posedge clk_i or negedge rst_ni)` resetting `regs` to their
+/// reset values and loading them otherwise (under `enable` when set), the
+/// names aligned.
+std::string registers(const std::vector<Reg>& regs, const std::string& indent = "  ",
+                      const std::string& enable = "");
+
+/// One named field of a pipeline stage: `name` (the stage's signal is
+/// <stage>_<name>), its width in bits (0: a scalar) and the expression that
+/// feeds it.
+struct Field {
+  std::string name;
+  int64_t width;
+  std::string in;
+};
+
+/// A stage of `stages` registers with a valid bit (oasis_fp_pipe) over a
+/// record of named fields: declares <stage>_valid and <stage>_<field> for
+/// every field, packs the fields (first field most significant) into the
+/// pipe and unpacks them behind it, so that no field is read through a
+/// computed offset. The pipe is u_<stage>_pipe; its data, <stage>_q.
+std::string pipe_stage(const std::string& stage, int stages, const std::string& valid_in,
+                       const std::vector<Field>& fields, const std::string& indent = "  ");
+
+// ---- Shared parameterized modules -----------------------------------------------
+
+/// oasis_<config>_mux_tree: entry sel_i of Entries entries of Width bits (an
+/// entry past the end reads 0), a balanced tree of 2-to-1 multiplexers SelBits
+/// levels deep. A chain of `if (sel == e)` comparisons over K channels
+/// synthesizes to a path K multiplexers long (4210 cells for the paper's
+/// K = 4096; Yosys took 54 minutes on such a line).
+SvFile mux_tree_module(const Config& c);
+
+/// An instance of the mux tree in `m` (recorded), its parameters given as
+/// numbers (checked) or as the parameters of a parameterized module.
+void mux_tree(SvModule& m, const Config& c, const std::string& inst, int64_t entries, int width,
+              int sel_bits, const std::string& data, const std::string& sel, const std::string& out,
+              const std::string& indent = "  ", const std::string& count = "1");
+void mux_tree(SvModule& m, const Config& c, const std::string& inst, const std::string& entries,
+              const std::string& width, const std::string& sel_bits, const std::string& data,
+              const std::string& sel, const std::string& out, const std::string& indent = "  ",
+              const std::string& count = "1");
 
 }  // namespace oasis::gen

@@ -38,9 +38,11 @@ mkdir -p "$out"
 # ---------------------------------------------------------------- configs
 # gen_config NAME key=value...: generate configs/default.json with overrides into
 # $out/rtl/NAME (quietly; the generator validates the config).
+declare -A CONFIG_SETS=()   # NAME -> its overrides, for mutant
 gen_config() {
   local name=$1
   shift
+  CONFIG_SETS[$name]="$*"
   local sets=(--set "name=$name")
   local kv
   for kv in "$@"; do sets+=(--set "$kv"); done
@@ -84,6 +86,23 @@ mutate() {
   fi
 }
 
+# mutant CFG BUG DST_DIR: config CFG generated again with the bug BUG injected by the
+# generator (oasis-gen --mutate BUG; oasis-gen --mutations lists them). Fails when the
+# generator refuses (an unknown bug, or one the config has no construct for) or when no
+# source file changed.
+mutant() {
+  local cfg=$1 bug=$2 dst=$3 kv
+  local sets=(--set "name=$cfg")
+  for kv in ${CONFIG_SETS[$cfg]}; do sets+=(--set "$kv"); done
+  rm -rf "$dst"
+  "$gen" --config "$root/configs/default.json" "${sets[@]}" --mutate "$bug" --out "$dst" \
+    >/dev/null || return 1
+  if diff -r -q -I '^// Regenerate: ' -I '^//   --' -x manifest.json "$out/rtl/$cfg" "$dst" >/dev/null; then
+    echo "prove: injecting $bug changed no source of config $cfg" >&2
+    return 1
+  fi
+}
+
 # Yosys command lines shared by the proofs. The design read with -sv, wrappers and
 # specifications with -formal; flatten, asynchronous resets modelled as synchronous
 # (async2sync: the reset acts in the cycle it is asserted), and the usual word-level
@@ -112,8 +131,7 @@ sat -verify -prove trigger 0 $SHOW miter
 EOF
   }
   body "$rtl" >"$dir/prove.ys"
-  mutate "$rtl" "$dir/bug_rtl" "$top.sv" \
-    's/assign mag_gt    = a_i\[14:0\] > b_i\[14:0\];/assign mag_gt    = a_i[14:0] >= b_i[14:0];/' || return 1
+  mutant "$cfg" comparator.magnitude_ge "$dir/bug_rtl" || return 1
   body "$dir/bug_rtl" >"$dir/bug.ys"
 }
 
@@ -136,8 +154,8 @@ sat -verify -tempinduct-baseonly -maxsteps $steps -prove-asserts -set-assumes $S
 EOF
   }
   body "$rtl" >"$dir/prove.ys"
-  # x equal to b_j goes down instead of up at the first level
-  mutate "$rtl" "$dir/bug_rtl" "oasis_${cfg}_clustering_unit_level0.sv" 's/!lt/unused_gt/' || return 1
+  # x equal to b_j goes down instead of up
+  mutant "$cfg" clustering_unit.equal_goes_down "$dir/bug_rtl" || return 1
   body "$dir/bug_rtl" >"$dir/bug.ys"
 }
 
@@ -186,14 +204,12 @@ EOF
   }
   body "$rtl" >"$dir/prove.ys"
   # the min tree's leaf level breaks ties to the left (lower channel)
-  mutate "$rtl" "$dir/bug_rtl" "oasis_${cfg}_orizuru_leaf_unit.sv" \
-    's/(!min_avail_i\[2\*i\] || !gt)/(!min_avail_i[2*i] || unused_lt)/' || return 1
+  mutant "$cfg" orizuru.min_ties_left "$dir/bug_rtl" || return 1
   body "$dir/bug_rtl" >"$dir/bug.ys"
   if [ "$outliers" -ge 2 ]; then
     # a pop is not passed down to a left child: its leaf stays available and the
     # subtree is not maintained, which only the second pop of a side can show
-    mutate "$rtl" "$dir/bug_pop_rtl" "oasis_${cfg}_orizuru_unit.sv" \
-      's/assign max_pop_o\[2\*i\]   = l0_max_en\[i\] \&\& !l0_max_bit_q\[i\];/assign max_pop_o[2*i]   = 1'"'"'b0;/' || return 1
+    mutant "$cfg" orizuru.left_pop_lost "$dir/bug_pop_rtl" || return 1
     body "$dir/bug_pop_rtl" >"$dir/bug_pop.ys"
   fi
 }
@@ -326,13 +342,10 @@ equiv_status -assert
 EOF
   }
   body "$rtl" "$rtl" >"$dir/prove.ys"
-  local file sedexpr
+  local file sedexpr bug=""
   case "$block" in
-    comparator)
-      file="$top.sv"
-      sedexpr='s/assign mag_gt    = a_i\[14:0\] > b_i\[14:0\];/assign mag_gt    = a_i[14:0] >= b_i[14:0];/' ;;
-    clustering_unit)
-      file="oasis_${cfg}_clustering_unit_level0.sv"; sedexpr='s/!lt/unused_gt/' ;;
+    comparator) bug=comparator.magnitude_ge ;;
+    clustering_unit) bug=clustering_unit.equal_goes_down ;;
     index_counter_array)
       file="$top.sv"; sedexpr="s/LastBeatMask = \\([0-9]*\\)'h0/LastBeatMask = \\1'h1/" ;;
     fp16_add|fp16_mul)
@@ -341,7 +354,11 @@ EOF
     *) echo "prove: no injected bug for block $block" >&2; return 1 ;;
   esac
   # the netlist of a broken RTL against the intact RTL
-  mutate "$rtl" "$dir/bug_rtl" "$file" "$sedexpr" || return 1
+  if [ -n "$bug" ]; then
+    mutant "$cfg" "$bug" "$dir/bug_rtl" || return 1
+  else
+    mutate "$rtl" "$dir/bug_rtl" "$file" "$sedexpr" || return 1
+  fi
   body "$rtl" "$dir/bug_rtl" >"$dir/bug.ys"
 }
 

@@ -55,8 +55,7 @@ TEST(Generator, EveryFileHasTheBannerAndSvFilesStartNettypeNone) {
     if (name.ends_with(".json")) {
       EXPECT_NE(text.find("\"config_hash\": \"" + config_hash(c) + "\""), std::string::npos)
           << name;
-      EXPECT_TRUE(text.starts_with("{\n  \"spdx_license_identifier\": \"Apache-2.0\",\n"))
-          << name;
+      EXPECT_TRUE(text.starts_with("{\n  \"spdx_license_identifier\": \"Apache-2.0\",\n")) << name;
       continue;
     }
     // A FuseSoC core description must start with its format line.
@@ -67,7 +66,8 @@ TEST(Generator, EveryFileHasTheBannerAndSvFilesStartNettypeNone) {
     EXPECT_TRUE(text.starts_with(banner)) << name;
     EXPECT_NE(text.find(config_hash(c)), std::string::npos) << name;
     EXPECT_NE(text.find("Regenerate: oasis-gen --config configs/default.json --set act_bits=4"),
-              std::string::npos) << name;
+              std::string::npos)
+        << name;
     if (name.ends_with(".sv")) {
       // The first line that is not a comment is `default_nettype none.
       std::istringstream lines(text);
@@ -89,13 +89,15 @@ TEST(Generator, HashFollowsTheConfig) {
 TEST(Generator, ReplacesThePreviousOutputWhole) {
   const fs::path base = fs::temp_directory_path() / fmt::format("oasis_gen_replace_{}", getpid());
   fs::remove_all(base);
-  // nA = 4 writes a fourth level of the clustering search, nA = 3 does not.
+  // Every file name holds the config's name: a second generation under another
+  // name leaves none of the first one's files.
   generate(load_config(kDefault), {"configs/default.json", {}, (base / "out").string()});
-  const fs::path level3 = base / "out" / "oasis_default_clustering_unit_level3.sv";
-  ASSERT_TRUE(fs::exists(level3));
-  generate(load_config(kDefault, {"act_bits=3"}),
-           {"configs/default.json", {"act_bits=3"}, (base / "out").string()});
-  EXPECT_FALSE(fs::exists(level3));
+  const fs::path first = base / "out" / "oasis_default_core.sv";
+  ASSERT_TRUE(fs::exists(first));
+  generate(load_config(kDefault, {"name=other"}),
+           {"configs/default.json", {"name=other"}, (base / "out").string()});
+  EXPECT_FALSE(fs::exists(first));
+  EXPECT_TRUE(fs::exists(base / "out" / "oasis_other_core.sv"));
   EXPECT_TRUE(fs::exists(base / "out" / "manifest.json"));
   // Nothing temporary is left beside it.
   EXPECT_EQ(std::distance(fs::directory_iterator(base), fs::directory_iterator{}), 1);
@@ -301,8 +303,8 @@ TEST(Generator, IcarusCommandFilesAndFuseSocCoreFollowTheFileLists) {
   for (const Block* b : registered_blocks()) {
     // Every source line of the Verilator list, prefixed for Icarus, in the same order.
     std::istringstream f(files.at(b->name() + ".f"));
-    std::string expected_icarus, expected_fileset =
-        "  " + b->name() + ":\n    file_type: systemVerilogSource\n    files:\n";
+    std::string expected_icarus,
+        expected_fileset = "  " + b->name() + ":\n    file_type: systemVerilogSource\n    files:\n";
     for (std::string line; std::getline(f, line);) {
       if (line.starts_with("//")) continue;
       expected_icarus += "$(OASIS_RTL)/" + line + "\n";

@@ -1,0 +1,213 @@
+// The SystemVerilog emission layer (gen/sv.hpp) and what every emitter gets
+// from it: folded numbers, wrapped lines, localparams only when used, the
+// operator records; and the generated output of whole configs: no line over
+// 100 columns, no unfolded constant arithmetic in a range, regular structures
+// as parameterized modules, and every named mutation changing the RTL.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include "gen/block.hpp"
+#include "gen/generator.hpp"
+#include "gen/mutation.hpp"
+#include "gen/sv.hpp"
+#include "model/config.hpp"
+#include "model/derived.hpp"
+
+namespace oasis::gen {
+namespace {
+
+const std::string kConfigs = std::string(OASIS_SOURCE_DIR) + "/configs/";
+
+TEST(Sv, NumbersAreFolded) {
+  EXPECT_EQ(range(int64_t(16)), "[15:0]");
+  EXPECT_EQ(range(std::string("34")), "[33:0]");
+  EXPECT_EQ(range(std::string("Inputs*Width")), "[Inputs*Width-1:0]");
+  EXPECT_EQ(literal(4, 3), "4'd3");
+  EXPECT_EQ(lane("v", 0, 16), "v[15:0]");
+  EXPECT_EQ(lane("v", 3, 16), "v[48 +: 16]");
+  EXPECT_EQ(lane("v", "i", "Width"), "v[i*Width +: Width]");
+  EXPECT_EQ(lane("v", "2", "8"), "v[16 +: 8]");
+}
+
+TEST(Sv, MaskLiteralStaysShortForThousandsOfBits) {
+  std::vector<bool> bits(8192, false);
+  for (size_t i = 0; i < 4100; ++i) bits[i] = true;
+  const std::string mask = mask_literal(bits);
+  EXPECT_EQ(mask, "{{4092{1'b0}}, {4100{1'b1}}}");
+  std::vector<bool> small = {true, false, true};
+  EXPECT_EQ(mask_literal(small), "3'b101");
+  EXPECT_EQ(mask_literal(std::vector<bool>(100, true)), "{100{1'b1}}");
+}
+
+TEST(Sv, ConcatenationsWrapBeforeTheLimit) {
+  std::vector<std::string> items;
+  for (int i = 0; i < 40; ++i) items.push_back("boundaries_i[" + std::to_string(i) + "*16 +: 16]");
+  const std::string s = "  assign x = " + concat(items, "  ", 13) + ";\n";
+  EXPECT_NO_THROW(check_columns("concat", s));
+  EXPECT_GT(std::count(s.begin(), s.end(), '\n'), 5);
+  // The items in order, each once.
+  size_t pos = 0;
+  for (const auto& item : items) {
+    pos = s.find(item, pos);
+    ASSERT_NE(pos, std::string::npos) << item;
+  }
+}
+
+TEST(Sv, ModuleChecksColumnsAndDropsUnusedLocalparams) {
+  SvModule m("oasis_t_example", "An example.");
+  m.port({"input", 8, "a_i", "A value."});
+  m.port({"output", 8, "y_o", "The value."});
+  m.localparam("Used", 8, "Bits of a value.");
+  m.localparam("Unused", 3, "Nothing reads it.");
+  m.localparam("Derived", "Used * 2", "Read only by a used localparam.");
+  m.localparam("Twice", "Derived + 1");
+  m << "  // Unused appears in a comment only.\n  assign y_o = a_i + Used'(Twice);\n";
+  m.op("add", 8, "y_o");
+  const std::string s = m.str();
+  EXPECT_NE(s.find("localparam int Used = 8;"), std::string::npos);
+  EXPECT_NE(s.find("localparam int Derived = Used * 2;"), std::string::npos);
+  EXPECT_EQ(s.find("localparam int Unused"), std::string::npos);
+  EXPECT_EQ(s.find("Nothing reads it"), std::string::npos);
+  ASSERT_EQ(m.file().operators.size(), 1u);
+  EXPECT_EQ(m.file().operators[0].kind, "add");
+  SvModule wide("oasis_t_wide", "Too wide.");
+  wide << "  assign y_o = " + std::string(120, 'a') + ";\n";
+  EXPECT_THROW(wide.str(), std::logic_error);
+}
+
+TEST(Sv, PipeStageUnpacksNamedFields) {
+  const std::string s = pipe_stage("conv", 2, "v_i", {{"last", 0, "a"}, {"lut", 64, "b"}});
+  EXPECT_NE(s.find("logic conv_last;"), std::string::npos);
+  EXPECT_NE(s.find("logic [63:0] conv_lut;"), std::string::npos);
+  EXPECT_NE(s.find(".Width (65)"), std::string::npos);
+  EXPECT_NE(s.find(".data_i ({a, b})"), std::string::npos);
+  EXPECT_NE(s.find("assign {conv_last, conv_lut} = conv_q;"), std::string::npos);
+}
+
+std::map<std::string, std::string> generate_config(const std::string& name,
+                                                   const std::vector<std::string>& sets = {},
+                                                   const std::string& mutation = "") {
+  const Config c = load_config(kConfigs + name + ".json", sets);
+  GenerateRequest r{"configs/" + name + ".json", sets, "x"};
+  r.mutation = mutation;
+  return render(c, r);
+}
+
+// Lines of the generated SystemVerilog longer than 100 columns, and ranges
+// with constant arithmetic left in them ("[2*1-1:0]"), at the shipped configs
+// and at corners of the sweeps. The Index Counter array is emitted elsewhere
+// (gen/index_counter.cpp) and is left out.
+TEST(Sv, GeneratedLinesFitAndRangesAreFolded) {
+  const std::regex unfolded(R"(\[[0-9]+ *[-+*] *[0-9]+[^\]]*:)");
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"default", {}},
+      {"paper", {}},
+      {"default", {"channels=37", "orizuru_unit_inputs=8", "outliers_per_side=5"}},
+      {"default", {"act_bits=1", "weight_bits=1", "comp_macs=8", "accumulator=fp16"}},
+      {"default", {"clustering_levels_per_stage=3", "clustering_lanes=7", "mac_tree_inputs=3"}}};
+  for (const auto& [name, sets] : cases) {
+    for (const auto& [file, text] : generate_config(name, sets)) {
+      if (!file.ends_with(".sv") || file.find("index_counter") != std::string::npos) continue;
+      std::istringstream lines(text);
+      int n = 0;
+      for (std::string line; std::getline(lines, line);) {
+        ++n;
+        EXPECT_LE(line.size(), kMaxColumns) << name << " " << file << ":" << n;
+        EXPECT_FALSE(std::regex_search(line, unfolded))
+            << name << " " << file << ":" << n << ": " << line;
+      }
+    }
+  }
+}
+
+TEST(Sv, RegularStructuresAreParameterizedModules) {
+  const auto files = generate_config("paper");
+  // One module per structure, whatever the config's sizes.
+  for (const char* module :
+       {"oasis_paper_tree_level.sv", "oasis_paper_mux_tree.sv",
+        "oasis_paper_clustering_unit_level.sv", "oasis_paper_orizuru_side.sv",
+        "oasis_paper_orizuru_leaf_unit.sv", "oasis_paper_orizuru_unit.sv",
+        "oasis_paper_topk_baseline_level.sv", "oasis_paper_topk_sort_baseline_network.sv"}) {
+    ASSERT_TRUE(files.count(module)) << module;
+    EXPECT_NE(files.at(module).find("parameter int"), std::string::npos) << module;
+  }
+  for (const auto& [file, text] : files) {
+    EXPECT_EQ(file.find("_level0"), std::string::npos) << file;
+  }
+  // The PE line's MAC tree: one tree-level instance per level, with numbers.
+  const Derived d = derive(load_config(kConfigs + "paper.json"));
+  const std::string& mac = files.at("oasis_paper_pe_line_mac_tree.sv");
+  size_t levels = 0;
+  for (size_t p = mac.find("oasis_paper_tree_level #("); p != std::string::npos;
+       p = mac.find("oasis_paper_tree_level #(", p + 1)) {
+    ++levels;
+  }
+  EXPECT_EQ(levels, size_t(d.pe_line.tree_levels));
+}
+
+TEST(Sv, OperatorsAreRecordedPerModule) {
+  const Config c = load_config(kConfigs + "default.json");
+  const Derived d = derive(c);
+  const auto manifest = nlohmann::json::parse(generate_config("default").at("manifest.json"));
+  const auto& modules = manifest["blocks"]["pe_line"]["modules"];
+  // The MAC tree: Tp multipliers of the accumulator's width, and its levels.
+  bool mul = false;
+  for (const auto& op : modules["oasis_default_pe_line_mac_tree"]["operators"]) {
+    if (op["kind"] == "fp_mul") {
+      EXPECT_EQ(op["width"], d.accumulator.width());
+      EXPECT_EQ(op["count"], d.pe_line.tree_inputs);
+      mul = true;
+    }
+  }
+  EXPECT_TRUE(mul);
+  int levels = 0;
+  for (const auto& in : modules["oasis_default_pe_line_mac_tree"]["instances"]) {
+    if (in["module"] == "oasis_default_tree_level") ++levels;
+  }
+  EXPECT_EQ(levels, d.pe_line.tree_levels);
+  // The tree level adds Inputs/2 values of Width bits.
+  const auto& level = modules["oasis_default_tree_level"]["operators"][0];
+  EXPECT_EQ(level["kind"], "fp_add");
+  EXPECT_EQ(level["width"], "Width");
+  EXPECT_EQ(level["count"], "Inputs/2");
+}
+
+// A mutation no emitter applies, registered by this test alone.
+OASIS_REGISTER_MUTATION("test.applied_nowhere", "nothing: no emitter asks for it");
+
+TEST(Mutation, EveryNamedBugChangesTheRtlAndNothingElse) {
+  const auto intact = generate_config("default", {"outliers_per_side=2"});
+  ASSERT_GT(mutations().size(), 1u);
+  for (const Mutation& mut : mutations()) {
+    if (mut.name.starts_with("test.")) continue;
+    const auto bad = generate_config("default", {"outliers_per_side=2"}, mut.name);
+    size_t changed = 0;
+    for (const auto& [file, text] : bad) {
+      if (!file.ends_with(".sv")) continue;
+      // Past the banner, whose regenerate line names the mutation.
+      const auto body = [](const std::string& t) { return t.substr(t.find("`default_nettype")); };
+      if (body(text) != body(intact.at(file))) ++changed;
+    }
+    EXPECT_EQ(changed, 1u) << mut.name;
+    EXPECT_EQ(nlohmann::json::parse(bad.at("manifest.json"))["mutation"], mut.name);
+  }
+}
+
+TEST(Mutation, AnUnknownOrInapplicableBugIsRefused) {
+  EXPECT_THROW(generate_config("default", {}, "no_such_bug"), MutationError);
+  try {
+    generate_config("default", {}, "test.applied_nowhere");
+    ADD_FAILURE() << "a mutation no emitter applied was accepted";
+  } catch (const MutationError& e) {
+    EXPECT_NE(std::string(e.what()).find("has no construct"), std::string::npos) << e.what();
+  }
+  // Without a mutation nothing changes and nothing is refused.
+  EXPECT_EQ(generate_config("default"), generate_config("default", {}, ""));
+}
+
+}  // namespace
+}  // namespace oasis::gen
