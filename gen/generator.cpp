@@ -295,8 +295,9 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
     // Verilator 5.006 takes no source path with a space (docs/paths.md): the
     // list's paths are relative, so that from this folder they hold none.
     std::string f = banner(c, r, "//") + "// Sources of block '" + name +
-                    "', dependencies first, relative to this folder. Where its path\n"
-                    "// holds a space, run Verilator from here: verilator -F " +
+                    "', dependencies first, relative to this folder.\n"
+                    "// Where its path holds a space, run Verilator from here:\n"
+                    "// verilator -F " +
                     name + ".f\n";
     for (const auto& file : list) {
       f += file + "\n";
