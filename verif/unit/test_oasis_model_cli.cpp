@@ -187,31 +187,31 @@ std::vector<uint8_t> file_bytes(const std::string& path) {
 TEST_F(Cli, Float64NpyAndSafetensorsGoThroughCalibrateQuantizeAndGemm) {
   const auto w = write_checkpoint(at("ckpt.safetensors"));
   ASSERT_EQ(run("synth --kind activations --rows 5 --channels 128 --seed 3 --type float64 --out " +
-                at("x.npy"))
+                arg("x.npy"))
                 .status,
             0);
   ASSERT_EQ(read_npy(at("x.npy")).type, NpyType::kFloat64);
-  const CmdResult c = run("calibrate --safetensors " + at("ckpt.safetensors") +
-                          " --tensor calib.acts --out " + at("ca.npy"));
+  const CmdResult c = run("calibrate --safetensors " + arg("ckpt.safetensors") +
+                          " --tensor calib.acts --out " + arg("ca.npy"));
   ASSERT_EQ(c.status, 0) << c.out;
   EXPECT_NE(c.out.find("40 tokens x 128 channels"), std::string::npos) << c.out;
   // A float64 .npy calibrates like the same values in binary16.
-  ASSERT_EQ(run("calibrate --acts " + at("x.npy") + " --out " + at("ca64.npy")).status, 0);
+  ASSERT_EQ(run("calibrate --acts " + arg("x.npy") + " --out " + arg("ca64.npy")).status, 0);
   ASSERT_EQ(run("synth --kind activations --rows 5 --channels 128 --seed 3 --out " +
-                at("x16.npy"))
+                arg("x16.npy"))
                 .status,
             0);
-  ASSERT_EQ(run("calibrate --acts " + at("x16.npy") + " --out " + at("ca16.npy")).status, 0);
+  ASSERT_EQ(run("calibrate --acts " + arg("x16.npy") + " --out " + arg("ca16.npy")).status, 0);
   EXPECT_EQ(file_bytes(at("ca64.npy")), file_bytes(at("ca16.npy")));
   fs::create_directories(at("q"));
-  const CmdResult q = run("quantize --safetensors " + at("ckpt.safetensors") +
-                          " --tensor layers.0.w --out-dir " + at("q"));
+  const CmdResult q = run("quantize --safetensors " + arg("ckpt.safetensors") +
+                          " --tensor layers.0.w --out-dir " + arg("q"));
   ASSERT_EQ(q.status, 0) << q.out;
   EXPECT_NE(q.out.find("quantized 24 x 128 weights"), std::string::npos) << q.out;
-  const CmdResult g = run("gemm --config " + config("default") + " --acts " + at("x.npy") +
-                          " --act-codebook " + at("ca.npy") + " --quantized " + at("q") +
-                          " --safetensors " + at("ckpt.safetensors") +
-                          " --tensor layers.0.w --threads 2 --out " + at("y.npy"));
+  const CmdResult g = run("gemm --config " + config_arg("default") + " --acts " + arg("x.npy") +
+                          " --act-codebook " + arg("ca.npy") + " --quantized " + arg("q") +
+                          " --safetensors " + arg("ckpt.safetensors") +
+                          " --tensor layers.0.w --threads 2 --out " + arg("y.npy"));
   ASSERT_EQ(g.status, 0) << g.out;
   EXPECT_TRUE(std::regex_search(g.out, std::regex(R"(SQNR [0-9]+\.[0-9]+ dB)"))) << g.out;
   // The same in-process, from the values as the reader rounds them.
