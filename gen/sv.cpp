@@ -66,12 +66,13 @@ std::string literal(int width, int64_t value) { return fmt::format("{}'d{}", wid
 
 std::string mask_literal(const std::vector<bool>& bits) {
   const size_t n = bits.size();
-  if (n <= 64) {
+  if (n <= 32) {
     std::string s = fmt::format("{}'b", n);
     for (size_t i = n; i-- > 0;) s += bits[i] ? '1' : '0';
     return s;
   }
-  // Runs from the most significant bit down.
+  // Runs from the most significant bit down: a mask of valid leaves is one or
+  // two runs whatever its width.
   std::vector<std::string> runs;
   for (size_t hi = n; hi > 0;) {
     const bool v = bits[hi - 1];
@@ -83,9 +84,21 @@ std::string mask_literal(const std::vector<bool>& bits) {
     hi = lo;
   }
   if (runs.size() == 1) return runs.front();
-  std::string s = "{";
-  for (size_t i = 0; i < runs.size(); ++i) s += (i ? ", " : "") + runs[i];
-  return s + "}";
+  if (runs.size() <= 4) {
+    std::string s = "{";
+    for (size_t i = 0; i < runs.size(); ++i) s += (i ? ", " : "") + runs[i];
+    return s + "}";
+  }
+  // Many runs: hexadecimal, four bits a digit.
+  std::string s = fmt::format("{}'h", n);
+  for (size_t d = (n + 3) / 4; d-- > 0;) {
+    int digit = 0;
+    for (size_t b = 0; b < 4; ++b) {
+      if (4 * d + b < n && bits[4 * d + b]) digit |= 1 << b;
+    }
+    s += "0123456789abcdef"[digit];
+  }
+  return s;
 }
 
 std::string lane(const std::string& vec, const std::string& index, const std::string& width) {

@@ -41,6 +41,14 @@ TEST(Sv, MaskLiteralStaysShortForThousandsOfBits) {
   std::vector<bool> small = {true, false, true};
   EXPECT_EQ(mask_literal(small), "3'b101");
   EXPECT_EQ(mask_literal(std::vector<bool>(100, true)), "{100{1'b1}}");
+  // 50 valid leaves of 64: two runs, not 64 binary digits (which passed the
+  // column limit in a 64-leaf Orizuru).
+  std::vector<bool> leaves(64, false);
+  for (size_t i = 0; i < 50; ++i) leaves[i] = true;
+  EXPECT_EQ(mask_literal(leaves), "{{14{1'b0}}, {50{1'b1}}}");
+  std::vector<bool> alternating(40);
+  for (size_t i = 0; i < alternating.size(); ++i) alternating[i] = i % 2 == 0;
+  EXPECT_EQ(mask_literal(alternating), "40'h5555555555");
 }
 
 TEST(Sv, ConcatenationsWrapBeforeTheLimit) {
@@ -107,6 +115,7 @@ TEST(Sv, GeneratedLinesFitAndRangesAreFolded) {
       {"default", {}},
       {"paper", {}},
       {"default", {"channels=37", "orizuru_unit_inputs=8", "outliers_per_side=5"}},
+      {"default", {"channels=50", "orizuru_unit_inputs=64", "outliers_per_side=4"}},
       {"default", {"act_bits=1", "weight_bits=1", "comp_macs=8", "accumulator=fp16"}},
       {"default", {"clustering_levels_per_stage=3", "clustering_lanes=7", "mac_tree_inputs=3"}}};
   for (const auto& [name, sets] : cases) {
