@@ -5,6 +5,7 @@
 // oasis_fp_pipe.sv, a fixed latency of fp_pipeline_stages cycles with a valid
 // bit (docs/fp_rtl.md). Model: model/fp.hpp. Tests: verif/tb/<block>_tb.cpp.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <string>
 #include <vector>
@@ -45,14 +46,14 @@ class FpUnit : public Block {
                     {"input", in.width(), "b_i", fmt::format("Second operand, {}.", in.name())},
                     {"input", 0, "sub_i", "1: a_i - b_i; 0: a_i + b_i."}};
         result = "sum_o";
-        out.primitives = {"oasis_fp_round.sv", "oasis_fp_add.sv", "oasis_fp_pipe.sv"};
+        out.primitives = {"oasis_fp_pipe.sv", "oasis_fp_round.sv", "oasis_fp_add_staged.sv"};
         break;
       case Op::kMul:
         what = fmt::format("IEEE 754 {} multiplier, a_i * b_i", res.name());
         operands = {{"input", in.width(), "a_i", fmt::format("First operand, {}.", in.name())},
                     {"input", in.width(), "b_i", fmt::format("Second operand, {}.", in.name())}};
         result = "prod_o";
-        out.primitives = {"oasis_fp_round.sv", "oasis_fp_mul.sv", "oasis_fp_pipe.sv"};
+        out.primitives = {"oasis_fp_pipe.sv", "oasis_fp_round.sv", "oasis_fp_mul_staged.sv"};
         break;
       case Op::kConvert:
         what = fmt::format("IEEE 754 conversion {} -> {}", in.name(), res.name());
@@ -82,17 +83,51 @@ class FpUnit : public Block {
     m.ports({{"output", 0, "out_valid_o",
               fmt::format("{} is valid: in_valid_i of {} cycle(s) ago.", result, stages)},
              {"output", res.width(), result, fmt::format("The result, {}.", res.name())}});
-    m << fmt::format("  logic {} result;\n\n", range(res.width()));
+    m << fmt::format("  logic {} result;\n", range(res.width()));
+    // The adder and the multiplier hold registers inside (FpCuts); the
+    // conversions, short, are followed by all theirs.
+    int after = stages;
+    string core_valid = "in_valid_i";
+    if (spec_.op == Op::kAdd || spec_.op == Op::kMul) {
+      const bool add = spec_.op == Op::kAdd;
+      const FpSegments seg = add ? fp_add_segments(res) : fp_mul_segments(res);
+      const FpCuts cuts = place_cuts(seg, stages);
+      after = cuts.output_stages;
+      core_valid = "core_valid";
+      m << "  logic core_valid;\n\n";
+      std::vector<std::pair<string, string>> ports = {{"clk_i", "clk_i"},
+                                                      {"rst_ni", "rst_ni"},
+                                                      {"valid_i", "in_valid_i"},
+                                                      {"a_i", "a_i"},
+                                                      {"b_i", "b_i"}};
+      if (add) ports.push_back({"sub_i", "sub_i"});
+      ports.push_back({"valid_o", "core_valid"});
+      ports.push_back({add ? "sum_o" : "prod_o", "result"});
+      std::vector<string> stage_fo4;
+      for (double d : cuts.stage_fo4) stage_fo4.push_back(fmt::format("{:.0f}", d));
+      m << (cuts.mask == 0 ? "  // No register inside the unit (docs/fp_rtl.md, Pipelining).\n"
+                           : "  // Registers inside the unit, at its places (docs/fp_rtl.md, "
+                             "Pipelining):\n");
+      for (int k = 0; k < seg.places(); ++k) {
+        if (cuts.mask >> k & 1u) m << fmt::format("  //   {}: after {}\n", k, seg.names[k]);
+      }
+      m << fmt::format("  // {} after it. Estimated stage delays, FO4: {}.\n", cuts.output_stages,
+                       fmt::join(stage_fo4, ", "));
+      m.inst(add ? "oasis_fp_add_staged" : "oasis_fp_mul_staged", "u_core", ports, "  ",
+             {{"ExpBits", std::to_string(res.exp_bits)},
+              {"FracBits", std::to_string(res.frac_bits)},
+              {"Cuts", fmt::format("{}'b{:0{}b}", seg.places(), cuts.mask, seg.places())}});
+      m.op(add ? "fp_add" : "fp_mul", res.width(), "result");
+      out.manifest["pipeline"] = {{"places", seg.names},
+                                  {"segment_fo4", seg.fo4},
+                                  {"cuts", cuts.mask},
+                                  {"registers_after", cuts.output_stages},
+                                  {"stage_fo4", cuts.stage_fo4}};
+    }
+    m << "\n";
     switch (spec_.op) {
       case Op::kAdd:
-        m.inst("oasis_fp_add", "u_core",
-               {{"a_i", "a_i"}, {"b_i", "b_i"}, {"sub_i", "sub_i"}, {"sum_o", "result"}}, "  ",
-               {{"ExpBits", std::to_string(res.exp_bits)},
-                {"FracBits", std::to_string(res.frac_bits)}});
-        m.op("fp_add", res.width(), "result");
-        break;
       case Op::kMul:
-        fp_mul(m, res, "u_core", "a_i", "b_i", "result");
         break;
       case Op::kConvert:
         fp_convert(m, in, res, "u_core", "a_i", "result");
@@ -105,7 +140,7 @@ class FpUnit : public Block {
         m.op("fp_from_uint", spec_.int_bits, "result");
         break;
     }
-    m << "\n" << pipe("u_pipe", res.width(), stages, "in_valid_i", "result", "out_valid_o", result);
+    m << "\n" << pipe("u_pipe", res.width(), after, core_valid, "result", "out_valid_o", result);
     out.files.push_back(m.file());
 
     out.manifest["latency_cycles"] = stages;

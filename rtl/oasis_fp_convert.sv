@@ -44,15 +44,24 @@ module oasis_fp_convert #(
   assign in_sig  = {a_i[InWidth-2:InFracBits] != '0, a_i[InFracBits-1:0]};
   assign out_exp = ExpWidth'(in_exp) - ExpWidth'(InBias) + ExpWidth'(OutBias);
 
+  // The rounding without its optional stage.
+  logic [1:0] unused_round;
+
   oasis_fp_round #(
     .ExpBits (OutExpBits),
     .FracBits(OutFracBits),
     .SigBits (InFracBits + 1),
     .ExpWidth(ExpWidth)
   ) u_round (
+    .clk_i   (1'b0),
+    .rst_ni  (1'b1),
+    .valid_i (1'b0),
     .sign_i  (sign),
     .exp_i   (out_exp),
     .sig_i   (in_sig),
+    .side_i  (1'b0),
+    .valid_o (unused_round[1]),
+    .side_o  (unused_round[0]),
     .result_o(rounded)
   );
 

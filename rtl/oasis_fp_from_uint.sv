@@ -24,6 +24,9 @@ module oasis_fp_from_uint #(
 
   logic [ExpBits+FracBits:0] rounded;
 
+  // The rounding without its optional stage.
+  logic [1:0] unused_round;
+
   // The top bit of n_i is worth 2^(IntBits - 1).
   oasis_fp_round #(
     .ExpBits (ExpBits),
@@ -31,9 +34,15 @@ module oasis_fp_from_uint #(
     .SigBits (IntBits),
     .ExpWidth(ExpWidth)
   ) u_round (
+    .clk_i   (1'b0),
+    .rst_ni  (1'b1),
+    .valid_i (1'b0),
     .sign_i  (1'b0),
     .exp_i   (ExpWidth'(Bias + IntBits - 1)),
     .sig_i   (n_i),
+    .side_i  (1'b0),
+    .valid_o (unused_round[1]),
+    .side_o  (unused_round[0]),
     .result_o(rounded)
   );
 

@@ -8,7 +8,11 @@
 /// NaN). Bit 0 of sig_i may be a sticky bit (the OR of nonzero bits below it)
 /// when it lies at least two places below the last kept bit of the result.
 /// Results below the normal range become subnormal (no flush to zero); results
-/// that round above the largest finite value become infinity. Combinational.
+/// that round above the largest finite value become infinity.
+/// Combinational when Cut is 0; with Cut = 1 a register stage sits between the
+/// normalisation and the rounding (latency one cycle), and side_i, the
+/// caller's data that must stay beside the value (its special-case result),
+/// crosses it too.
 module oasis_fp_round #(
   /// Exponent field width of the result format (5: binary16, 8: binary32).
   parameter int ExpBits  = 8,
@@ -17,14 +21,30 @@ module oasis_fp_round #(
   /// Width of the significand sig_i, bits.
   parameter int SigBits  = 27,
   /// Width of the two's complement exponent exp_i, bits.
-  parameter int ExpWidth = 10
+  parameter int ExpWidth = 10,
+  /// Register stages between the normalisation and the rounding (0 or 1).
+  parameter int Cut      = 0,
+  /// Width of side_i, bits.
+  parameter int SideBits = 1
 ) (
+  /// Clock (unused when Cut is 0).
+  input  logic                         clk_i,
+  /// Asynchronous reset, active low: clears the stage's valid bit.
+  input  logic                         rst_ni,
+  /// The operand is valid this cycle (loads the stage's register).
+  input  logic                         valid_i,
   /// Sign of the result (1: negative).
   input  logic                         sign_i,
   /// Biased exponent of sig_i's top bit, two's complement.
   input  logic signed [ExpWidth-1:0]   exp_i,
   /// Significand, nonzero, binary point below the top bit.
   input  logic        [SigBits-1:0]    sig_i,
+  /// Data that crosses the stage beside the value.
+  input  logic        [SideBits-1:0]   side_i,
+  /// result_o is valid: valid_i of Cut cycles ago.
+  output logic                         valid_o,
+  /// side_i of Cut cycles ago.
+  output logic        [SideBits-1:0]   side_o,
   /// The rounded result, IEEE 754 with ExpBits and FracBits.
   output logic [ExpBits+FracBits:0]    result_o
 );
@@ -40,9 +60,10 @@ module oasis_fp_round #(
   localparam int ShiftBits = $clog2(KeepBits + 1);
 
   logic [WorkBits-1:0]          sig_w;
-  logic [WorkBits-1:0]          norm;
+  logic [WorkBits-1:0]          norm0, norm;
   logic [LzBits-1:0]            lz;
-  logic signed [FieldBits-1:0]  field;
+  logic signed [FieldBits-1:0]  field0, field;
+  logic                         sign;
   logic                         subnormal;
   logic [FieldBits-1:0]         denorm_shift;
   logic [ShiftBits-1:0]         shift;
@@ -64,17 +85,35 @@ module oasis_fp_round #(
   // Normalisation: shift the leading one to the top, in LzBits steps of
   // 2^k places each, largest first; lz counts the places.
   always_comb begin
-    norm = sig_w;
-    lz   = '0;
+    norm0 = sig_w;
+    lz    = '0;
     for (int j = 0; j < LzBits; j++) begin
-      if ((norm >> (WorkBits - (1 << (LzBits - 1 - j)))) == '0) begin
-        norm = norm << (1 << (LzBits - 1 - j));
+      if ((norm0 >> (WorkBits - (1 << (LzBits - 1 - j)))) == '0) begin
+        norm0 = norm0 << (1 << (LzBits - 1 - j));
         lz[LzBits-1-j] = 1'b1;
       end
     end
   end
 
-  assign field     = FieldBits'(exp_i) - FieldBits'(lz);
+  assign field0 = FieldBits'(exp_i) - FieldBits'(lz);
+
+  // The optional stage: the normalised value, its sign and the side data.
+  localparam int CutBits = 1 + FieldBits + WorkBits + SideBits;
+  logic [CutBits-1:0] cut_d, cut_q;
+  assign cut_d = {sign_i, field0, norm0, side_i};
+  assign {sign, field, norm, side_o} = cut_q;
+  oasis_fp_pipe #(
+    .Width (CutBits),
+    .Stages(Cut)
+  ) u_cut (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .valid_i(valid_i),
+    .data_i (cut_d),
+    .valid_o(valid_o),
+    .data_o (cut_q)
+  );
+
   assign subnormal = (field[FieldBits-1] == 1'b1) || (field == '0);
 
   // Subnormal results keep fewer bits: shift right by 1 - field, at most
@@ -108,9 +147,9 @@ module oasis_fp_round #(
   assign overflow = mag >= (FieldBits+FracBits)'({{ExpBits{1'b1}}, {FracBits{1'b0}}});
 
   always_comb begin
-    result_o = {sign_i, mag[ExpBits+FracBits-1:0]};
+    result_o = {sign, mag[ExpBits+FracBits-1:0]};
     if (overflow) begin
-      result_o = {sign_i, {ExpBits{1'b1}}, {FracBits{1'b0}}};
+      result_o = {sign, {ExpBits{1'b1}}, {FracBits{1'b0}}};
     end
   end
 

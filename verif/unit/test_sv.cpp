@@ -5,12 +5,15 @@
 // as parameterized modules, and every named mutation changing the RTL.
 #include <gtest/gtest.h>
 
+#include <bit>
+
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
 
 #include "gen/block.hpp"
+#include "gen/fp_emit.hpp"
 #include "gen/generator.hpp"
 #include "gen/mutation.hpp"
 #include "gen/sv.hpp"
@@ -216,6 +219,42 @@ TEST(Mutation, AnUnknownOrInapplicableBugIsRefused) {
   }
   // Without a mutation nothing changes and nothing is refused.
   EXPECT_EQ(generate_config("default"), generate_config("default", {}, ""));
+}
+
+// The pipeline registers of a unit (docs/fp_rtl.md, Pipelining): as many as
+// asked, the longest stage never longer than with fewer, and no place used
+// twice.
+TEST(FpCuts, RegistersGoWhereTheDelayIs) {
+  for (const FpFormat& f : {kBinary16Format, kBinary32Format}) {
+    for (const FpSegments& seg : {fp_add_segments(f), fp_mul_segments(f)}) {
+      ASSERT_EQ(seg.names.size(), seg.fo4.size());
+      double total = 0;
+      for (double d : seg.fo4) total += d;
+      double previous = total + 1;
+      for (int stages = 0; stages <= 4; ++stages) {
+        const FpCuts c = place_cuts(seg, stages);
+        EXPECT_EQ(std::popcount(c.mask) + c.output_stages, stages);
+        EXPECT_LT(c.mask, 1u << seg.places());
+        EXPECT_EQ(int(c.stage_fo4.size()), std::popcount(c.mask) + 1);
+        double sum = 0;
+        for (double d : c.stage_fo4) sum += d;
+        EXPECT_DOUBLE_EQ(sum, total);
+        EXPECT_LE(c.longest_fo4(), previous);
+        previous = c.longest_fo4();
+      }
+      // Registers are used inside before any goes after the unit.
+      EXPECT_EQ(place_cuts(seg, 1).output_stages, 0);
+      EXPECT_LT(place_cuts(seg, 1).longest_fo4(), total);
+      const FpCuts all = place_cuts(seg, seg.places() + 2);
+      EXPECT_EQ(all.mask, (1u << seg.places()) - 1);
+      EXPECT_EQ(all.output_stages, 2);
+    }
+  }
+  // The binary32 adder's 35 | 25 | 25 | 35 | 30 FO4 with one register: after
+  // the addition, 85 and 65.
+  const FpCuts one = place_cuts(fp_add_segments(kBinary32Format), 1);
+  EXPECT_EQ(one.mask, 0b0100u);
+  EXPECT_EQ(one.stage_fo4, (std::vector<double>{85, 65}));
 }
 
 }  // namespace

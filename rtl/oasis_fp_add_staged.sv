@@ -1,0 +1,211 @@
+`default_nettype none
+
+/// IEEE 754 addition and subtraction, a_i + b_i or a_i - b_i, one rounding to
+/// nearest even; subnormals in and out, signed zeros and infinities as IEEE
+/// says, and the canonical quiet NaN (exponent all ones, fraction 10...0,
+/// sign 0) as the only NaN result. Bit-exact with oasis::add / oasis::sub in
+/// model/fp.hpp.
+///
+/// Four places inside the datapath may hold a register stage, bit k of Cuts
+/// for place k (docs/fp_rtl.md, Pipelining):
+///   0: after the operands are ordered by magnitude and the exponent
+///      difference is known;
+///   1: after the smaller significand is aligned;
+///   2: after the significands are added;
+///   3: after the sum is normalised, before it is rounded.
+/// The latency is the number of bits set in Cuts (0: combinational). A stage's
+/// data register loads only when its valid bit does.
+module oasis_fp_add_staged #(
+  /// Exponent field width (5: binary16, 8: binary32).
+  parameter int ExpBits  = 8,
+  /// Fraction field width (10: binary16, 23: binary32).
+  parameter int FracBits = 23,
+  /// The places holding a register stage, one bit each (see above).
+  parameter logic [3:0] Cuts = 4'b0000
+) (
+  /// Clock (unused when Cuts is 0).
+  input  logic                      clk_i,
+  /// Asynchronous reset, active low: clears the stages' valid bits.
+  input  logic                      rst_ni,
+  /// The operands are valid this cycle.
+  input  logic                      valid_i,
+  /// First operand.
+  input  logic [ExpBits+FracBits:0] a_i,
+  /// Second operand.
+  input  logic [ExpBits+FracBits:0] b_i,
+  /// 1: compute a_i - b_i; 0: a_i + b_i.
+  input  logic                      sub_i,
+  /// sum_o is valid: valid_i of as many cycles ago as Cuts has bits set.
+  output logic                      valid_o,
+  /// The rounded sum or difference.
+  output logic [ExpBits+FracBits:0] sum_o
+);
+
+  localparam int Width    = ExpBits + FracBits + 1;
+  // Aligned significands: hidden bit, fraction, guard, round and sticky bits.
+  localparam int AlignBits = FracBits + 4;
+  // The sum has one more bit for the carry.
+  localparam int SumBits  = AlignBits + 1;
+  localparam int ExpWidth = ExpBits + 2;
+  localparam int DiffBits = $clog2(AlignBits + 1);
+  // What every stage carries beside the datapath: whether the result is a
+  // special case (NaN, infinity, zero) and that result.
+  localparam int SpecialBits = 1 + Width;
+  localparam int Stage0Bits = SpecialBits + 2 + ExpBits + 2 * (FracBits + 1) + DiffBits;
+  localparam int Stage1Bits = SpecialBits + 2 + ExpBits + 2 * AlignBits;
+  localparam int Stage2Bits = SpecialBits + 1 + ExpBits + SumBits;
+
+  // --- before place 0: classify, order by magnitude, exponent difference
+  logic [Width-1:0]     b_eff, op_big, op_small;
+  logic                 a_nan, b_nan, a_inf, b_inf, a_zero, b_zero;
+  logic                 a_is_big, eff_sub0;
+  logic [ExpBits-1:0]   big_exp0, small_exp, exp_diff;
+  logic [DiffBits-1:0]  shift0;
+  logic [FracBits:0]    big_sig0, small_sig0;
+  logic                 special0;
+  logic [Width-1:0]     special_val0;
+
+  assign b_eff = {b_i[Width-1] ^ sub_i, b_i[Width-2:0]};
+
+  assign a_nan  = (&a_i[Width-2:FracBits]) && (|a_i[FracBits-1:0]);
+  assign b_nan  = (&b_i[Width-2:FracBits]) && (|b_i[FracBits-1:0]);
+  assign a_inf  = (&a_i[Width-2:FracBits]) && !(|a_i[FracBits-1:0]);
+  assign b_inf  = (&b_i[Width-2:FracBits]) && !(|b_i[FracBits-1:0]);
+  assign a_zero = a_i[Width-2:0] == '0;
+  assign b_zero = b_i[Width-2:0] == '0;
+
+  // The operand of larger magnitude goes first: for finite values the
+  // magnitude order is the order of the bit patterns without the sign.
+  assign a_is_big = a_i[Width-2:0] >= b_eff[Width-2:0];
+  assign op_big   = a_is_big ? a_i : b_eff;
+  assign op_small = a_is_big ? b_eff : a_i;
+  assign eff_sub0 = op_big[Width-1] != op_small[Width-1];
+
+  // Subnormals have exponent 1 and no hidden bit.
+  assign big_exp0   = (op_big[Width-2:FracBits] == '0) ? ExpBits'(1) : op_big[Width-2:FracBits];
+  assign small_exp  = (op_small[Width-2:FracBits] == '0) ? ExpBits'(1)
+                                                         : op_small[Width-2:FracBits];
+  assign big_sig0   = {op_big[Width-2:FracBits] != '0, op_big[FracBits-1:0]};
+  assign small_sig0 = {op_small[Width-2:FracBits] != '0, op_small[FracBits-1:0]};
+  assign exp_diff   = big_exp0 - small_exp;
+
+  always_comb begin
+    shift0 = DiffBits'(AlignBits);
+    if (exp_diff < ExpBits'(AlignBits)) begin
+      shift0 = DiffBits'(exp_diff);
+    end
+  end
+
+  // The special cases, in IEEE's order; an exact cancellation is found after
+  // the addition.
+  always_comb begin
+    special0     = 1'b1;
+    special_val0 = '0;
+    if (a_nan || b_nan || (a_inf && b_inf && (a_i[Width-1] != b_eff[Width-1]))) begin
+      special_val0 = {1'b0, {ExpBits{1'b1}}, 1'b1, {(FracBits-1){1'b0}}};
+    end else if (a_inf) begin
+      special_val0 = a_i;
+    end else if (b_inf) begin
+      special_val0 = b_eff;
+    end else if (a_zero && b_zero) begin
+      // Round to nearest: -0 only when both are -0.
+      special_val0 = {a_i[Width-1] & b_eff[Width-1], {(Width-1){1'b0}}};
+    end else begin
+      special0 = 1'b0;
+    end
+  end
+
+  // --- place 0
+  logic [Stage0Bits-1:0] s0_d, s0_q;
+  logic                  valid1, special1, sign1, eff_sub1;
+  logic [Width-1:0]      special_val1;
+  logic [ExpBits-1:0]    big_exp1;
+  logic [FracBits:0]     big_sig1, small_sig1;
+  logic [DiffBits-1:0]   shift1;
+
+  assign s0_d = {special0, special_val0, op_big[Width-1], eff_sub0, big_exp0, big_sig0,
+                 small_sig0, shift0};
+  oasis_fp_pipe #(.Width(Stage0Bits), .Stages(Cuts[0] ? 1 : 0)) u_cut0 (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .valid_i(valid_i), .data_i(s0_d), .valid_o(valid1), .data_o(s0_q)
+  );
+  assign {special1, special_val1, sign1, eff_sub1, big_exp1, big_sig1, small_sig1, shift1} = s0_q;
+
+  // --- before place 1: align the smaller operand; the bits shifted out become
+  // the sticky bit.
+  logic [2*AlignBits-1:0] small_ext;
+  logic [AlignBits-1:0]   big_al1, small_al1;
+
+  assign small_ext = {small_sig1, 3'b000, {AlignBits{1'b0}}} >> shift1;
+  assign small_al1 = {small_ext[2*AlignBits-1 -: AlignBits-1],
+                      small_ext[AlignBits] | (|small_ext[AlignBits-1:0])};
+  assign big_al1   = {big_sig1, 3'b000};
+
+  // --- place 1
+  logic [Stage1Bits-1:0] s1_d, s1_q;
+  logic                  valid2, special2, sign2, eff_sub2;
+  logic [Width-1:0]      special_val2;
+  logic [ExpBits-1:0]    big_exp2;
+  logic [AlignBits-1:0]  big_al2, small_al2;
+
+  assign s1_d = {special1, special_val1, sign1, eff_sub1, big_exp1, big_al1, small_al1};
+  oasis_fp_pipe #(.Width(Stage1Bits), .Stages(Cuts[1] ? 1 : 0)) u_cut1 (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .valid_i(valid1), .data_i(s1_d), .valid_o(valid2), .data_o(s1_q)
+  );
+  assign {special2, special_val2, sign2, eff_sub2, big_exp2, big_al2, small_al2} = s1_q;
+
+  // --- before place 2: add the significands.
+  logic [SumBits-1:0] sig_sum2;
+  logic               special2x;
+  logic [Width-1:0]   special_val2x;
+
+  assign sig_sum2 = eff_sub2 ? ({1'b0, big_al2} - {1'b0, small_al2})
+                             : ({1'b0, big_al2} + {1'b0, small_al2});
+  // Exact cancellation is +0 under round to nearest.
+  assign special2x     = special2 || (sig_sum2 == '0);
+  assign special_val2x = special2 ? special_val2 : '0;
+
+  // --- place 2
+  logic [Stage2Bits-1:0] s2_d, s2_q;
+  logic                  valid3, sign3;
+  logic [SpecialBits-1:0] side3, side4;
+  logic [ExpBits-1:0]    big_exp3;
+  logic [SumBits-1:0]    sig_sum3;
+
+  assign s2_d = {special2x, special_val2x, sign2, big_exp2, sig_sum2};
+  oasis_fp_pipe #(.Width(Stage2Bits), .Stages(Cuts[2] ? 1 : 0)) u_cut2 (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .valid_i(valid2), .data_i(s2_d), .valid_o(valid3), .data_o(s2_q)
+  );
+  assign {side3, sign3, big_exp3, sig_sum3} = s2_q;
+
+  // --- place 3 is inside the rounding. sig_sum's top bit is worth
+  // 2^(big_exp + 1 - Bias).
+  logic [Width-1:0] rounded;
+
+  oasis_fp_round #(
+    .ExpBits (ExpBits),
+    .FracBits(FracBits),
+    .SigBits (SumBits),
+    .ExpWidth(ExpWidth),
+    .Cut     (Cuts[3] ? 1 : 0),
+    .SideBits(SpecialBits)
+  ) u_round (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .valid_i (valid3),
+    .sign_i  (sign3),
+    .exp_i   (ExpWidth'(big_exp3) + ExpWidth'(1)),
+    .sig_i   (sig_sum3),
+    .side_i  (side3),
+    .valid_o (valid_o),
+    .side_o  (side4),
+    .result_o(rounded)
+  );
+
+  assign sum_o = side4[SpecialBits-1] ? side4[Width-1:0] : rounded;
+
+endmodule
+
+`default_nettype wire

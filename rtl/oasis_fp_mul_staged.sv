@@ -1,0 +1,168 @@
+`default_nettype none
+
+/// IEEE 754 multiplication, a_i * b_i, one rounding to nearest even;
+/// subnormals in and out, signed zeros and infinities as IEEE says, and the
+/// canonical quiet NaN (exponent all ones, fraction 10...0, sign 0) as the only
+/// NaN result (also for 0 * inf). Bit-exact with oasis::mul in model/fp.hpp.
+///
+/// Three places inside the datapath may hold a register stage, bit k of Cuts
+/// for place k (docs/fp_rtl.md, Pipelining):
+///   0: inside the significand multiplier, after its two partial products
+///      (a times the low and the high half of b);
+///   1: after the exact product;
+///   2: after the product is normalised, before it is rounded.
+/// The latency is the number of bits set in Cuts (0: combinational). A stage's
+/// data register loads only when its valid bit does.
+module oasis_fp_mul_staged #(
+  /// Exponent field width (5: binary16, 8: binary32).
+  parameter int ExpBits  = 8,
+  /// Fraction field width (10: binary16, 23: binary32).
+  parameter int FracBits = 23,
+  /// The places holding a register stage, one bit each (see above).
+  parameter logic [2:0] Cuts = 3'b000
+) (
+  /// Clock (unused when Cuts is 0).
+  input  logic                      clk_i,
+  /// Asynchronous reset, active low: clears the stages' valid bits.
+  input  logic                      rst_ni,
+  /// The operands are valid this cycle.
+  input  logic                      valid_i,
+  /// First operand.
+  input  logic [ExpBits+FracBits:0] a_i,
+  /// Second operand.
+  input  logic [ExpBits+FracBits:0] b_i,
+  /// prod_o is valid: valid_i of as many cycles ago as Cuts has bits set.
+  output logic                      valid_o,
+  /// The rounded product.
+  output logic [ExpBits+FracBits:0] prod_o
+);
+
+  localparam int Width    = ExpBits + FracBits + 1;
+  localparam int Bias     = (1 << (ExpBits - 1)) - 1;
+  localparam int SigBits  = FracBits + 1;
+  localparam int ProdBits = 2 * SigBits;
+  localparam int ExpWidth = ExpBits + 3;
+  // b's significand in two halves for the partial products.
+  localparam int LowBits  = SigBits / 2;
+  localparam int HighBits = SigBits - LowBits;
+  localparam int LowProdBits  = SigBits + LowBits;
+  localparam int HighProdBits = SigBits + HighBits;
+  // Beside the datapath: the sign, whether the result is a special case and
+  // that result.
+  localparam int SpecialBits = 1 + Width;
+  localparam int Stage0Bits = SpecialBits + 1 + ExpWidth + LowProdBits + HighProdBits;
+  localparam int Stage1Bits = SpecialBits + 1 + ExpWidth + ProdBits;
+
+  // --- before place 0: classify, exponent, partial products
+  logic                 sign0;
+  logic                 a_nan, b_nan, a_inf, b_inf, a_zero, b_zero;
+  logic [ExpBits-1:0]   a_exp, b_exp;
+  logic [SigBits-1:0]   a_sig, b_sig;
+  logic [ExpWidth-1:0]  prod_exp0;
+  logic                 special0;
+  logic [Width-1:0]     special_val0;
+
+  assign sign0  = a_i[Width-1] ^ b_i[Width-1];
+  assign a_nan  = (&a_i[Width-2:FracBits]) && (|a_i[FracBits-1:0]);
+  assign b_nan  = (&b_i[Width-2:FracBits]) && (|b_i[FracBits-1:0]);
+  assign a_inf  = (&a_i[Width-2:FracBits]) && !(|a_i[FracBits-1:0]);
+  assign b_inf  = (&b_i[Width-2:FracBits]) && !(|b_i[FracBits-1:0]);
+  assign a_zero = a_i[Width-2:0] == '0;
+  assign b_zero = b_i[Width-2:0] == '0;
+
+  // Subnormals have exponent 1 and no hidden bit.
+  assign a_exp = (a_i[Width-2:FracBits] == '0) ? ExpBits'(1) : a_i[Width-2:FracBits];
+  assign b_exp = (b_i[Width-2:FracBits] == '0) ? ExpBits'(1) : b_i[Width-2:FracBits];
+  assign a_sig = {a_i[Width-2:FracBits] != '0, a_i[FracBits-1:0]};
+  assign b_sig = {b_i[Width-2:FracBits] != '0, b_i[FracBits-1:0]};
+
+  // The product's top bit is worth 2^(a_exp + b_exp - 2 Bias + 1).
+  assign prod_exp0 = ExpWidth'(a_exp) + ExpWidth'(b_exp) - ExpWidth'(Bias) + ExpWidth'(1);
+
+  always_comb begin
+    special0     = 1'b1;
+    special_val0 = '0;
+    if (a_nan || b_nan || (a_inf && b_zero) || (a_zero && b_inf)) begin
+      special_val0 = {1'b0, {ExpBits{1'b1}}, 1'b1, {(FracBits-1){1'b0}}};
+    end else if (a_inf || b_inf) begin
+      special_val0 = {sign0, {ExpBits{1'b1}}, {FracBits{1'b0}}};
+    end else if (a_zero || b_zero) begin
+      special_val0 = {sign0, {(Width-1){1'b0}}};
+    end else begin
+      special0 = 1'b0;
+    end
+  end
+
+  // --- places 0 and 1: the exact product
+  logic                 valid2, sign2;
+  logic [SpecialBits-1:0] side2, side3;
+  logic [ExpWidth-1:0]  prod_exp2;
+  logic [ProdBits-1:0]  sig_prod2;
+
+  if (Cuts[0]) begin : g_split
+    // Two partial products, registered, then their sum.
+    logic [LowProdBits-1:0]  low0, low1;
+    logic [HighProdBits-1:0] high0, high1;
+    logic [Stage0Bits-1:0]   s0_d, s0_q;
+    logic                    valid1, sign1;
+    logic [SpecialBits-1:0]  side1;
+    logic [ExpWidth-1:0]     prod_exp1;
+    logic [ProdBits-1:0]     sig_prod1;
+    logic [Stage1Bits-1:0]   s1_d, s1_q;
+
+    assign low0  = LowProdBits'(a_sig) * LowProdBits'(b_sig[LowBits-1:0]);
+    assign high0 = HighProdBits'(a_sig) * HighProdBits'(b_sig[SigBits-1:LowBits]);
+    assign s0_d  = {special0, special_val0, sign0, prod_exp0, low0, high0};
+    oasis_fp_pipe #(.Width(Stage0Bits), .Stages(1)) u_cut0 (
+      .clk_i(clk_i), .rst_ni(rst_ni),
+      .valid_i(valid_i), .data_i(s0_d), .valid_o(valid1), .data_o(s0_q)
+    );
+    assign {side1, sign1, prod_exp1, low1, high1} = s0_q;
+    assign sig_prod1 = (ProdBits'(high1) << LowBits) + ProdBits'(low1);
+
+    assign s1_d = {side1, sign1, prod_exp1, sig_prod1};
+    oasis_fp_pipe #(.Width(Stage1Bits), .Stages(Cuts[1] ? 1 : 0)) u_cut1 (
+      .clk_i(clk_i), .rst_ni(rst_ni),
+      .valid_i(valid1), .data_i(s1_d), .valid_o(valid2), .data_o(s1_q)
+    );
+    assign {side2, sign2, prod_exp2, sig_prod2} = s1_q;
+  end else begin : g_whole
+    logic [Stage1Bits-1:0] s1_d, s1_q;
+
+    assign s1_d = {special0, special_val0, sign0, prod_exp0,
+                   ProdBits'(a_sig) * ProdBits'(b_sig)};
+    oasis_fp_pipe #(.Width(Stage1Bits), .Stages(Cuts[1] ? 1 : 0)) u_cut1 (
+      .clk_i(clk_i), .rst_ni(rst_ni),
+      .valid_i(valid_i), .data_i(s1_d), .valid_o(valid2), .data_o(s1_q)
+    );
+    assign {side2, sign2, prod_exp2, sig_prod2} = s1_q;
+  end
+
+  // --- place 2 is inside the rounding.
+  logic [Width-1:0] rounded;
+
+  oasis_fp_round #(
+    .ExpBits (ExpBits),
+    .FracBits(FracBits),
+    .SigBits (ProdBits),
+    .ExpWidth(ExpWidth),
+    .Cut     (Cuts[2] ? 1 : 0),
+    .SideBits(SpecialBits)
+  ) u_round (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .valid_i (valid2),
+    .sign_i  (sign2),
+    .exp_i   (prod_exp2),
+    .sig_i   (sig_prod2),
+    .side_i  (side2),
+    .valid_o (valid_o),
+    .side_o  (side3),
+    .result_o(rounded)
+  );
+
+  assign prod_o = side3[SpecialBits-1] ? side3[Width-1:0] : rounded;
+
+endmodule
+
+`default_nettype wire
