@@ -2,10 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <bit>
-#include <tuple>
-
 namespace oasis::gen {
 
 string pipe(const string& inst, const string& width, const string& stages, const string& valid_i,
@@ -68,53 +64,6 @@ void widen(SvModule& m, const FpFormat& f, const string& inst, const string& a,
     return;
   }
   fp_convert(m, kBinary16Format, f, inst, a, result, indent, count);
-}
-
-// Segment delays in FO4 (0.0992 ns in osu018), measured with OpenSTA on each
-// unit synthesized with a register at every place (make ppa's flow, clock-to-Q
-// and setup left out; docs/fp_rtl.md, Pipelining, says how to measure again).
-FpSegments fp_add_segments(const FpFormat& f) {
-  const bool half = f.width() == 16;
-  return {{"order by magnitude", "align", "add significands", "normalise", "round and pack"},
-          half ? std::vector<double>{28, 18, 18, 28, 25} : std::vector<double>{35, 25, 25, 35, 30}};
-}
-
-FpSegments fp_mul_segments(const FpFormat& f) {
-  const bool half = f.width() == 16;
-  return {{"partial products", "add partial products", "normalise", "round and pack"},
-          half ? std::vector<double>{35, 18, 28, 25} : std::vector<double>{55, 25, 35, 35}};
-}
-
-double FpCuts::longest_fo4() const {
-  double longest = 0;
-  for (double d : stage_fo4) longest = std::max(longest, d);
-  return longest;
-}
-
-FpCuts place_cuts(const FpSegments& segments, int stages) {
-  const int places = segments.places();
-  FpCuts best;
-  bool found = false;
-  for (unsigned mask = 0; mask < (1u << places); ++mask) {
-    const int inside = std::popcount(mask);
-    if (inside > stages) continue;
-    FpCuts c{mask, stages - inside, {}};
-    double stage = 0;
-    for (int i = 0; i <= places; ++i) {
-      stage += segments.fo4[size_t(i)];
-      if (i == places || (mask >> i & 1u)) {
-        c.stage_fo4.push_back(stage);
-        stage = 0;
-      }
-    }
-    // Later places first: a larger mask has its highest place later.
-    const auto key = [](const FpCuts& x) {
-      return std::tuple(x.longest_fo4(), std::popcount(x.mask), ~x.mask);
-    };
-    if (!found || key(c) < key(best)) best = c;
-    found = true;
-  }
-  return best;
 }
 
 string fifo(const string& inst, int width, int depth, const string& push, const string& data,

@@ -11,6 +11,7 @@
 
 #include "gen/sv.hpp"
 #include "model/derived.hpp"
+#include "model/fp_delay.hpp"
 
 namespace oasis::gen {
 
@@ -59,30 +60,6 @@ void fp_convert(SvModule& m, const FpFormat& in, const FpFormat& out, const stri
 /// binary16 -> f: exact and combinational (a wire when f is binary16).
 void widen(SvModule& m, const FpFormat& f, const string& inst, const string& a,
            const string& result, const string& indent = "  ", const string& count = "1");
-
-/// The delay model of the pipelined units (docs/fp_rtl.md, Pipelining): a
-/// unit's datapath as a chain of segments, segment i ending at place i of
-/// oasis_fp_add_staged / oasis_fp_mul_staged (the last segment ends at the
-/// unit's output), each with its delay in FO4 of the cell library, measured
-/// with OpenSTA on osu018 (the table in gen/fp_emit.cpp).
-struct FpSegments {
-  std::vector<string> names;  ///< what each segment computes
-  std::vector<double> fo4;    ///< its delay
-  int places() const { return int(fo4.size()) - 1; }  ///< places inside the unit
-};
-FpSegments fp_add_segments(const FpFormat& f);
-FpSegments fp_mul_segments(const FpFormat& f);
-
-/// Where a unit's `stages` registers go: the places inside the unit that
-/// minimize the longest stage (ties: fewer places inside, then later ones),
-/// and the rest after the unit (oasis_fp_pipe).
-struct FpCuts {
-  unsigned mask = 0;           ///< bit k: a register at place k inside the unit
-  int output_stages = 0;       ///< registers after the unit
-  std::vector<double> stage_fo4;  ///< estimated delay of each stage, input to output
-  double longest_fo4() const;
-};
-FpCuts place_cuts(const FpSegments& segments, int stages);
 
 /// oasis_fifo of `depth` entries of `width` bits.
 string fifo(const string& inst, int width, int depth, const string& push, const string& data,

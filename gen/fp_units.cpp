@@ -123,6 +123,12 @@ class FpUnit : public Block {
                                   {"cuts", cuts.mask},
                                   {"registers_after", cuts.output_stages},
                                   {"stage_fo4", cuts.stage_fo4}};
+      if (c.target_period_fo4 > 0) {
+        const double budget = fp_stage_budget_fo4(c.target_period_fo4);
+        out.manifest["pipeline"]["target_period_fo4"] = c.target_period_fo4;
+        out.manifest["pipeline"]["stage_budget_fo4"] = budget;
+        out.manifest["pipeline"]["fits_target"] = cuts.longest_fo4() <= budget;
+      }
     }
     m << "\n";
     switch (spec_.op) {

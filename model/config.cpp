@@ -8,6 +8,8 @@
 #include <regex>
 #include <sstream>
 
+#include "model/fp_delay.hpp"
+
 namespace oasis {
 namespace {
 
@@ -195,6 +197,12 @@ Config parse_config(const json& doc, const std::string& origin) {
   if (c.clustering_lanes > c.channels) {
     fail_field(origin, field("clustering_lanes"), describe(v.at("clustering_lanes")),
                fmt::format("an integer from 1 to channels ({})", c.channels));
+  }
+  // A clock target sets the stage count (the same with or without
+  // fp_pipeline_stages given, so a config written back reads the same).
+  if (c.target_period_fo4 > 0) {
+    c.fp_pipeline_stages =
+        fp_stages_for_period(c.target_period_fo4, int(field("fp_pipeline_stages").max));
   }
   return c;
 }

@@ -79,8 +79,13 @@ std::string accumulator_name(AccumulatorFormat format);
           "tree is built",                                                                        \
           "levels", 1, 16, 1, false)                                                              \
   INTEGER(fp_pipeline_stages, "",                                                                 \
-          "Register stages inside each floating-point adder and multiplier (0: combinational)",   \
+          "Register stages of each floating-point unit (0: combinational)",                       \
           "stages", 0, 4, 1, false)                                                               \
+  INTEGER(target_period_fo4, "",                                                                  \
+          "Clock period the floating-point units are pipelined for, in FO4 delays: sets "         \
+          "fp_pipeline_stages from their delay model (docs/fp_rtl.md, Pipelining); 0 keeps "      \
+          "fp_pipeline_stages as given; 130 is the paper's 500 MHz at 28 nm",                     \
+          "FO4", 0, 100000, 0, false)                                                             \
   INTEGER(weight_beat_indices, "",                                                                \
           "Weight indices carried by one beat of the weight stream; at most channels", "indices", \
           1, 4096, 64, false)                                                                     \

@@ -3,8 +3,10 @@
 // operator records; and the generated output of whole configs: no line over
 // 100 columns, no unfolded constant arithmetic in a range, regular structures
 // as parameterized modules, and every named mutation changing the RTL.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 
 #include <nlohmann/json.hpp>
@@ -245,16 +247,46 @@ TEST(FpCuts, RegistersGoWhereTheDelayIs) {
       // Registers are used inside before any goes after the unit.
       EXPECT_EQ(place_cuts(seg, 1).output_stages, 0);
       EXPECT_LT(place_cuts(seg, 1).longest_fo4(), total);
+      // With more registers than places the longest stage is the longest
+      // segment, and a place inside is used only where it shortens that.
       const FpCuts all = place_cuts(seg, seg.places() + 2);
-      EXPECT_EQ(all.mask, (1u << seg.places()) - 1);
-      EXPECT_EQ(all.output_stages, 2);
+      EXPECT_DOUBLE_EQ(all.longest_fo4(), *std::max_element(seg.fo4.begin(), seg.fo4.end()));
+      EXPECT_GE(all.output_stages, 2);
     }
   }
-  // The binary32 adder's 35 | 25 | 25 | 35 | 30 FO4 with one register: after
-  // the addition, 85 and 65.
+  // The binary32 adder's 31 | 15 | 41 | 32 | 53 FO4 with one register: after
+  // the addition, 87 and 85.
   const FpCuts one = place_cuts(fp_add_segments(kBinary32Format), 1);
   EXPECT_EQ(one.mask, 0b0100u);
-  EXPECT_EQ(one.stage_fo4, (std::vector<double>{85, 65}));
+  EXPECT_EQ(one.stage_fo4, (std::vector<double>{87, 85}));
+}
+
+// A clock target picks the stage count (docs/fp_rtl.md, Pipelining), the
+// generated units say whether their stages fit it, and a config written back
+// reads the same.
+TEST(FpCuts, AClockTargetSetsTheStages) {
+  const auto stages_at = [](int period) {
+    const auto files = generate_config("default", {fmt::format("target_period_fo4={}", period)});
+    const auto m = nlohmann::json::parse(files.at("manifest.json"));
+    bool fits = true;
+    for (const char* b : {"fp16_add", "fp16_mul", "fp32_add", "fp32_mul"}) {
+      const auto& p = m["blocks"][b]["pipeline"];
+      EXPECT_EQ(p["target_period_fo4"], period) << b;
+      EXPECT_EQ(m["blocks"][b]["latency_cycles"], m["config"]["fp_pipeline_stages"]) << b;
+      fits = fits && p["fits_target"].get<bool>();
+    }
+    return std::pair(m["config"]["fp_pipeline_stages"].get<int>(), fits);
+  };
+  EXPECT_EQ(stages_at(250), std::pair(0, true));
+  EXPECT_EQ(stages_at(130), std::pair(1, true));
+  EXPECT_EQ(stages_at(80), std::pair(3, true));
+  // Below what the longest segment allows: every stage, and said so.
+  EXPECT_EQ(stages_at(50), std::pair(4, false));
+  // The target wins over a stage count given beside it.
+  const Config c = load_config(kConfigs + "default.json",
+                               {"fp_pipeline_stages=0", "target_period_fo4=80"});
+  EXPECT_EQ(c.fp_pipeline_stages, 3);
+  EXPECT_EQ(parse_config(to_json(c), "written back").fp_pipeline_stages, 3);
 }
 
 }  // namespace

@@ -1,0 +1,50 @@
+// The delay model of the pipelined floating-point units (docs/fp_rtl.md,
+// Pipelining): each unit's datapath as a chain of segments between the places
+// where rtl/oasis_fp_add_staged.sv and oasis_fp_mul_staged.sv can hold a
+// register, each with its delay in FO4 measured with OpenSTA on osu018; where
+// a unit's registers go; and the stage count a clock target needs. The
+// generator places the registers and the config resolves target_period_fo4
+// with the same figures.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/derived.hpp"
+
+namespace oasis {
+
+/// A unit's segments: segment i ends at place i (the last at the unit's output).
+struct FpSegments {
+  std::string unit;                ///< e.g. "binary32 adder"
+  std::vector<std::string> names;  ///< what each segment computes
+  std::vector<double> fo4;         ///< its delay
+  int places() const { return int(fo4.size()) - 1; }  ///< places inside the unit
+};
+FpSegments fp_add_segments(const FpFormat& f);
+FpSegments fp_mul_segments(const FpFormat& f);
+/// The binary16 and binary32 adders and multipliers: every unit pipelined.
+std::vector<FpSegments> fp_pipelined_units();
+
+/// Where a unit's `stages` registers go: the places inside the unit that
+/// minimize the longest stage (ties: fewer places inside, then later ones),
+/// and the rest after the unit.
+struct FpCuts {
+  unsigned mask = 0;              ///< bit k: a register at place k inside the unit
+  int output_stages = 0;          ///< registers after the unit
+  std::vector<double> stage_fo4;  ///< estimated delay of each stage, input to output
+  double longest_fo4() const;
+};
+FpCuts place_cuts(const FpSegments& segments, int stages);
+
+/// The logic delay a stage may have at a clock period of `period_fo4`: the
+/// period less the input or output delay make ppa assumes (10 % of it) and a
+/// register's clock-to-output and setup time.
+double fp_stage_budget_fo4(int period_fo4);
+
+/// The register stages the floating-point units need at a clock period of
+/// `period_fo4`: the fewest (at most `max_stages`) with which every pipelined
+/// unit's longest stage fits fp_stage_budget_fo4; `max_stages` when none does.
+int fp_stages_for_period(int period_fo4, int max_stages);
+
+}  // namespace oasis
