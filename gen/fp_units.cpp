@@ -1,9 +1,10 @@
 // The IEEE floating-point units (docs/spec.md section 2) as generated blocks: each is a
-// thin module oasis_<config>_<block> around one hand-written combinational
-// core (rtl/oasis_fp_add.sv, oasis_fp_mul.sv, oasis_fp_convert.sv,
-// oasis_fp_from_uint.sv, all rounding through oasis_fp_round.sv) followed by
-// oasis_fp_pipe.sv, a fixed latency of fp_pipeline_stages cycles with a valid
-// bit (docs/fp_rtl.md). Model: model/fp.hpp. Tests: verif/tb/<block>_tb.cpp.
+// thin module oasis_<config>_<block> around one hand-written core (rtl/oasis_fp_add_staged.sv,
+// oasis_fp_mul_staged.sv, oasis_fp_convert.sv, oasis_fp_from_uint.sv, all rounding through
+// oasis_fp_round.sv) with a fixed latency of fp_pipeline_stages cycles and a valid bit: the
+// adder and the multiplier hold their registers inside, where the delay model puts them
+// (model/fp_delay.hpp), the conversions are followed by oasis_fp_pipe.sv (docs/fp_rtl.md).
+// Model: model/fp.hpp. Tests: verif/tb/<block>_tb.cpp.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 

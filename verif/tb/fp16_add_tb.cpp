@@ -1,5 +1,5 @@
-// Checks the generated binary16 adder/subtractor (oasis_fp_add behind
-// oasis_fp_pipe) against oasis::add / oasis::sub and the host FPU, cycle by
+// Checks the generated binary16 adder/subtractor (oasis_fp_add_staged, its
+// registers inside) against oasis::add / oasis::sub and the host FPU, cycle by
 // cycle with random valid gaps (verif/tb/fp_tb.hpp): every directed pair
 // (verif/fp_directed.hpp) as a sum and as a difference, then a seeded random
 // million (--vectors N to change), or with --exhaustive every one of the 2^32

@@ -1,5 +1,5 @@
-// Checks the generated binary32 multiplier (oasis_fp_mul behind
-// oasis_fp_pipe) against oasis::mul and the host FPU, cycle by cycle with
+// Checks the generated binary32 multiplier (oasis_fp_mul_staged, its
+// registers inside) against oasis::mul and the host FPU, cycle by cycle with
 // random valid gaps (verif/tb/fp_tb.hpp): every directed pair
 // (verif/fp_directed.hpp), then a seeded random million (--vectors N to
 // change).
