@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gen/block.hpp"
+#include "model/derived.hpp"
 #include "model/index_counter.hpp"
 
 namespace oasis::gen {
@@ -286,8 +287,9 @@ class IndexCounterArrayBlock final : public Block {
     const int sw = index_counter_beat_count_bits(c);
     const int beats = index_counter_beats_per_row(c);
     const int chunks = index_counter_chunks_per_row(c);
-    const int bw = clog2(beats);
-    const int chw = std::max(1, clog2(chunks));
+    const IndexCounterTiming& ict = derive(c).index_counter_array;
+    const int bw = ict.beat_bits;
+    const int chw = ict.chunk_bits;
     const int bank = chunks * t * w;  // presenting bank, padded to whole chunks
     const bool partial = int64_t(beats) * group > c.channels;
     if (group > 65535) {

@@ -71,6 +71,11 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   t.row_latency = std::max(main_ready, comp_ready) + t.merge_latency + 1;
   t.fifo_depth = ceil_div(t.row_latency - 1, t.row_interval) + 1;
   t.last_fill_indices = c.channels - (t.fill_beats - 1) * c.weight_beat_indices;
+  t.fill_bits = index_width(t.fill_beats);
+  t.beat_bits = count_width(t.count_beats);
+  t.group_bits = count_width(t.groups);
+  t.chunk_bits = d.index_counter_array.chunk_bits;
+  t.credit_bits = count_width(t.fifo_depth);
   return t;
 }
 
@@ -115,6 +120,8 @@ Derived derive(const Config& c) {
   ic.beat_sum_bits = count_width(d.indices_per_cycle);
   ic.latency = 1;
   ic.row_interval = std::max(ic.beats_per_row, ic.chunks_per_row);
+  ic.beat_bits = index_width(ic.beats_per_row);
+  ic.chunk_bits = index_width(ic.chunks_per_row);
 
   d.pe_line = pe_line(c, d);
 

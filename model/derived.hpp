@@ -77,6 +77,8 @@ struct IndexCounterTiming {
   int beat_sum_bits = 0;   ///< clog2(C*I + 1): a beat's sum over the C counters
   int latency = 0;         ///< a row's last beat accepted to its first chunk presented
   int row_interval = 0;    ///< max(beats, chunks): double-buffered count banks
+  int beat_bits = 0;       ///< max(1, clog2(beats)): the beat of a row being counted
+  int chunk_bits = 0;      ///< max(1, clog2(chunks)): the chunk of a row presented
 };
 
 /// One PE line (docs/pe_line.md, Timing). model/pe_line.hpp's PeLineTiming
@@ -98,6 +100,12 @@ struct LineTiming {
   int row_latency = 0;        ///< last weight beat taken to y valid, unthrottled
   int fifo_depth = 0;         ///< D: rows a line has in flight at most
   int last_fill_indices = 0;  ///< indices in a row's last weight beat: K - (fill_beats-1) Wb
+  // Widths of the line's counters.
+  int fill_bits = 0;    ///< a weight-stream beat of a row: max(1, clog2(fill_beats))
+  int beat_bits = 0;    ///< counting beats, 0 .. count_beats: clog2(count_beats + 1)
+  int group_bits = 0;   ///< compensation groups, 0 .. groups: clog2(groups + 1)
+  int chunk_bits = 0;   ///< a MAC-tree chunk of a row: the Index Counter array's chunk_bits
+  int credit_bits = 0;  ///< output FIFO credits, 0 .. fifo_depth: clog2(fifo_depth + 1)
 };
 
 /// The FP16 dequantize-and-MAC line, the PE line's baseline (docs/synth.md).

@@ -67,6 +67,32 @@ TEST(Derived, EqualsThePeLineAndIndexCounterModels) {
   std::printf("%zu configs compared\n", cases.size());
 }
 
+// Each counter width holds its counter's range, and no bit more: an index
+// 0 .. n-1 (at least one bit) or a count 0 .. n.
+TEST(Derived, CounterWidthsHoldTheirRangesExactly) {
+  const auto index_fits = [](int bits, int n) {
+    return (int64_t(1) << bits) >= n && (bits == 1 || (int64_t(1) << (bits - 1)) < n);
+  };
+  const auto count_fits = [](int bits, int n) {
+    return (int64_t(1) << bits) > n && (bits == 0 || (int64_t(1) << (bits - 1)) <= n);
+  };
+  const auto cases = all_cases();
+  for (const auto& [label, c] : cases) {
+    SCOPED_TRACE(label);
+    const Derived d = derive(c);
+    const LineTiming& t = d.pe_line;
+    const IndexCounterTiming& ic = d.index_counter_array;
+    EXPECT_TRUE(index_fits(t.fill_bits, t.fill_beats)) << t.fill_bits << " " << t.fill_beats;
+    EXPECT_TRUE(count_fits(t.beat_bits, t.count_beats)) << t.beat_bits << " " << t.count_beats;
+    EXPECT_TRUE(count_fits(t.group_bits, t.groups)) << t.group_bits << " " << t.groups;
+    EXPECT_TRUE(index_fits(t.chunk_bits, t.chunks)) << t.chunk_bits << " " << t.chunks;
+    EXPECT_TRUE(count_fits(t.credit_bits, t.fifo_depth)) << t.credit_bits << " " << t.fifo_depth;
+    EXPECT_TRUE(index_fits(ic.beat_bits, ic.beats_per_row));
+    EXPECT_TRUE(index_fits(ic.chunk_bits, ic.chunks_per_row));
+  }
+  std::printf("%zu configs checked\n", cases.size());
+}
+
 // The row interval is the largest of its four terms, the cycle bound is
 // ceil(N / P) row intervals, and the figures that several blocks share are
 // the same number wherever they appear.
