@@ -277,17 +277,18 @@ class IndexCounterArrayBlock final : public Block {
     const std::string add = module + "_add";
     out.primitives = {"oasis_fa.sv", "oasis_ha.sv"};
 
-    const int b = c.act_bits + c.weight_bits;
-    const int entries = 1 << b;
+    const Derived d = derive(c);
+    const IndexCounterTiming& ict = d.index_counter_array;
+    const int b = d.concat_index_bits;
+    const int entries = d.lut_entries;
     const int counters = c.index_counters;
     const int inputs = c.counter_inputs;
-    const int group = counters * inputs;
+    const int group = d.indices_per_cycle;
     const int t = c.mac_tree_inputs;
-    const int w = index_counter_count_bits(c);
-    const int sw = index_counter_beat_count_bits(c);
-    const int beats = index_counter_beats_per_row(c);
-    const int chunks = index_counter_chunks_per_row(c);
-    const IndexCounterTiming& ict = derive(c).index_counter_array;
+    const int w = ict.count_bits;
+    const int sw = ict.beat_sum_bits;
+    const int beats = ict.beats_per_row;
+    const int chunks = ict.chunks_per_row;
     const int bw = ict.beat_bits;
     const int chw = ict.chunk_bits;
     const int bank = chunks * t * w;  // presenting bank, padded to whole chunks
@@ -491,8 +492,8 @@ class IndexCounterArrayBlock final : public Block {
     s += "    end\n  end\n\nendmodule\n";
     out.files.push_back({module + ".sv", s});
 
-    out.manifest["latency_cycles"] = index_counter_latency(c);
-    out.manifest["row_interval_cycles"] = index_counter_row_interval(c);
+    out.manifest["latency_cycles"] = ict.latency;
+    out.manifest["row_interval_cycles"] = ict.row_interval;
     out.manifest["beats_per_row"] = beats;
     out.manifest["chunks_per_row"] = chunks;
     out.manifest["indices_per_cycle"] = group;

@@ -155,8 +155,6 @@ Derived derive(const Config& c) {
   return d;
 }
 
-RowCycles row_cycles(const Config& c) { return derive(c).row; }
-
 int64_t Derived::gemm_lower_bound(int64_t rows) const {
   return (rows + core.lines - 1) / core.lines * row.row;
 }

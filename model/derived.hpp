@@ -81,8 +81,8 @@ struct IndexCounterTiming {
   int chunk_bits = 0;      ///< max(1, clog2(chunks)): the chunk of a row presented
 };
 
-/// One PE line (docs/pe_line.md, Timing). model/pe_line.hpp's PeLineTiming
-/// holds the same figures.
+/// One PE line (docs/pe_line.md, Timing): the figures its cycle model
+/// (model/pe_line.hpp) and its emitter (gen/pe_line.cpp) read.
 struct LineTiming {
   int fill_beats = 0;         ///< weight-stream beats a row: ceil(K / Wb)
   int count_beats = 0;        ///< Index Counter beats a row: ceil(K / (C*I))
@@ -184,8 +184,5 @@ struct Derived {
 
 /// Computes every derived figure of a config (parse_config has validated it).
 Derived derive(const Config& config);
-
-/// derive(config).row: for model/pe_line.cpp and model/index_counter.cpp.
-RowCycles row_cycles(const Config& config);
 
 }  // namespace oasis

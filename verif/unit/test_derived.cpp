@@ -15,7 +15,6 @@
 #include "model/analyze.hpp"
 #include "model/config.hpp"
 #include "model/core.hpp"
-#include "model/index_counter.hpp"
 #include "model/pe_line.hpp"
 #include "model/perf.hpp"
 #include "verif/unit/config_cases.hpp"
@@ -32,39 +31,6 @@ std::vector<test::ConfigCase> all_cases() {
   for (auto& c : test::config_cases()) cases.push_back(std::move(c));
   for (auto& c : test::random_cases(200, 7)) cases.push_back(std::move(c));
   return cases;
-}
-
-// The PE line and the Index Counter array models still state their own
-// figures (model/pe_line.cpp, model/index_counter.cpp); they must be
-// derive()'s until they read it.
-TEST(Derived, EqualsThePeLineAndIndexCounterModels) {
-  const auto cases = all_cases();
-  for (const auto& [label, c] : cases) {
-    SCOPED_TRACE(label);
-    const Derived d = derive(c);
-    const PeLineTiming t = pe_line_timing(c);
-    EXPECT_EQ(d.pe_line.fill_beats, t.fill_beats);
-    EXPECT_EQ(d.pe_line.count_beats, t.count_beats);
-    EXPECT_EQ(d.pe_line.chunks, t.chunks);
-    EXPECT_EQ(d.pe_line.groups, t.groups);
-    EXPECT_EQ(d.pe_line.tree_inputs, t.tree_inputs);
-    EXPECT_EQ(d.pe_line.tree_levels, t.tree_levels);
-    EXPECT_EQ(d.pe_line.comp_inputs, t.comp_inputs);
-    EXPECT_EQ(d.pe_line.comp_levels, t.comp_levels);
-    EXPECT_EQ(d.pe_line.main_latency, t.main_latency);
-    EXPECT_EQ(d.pe_line.comp_latency, t.comp_latency);
-    EXPECT_EQ(d.pe_line.comp_tree_latency, t.comp_tree_latency);
-    EXPECT_EQ(d.pe_line.merge_latency, t.merge_latency);
-    EXPECT_EQ(d.pe_line.row_interval, t.row_interval);
-    EXPECT_EQ(d.pe_line.row_latency, t.row_latency);
-    EXPECT_EQ(d.pe_line.fifo_depth, t.fifo_depth);
-    EXPECT_EQ(d.index_counter_array.beats_per_row, index_counter_beats_per_row(c));
-    EXPECT_EQ(d.index_counter_array.chunks_per_row, index_counter_chunks_per_row(c));
-    EXPECT_EQ(d.index_counter_array.count_bits, index_counter_count_bits(c));
-    EXPECT_EQ(d.index_counter_array.latency, index_counter_latency(c));
-    EXPECT_EQ(d.index_counter_array.row_interval, index_counter_row_interval(c));
-  }
-  std::printf("%zu configs compared\n", cases.size());
 }
 
 // Each counter width holds its counter's range, and no bit more: an index
