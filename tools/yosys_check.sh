@@ -8,16 +8,23 @@
 # (tools/synth.sh measures with them); '@BLOCK@' in CMDS stands for the block.
 # Yosys runs in the caller's working folder: a file CMDS names with `tee -o`
 # is relative to it (tee takes no quoted path, so no path with a space).
+# --ports: also write each block's ports as elaborated (its modules' ports and
+# no cells, a Yosys JSON) to RTL_DIR.yosys/ports_<block>.json, for
+# sim/tools/portcheck.
 # RTL_DIR may hold spaces (docs/paths.md).
-# usage: tools/yosys_check.sh [--then CMDS] RTL_DIR [BLOCK...]   (no BLOCK: every block)
+# usage: tools/yosys_check.sh [--then CMDS] [--ports] RTL_DIR [BLOCK...]   (no BLOCK: every block)
 set -euo pipefail
 . "$(dirname "$0")/yosys_paths.sh"
-then_cmds=""
-if [ "${1:-}" = --then ]; then
-  then_cmds=${2:?--then needs Yosys commands}
-  shift 2
-fi
-dir=$(cd "${1:?usage: tools/yosys_check.sh [--then CMDS] RTL_DIR [BLOCK...]}" && pwd)
+usage="usage: tools/yosys_check.sh [--then CMDS] [--ports] RTL_DIR [BLOCK...]"
+then_cmds="" ports=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --then) then_cmds=${2:?--then needs Yosys commands}; shift 2 ;;
+    --ports) ports=1; shift ;;
+    *) break ;;
+  esac
+done
+dir=$(cd "${1:?$usage}" && pwd)
 shift
 blocks=("$@")
 if [ ${#blocks[@]} -eq 0 ]; then
@@ -37,8 +44,12 @@ for block in "${blocks[@]}"; do
   top="oasis_${name}_${block}"
   srcs=$(yosys_sources "$dir" "$block")
   log="$logs/yosys_$block.log"
+  # The elaborated ports, from a copy of the design with every cell and process deleted.
+  write_ports=""
+  [ $ports = 1 ] && write_ports="design -save elab; delete t:* p:*; opt_clean -purge;
+      write_json $(yosys_word "$logs/ports_$block.json"); design -load elab;"
   if ! yosys -q -e 'implicitly declared|no driver|Latch|logic loop|conflicting' -l "$log" -p "
-      read_verilog -sv $srcs; hierarchy -check -top $top; proc; check -assert;
+      read_verilog -sv $srcs; hierarchy -check -top $top; proc; $write_ports check -assert;
       select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr; synth -top $top; check -assert; stat; ${then_cmds//@BLOCK@/$block}" \
       >/dev/null 2>&1; then
     tail -n 30 "$log" >&2
