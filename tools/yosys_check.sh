@@ -11,19 +11,24 @@
 # --ports: also write each block's ports as elaborated (its modules' ports and
 # no cells, a Yosys JSON) to RTL_DIR.yosys/ports_<block>.json, for
 # sim/tools/portcheck.
+# --gen FILE: the oasis-gen whose reader gives each block's top module from the
+# manifest (required).
 # RTL_DIR may hold spaces (docs/paths.md).
-# usage: tools/yosys_check.sh [--then CMDS] [--ports] RTL_DIR [BLOCK...]   (no BLOCK: every block)
+# usage: tools/yosys_check.sh --gen FILE [--then CMDS] [--ports] RTL_DIR [BLOCK...]
+#        (no BLOCK: every block)
 set -euo pipefail
 . "$(dirname "$0")/yosys_paths.sh"
-usage="usage: tools/yosys_check.sh [--then CMDS] [--ports] RTL_DIR [BLOCK...]"
-then_cmds="" ports=0
+usage="usage: tools/yosys_check.sh --gen FILE [--then CMDS] [--ports] RTL_DIR [BLOCK...]"
+then_cmds="" ports=0 gen=""
 while [ $# -gt 0 ]; do
   case "$1" in
+    --gen) gen=${2:?--gen needs the path of oasis-gen}; shift 2 ;;
     --then) then_cmds=${2:?--then needs Yosys commands}; shift 2 ;;
     --ports) ports=1; shift ;;
     *) break ;;
   esac
 done
+[ -n "$gen" ] || { echo "yosys: --gen FILE is required ($usage)" >&2; exit 2; }
 dir=$(cd "${1:?$usage}" && pwd)
 shift
 blocks=("$@")
@@ -34,14 +39,12 @@ if [ ${#blocks[@]} -eq 0 ]; then
   done
 fi
 [ ${#blocks[@]} -gt 0 ] || { echo "yosys: no block file lists in $dir" >&2; exit 1; }
-name=$(sed -n 's/^    "name": "\([a-z0-9_]*\)",$/\1/p' "$dir/manifest.json" | head -n 1)
-[ -n "$name" ] || { echo "yosys: no config name in $dir/manifest.json" >&2; exit 1; }
 logs="$dir.yosys"
 mkdir -p "$logs"
 for block in "${blocks[@]}"; do
   f="$dir/$block.f"
   [ -f "$f" ] || { echo "yosys: no block '$block' in $dir" >&2; exit 1; }
-  top="oasis_${name}_${block}"
+  top=$("$gen" --query "$dir/manifest.json" "blocks.$block.top")
   srcs=$(yosys_sources "$dir" "$block")
   log="$logs/yosys_$block.log"
   # The elaborated ports, from a copy of the design with every cell and process deleted.
