@@ -25,20 +25,20 @@ class Comparator final : public Block {
   BlockOutput emit(const Config& c) const override {
     BlockOutput out;
     const std::string module = module_name(c, name());
-    const std::vector<Port> ports = {
-        {"input", 16, "a_i", "First operand, IEEE 754 binary16."},
-        {"input", 16, "b_i", "Second operand, IEEE 754 binary16."},
-        {"output", 0, "lt_o", "a_i is below b_i."},
-        {"output", 0, "eq_o", "a_i equals b_i under the order key."},
-        {"output", 0, "gt_o", "a_i is above b_i."}};
-    const std::string header = module_header(
-        module,
-        "FP16 comparator under the order key of the OASIS contract\n"
-        "(docs/spec.md section 2): NaN of any sign or payload is above +Inf and\n"
-        "equal to every NaN, -0 equals +0, otherwise IEEE order. Combinational;\n"
-        "exactly one of lt_o, eq_o, gt_o is set.",
-        ports);
-    SvFile file{module + ".sv", header + fmt::format(R"(  logic a_nan, b_nan, both_zero, mag_gt, mag_lt;
+    const std::vector<Port> ports = {{"input", 16, "a_i", "First operand, IEEE 754 binary16."},
+                                     {"input", 16, "b_i", "Second operand, IEEE 754 binary16."},
+                                     {"output", 0, "lt_o", "a_i is below b_i."},
+                                     {"output", 0, "eq_o", "a_i equals b_i under the order key."},
+                                     {"output", 0, "gt_o", "a_i is above b_i."}};
+    const std::string header =
+        module_header(module,
+                      "FP16 comparator under the order key of the OASIS contract\n"
+                      "(docs/spec.md section 2): NaN of any sign or payload is above +Inf and\n"
+                      "equal to every NaN, -0 equals +0, otherwise IEEE order. Combinational;\n"
+                      "exactly one of lt_o, eq_o, gt_o is set.",
+                      ports);
+    SvFile file{module + ".sv",
+                header + fmt::format(R"(  logic a_nan, b_nan, both_zero, mag_gt, mag_lt;
 
   assign a_nan     = (a_i[14:10] == 5'h1f) && (a_i[9:0] != 10'd0);
   assign b_nan     = (b_i[14:10] == 5'h1f) && (b_i[9:0] != 10'd0);
@@ -71,7 +71,7 @@ class Comparator final : public Block {
 
 endmodule
 )",
-                                                      mutated("comparator.magnitude_ge") ? ">=" : ">")};
+                                     mutated("comparator.magnitude_ge") ? ">=" : ">")};
     file.ports = ports;
     out.files.push_back(std::move(file));
     out.manifest["latency_cycles"] = 0;

@@ -21,7 +21,8 @@ std::vector<std::string> split_path(const std::string& path) {
   }
   for (const std::string& k : keys) {
     if (k.empty()) {
-      throw QueryError(fmt::format("'{}' is not a key path: keys joined by dots, none empty", path));
+      throw QueryError(
+          fmt::format("'{}' is not a key path: keys joined by dots, none empty", path));
     }
   }
   return keys;

@@ -82,7 +82,8 @@ std::vector<PortInfo> read_ports(const std::string& path, const std::string& top
         fmt::format("{} is neither an oasis-gen manifest nor a Yosys JSON (no \"modules\")", path));
   }
   const auto& modules = doc.at("modules");
-  if (!modules.contains(top)) throw std::runtime_error(fmt::format("{} has no module {}", path, top));
+  if (!modules.contains(top))
+    throw std::runtime_error(fmt::format("{} has no module {}", path, top));
   for (const auto& [name, p] : modules.at(top).at("ports").items()) {
     ports.push_back({name, p.at("direction").get<std::string>(), p.at("bits").size()});
   }
@@ -127,12 +128,13 @@ void write_header(const std::string& top, const std::string& source, const std::
       std::filesystem::path(source).filename().string(), top);
   for (const PortInfo& p : read_ports(source, top)) {
     if (p.direction != "input" && p.direction != "output") {
-      throw std::runtime_error(fmt::format("{}: port {} is {}; the harness records inputs and "
-                                           "outputs only",
-                                           top, p.name, p.direction));
+      throw std::runtime_error(
+          fmt::format("{}: port {} is {}; the harness records inputs and "
+                      "outputs only",
+                      top, p.name, p.direction));
     }
-    text += fmt::format("  X({}, {}, {}) \\\n", p.direction == "input" ? "in" : "out", p.name,
-                        p.width);
+    text +=
+        fmt::format("  X({}, {}, {}) \\\n", p.direction == "input" ? "in" : "out", p.name, p.width);
   }
   text += "\n";
   const std::string tmp = out + ".tmp";
@@ -154,7 +156,8 @@ int main(int argc, char** argv) {
       "JSON), or write them as the testbench harness's port list"};
   std::vector<std::string> sources;
   std::string top, block, header;
-  app.add_option("sources", sources, "manifest.json or Yosys JSON: two to compare, one with --header")
+  app.add_option("sources", sources,
+                 "manifest.json or Yosys JSON: two to compare, one with --header")
       ->required();
   auto* top_opt = app.add_option("--top", top, "module name");
   app.add_option("--block", block, "block name: its top module, as the first source names it")
@@ -166,12 +169,12 @@ int main(int argc, char** argv) {
       throw CLI::ValidationError("--top", "--top or --block is required");
     }
     if (header.empty() && sources.size() != 2) {
-      throw CLI::ValidationError("sources", fmt::format("{} given; comparing takes two",
-                                                        sources.size()));
+      throw CLI::ValidationError("sources",
+                                 fmt::format("{} given; comparing takes two", sources.size()));
     }
     if (!header.empty() && sources.size() != 1) {
-      throw CLI::ValidationError("sources", fmt::format("{} given; --header takes one",
-                                                        sources.size()));
+      throw CLI::ValidationError("sources",
+                                 fmt::format("{} given; --header takes one", sources.size()));
     }
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

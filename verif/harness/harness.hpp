@@ -28,13 +28,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
-
-#include <nlohmann/json.hpp>
 
 #if __has_include("Vdut_ports.hpp")
 #include "Vdut_ports.hpp"  // OASIS_DUT_PORTS(X): X(direction, name, width) per port
@@ -273,9 +272,9 @@ class Harness {
            : width <= 64 ? 8
                          : 4 * size_t((width + 31) / 32);
   }
-#define OASIS_CHECK_PORT(direction, name, width)                                              \
-  static_assert(sizeof(std::remove_reference_t<decltype(std::declval<Dut&>().name)>) ==      \
-                    verilated_bytes(width),                                                  \
+#define OASIS_CHECK_PORT(direction, name, width)                                        \
+  static_assert(sizeof(std::remove_reference_t<decltype(std::declval<Dut&>().name)>) == \
+                    verilated_bytes(width),                                             \
                 "Vdut_ports.hpp: the width of port " #name " does not fit the verilated model");
   OASIS_DUT_PORTS(OASIS_CHECK_PORT)
 #undef OASIS_CHECK_PORT

@@ -329,12 +329,11 @@ TEST(Generator, ManifestListsEveryBlocksPortsInOrder) {
     EXPECT_EQ(i, ports.size());
   }
   const auto& cmp = manifest["blocks"]["comparator"]["ports"];
-  EXPECT_EQ(cmp.dump(),
-            R"([{"direction":"input","name":"a_i","width":16},)"
-            R"({"direction":"input","name":"b_i","width":16},)"
-            R"({"direction":"output","name":"lt_o","width":1},)"
-            R"({"direction":"output","name":"eq_o","width":1},)"
-            R"({"direction":"output","name":"gt_o","width":1}])");
+  EXPECT_EQ(cmp.dump(), R"([{"direction":"input","name":"a_i","width":16},)"
+                        R"({"direction":"input","name":"b_i","width":16},)"
+                        R"({"direction":"output","name":"lt_o","width":1},)"
+                        R"({"direction":"output","name":"eq_o","width":1},)"
+                        R"({"direction":"output","name":"gt_o","width":1}])");
 }
 
 TEST(Generator, IcarusCommandFilesAndFuseSocCoreFollowTheFileLists) {

@@ -133,7 +133,9 @@ TEST(IndexCounter, LatencyAndRowIntervalAsStated) {
     for (size_t r = 0; r < 6; ++r) {
       EXPECT_EQ(t.first_chunk[r] - t.last_beat[r], derive(c).index_counter_array.latency) << p[0];
       if (r > 0) {
-        EXPECT_EQ(t.first_chunk[r] - t.first_chunk[r - 1], derive(c).index_counter_array.row_interval) << p[0];
+        EXPECT_EQ(t.first_chunk[r] - t.first_chunk[r - 1],
+                  derive(c).index_counter_array.row_interval)
+            << p[0];
       }
     }
   }
@@ -146,7 +148,8 @@ TEST(IndexCounter, AllIndicesEqualCountsK) {
   IndexCounterArray m(c);
   const std::vector<int> idx(16, 255);
   const std::vector<bool> mask(16, true);
-  for (int b = 0; b < derive(c).index_counter_array.beats_per_row; ++b) m.clock(true, idx, mask, false);
+  for (int b = 0; b < derive(c).index_counter_array.beats_per_row; ++b)
+    m.clock(true, idx, mask, false);
   ASSERT_TRUE(m.cnt_valid());
   while (!m.cnt_last()) m.clock(false, idx, mask, true);
   EXPECT_EQ(m.cnt_data(255 % c.mac_tree_inputs), 100u);
@@ -279,7 +282,8 @@ TEST(IndexCounter, GeneratedRtlHasTheModelsAdderCells) {
     const AdderCells add = yosys_adder_cells(
         root / "sizes", "oasis_fa.sv oasis_ha.sv oasis_x_index_counter_array_add.sv",
         "oasis_x_index_counter_array_add",
-        fmt::format("-chparam Width {} -chparam AddendWidth {}", derive(c).index_counter_array.count_bits,
+        fmt::format("-chparam Width {} -chparam AddendWidth {}",
+                    derive(c).index_counter_array.count_bits,
                     derive(c).index_counter_array.beat_sum_bits));
     EXPECT_EQ(add.full, m["accumulator_full_adders"].get<int>()) << "G = " << g;
     EXPECT_EQ(add.half, m["accumulator_half_adders"].get<int>()) << "G = " << g;

@@ -90,9 +90,9 @@ class QueryCli : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   test::CmdResult run(const std::string& args, bool with_stderr) const {
-    return test::run_command(fmt::format(
-        "cd {} && {} --query {}{}", shell_word(dir_.string()),
-        shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-gen"), args, with_stderr ? " 2>&1" : ""));
+    return test::run_command(fmt::format("cd {} && {} --query {}{}", shell_word(dir_.string()),
+                                         shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-gen"),
+                                         args, with_stderr ? " 2>&1" : ""));
   }
 
   fs::path dir_;
