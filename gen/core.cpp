@@ -62,9 +62,10 @@ struct Dims {
   explicit Dims(const Config& c) : d(derive(c)), t(d.core) {}
   Derived d;
   CoreTiming t;
-  int bw() const { return index_width(t.token_beats); }
-  int pw() const { return index_width(t.clustering_parts); }
-  int jw() const { return index_width(d.outliers); }
+  // The token-beat counter counts Orizuru's beats, the ECU's counter its 2k outputs.
+  int bw() const { return d.orizuru.beat_bits; }
+  int pw() const { return t.part_bits; }
+  int jw() const { return d.orizuru.output_bits; }
 };
 
 std::vector<Port> core_ports(const Config& c, const Dims& d) {

@@ -40,6 +40,9 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline) {
     t.comparisons_per_token = t.comparators + pops * clog2(n);
   }
   t.cycles_per_token = t.beats + t.build_cycles + 2 * t.k;
+  t.beat_bits = index_width(t.beats);
+  t.stage_bits = index_width(t.build_cycles);
+  t.output_bits = index_width(2 * t.k);
   return t;
 }
 
@@ -132,6 +135,7 @@ Derived derive(const Config& c) {
   ml.beats = ceil_div(c.channels, ml.macs);
   ml.tree_levels = clog2(ml.macs);
   ml.row_interval = ml.beats;
+  ml.beat_bits = index_width(ml.beats);
   ml.row_latency =
       (1 + ml.tree_levels) * s + 1 + 2 * s + (c.accumulator == AccumulatorFormat::kFp32 ? s : 0);
 
@@ -144,6 +148,7 @@ Derived derive(const Config& c) {
   co.rows_bits = count_width(c.pe_lines);
   co.weight_lane_bits = c.weight_beat_indices * c.weight_bits;
   co.ecu_latency = s;
+  co.part_bits = index_width(co.clustering_parts);
   // The last beat is taken (B - 1) * Q cycles after the first. The indices
   // are all in once its last part has left the Clustering Unit; the tree is
   // built build_cycles after it; the 2k outliers then leave one a cycle

@@ -61,6 +61,9 @@ struct OrizuruTiming {
   int channel_bits = 0;              ///< width of the channel field of an output
   int build_cycles = 0;              ///< cycles from the last beat to the first output
   int cycles_per_token = 0;          ///< beats + build_cycles + 2k with no stalls
+  int beat_bits = 0;                 ///< an input beat of a token: max(1, clog2(beats))
+  int stage_bits = 0;                ///< a build cycle: max(1, clog2(build_cycles))
+  int output_bits = 0;               ///< one of the 2k outputs: max(1, clog2(2k))
   int64_t comparators = 0;           ///< comparator instances that do work (see docs/orizuru.md)
   /// Comparisons for one token: the build, then clog2(N) per pop and side for
   /// Orizuru (1.5N - 2 + 2k log2 N for N a power of two, docs/spec.md section
@@ -115,6 +118,7 @@ struct MacLineTiming {
   int beats = 0;         ///< weight beats (cycles) a row: ceil(K / M)
   int tree_levels = 0;   ///< ceil(log2 M): adder levels of the beat's pairwise tree
   int row_interval = 0;  ///< cycles a row in steady state: beats
+  int beat_bits = 0;     ///< a weight beat of a row: max(1, clog2(beats))
   /// Last beat taken to y valid: (1 + tree_levels) S + 1 + 2S (+ S for binary32).
   int row_latency = 0;
 };
@@ -129,6 +133,7 @@ struct CoreTiming {
   int rows_bits = 0;         ///< width of w_rows_i and y_rows_o: clog2(P + 1)
   int weight_lane_bits = 0;  ///< one line's lane of a weight beat: Wb * nW
   int ecu_latency = 0;       ///< S: the residual subtraction's registers
+  int part_bits = 0;         ///< a Clustering Unit beat of a token beat: max(1, clog2(parts))
   // An unthrottled token on an idle core, cycles counted from its first beat
   // taken (cycle 0): the last activation index written (B*Q + Lc + 1), the
   // Orizuru tree built ((B-1)*Q + build + 1), then the 2k outliers one a cycle

@@ -55,6 +55,13 @@ TEST(Derived, CounterWidthsHoldTheirRangesExactly) {
     EXPECT_TRUE(count_fits(t.credit_bits, t.fifo_depth)) << t.credit_bits << " " << t.fifo_depth;
     EXPECT_TRUE(index_fits(ic.beat_bits, ic.beats_per_row));
     EXPECT_TRUE(index_fits(ic.chunk_bits, ic.chunks_per_row));
+    for (const OrizuruTiming* o : {&d.orizuru, &d.topk_baseline}) {
+      EXPECT_TRUE(index_fits(o->beat_bits, o->beats));
+      EXPECT_TRUE(index_fits(o->stage_bits, o->build_cycles));
+      EXPECT_TRUE(index_fits(o->output_bits, 2 * o->k));
+    }
+    EXPECT_TRUE(index_fits(d.mac_line_baseline.beat_bits, d.mac_line_baseline.beats));
+    EXPECT_TRUE(index_fits(d.core.part_bits, d.core.clustering_parts));
   }
   std::printf("%zu configs checked\n", cases.size());
 }
