@@ -152,7 +152,7 @@ void sort_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   const int cw = t.channel_bits;
   const int nb = t.padded_leaves;
   const int P = pow2_at_least(nb);
-  const int kw = index_width(2 * t.k);
+  const int kw = t.output_bits;
   const int pw = kw + 1;
   m.localparam("Positions", P, "Positions of the network: the leaves, then padding.");
   m.localparam("Channels", t.channels, "Channels N.");
@@ -264,7 +264,7 @@ class MacLineBaselineBlock final : public Block {
     const int nW = c.weight_bits;
     const int M = tm.macs;
     const int B = tm.beats;
-    const int bw = index_width(B);
+    const int bw = tm.beat_bits;
     SvModule m(
         module,
         fmt::format("FP16 dequantize-and-MAC line, the baseline of the PE line (paper Fig. "

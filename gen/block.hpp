@@ -37,6 +37,18 @@ struct InstanceRecord {
   std::vector<std::pair<std::string, std::string>> parameters;
 };
 
+/// One port of a module: direction "input" or "output", width in bits (0: a
+/// one-bit scalar, 1 or more: a vector [width-1:0]), name, and the `///`
+/// comment that documents it. `width_expr`, when set, is the width as a
+/// parameter expression instead ("Inputs*Width").
+struct Port {
+  std::string dir;
+  int width;
+  std::string name;
+  std::string doc;
+  std::string width_expr = "";
+};
+
 /// One emitted SystemVerilog file; the generator adds the banner and the
 /// `default_nettype lines around body.
 struct SvFile {
@@ -44,6 +56,9 @@ struct SvFile {
   std::string body;
   std::vector<OpRecord> operators = {};        ///< the module's own operators
   std::vector<InstanceRecord> instances = {};  ///< its submodule instances
+  /// Its ports in declaration order (the manifest lists a block's top
+  /// module's as blocks.<block>.ports).
+  std::vector<Port> ports = {};
 };
 
 /// Any other generated file (a register map, a C++ header). The generator

@@ -62,10 +62,10 @@ struct Dims {
   explicit Dims(const Config& c) : d(derive(c)), t(d.core) {}
   Derived d;
   CoreTiming t;
-  int bw() const { return index_width(t.token_beats); }
-  int pw() const { return index_width(t.clustering_parts); }
-  int fw() const { return index_width(t.group_beats); }
-  int jw() const { return index_width(d.outliers); }
+  // The token-beat counter counts Orizuru's beats, the ECU's counter its 2k outputs.
+  int bw() const { return d.orizuru.beat_bits; }
+  int pw() const { return t.part_bits; }
+  int jw() const { return d.orizuru.output_bits; }
 };
 
 std::vector<Port> core_ports(const Config& c, const Dims& d) {
@@ -331,7 +331,7 @@ void residuals(SvModule& m, const Dims& d, const string& ecu) {
 // The current token's context, the weight and output streams, the lines.
 void lines(SvModule& m, const Config& c, const Dims& d) {
   const int P = c.pe_lines, k2 = d.d.outliers, CW = d.d.channel_bits, RB = d.t.rows_bits;
-  const int fw = d.fw();
+  const int fw = d.d.pe_line.fill_bits;  // the lines' weight-beat counter
   m << "  // The current token's context, read by every line; it changes only when the\n"
        "  // lines are idle and the previous token has had all its weight groups.\n";
   m.localparam("Lines", P, "PE lines, P.");

@@ -203,6 +203,32 @@ void add_part_memories(const Config& c, std::map<std::string, BlockOutput>& outp
   for (const auto& [name, out] : outputs) visit(name);
 }
 
+// The ports of a block's top module, in declaration order, for the manifest:
+// what a testbench, a flow script or a port check reads instead of parsing
+// the RTL or a tool's output. Every block emits its top module with its
+// ports recorded (SvModule, or module_header with SvFile::ports set).
+ordered_json top_ports(const std::string& block, const std::string& top,
+                       const std::vector<SvFile>& files) {
+  for (const SvFile& f : files) {
+    if (f.name != top + ".sv") continue;
+    if (f.ports.empty()) {
+      throw std::logic_error(fmt::format("block '{}': {} records no ports", block, f.name));
+    }
+    ordered_json ports = ordered_json::array();
+    for (const Port& p : f.ports) {
+      if (!p.width_expr.empty()) {
+        throw std::logic_error(
+            fmt::format("block '{}': port {} of its top module has the width "
+                        "'{}', not a number",
+                        block, p.name, p.width_expr));
+      }
+      ports.push_back({{"name", p.name}, {"direction", p.dir}, {"width", std::max(1, p.width)}});
+    }
+    return ports;
+  }
+  throw std::logic_error(fmt::format("block '{}' emits no file {}.sv", block, top));
+}
+
 // The operators and submodule instances of a block's modules (SvFile), for
 // the manifest: what a delay model of the block composes.
 ordered_json module_records(const std::vector<SvFile>& files) {
@@ -316,6 +342,7 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
     ordered_json entry = out.manifest;
     entry["top"] = module_name(c, name);
     entry["filelist"] = name + ".f";
+    entry["ports"] = top_ports(name, entry["top"].get<std::string>(), out.files);
     const ordered_json modules = module_records(out.files);
     if (!modules.empty()) entry["modules"] = modules;
     manifest["blocks"][name] = entry;

@@ -11,9 +11,12 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gen/block.hpp"
+#include "gen/sv.hpp"
+#include "model/derived.hpp"
 #include "model/index_counter.hpp"
 
 namespace oasis::gen {
@@ -276,18 +279,20 @@ class IndexCounterArrayBlock final : public Block {
     const std::string add = module + "_add";
     out.primitives = {"oasis_fa.sv", "oasis_ha.sv"};
 
-    const int b = c.act_bits + c.weight_bits;
-    const int entries = 1 << b;
+    const Derived d = derive(c);
+    const IndexCounterTiming& ict = d.index_counter_array;
+    const int b = d.concat_index_bits;
+    const int entries = d.lut_entries;
     const int counters = c.index_counters;
     const int inputs = c.counter_inputs;
-    const int group = counters * inputs;
+    const int group = d.indices_per_cycle;
     const int t = c.mac_tree_inputs;
-    const int w = index_counter_count_bits(c);
-    const int sw = index_counter_beat_count_bits(c);
-    const int beats = index_counter_beats_per_row(c);
-    const int chunks = index_counter_chunks_per_row(c);
-    const int bw = clog2(beats);
-    const int chw = std::max(1, clog2(chunks));
+    const int w = ict.count_bits;
+    const int sw = ict.beat_sum_bits;
+    const int beats = ict.beats_per_row;
+    const int chunks = ict.chunks_per_row;
+    const int bw = ict.beat_bits;
+    const int chw = ict.chunk_bits;
     const int bank = chunks * t * w;  // presenting bank, padded to whole chunks
     const bool partial = int64_t(beats) * group > c.channels;
     if (group > 65535) {
@@ -299,43 +304,42 @@ class IndexCounterArrayBlock final : public Block {
     out.files.push_back({tree + ".sv", with_module(kTreeModule, tree)});
     if (beats > 1) out.files.push_back({add + ".sv", with_module(kAddModule, add)});
 
-    std::string s = fmt::format(
-        "/// Concat Unit / Index Counter array of one PE line (paper IV-B, docs/spec.md section 6): {0}\n"
-        "/// Index Counters of {1} inputs count {2} concatenated {3}-bit indices {{ia, iw}} a beat.\n"
-        "/// Each index is decoded once (activation and weight index one-hot, one AND per entry);\n"
-        "/// each entry's count of the beat is one tree of full and half adders over all {2}\n"
-        "/// positions. A row of K = {4} indices is {5} beat(s); its {6} counts ({7} bits each, so\n"
-        "/// K equal indices fit) accumulate in the counting bank, move to the presenting bank with\n"
-        "/// the row's last beat, and are presented {8} a cycle in {9} chunk(s) while the next row\n"
-        "/// is counted. A row's last beat waits while the presenting bank still holds a row.\n"
-        "module {10} (\n"
-        "  /// Clock.\n"
-        "  input  logic clk_i,\n"
-        "  /// Asynchronous reset, active low.\n"
-        "  input  logic rst_ni,\n"
-        "  /// A beat of indices is offered.\n"
-        "  input  logic idx_valid_i,\n"
-        "  /// The array takes the offered beat this cycle.\n"
-        "  output logic idx_ready_o,\n"
-        "  /// The beat: position p = c*{1} + i (counter c, input i) at [p*{3} +: {3}], channel\n"
-        "  /// beat*{2} + p of the row; index {{ia, iw}}, activation bits high.\n"
-        "  input  logic [{11}:0] idx_data_i,\n"
-        "  /// Position p is counted when bit p is set; positions at or beyond K in the row's last\n"
-        "  /// beat are never counted.\n"
-        "  input  logic [{12}:0] idx_mask_i,\n"
-        "  /// A chunk of a row's counts is presented.\n"
-        "  output logic cnt_valid_o,\n"
-        "  /// The consumer (the MAC tree) takes the presented chunk this cycle.\n"
-        "  input  logic cnt_ready_i,\n"
-        "  /// The chunk: count of entry cnt_chunk_o*{8} + t at [t*{7} +: {7}] (0 beyond entry {13}).\n"
-        "  output logic [{14}:0] cnt_data_o,\n"
-        "  /// Which chunk of the row is presented, 0 .. {15}.\n"
-        "  output logic [{16}:0] cnt_chunk_o,\n"
-        "  /// The presented chunk is the row's last.\n"
-        "  output logic cnt_last_o\n"
-        ");\n\n",
-        counters, inputs, group, b, c.channels, beats, entries, w, t, chunks, module,
-        group * b - 1, group - 1, entries - 1, t * w - 1, chunks - 1, chw - 1);
+    const std::vector<Port> ports = {
+        {"input", 0, "clk_i", "Clock."},
+        {"input", 0, "rst_ni", "Asynchronous reset, active low."},
+        {"input", 0, "idx_valid_i", "A beat of indices is offered."},
+        {"output", 0, "idx_ready_o", "The array takes the offered beat this cycle."},
+        {"input", group * b, "idx_data_i",
+         fmt::format("The beat: position p = c*{0} + i (counter c, input i) at [p*{1} +: {1}], "
+                     "channel beat*{2} + p of the row; index {{ia, iw}}, activation bits high.",
+                     inputs, b, group)},
+        {"input", group, "idx_mask_i",
+         "Position p is counted when bit p is set; positions at or beyond K in the row's last "
+         "beat are never counted."},
+        {"output", 0, "cnt_valid_o", "A chunk of a row's counts is presented."},
+        {"input", 0, "cnt_ready_i",
+         "The consumer (the MAC tree) takes the presented chunk this cycle."},
+        {"output", t * w, "cnt_data_o",
+         fmt::format("The chunk: count of entry cnt_chunk_o*{0} + t at [t*{1} +: {1}] (0 beyond "
+                     "entry {2}).",
+                     t, w, entries - 1)},
+        {"output", chw, "cnt_chunk_o",
+         fmt::format("Which chunk of the row is presented, 0 .. {}.", chunks - 1)},
+        {"output", 0, "cnt_last_o", "The presented chunk is the row's last."}};
+    std::string s = module_header(
+        module,
+        fmt::format(
+            "Concat Unit / Index Counter array of one PE line (paper IV-B, docs/spec.md section "
+            "6): {0} Index Counters of {1} inputs count {2} concatenated {3}-bit indices "
+            "{{ia, iw}} a beat. Each index is decoded once (activation and weight index one-hot, "
+            "one AND per entry); each entry's count of the beat is one tree of full and half "
+            "adders over all {2} positions. A row of K = {4} indices is {5} beat(s); its {6} "
+            "counts ({7} bits each, so K equal indices fit) accumulate in the counting bank, move "
+            "to the presenting bank with the row's last beat, and are presented {8} a cycle in "
+            "{9} chunk(s) while the next row is counted. A row's last beat waits while the "
+            "presenting bank still holds a row.",
+            counters, inputs, group, b, c.channels, beats, entries, w, t, chunks),
+        ports);
 
     s += fmt::format(
         "  /// Positions a beat, C*I.\n"
@@ -487,10 +491,12 @@ class IndexCounterArrayBlock final : public Block {
     if (chunks > 1) s += "      chunk_q     <= chunk_d;\n";
     if (beats > 1) s += "      acc_q       <= acc_d;\n      beat_q      <= beat_d;\n";
     s += "    end\n  end\n\nendmodule\n";
-    out.files.push_back({module + ".sv", s});
+    SvFile top{module + ".sv", s};
+    top.ports = ports;
+    out.files.push_back(std::move(top));
 
-    out.manifest["latency_cycles"] = index_counter_latency(c);
-    out.manifest["row_interval_cycles"] = index_counter_row_interval(c);
+    out.manifest["latency_cycles"] = ict.latency;
+    out.manifest["row_interval_cycles"] = ict.row_interval;
     out.manifest["beats_per_row"] = beats;
     out.manifest["chunks_per_row"] = chunks;
     out.manifest["indices_per_cycle"] = group;

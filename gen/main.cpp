@@ -3,9 +3,12 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "gen/generator.hpp"
 #include "gen/mutation.hpp"
+#include "gen/query.hpp"
 #include "model/config.hpp"
 
 int main(int argc, char** argv) {
@@ -24,6 +27,13 @@ int main(int argc, char** argv) {
                  "(--mutations lists them)");
   app.add_flag("--mutations", list_mutations, "list the bugs --mutate can inject and exit");
   app.add_flag("--schema", schema, "print the config schema as a Markdown table and exit");
+  std::vector<std::string> query;
+  app.add_option("--query", query,
+                 "print the value at KEY.PATH in the JSON FILE (a manifest.json) and exit: a "
+                 "string unquoted, an array one item a line, an object as JSON; on an array a "
+                 "number picks an item and a key reads it from every item; a missing key exits 2")
+      ->type_size(2)
+      ->type_name("FILE KEY.PATH");
   app.set_version_flag("--version", OASIS_VERSION);
   try {
     app.parse(argc, argv);
@@ -34,6 +44,15 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "oasis-gen: %s (see oasis-gen --help)\n", e.what());
     return 2;
+  }
+  if (!query.empty()) {
+    try {
+      std::fputs(oasis::gen::query_file(query[0], query[1]).c_str(), stdout);
+    } catch (const oasis::gen::QueryError& e) {
+      std::fprintf(stderr, "oasis-gen: --query: %s\n", e.what());
+      return 2;
+    }
+    return 0;
   }
   if (list_mutations) {
     for (const auto& m : oasis::gen::mutations()) {

@@ -325,9 +325,9 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   m << "  logic [TreeLevels-1:0] build;\n"
        "  for (genvar j = 0; j < TreeLevels; j++) begin : g_build\n";
   m << fmt::format("    assign build[j] = building && stage_q == {}'(j / LevelsPerStage);\n",
-                   index_width(t.build_cycles));
+                   t.stage_bits);
   m << "  end\n\n";
-  m.op("eq", index_width(t.build_cycles), "build", t.tree_levels);
+  m.op("eq", t.stage_bits, "build", t.tree_levels);
   for (int l = 0; l < T; ++l) layer_signals(m, t, l);
   m << "\n";
   for (int l = 1; l < T; ++l) layer_children(m, t, l);
@@ -511,9 +511,9 @@ SvFile topk_baseline_level_module(const Config& c) {
 SvFile topk_top_module(const OrizuruTiming& t, const string& module, const string& what,
                        const std::function<void(SvModule&)>& core) {
   const int B = t.beat_activations;
-  const int bw = index_width(t.beats);
-  const int sw = index_width(t.build_cycles);
-  const int kw = index_width(2 * t.k);
+  const int bw = t.beat_bits;
+  const int sw = t.stage_bits;
+  const int kw = t.output_bits;
   const int cw = t.channel_bits;
   const int nb = t.padded_leaves;
   std::vector<bool> valid(size_t(nb), false);

@@ -47,13 +47,6 @@ struct Dims {
   int centroids() const { return d.weight_centroids; }
   const FpFormat& f() const { return d.accumulator; }
   int aw() const { return d.accumulator.width(); }
-  // Widths of the line's counters: a fill beat, a counting beat (to CB), a
-  // compensation group (to GR), a chunk, the credits (to D).
-  int fill_bits() const { return index_width(t.fill_beats); }
-  int beat_bits() const { return clog2(int64_t(t.count_beats) + 1); }
-  int group_bits() const { return clog2(int64_t(t.groups) + 1); }
-  int chunk_bits() const { return index_width(t.chunks); }
-  int credit_bits() const { return clog2(int64_t(t.fifo_depth) + 1); }
 };
 
 const Port kClk{"input", 0, "clk_i", "Clock."};
@@ -71,7 +64,7 @@ SvFile wib_module(const string& name, const Dims& d) {
            kRst,
            {"input", 0, "wr_en_i", "Write the beat on wr_data_i."},
            {"input", 0, "wr_bank_i", "The bank the fill side writes."},
-           {"input", d.fill_bits(), "wr_beat_i", "Which beat of the row wr_data_i is."},
+           {"input", d.t.fill_bits, "wr_beat_i", "Which beat of the row wr_data_i is."},
            {"input", d.Wb * d.nW, "wr_data_i",
             fmt::format("The beat: index b*{0} + i at [i*{1} +: {1}] (those past K ignored).", d.Wb,
                         d.nW)},
@@ -100,9 +93,9 @@ SvFile wib_module(const string& name, const Dims& d) {
       "        else bank0_q[b*BeatBits +: Bits] <= wr_data_i[Bits-1:0];\n"
       "      end\n"
       "    end\n",
-      d.fill_bits());
+      d.t.fill_bits);
   m << loop_close(t.fill_beats);
-  m.op("eq", d.fill_bits(), "wr_beat", t.fill_beats);
+  m.op("eq", d.t.fill_bits, "wr_beat", t.fill_beats);
   if (t.last_fill_indices < d.Wb) {
     m << "  // Indices past K in the row's last beat.\n  logic unused_w_tail;\n"
          "  assign unused_w_tail = ^wr_data_i[BeatBits-1:LastBeatBits];\n";
@@ -130,7 +123,7 @@ SvFile concat_module(const string& name, const Dims& d) {
                                d.B, d.K, d.G, d.G, d.G - 1));
   m.ports({{"input", d.K * d.nA, "act_idx_i", "The token's activation indices ia[k]."},
            {"input", d.K * d.nW, "row_i", "The row's weight indices iw[k]."},
-           {"input", d.beat_bits(), "beat_i", "The counting beat."},
+           {"input", d.t.beat_bits, "beat_i", "The counting beat."},
            {"output", d.G * d.B, "idx_o", "The beat's indices: position p at [p*B +: B]."}});
   m.localparam("Channels", d.K, "Channels K.");
   m.localparam("ActBits", d.nA, "Bits of an activation index, nA.");
@@ -152,8 +145,8 @@ SvFile concat_module(const string& name, const Dims& d) {
       "    for (int b = 0; b < Beats; b++) begin\n"
       "      if (beat_i == {}'(b)) idx_o = concat[b*BeatBits +: BeatBits];\n"
       "    end\n  end\n",
-      d.beat_bits());
-  m.op("eq", d.beat_bits(), "idx_o", beats);
+      d.t.beat_bits);
+  m.op("eq", d.t.beat_bits, "idx_o", beats);
   m.op("mux", int64_t(d.G) * d.B, "idx_o", beats);
   return m.file();
 }
@@ -173,7 +166,7 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
            kRst,
            {"input", 0, "cnt_valid_i", "A chunk of counts is presented."},
            {"input", T * W, "cnt_data_i", fmt::format("The counts, {} bits each.", W)},
-           {"input", d.chunk_bits(), "cnt_chunk_i", "Which chunk of the row."},
+           {"input", d.t.chunk_bits, "cnt_chunk_i", "Which chunk of the row."},
            {"input", 0, "cnt_last_i", "The row's last chunk."},
            {"input", d.E * 16, "lut_i", "The LUT: L[e], binary16, at [e*16 +: 16]."},
            {"output", 0, "row_valid_o", "The row's main-branch sum is on row_sum_o."},
@@ -203,8 +196,8 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
       "        lut_sel = lut_pad[c*ChunkLanes*16 +: ChunkLanes*16];\n"
       "        for (int t = 0; t < Lanes; t++) main_present[t] = c*ChunkLanes + t < Entries;\n"
       "      end\n    end\n  end\n",
-      d.chunk_bits());
-  m.op("eq", d.chunk_bits(), "lut_sel", CH);
+      d.t.chunk_bits);
+  m.op("eq", d.t.chunk_bits, "lut_sel", CH);
   m.op("mux", T * 16, "lut_sel", CH);
   if (T > Tp) {
     m << "  logic unused_lut_tail;\n"
@@ -226,7 +219,7 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   m << "  end\n";
   m << pipe_stage("conv", S, "cnt_valid_i",
                   {{"last", 0, "cnt_last_i"},
-                   {"first", 0, fmt::format("cnt_chunk_i == {}'d0", d.chunk_bits())},
+                   {"first", 0, fmt::format("cnt_chunk_i == {}'d0", d.t.chunk_bits)},
                    {"present", Tp, "main_present"},
                    {"count", int64_t(Tp) * aw, "count_a"},
                    {"lut", int64_t(Tp) * aw, "lut_a"}});
@@ -276,7 +269,7 @@ SvFile gather_module(const Config& c, const string& name, const Dims& d) {
                          "weight index iw[o_j], read from the row by a balanced tree of 2-to-1 "
                          "multiplexers over the K = {} channels. Combinational.",
                          Ci, d.Mc, k2, d.K));
-  m.ports({{"input", d.group_bits(), "group_i", "The compensation cycle g."},
+  m.ports({{"input", d.t.group_bits, "group_i", "The compensation cycle g."},
            {"input", k2 * CW, "outlier_chan_i", "The outlier channels o_j, Orizuru's order."},
            {"input", k2 * 16, "residual_i", "The residuals r[o_j], binary16."},
            {"input", d.K * d.nW, "row_i", "The row's weight indices."},
@@ -304,8 +297,8 @@ SvFile gather_module(const Config& c, const string& name, const Dims& d) {
       "        res_o = res_pad[g*Macs*16 +: Slots*16];\n"
       "        for (int m = 0; m < Slots; m++) present_o[m] = g*Macs + m < Outliers;\n"
       "      end\n    end\n  end\n",
-      d.group_bits());
-  m.op("eq", d.group_bits(), "g_chan", GR);
+      d.t.group_bits);
+  m.op("eq", d.t.group_bits, "g_chan", GR);
   m.op("mux", Ci * (CW + 16), "g_chan", GR);
   if (d.Mc > Ci) {
     // One group (Mc > 2k): the slots past 2k are padding nothing reads.
@@ -500,7 +493,7 @@ std::vector<Port> line_ports(const Dims& d) {
 // The control of the line: the fill side, the read side, the credits.
 void control(SvModule& m, const Dims& d) {
   const LineTiming& t = d.t;
-  const int fbw = d.fill_bits(), cbw = d.beat_bits(), grw = d.group_bits(), crw = d.credit_bits();
+  const int fbw = d.t.fill_bits, cbw = d.t.beat_bits, grw = d.t.group_bits, crw = d.t.credit_bits;
   m.comment(
       "Fill side: which bank and beat the weight stream writes; read side: the bank being "
       "counted and gathered, its counting beat and compensation group; credits: rows "
@@ -622,7 +615,7 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
           {"beat_i", "cnt_beat_q"},
           {"idx_o", "idx_data"}});
   m << fmt::format("  logic cnt_valid, cnt_last;\n  logic {} cnt_data;\n  logic {} cnt_chunk;\n",
-                   range(d.T * d.W()), range(d.chunk_bits()));
+                   range(d.T * d.W()), range(d.t.chunk_bits));
   m.inst(module_name(c, "index_counter_array"), "u_counters",
          {{"clk_i", "clk_i"},
           {"rst_ni", "rst_ni"},
@@ -666,7 +659,7 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
           {"rst_ni", "rst_ni"},
           {"issue_i", "issue"},
           {"first_i", "group_q == '0"},
-          {"last_i", fmt::format("group_q == {}'(Groups - 1)", d.group_bits())},
+          {"last_i", fmt::format("group_q == {}'(Groups - 1)", d.t.group_bits)},
           {"present_i", "g_present"},
           {"res_i", "g_res"},
           {"w_i", "g_w"},

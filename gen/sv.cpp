@@ -362,6 +362,7 @@ SvFile SvModule::file() const {
   SvFile f{name_ + ".sv", str()};
   f.operators = ops_;
   f.instances = instances_;
+  f.ports = ports_;
   return f;
 }
 

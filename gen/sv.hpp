@@ -46,18 +46,6 @@ std::string concat(const std::vector<std::string>& items, const std::string& ind
 
 // ---- Module ------------------------------------------------------------------
 
-/// One port of a module: direction "input" or "output", width in bits (0: a
-/// one-bit scalar, 1 or more: a vector [width-1:0]), name, and the `///`
-/// comment that documents it. `width_expr`, when set, is the width as a
-/// parameter expression instead ("Inputs*Width").
-struct Port {
-  std::string dir;
-  int width;
-  std::string name;
-  std::string doc;
-  std::string width_expr = "";
-};
-
 /// A parameter of a parameterized module: `parameter int Name = default`.
 struct Param {
   std::string name;

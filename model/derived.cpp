@@ -40,6 +40,9 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline) {
     t.comparisons_per_token = t.comparators + pops * clog2(n);
   }
   t.cycles_per_token = t.beats + t.build_cycles + 2 * t.k;
+  t.beat_bits = index_width(t.beats);
+  t.stage_bits = index_width(t.build_cycles);
+  t.output_bits = index_width(2 * t.k);
   return t;
 }
 
@@ -71,6 +74,11 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   t.row_latency = std::max(main_ready, comp_ready) + t.merge_latency + 1;
   t.fifo_depth = ceil_div(t.row_latency - 1, t.row_interval) + 1;
   t.last_fill_indices = c.channels - (t.fill_beats - 1) * c.weight_beat_indices;
+  t.fill_bits = index_width(t.fill_beats);
+  t.beat_bits = count_width(t.count_beats);
+  t.group_bits = count_width(t.groups);
+  t.chunk_bits = d.index_counter_array.chunk_bits;
+  t.credit_bits = count_width(t.fifo_depth);
   return t;
 }
 
@@ -115,6 +123,8 @@ Derived derive(const Config& c) {
   ic.beat_sum_bits = count_width(d.indices_per_cycle);
   ic.latency = 1;
   ic.row_interval = std::max(ic.beats_per_row, ic.chunks_per_row);
+  ic.beat_bits = index_width(ic.beats_per_row);
+  ic.chunk_bits = index_width(ic.chunks_per_row);
 
   d.pe_line = pe_line(c, d);
 
@@ -125,6 +135,7 @@ Derived derive(const Config& c) {
   ml.beats = ceil_div(c.channels, ml.macs);
   ml.tree_levels = clog2(ml.macs);
   ml.row_interval = ml.beats;
+  ml.beat_bits = index_width(ml.beats);
   ml.row_latency =
       (1 + ml.tree_levels) * s + 1 + 2 * s + (c.accumulator == AccumulatorFormat::kFp32 ? s : 0);
 
@@ -137,6 +148,7 @@ Derived derive(const Config& c) {
   co.rows_bits = count_width(c.pe_lines);
   co.weight_lane_bits = c.weight_beat_indices * c.weight_bits;
   co.ecu_latency = s;
+  co.part_bits = index_width(co.clustering_parts);
   // The last beat is taken (B - 1) * Q cycles after the first. The indices
   // are all in once its last part has left the Clustering Unit; the tree is
   // built build_cycles after it; the 2k outliers then leave one a cycle
@@ -147,8 +159,6 @@ Derived derive(const Config& c) {
   co.preprocess_cycles = std::max(co.clustering_done, co.orizuru_done) + co.error_calculation;
   return d;
 }
-
-RowCycles row_cycles(const Config& c) { return derive(c).row; }
 
 int64_t Derived::gemm_lower_bound(int64_t rows) const {
   return (rows + core.lines - 1) / core.lines * row.row;

@@ -61,6 +61,9 @@ struct OrizuruTiming {
   int channel_bits = 0;              ///< width of the channel field of an output
   int build_cycles = 0;              ///< cycles from the last beat to the first output
   int cycles_per_token = 0;          ///< beats + build_cycles + 2k with no stalls
+  int beat_bits = 0;                 ///< an input beat of a token: max(1, clog2(beats))
+  int stage_bits = 0;                ///< a build cycle: max(1, clog2(build_cycles))
+  int output_bits = 0;               ///< one of the 2k outputs: max(1, clog2(2k))
   int64_t comparators = 0;           ///< comparator instances that do work (see docs/orizuru.md)
   /// Comparisons for one token: the build, then clog2(N) per pop and side for
   /// Orizuru (1.5N - 2 + 2k log2 N for N a power of two, docs/spec.md section
@@ -77,10 +80,12 @@ struct IndexCounterTiming {
   int beat_sum_bits = 0;   ///< clog2(C*I + 1): a beat's sum over the C counters
   int latency = 0;         ///< a row's last beat accepted to its first chunk presented
   int row_interval = 0;    ///< max(beats, chunks): double-buffered count banks
+  int beat_bits = 0;       ///< max(1, clog2(beats)): the beat of a row being counted
+  int chunk_bits = 0;      ///< max(1, clog2(chunks)): the chunk of a row presented
 };
 
-/// One PE line (docs/pe_line.md, Timing). model/pe_line.hpp's PeLineTiming
-/// holds the same figures.
+/// One PE line (docs/pe_line.md, Timing): the figures its cycle model
+/// (model/pe_line.hpp) and its emitter (gen/pe_line.cpp) read.
 struct LineTiming {
   int fill_beats = 0;         ///< weight-stream beats a row: ceil(K / Wb)
   int count_beats = 0;        ///< Index Counter beats a row: ceil(K / (C*I))
@@ -98,6 +103,12 @@ struct LineTiming {
   int row_latency = 0;        ///< last weight beat taken to y valid, unthrottled
   int fifo_depth = 0;         ///< D: rows a line has in flight at most
   int last_fill_indices = 0;  ///< indices in a row's last weight beat: K - (fill_beats-1) Wb
+  // Widths of the line's counters.
+  int fill_bits = 0;    ///< a weight-stream beat of a row: max(1, clog2(fill_beats))
+  int beat_bits = 0;    ///< counting beats, 0 .. count_beats: clog2(count_beats + 1)
+  int group_bits = 0;   ///< compensation groups, 0 .. groups: clog2(groups + 1)
+  int chunk_bits = 0;   ///< a MAC-tree chunk of a row: the Index Counter array's chunk_bits
+  int credit_bits = 0;  ///< output FIFO credits, 0 .. fifo_depth: clog2(fifo_depth + 1)
 };
 
 /// The FP16 dequantize-and-MAC line, the PE line's baseline (docs/synth.md).
@@ -107,6 +118,7 @@ struct MacLineTiming {
   int beats = 0;         ///< weight beats (cycles) a row: ceil(K / M)
   int tree_levels = 0;   ///< ceil(log2 M): adder levels of the beat's pairwise tree
   int row_interval = 0;  ///< cycles a row in steady state: beats
+  int beat_bits = 0;     ///< a weight beat of a row: max(1, clog2(beats))
   /// Last beat taken to y valid: (1 + tree_levels) S + 1 + 2S (+ S for binary32).
   int row_latency = 0;
 };
@@ -121,6 +133,7 @@ struct CoreTiming {
   int rows_bits = 0;         ///< width of w_rows_i and y_rows_o: clog2(P + 1)
   int weight_lane_bits = 0;  ///< one line's lane of a weight beat: Wb * nW
   int ecu_latency = 0;       ///< S: the residual subtraction's registers
+  int part_bits = 0;         ///< a Clustering Unit beat of a token beat: max(1, clog2(parts))
   // An unthrottled token on an idle core, cycles counted from its first beat
   // taken (cycle 0): the last activation index written (B*Q + Lc + 1), the
   // Orizuru tree built ((B-1)*Q + build + 1), then the 2k outliers one a cycle
@@ -176,8 +189,5 @@ struct Derived {
 
 /// Computes every derived figure of a config (parse_config has validated it).
 Derived derive(const Config& config);
-
-/// derive(config).row: for model/pe_line.cpp and model/index_counter.cpp.
-RowCycles row_cycles(const Config& config);
 
 }  // namespace oasis

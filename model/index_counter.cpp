@@ -8,36 +8,22 @@
 
 namespace oasis {
 
-int index_counter_beats_per_row(const Config& c) { return row_cycles(c).count; }
-
-int index_counter_chunks_per_row(const Config& c) { return row_cycles(c).reduce; }
-
-int index_counter_count_bits(const Config& c) { return clog2(int64_t(c.channels) + 1); }
-
-int index_counter_latency(const Config&) { return 1; }
-
-int index_counter_row_interval(const Config& c) {
-  return std::max(index_counter_beats_per_row(c), index_counter_chunks_per_row(c));
-}
-
 int popcount_adder_floor(int n) { return n - std::popcount(unsigned(n)); }
 
-int index_counter_beat_count_bits(const Config& c) {
-  return clog2(int64_t(c.index_counters) * c.counter_inputs + 1);
-}
-
 AdderCells index_counter_tree_adders(const Config& c) {
-  const int g = c.index_counters * c.counter_inputs;
-  const int width = index_counter_beat_count_bits(c);
+  const Derived d = derive(c);
+  const int g = d.indices_per_cycle;
+  const int width = d.index_counter_array.beat_sum_bits;
   return {g - width, width - std::popcount(unsigned(g))};
 }
 
 AdderCells index_counter_accumulator_adders(const Config& c) {
-  if (index_counter_beats_per_row(c) == 1) return {};
-  const int w = index_counter_count_bits(c);
+  const IndexCounterTiming t = derive(c).index_counter_array;
+  if (t.beats_per_row == 1) return {};
+  const int w = t.count_bits;
   // Columns 0 .. low-1 add two bits (the half adder of column 0, then full adders), columns
   // low .. w-2 the carry alone; column w-1 forms no carry.
-  const int low = std::min(index_counter_beat_count_bits(c), w - 1);
+  const int low = std::min(t.beat_sum_bits, w - 1);
   return {low - 1, w - low};
 }
 
@@ -63,12 +49,14 @@ std::vector<uint32_t> index_counts(std::span<const int> idx, const std::vector<b
   return cnt;
 }
 
-IndexCounterArray::IndexCounterArray(const Config& c)
+IndexCounterArray::IndexCounterArray(const Config& c) : IndexCounterArray(c, derive(c)) {}
+
+IndexCounterArray::IndexCounterArray(const Config& c, const Derived& d)
     : config_(c),
-      entries_(1 << (c.act_bits + c.weight_bits)),
-      beats_(index_counter_beats_per_row(c)),
-      chunks_(index_counter_chunks_per_row(c)),
-      group_(c.index_counters * c.counter_inputs),
+      entries_(d.lut_entries),
+      beats_(d.index_counter_array.beats_per_row),
+      chunks_(d.index_counter_array.chunks_per_row),
+      group_(d.indices_per_cycle),
       lanes_out_(c.mac_tree_inputs),
       acc_(size_t(entries_), 0),
       out_(size_t(entries_), 0) {}

@@ -20,21 +20,13 @@
 #include <vector>
 
 #include "model/config.hpp"
+#include "model/derived.hpp"
 
 namespace oasis {
 
-/// Beats of C*I indices per row: ceil(K / (C*I)).
-int index_counter_beats_per_row(const Config& config);
-/// Chunks of T counts presented per row: ceil(2^(nA+nW) / T).
-int index_counter_chunks_per_row(const Config& config);
-/// Width of every count: clog2(K + 1), enough for K equal indices.
-int index_counter_count_bits(const Config& config);
-/// Cycles from the cycle a row's last beat is accepted to the first cycle its
-/// first chunk is presented.
-int index_counter_latency(const Config& config);
-/// Cycles between two rows in steady state without gaps or backpressure:
-/// max(beats per row, chunks per row) (double-buffered count banks).
-int index_counter_row_interval(const Config& config);
+// The array's figures (beats and chunks a row, count widths, latency, row
+// interval) are derive(config).index_counter_array (model/derived.hpp).
+
 /// Whether position p (0 .. C*I-1) of beat b (0 .. beats-1) of a row holds
 /// channel b*C*I + p < K (the structural mask; the input mask is ANDed in).
 bool index_counter_in_row(const Config& config, int beat, int position);
@@ -50,8 +42,6 @@ struct AdderCells {
 /// n - popcount(n) (each full adder removes one bit of the n, each column ends
 /// with one bit; e.g. 11 full + 4 half adders for 16 bits).
 int popcount_adder_floor(int n);
-/// Bits of one entry's count of a beat: clog2(C*I + 1).
-int index_counter_beat_count_bits(const Config& config);
 /// One entry's count of a beat, a tree over the G = C*I positions: full adders
 /// only until every column holds at most two bits, then a ripple-carry adder.
 /// Every column j then holds floor(G / 2^j) bits over the whole tree and ends
@@ -74,6 +64,8 @@ std::vector<uint32_t> index_counts(std::span<const int> concat_indices,
 class IndexCounterArray {
  public:
   explicit IndexCounterArray(const Config& config);
+  /// The same, with derive(config) already at hand.
+  IndexCounterArray(const Config& config, const Derived& derived);
 
   void reset();
 

@@ -13,32 +13,12 @@
 #include <vector>
 
 #include "model/config.hpp"
+#include "model/derived.hpp"
 #include "model/fp.hpp"
 #include "model/index_counter.hpp"
 #include "model/lut_gemm.hpp"
 
 namespace oasis {
-
-/// The fixed figures of a line, from the config (docs/pe_line.md, Timing).
-struct PeLineTiming {
-  int fill_beats = 0;         ///< weight-stream beats a row: ceil(K / Wb)
-  int count_beats = 0;        ///< Index Counter beats a row: ceil(K / G)
-  int chunks = 0;             ///< MAC-tree cycles a row: ceil(E / T)
-  int groups = 0;             ///< compensation cycles a row: ceil(2k / Mc)
-  int tree_inputs = 0;        ///< min(T, E): inputs of the MAC tree
-  int tree_levels = 0;        ///< ceil(log2 tree_inputs)
-  int comp_inputs = 0;        ///< min(Mc, 2k): compensation MACs in use
-  int comp_levels = 0;        ///< ceil(log2 comp_inputs)
-  int main_latency = 0;       ///< a chunk's counts to its tree sum: (2 + tree_levels) S
-  int comp_latency = 0;       ///< a group's issue to its products: S
-  int comp_tree_latency = 0;  ///< comp_levels S
-  int merge_latency = 0;      ///< add, two scalings, rounding: 3 S (+ S for binary32)
-  int row_interval = 0;       ///< max(fill_beats, count_beats, chunks, groups)
-  int row_latency = 0;        ///< last weight beat taken to y valid, unthrottled
-  int fifo_depth = 0;         ///< D: rows a line has in flight at most
-};
-
-PeLineTiming pe_line_timing(const Config& config);
 
 /// What a token gives every line (held while the line works on the token).
 struct PeLineContext {
@@ -65,7 +45,8 @@ class PeLine {
   Fp16 y_data() const { return out_fifo_.empty() ? Fp16{} : out_fifo_.front(); }
   /// No row anywhere in the line (the context may change).
   bool idle() const;
-  const PeLineTiming& timing() const { return timing_; }
+  /// The line's fixed figures: derive(config).pe_line (docs/pe_line.md, Timing).
+  const LineTiming& timing() const { return derived_.pe_line; }
 
   /// The clock edge. `w_idx` holds Wb indices (read when w_valid).
   void clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w_scale, bool y_ready);
@@ -89,7 +70,7 @@ class PeLine {
   };
 
   Config config_;
-  PeLineTiming timing_;
+  Derived derived_;  ///< derive(config_)
   Accumulator acc_;
   PeLineContext ctx_;
   IndexCounterArray counters_;

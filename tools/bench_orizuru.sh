@@ -21,7 +21,8 @@ sizes=("$@")
 work="$build/bench_orizuru"
 mkdir -p "$work"
 
-field() { python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(m['blocks'][sys.argv[2]][sys.argv[3]])" "$@"; }
+# field MANIFEST BLOCK KEY: a figure of a block, through oasis-gen's reader.
+field() { "$build/oasis-gen" --query "$1" "blocks.$2.$3"; }
 
 printf '%-6s %-4s %-14s %9s %10s %12s %10s %10s\n' N k design cycles/tok comparators comparisons cells flip-flops
 for n in "${sizes[@]}"; do

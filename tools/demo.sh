@@ -31,7 +31,7 @@ rm -f "$out"/yosys_*.log   # left inside by older versions of tools/yosys_check.
 # Its logs go beside the generated folder, which holds only what oasis-gen wrote.
 mkdir -p "$out.yosys"
 yosys_log="$out.yosys/yosys_core.demo.out"
-"$root/tools/yosys_check.sh" "$out" core >"$yosys_log" 2>&1 &
+"$root/tools/yosys_check.sh" --gen "$build/oasis-gen" "$out" core >"$yosys_log" 2>&1 &
 yosys_pid=$!
 trap 'kill "$yosys_pid" 2>/dev/null || true' EXIT
 echo "== lint"

@@ -104,7 +104,7 @@ synth_block() {
   echo "synth: [$iblock/$nblocks] $label ..."
   local t0 t1
   t0=$(date +%s.%N)
-  if ! (cd "$work" && "$root/tools/yosys_check.sh" --then "$(measure_cmds "$label")" "$rtl" "$block") \
+  if ! (cd "$work" && "$root/tools/yosys_check.sh" --gen "$gen" --then "$(measure_cmds "$label")" "$rtl" "$block") \
       >/dev/null; then
     cp "$rtl.yosys/yosys_$block.log" "$out/logs/$label.log" 2>/dev/null || true
     echo "synth: $label failed (log: $out/logs/$label.log)" >&2
@@ -127,11 +127,12 @@ synth_block() {
   echo "synth: [$iblock/$nblocks] $label: $(printf '%.0f' "$secs") s, $cells cells, $tr transistors, $ffs flip-flops, depth $depth"
 }
 
-# A figure of a generated block from its folder's manifest.
-manifest() { jq -r ".blocks.$2.$3" "$1/manifest.json"; }
+# A figure of a generated folder's manifest (a key path: config.channels,
+# blocks.pe_line.row_interval_cycles), through oasis-gen's reader.
+manifest() { "$gen" --query "$1/manifest.json" "$2"; }
 
 full=$(generate full)
-channels=$(jq -r .config.channels "$full/manifest.json")
+channels=$(manifest "$full" config.channels)
 blocks=()
 for f in "$full"/*.f; do
   b=$(basename "$f" .f)
@@ -156,8 +157,8 @@ slice_plan() {
   case $1 in
     mac_line_baseline)  # one and two MAC trees a cycle at the config's row interval
       local ri tin
-      ri=$(manifest "$full" pe_line row_interval_cycles)
-      tin=$(jq -r .config.mac_tree_inputs "$full/manifest.json")
+      ri=$(manifest "$full" blocks.pe_line.row_interval_cycles)
+      tin=$(manifest "$full" config.mac_tree_inputs)
       echo "channels $((tin * ri)) $((2 * tin * ri)) macs_per_cycle macs_per_cycle" ;;
     topk_baseline) echo "channels 128 256 comparators channels" ;;
     topk_sort_baseline) echo "channels 64 128 comparators channels" ;;
@@ -169,14 +170,12 @@ slice_plan() {
 }
 # A figure of a block's manifest, or of the config.
 figure() {
-  local v
-  v=$(jq -r ".blocks.$2.$3 // .config.$3 // empty" "$1/manifest.json")
-  [ -n "$v" ] || { echo "synth: no figure '$3' for block $2 in $1/manifest.json" >&2; exit 1; }
-  echo "$v"
+  manifest "$1" "blocks.$2.$3" 2>/dev/null || manifest "$1" "config.$3" 2>/dev/null ||
+    { echo "synth: no figure '$3' for block $2 in $1/manifest.json" >&2; exit 1; }
 }
 large=0
 [ "$channels" -gt "$limit" ] && large=1
-wb=$(jq -r .config.weight_beat_indices "$full/manifest.json")
+wb=$(manifest "$full" config.weight_beat_indices)
 
 plan=()  # "label|rtl|block"
 scaled=()
@@ -249,7 +248,7 @@ for b in "${blocks[@]}"; do
   put "$b" "$v"
 done
 if [ $large = 1 ]; then
-  lines=$(jq -r .config.pe_lines "$full/manifest.json")
+  lines=$(manifest "$full" config.pe_lines)
   core=$(jq --argjson p "$lines" '
     def s(f): .pe_line[f] * $p + .orizuru[f] + .clustering_unit[f] + .regfile[f];
     { cells: s("cells"), transistors: s("transistors"), flip_flops: s("flip_flops"),

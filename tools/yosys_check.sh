@@ -8,16 +8,28 @@
 # (tools/synth.sh measures with them); '@BLOCK@' in CMDS stands for the block.
 # Yosys runs in the caller's working folder: a file CMDS names with `tee -o`
 # is relative to it (tee takes no quoted path, so no path with a space).
+# --ports: also write each block's ports as elaborated (its modules' ports and
+# no cells, a Yosys JSON) to RTL_DIR.yosys/ports_<block>.json, for
+# sim/tools/portcheck.
+# --gen FILE: the oasis-gen whose reader gives each block's top module from the
+# manifest (required).
 # RTL_DIR may hold spaces (docs/paths.md).
-# usage: tools/yosys_check.sh [--then CMDS] RTL_DIR [BLOCK...]   (no BLOCK: every block)
+# usage: tools/yosys_check.sh --gen FILE [--then CMDS] [--ports] RTL_DIR [BLOCK...]
+#        (no BLOCK: every block)
 set -euo pipefail
 . "$(dirname "$0")/yosys_paths.sh"
-then_cmds=""
-if [ "${1:-}" = --then ]; then
-  then_cmds=${2:?--then needs Yosys commands}
-  shift 2
-fi
-dir=$(cd "${1:?usage: tools/yosys_check.sh [--then CMDS] RTL_DIR [BLOCK...]}" && pwd)
+usage="usage: tools/yosys_check.sh --gen FILE [--then CMDS] [--ports] RTL_DIR [BLOCK...]"
+then_cmds="" ports=0 gen=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --gen) gen=${2:?--gen needs the path of oasis-gen}; shift 2 ;;
+    --then) then_cmds=${2:?--then needs Yosys commands}; shift 2 ;;
+    --ports) ports=1; shift ;;
+    *) break ;;
+  esac
+done
+[ -n "$gen" ] || { echo "yosys: --gen FILE is required ($usage)" >&2; exit 2; }
+dir=$(cd "${1:?$usage}" && pwd)
 shift
 blocks=("$@")
 if [ ${#blocks[@]} -eq 0 ]; then
@@ -27,18 +39,20 @@ if [ ${#blocks[@]} -eq 0 ]; then
   done
 fi
 [ ${#blocks[@]} -gt 0 ] || { echo "yosys: no block file lists in $dir" >&2; exit 1; }
-name=$(sed -n 's/^    "name": "\([a-z0-9_]*\)",$/\1/p' "$dir/manifest.json" | head -n 1)
-[ -n "$name" ] || { echo "yosys: no config name in $dir/manifest.json" >&2; exit 1; }
 logs="$dir.yosys"
 mkdir -p "$logs"
 for block in "${blocks[@]}"; do
   f="$dir/$block.f"
   [ -f "$f" ] || { echo "yosys: no block '$block' in $dir" >&2; exit 1; }
-  top="oasis_${name}_${block}"
+  top=$("$gen" --query "$dir/manifest.json" "blocks.$block.top")
   srcs=$(yosys_sources "$dir" "$block")
   log="$logs/yosys_$block.log"
+  # The elaborated ports, from a copy of the design with every cell and process deleted.
+  write_ports=""
+  [ $ports = 1 ] && write_ports="design -save elab; delete t:* p:*; opt_clean -purge;
+      write_json $(yosys_word "$logs/ports_$block.json"); design -load elab;"
   if ! yosys -q -e 'implicitly declared|no driver|Latch|logic loop|conflicting' -l "$log" -p "
-      read_verilog -sv $srcs; hierarchy -check -top $top; proc; check -assert;
+      read_verilog -sv $srcs; hierarchy -check -top $top; proc; $write_ports check -assert;
       select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr; synth -top $top; check -assert; stat; ${then_cmds//@BLOCK@/$block}" \
       >/dev/null 2>&1; then
     tail -n 30 "$log" >&2

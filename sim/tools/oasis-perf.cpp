@@ -283,7 +283,7 @@ int run_report(const Common& c, const ReportArgs& r) {
         "labels left offset 1,0 font 'sans,9' tc rgb 'black'\n",
         cfg.name, g.outliers_per_side, L.cycles, bars.size());
     write_file(tmp / "pipeline.gp", gp);
-    // The first groups' rows, from pe_line_timing: a group's beats, then each
+    // The first groups' rows, from derive(config).pe_line: a group's beats, then each
     // line's row counts (index counting), reduces (MAC tree) and, in parallel,
     // compensates its 2k outliers (outlier branch); one group every I cycles.
     const int shown = int(std::min<int64_t>(4, f.groups));

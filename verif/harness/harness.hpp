@@ -9,8 +9,10 @@
 // With --record FILE the run also writes, every cycle, the value of every DUT
 // input as driven and every output as observed at the clock edge (sim/icarus
 // replays the file in Icarus Verilog). The port list comes from Vdut_ports.hpp,
-// which sim/vltest writes into the Verilator build folder from Vdut.h, so no
-// testbench names its ports for this.
+// which sim/vltest writes into the Verilator build folder from the block's
+// ports in manifest.json (sim/tools/portcheck --header), so no testbench names
+// its ports for this; every name must be a port of the verilated model, and
+// every width must fit the type Verilator gave it.
 #pragma once
 
 #include <verilated.h>
@@ -26,12 +28,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <string_view>
 #include <type_traits>
-
-#include <nlohmann/json.hpp>
+#include <utility>
 
 #if __has_include("Vdut_ports.hpp")
 #include "Vdut_ports.hpp"  // OASIS_DUT_PORTS(X): X(direction, name, width) per port
@@ -259,6 +261,24 @@ class Harness {
 
  private:
   static constexpr bool kClocked = requires(Dut d) { d.clk_i; };
+
+#ifdef OASIS_DUT_PORTS
+  /// The bytes Verilator stores a port of `width` bits in: 1, 2, 4 or 8, or
+  /// whole 32-bit words beyond 64 bits.
+  static constexpr size_t verilated_bytes(int width) {
+    return width <= 8    ? 1
+           : width <= 16 ? 2
+           : width <= 32 ? 4
+           : width <= 64 ? 8
+                         : 4 * size_t((width + 31) / 32);
+  }
+#define OASIS_CHECK_PORT(direction, name, width)                                        \
+  static_assert(sizeof(std::remove_reference_t<decltype(std::declval<Dut&>().name)>) == \
+                    verilated_bytes(width),                                             \
+                "Vdut_ports.hpp: the width of port " #name " does not fit the verilated model");
+  OASIS_DUT_PORTS(OASIS_CHECK_PORT)
+#undef OASIS_CHECK_PORT
+#endif
 
   /// A coverage build also writes the counts as they stand before the
   /// stimulus, to <coverage file>.reset: up to the end of the first reset,

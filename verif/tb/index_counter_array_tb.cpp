@@ -37,13 +37,14 @@ int main(int argc, char** argv) {
   auto& dut = h.dut();
   const oasis::Config config = oasis::parse_config(options.manifest.at("config"),
                                                    options.manifest_path);
-  const int b = config.act_bits + config.weight_bits;
-  const int entries = 1 << b;
-  const int group = config.index_counters * config.counter_inputs;
+  const oasis::Derived derived = oasis::derive(config);
+  const int b = derived.concat_index_bits;
+  const int entries = derived.lut_entries;
+  const int group = derived.indices_per_cycle;
   const int t = config.mac_tree_inputs;
   const int k = config.channels;
-  const int beats = oasis::index_counter_beats_per_row(config);
-  const int chunks = oasis::index_counter_chunks_per_row(config);
+  const int beats = derived.index_counter_array.beats_per_row;
+  const int chunks = derived.index_counter_array.chunks_per_row;
   const int w = int(options.param("count_bits"));
   oasis::IndexCounterArray model(config);
 

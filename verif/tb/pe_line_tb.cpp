@@ -45,13 +45,14 @@ int main(int argc, char** argv) {
       oasis::parse_config(options.manifest.at("config"), options.manifest_path);
   const int K = config.channels;
   const int nA = config.act_bits, nW = config.weight_bits;
-  const int E = 1 << (nA + nW);
-  const int k2 = 2 * config.outliers_per_side;
+  const oasis::Derived derived = oasis::derive(config);
+  const int E = derived.lut_entries;
+  const int k2 = derived.outliers;
   const int Wb = config.weight_beat_indices;
-  const int cw = std::max(1, oasis::clog2(K));
+  const int cw = derived.channel_bits;
   const oasis::Accumulator acc(config.accumulator);
   oasis::PeLine model(config);
-  const oasis::PeLineTiming& tm = model.timing();
+  const oasis::LineTiming& tm = model.timing();
 
   // A binary16 value of moderate size (2^-6 .. 2^6), either sign; or, with
   // `special`, now and then NaN, an infinity, a zero or a subnormal.

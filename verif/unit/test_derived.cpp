@@ -15,7 +15,6 @@
 #include "model/analyze.hpp"
 #include "model/config.hpp"
 #include "model/core.hpp"
-#include "model/index_counter.hpp"
 #include "model/pe_line.hpp"
 #include "model/perf.hpp"
 #include "verif/unit/config_cases.hpp"
@@ -34,37 +33,37 @@ std::vector<test::ConfigCase> all_cases() {
   return cases;
 }
 
-// The PE line and the Index Counter array models still state their own
-// figures (model/pe_line.cpp, model/index_counter.cpp); they must be
-// derive()'s until they read it.
-TEST(Derived, EqualsThePeLineAndIndexCounterModels) {
+// Each counter width holds its counter's range, and no bit more: an index
+// 0 .. n-1 (at least one bit) or a count 0 .. n.
+TEST(Derived, CounterWidthsHoldTheirRangesExactly) {
+  const auto index_fits = [](int bits, int n) {
+    return (int64_t(1) << bits) >= n && (bits == 1 || (int64_t(1) << (bits - 1)) < n);
+  };
+  const auto count_fits = [](int bits, int n) {
+    return (int64_t(1) << bits) > n && (bits == 0 || (int64_t(1) << (bits - 1)) <= n);
+  };
   const auto cases = all_cases();
   for (const auto& [label, c] : cases) {
     SCOPED_TRACE(label);
     const Derived d = derive(c);
-    const PeLineTiming t = pe_line_timing(c);
-    EXPECT_EQ(d.pe_line.fill_beats, t.fill_beats);
-    EXPECT_EQ(d.pe_line.count_beats, t.count_beats);
-    EXPECT_EQ(d.pe_line.chunks, t.chunks);
-    EXPECT_EQ(d.pe_line.groups, t.groups);
-    EXPECT_EQ(d.pe_line.tree_inputs, t.tree_inputs);
-    EXPECT_EQ(d.pe_line.tree_levels, t.tree_levels);
-    EXPECT_EQ(d.pe_line.comp_inputs, t.comp_inputs);
-    EXPECT_EQ(d.pe_line.comp_levels, t.comp_levels);
-    EXPECT_EQ(d.pe_line.main_latency, t.main_latency);
-    EXPECT_EQ(d.pe_line.comp_latency, t.comp_latency);
-    EXPECT_EQ(d.pe_line.comp_tree_latency, t.comp_tree_latency);
-    EXPECT_EQ(d.pe_line.merge_latency, t.merge_latency);
-    EXPECT_EQ(d.pe_line.row_interval, t.row_interval);
-    EXPECT_EQ(d.pe_line.row_latency, t.row_latency);
-    EXPECT_EQ(d.pe_line.fifo_depth, t.fifo_depth);
-    EXPECT_EQ(d.index_counter_array.beats_per_row, index_counter_beats_per_row(c));
-    EXPECT_EQ(d.index_counter_array.chunks_per_row, index_counter_chunks_per_row(c));
-    EXPECT_EQ(d.index_counter_array.count_bits, index_counter_count_bits(c));
-    EXPECT_EQ(d.index_counter_array.latency, index_counter_latency(c));
-    EXPECT_EQ(d.index_counter_array.row_interval, index_counter_row_interval(c));
+    const LineTiming& t = d.pe_line;
+    const IndexCounterTiming& ic = d.index_counter_array;
+    EXPECT_TRUE(index_fits(t.fill_bits, t.fill_beats)) << t.fill_bits << " " << t.fill_beats;
+    EXPECT_TRUE(count_fits(t.beat_bits, t.count_beats)) << t.beat_bits << " " << t.count_beats;
+    EXPECT_TRUE(count_fits(t.group_bits, t.groups)) << t.group_bits << " " << t.groups;
+    EXPECT_TRUE(index_fits(t.chunk_bits, t.chunks)) << t.chunk_bits << " " << t.chunks;
+    EXPECT_TRUE(count_fits(t.credit_bits, t.fifo_depth)) << t.credit_bits << " " << t.fifo_depth;
+    EXPECT_TRUE(index_fits(ic.beat_bits, ic.beats_per_row));
+    EXPECT_TRUE(index_fits(ic.chunk_bits, ic.chunks_per_row));
+    for (const OrizuruTiming* o : {&d.orizuru, &d.topk_baseline}) {
+      EXPECT_TRUE(index_fits(o->beat_bits, o->beats));
+      EXPECT_TRUE(index_fits(o->stage_bits, o->build_cycles));
+      EXPECT_TRUE(index_fits(o->output_bits, 2 * o->k));
+    }
+    EXPECT_TRUE(index_fits(d.mac_line_baseline.beat_bits, d.mac_line_baseline.beats));
+    EXPECT_TRUE(index_fits(d.core.part_bits, d.core.clustering_parts));
   }
-  std::printf("%zu configs compared\n", cases.size());
+  std::printf("%zu configs checked\n", cases.size());
 }
 
 // The row interval is the largest of its four terms, the cycle bound is

@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
+#include <string>
 
 #include "gen/block.hpp"
 #include "gen/generator.hpp"
@@ -292,6 +294,46 @@ TEST(Generator, EveryBlockHasAFileListAndAManifestEntry) {
     EXPECT_EQ(manifest["blocks"][b->name()]["top"], module_name(c, b->name()));
     EXPECT_TRUE(files.count(module_name(c, b->name()) + ".sv")) << b->name();
   }
+}
+
+// Every block's top-level ports are in the manifest, in declaration order, as
+// the top module's header declares them (the yosys.* tests check them against
+// the elaborated RTL).
+TEST(Generator, ManifestListsEveryBlocksPortsInOrder) {
+  const Config c = load_config(kDefault);
+  const auto files = render(c, {"configs/default.json", {}, "x"});
+  const auto manifest = nlohmann::json::parse(files.at("manifest.json"));
+  // A port declaration of a generated header: direction, optional range, name.
+  const std::regex decl(R"(^  (input|output) +logic +(?:\[(\d+):0\] +)?([a-z0-9_]+),?$)");
+  for (const Block* b : registered_blocks()) {
+    SCOPED_TRACE(b->name());
+    const auto& ports = manifest["blocks"][b->name()]["ports"];
+    ASSERT_TRUE(ports.is_array());
+    std::istringstream text(files.at(module_name(c, b->name()) + ".sv"));
+    std::string line;
+    size_t i = 0;
+    bool header = false;
+    while (std::getline(text, line)) {
+      if (line.starts_with("module " + module_name(c, b->name()) + " ")) header = true;
+      if (!header) continue;
+      if (line == ");") break;
+      std::smatch m;
+      if (!std::regex_match(line, m, decl)) continue;
+      ASSERT_LT(i, ports.size()) << line;
+      EXPECT_EQ(ports[i]["name"], m[3].str());
+      EXPECT_EQ(ports[i]["direction"], m[1].str());
+      EXPECT_EQ(ports[i]["width"], m[2].matched ? std::stoi(m[2].str()) + 1 : 1) << line;
+      ++i;
+    }
+    EXPECT_GT(i, 0u);
+    EXPECT_EQ(i, ports.size());
+  }
+  const auto& cmp = manifest["blocks"]["comparator"]["ports"];
+  EXPECT_EQ(cmp.dump(), R"([{"direction":"input","name":"a_i","width":16},)"
+                        R"({"direction":"input","name":"b_i","width":16},)"
+                        R"({"direction":"output","name":"lt_o","width":1},)"
+                        R"({"direction":"output","name":"eq_o","width":1},)"
+                        R"({"direction":"output","name":"gt_o","width":1}])");
 }
 
 TEST(Generator, IcarusCommandFilesAndFuseSocCoreFollowTheFileLists) {

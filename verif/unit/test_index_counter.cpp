@@ -46,7 +46,7 @@ TEST(IndexCounter, CountWidthHoldsKEqualIndices) {
   for (int k : {2, 3, 4, 7, 8, 127, 128, 4095, 4096, 65535, 65536}) {
     Config c = load_config(kDefault);
     c.channels = k;
-    const int w = index_counter_count_bits(c);
+    const int w = derive(c).index_counter_array.count_bits;
     EXPECT_LT(uint64_t(k), uint64_t{1} << w) << k;      // K fits
     EXPECT_GE(uint64_t(k), uint64_t{1} << (w - 1)) << k;  // and no bit is wasted
   }
@@ -58,7 +58,7 @@ TEST(IndexCounter, RowExtentCoversExactlyKChannels) {
     c.channels = k;
     const int group = c.index_counters * c.counter_inputs;
     int n = 0;
-    for (int b = 0; b < index_counter_beats_per_row(c); ++b) {
+    for (int b = 0; b < derive(c).index_counter_array.beats_per_row; ++b) {
       for (int p = 0; p < group; ++p) n += index_counter_in_row(c, b, p) ? 1 : 0;
     }
     EXPECT_EQ(n, k);
@@ -76,7 +76,7 @@ Trace stream(const Config& c, int rows, bool all_equal) {
   std::mt19937_64 rng(11);
   const int b = c.act_bits + c.weight_bits;
   const int group = c.index_counters * c.counter_inputs;
-  const int beats = index_counter_beats_per_row(c);
+  const int beats = derive(c).index_counter_array.beats_per_row;
   std::vector<std::vector<uint32_t>> want;
   std::vector<int> row;
   std::vector<uint32_t> got;
@@ -131,9 +131,11 @@ TEST(IndexCounter, LatencyAndRowIntervalAsStated) {
     const Trace t = stream(c, 6, false);
     ASSERT_EQ(t.first_chunk.size(), 6u);
     for (size_t r = 0; r < 6; ++r) {
-      EXPECT_EQ(t.first_chunk[r] - t.last_beat[r], index_counter_latency(c)) << p[0];
+      EXPECT_EQ(t.first_chunk[r] - t.last_beat[r], derive(c).index_counter_array.latency) << p[0];
       if (r > 0) {
-        EXPECT_EQ(t.first_chunk[r] - t.first_chunk[r - 1], index_counter_row_interval(c)) << p[0];
+        EXPECT_EQ(t.first_chunk[r] - t.first_chunk[r - 1],
+                  derive(c).index_counter_array.row_interval)
+            << p[0];
       }
     }
   }
@@ -146,7 +148,8 @@ TEST(IndexCounter, AllIndicesEqualCountsK) {
   IndexCounterArray m(c);
   const std::vector<int> idx(16, 255);
   const std::vector<bool> mask(16, true);
-  for (int b = 0; b < index_counter_beats_per_row(c); ++b) m.clock(true, idx, mask, false);
+  for (int b = 0; b < derive(c).index_counter_array.beats_per_row; ++b)
+    m.clock(true, idx, mask, false);
   ASSERT_TRUE(m.cnt_valid());
   while (!m.cnt_last()) m.clock(false, idx, mask, true);
   EXPECT_EQ(m.cnt_data(255 % c.mac_tree_inputs), 100u);
@@ -175,9 +178,9 @@ TEST(IndexCounter, ManifestStatesTheModelsFigures) {
     const auto files = gen::render(c, {"configs/default.json", {set}, "x"});
     const auto m =
         nlohmann::json::parse(files.at("manifest.json"))["blocks"]["index_counter_array"];
-    EXPECT_EQ(m["latency_cycles"], index_counter_latency(c)) << set;
-    EXPECT_EQ(m["row_interval_cycles"], index_counter_row_interval(c)) << set;
-    EXPECT_EQ(m["count_bits"], index_counter_count_bits(c)) << set;
+    EXPECT_EQ(m["latency_cycles"], derive(c).index_counter_array.latency) << set;
+    EXPECT_EQ(m["row_interval_cycles"], derive(c).index_counter_array.row_interval) << set;
+    EXPECT_EQ(m["count_bits"], derive(c).index_counter_array.count_bits) << set;
     EXPECT_EQ(m["indices_per_cycle"], c.index_counters * c.counter_inputs) << set;
   }
 }
@@ -279,8 +282,9 @@ TEST(IndexCounter, GeneratedRtlHasTheModelsAdderCells) {
     const AdderCells add = yosys_adder_cells(
         root / "sizes", "oasis_fa.sv oasis_ha.sv oasis_x_index_counter_array_add.sv",
         "oasis_x_index_counter_array_add",
-        fmt::format("-chparam Width {} -chparam AddendWidth {}", index_counter_count_bits(c),
-                    index_counter_beat_count_bits(c)));
+        fmt::format("-chparam Width {} -chparam AddendWidth {}",
+                    derive(c).index_counter_array.count_bits,
+                    derive(c).index_counter_array.beat_sum_bits));
     EXPECT_EQ(add.full, m["accumulator_full_adders"].get<int>()) << "G = " << g;
     EXPECT_EQ(add.half, m["accumulator_half_adders"].get<int>()) << "G = " << g;
   }

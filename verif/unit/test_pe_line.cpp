@@ -1,6 +1,6 @@
 // The PE line's cycle model: every output equals LutGemm::row for the same
 // token and row, rows leave in order, and an unthrottled stream shows the
-// row interval and latency that pe_line_timing states (and the manifest
+// row interval and latency that derive(config).pe_line states (and the manifest
 // carries), across configs that exercise each bound of the interval.
 #include <gtest/gtest.h>
 
@@ -103,7 +103,7 @@ void check_config(const Config& c, uint64_t seed) {
           << "row " << n << (gaps ? " with gaps" : "");
     }
     if (gaps) continue;
-    const PeLineTiming t = pe_line_timing(c);
+    const LineTiming t = derive(c).pe_line;
     EXPECT_EQ(r.first_valid[0] - r.last_beat[0], uint64_t(t.row_latency));
     for (int n = 2; n < rows; ++n) {
       EXPECT_EQ(r.first_valid[size_t(n)] - r.first_valid[size_t(n - 1)], uint64_t(t.row_interval))

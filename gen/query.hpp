@@ -1,0 +1,31 @@
+// One reader of a JSON file (manifest.json, chiefly) for the project's
+// scripts, so that none parses JSON in its own way: `oasis-gen --query FILE
+// KEY.PATH`. A path is keys joined by dots; on an array a number picks an
+// item and a key is read from every item (blocks.core.ports.name: the name
+// of every port). What it prints: a string unquoted, a number, boolean or
+// null as JSON, an array one item a line, an object as one line of JSON.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+namespace oasis::gen {
+
+/// A path that the document does not have; the message names the path, the
+/// part of it that is missing, and what is there instead.
+struct QueryError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The value at `path` in `doc`.
+nlohmann::ordered_json query(const nlohmann::ordered_json& doc, const std::string& path);
+
+/// `value` as --query prints it, each line ending in a newline.
+std::string query_text(const nlohmann::ordered_json& value);
+
+/// Reads `file` and returns query_text(query(file's JSON, path)); throws
+/// QueryError for a file it cannot read or parse, too.
+std::string query_file(const std::string& file, const std::string& path);
+
+}  // namespace oasis::gen

@@ -1,0 +1,137 @@
+// The one reader of the manifest the scripts call, `oasis-gen --query FILE
+// KEY.PATH` (gen/query.hpp): values as the scripts want them, and a clear
+// message with exit status 2 for a key, a file or an argument that is wrong.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "gen/generator.hpp"
+#include "gen/query.hpp"
+#include "model/config.hpp"
+#include "verif/unit/run_command.hpp"
+
+namespace oasis::gen {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+const ordered_json kDoc = ordered_json::parse(R"({
+  "config": {"name": "default", "channels": 128, "fp": true, "none": null},
+  "blocks": {
+    "comparator": {"top": "oasis_default_comparator",
+                   "ports": [{"name": "a_i", "width": 16}, {"name": "lt_o", "width": 1}]}
+  },
+  "files": ["a.sv", "b.sv"],
+  "empty": []
+})");
+
+std::string q(const std::string& path) { return query_text(query(kDoc, path)); }
+
+TEST(Query, PrintsScalarsStringsUnquotedAndArraysOneItemALine) {
+  EXPECT_EQ(q("config.name"), "default\n");
+  EXPECT_EQ(q("config.channels"), "128\n");
+  EXPECT_EQ(q("config.fp"), "true\n");
+  EXPECT_EQ(q("config.none"), "null\n");
+  EXPECT_EQ(q("files"), "a.sv\nb.sv\n");
+  EXPECT_EQ(q("files.1"), "b.sv\n");
+  EXPECT_EQ(q("empty"), "");
+  EXPECT_EQ(q("blocks.comparator.ports.0"), "{\"name\":\"a_i\",\"width\":16}\n");
+  EXPECT_EQ(q("blocks.comparator"),
+            "{\"top\":\"oasis_default_comparator\",\"ports\":[{\"name\":\"a_i\",\"width\":16},"
+            "{\"name\":\"lt_o\",\"width\":1}]}\n");
+}
+
+TEST(Query, AKeyOnAnArrayReadsItFromEveryItem) {
+  EXPECT_EQ(q("blocks.comparator.ports.name"), "a_i\nlt_o\n");
+  EXPECT_EQ(q("blocks.comparator.ports.width"), "16\n1\n");
+}
+
+TEST(Query, AWrongPathNamesWhatIsMissingAndWhatIsThere) {
+  const auto message = [](const std::string& path) {
+    try {
+      query(kDoc, path);
+    } catch (const QueryError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("config.nme"),
+            "no key 'config.nme': 'config' holds the keys name, channels, fp, none");
+  EXPECT_EQ(message("cfg"), "no key 'cfg': the top holds the keys config, blocks, files, empty");
+  EXPECT_EQ(message("files.2"), "no key 'files.2': 'files' holds an array of 2 items");
+  EXPECT_EQ(message("config.channels.x"),
+            "no key 'config.channels.x': 'config.channels' holds the number 128");
+  EXPECT_EQ(message("blocks.comparator.ports.dir"),
+            "no key 'blocks.comparator.ports.dir': 'blocks.comparator.ports' holds the keys name, "
+            "width");
+  EXPECT_EQ(message("config..name"),
+            "'config..name' is not a key path: keys joined by dots, none empty");
+  EXPECT_EQ(message(""), "'' is not a key path: keys joined by dots, none empty");
+}
+
+// The command line, on a manifest oasis-gen wrote.
+class QueryCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / fmt::format("oasis_query_{}", getpid());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    const Config c = load_config(std::string(OASIS_SOURCE_DIR) + "/configs/default.json");
+    std::ofstream(dir_ / "manifest.json")
+        << render(c, {"configs/default.json", {}, "x"}).at("manifest.json");
+    std::ofstream(dir_ / "broken.json") << "{\"config\": ";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  test::CmdResult run(const std::string& args, bool with_stderr) const {
+    return test::run_command(fmt::format("cd {} && {} --query {}{}", shell_word(dir_.string()),
+                                         shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-gen"),
+                                         args, with_stderr ? " 2>&1" : ""));
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(QueryCli, PrintsTheValue) {
+  auto r = run("manifest.json config.name", false);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "default\n");
+  r = run("manifest.json blocks.comparator.ports.name", false);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "a_i\nb_i\nlt_o\neq_o\ngt_o\n");
+  r = run("manifest.json derived.cycles_per_row", false);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "8\n");
+}
+
+TEST_F(QueryCli, BadInputExitsTwoWithOneMessageOnStderr) {
+  struct Case {
+    std::string args, message;
+  };
+  const Case cases[] = {
+      {"manifest.json blocks.nope.top",
+       "oasis-gen: --query: manifest.json: no key 'blocks.nope.top': 'blocks' holds the keys "},
+      {"missing.json config.name", "oasis-gen: --query: cannot read 'missing.json'\n"},
+      {"broken.json config.name", "oasis-gen: --query: 'broken.json' is not JSON: "},
+      {"manifest.json", "oasis-gen: "},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args);
+    const auto quiet = run(c.args, false);
+    EXPECT_EQ(quiet.status, 2);
+    EXPECT_EQ(quiet.out, "");  // nothing on stdout
+    const auto r = run(c.args, true);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(r.out.starts_with(c.message)) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  }
+}
+
+}  // namespace
+}  // namespace oasis::gen
