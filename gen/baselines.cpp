@@ -254,8 +254,8 @@ class MacLineBaselineBlock final : public Block {
     const MacLineTiming& tm = d.mac_line_baseline;
     const bool fp32 = c.accumulator == AccumulatorFormat::kFp32;
     // Conversions (widening, the final rounding) only with a binary32 accumulator.
-    out.primitives = {"oasis_fp_round.sv", "oasis_fp_add.sv", "oasis_fp_add_staged.sv",
-                      "oasis_fp_mul_staged.sv", "oasis_fp_pipe.sv"};
+    out.primitives = {"oasis_fp_round.sv", "oasis_fp_add.sv",        "oasis_fp_add_staged.sv",
+                      "oasis_fp_mul.sv",   "oasis_fp_mul_staged.sv", "oasis_fp_pipe.sv"};
     if (fp32) out.primitives.push_back("oasis_fp_convert.sv");
     const FpFormat& f = d.accumulator;
     const int aw = f.width();
@@ -313,8 +313,7 @@ class MacLineBaselineBlock final : public Block {
               ? fmt::format("  assign act_pad = {{{}'(0), act_i}};\n", (int64_t(B) * M - K) * 16)
               : string("  assign act_pad = act_i;\n"));
     m.comment("Lanes: the beat's activation, the dequantized weight, their product.");
-    m << fmt::format("  logic {} prod;\n  logic [Macs-1:0] prod_p, prod_valid;\n",
-                     range(int64_t(M) * aw));
+    m << fmt::format("  logic {} prod;\n  logic [Macs-1:0] prod_p;\n", range(int64_t(M) * aw));
     m << fmt::format(
         "  for (genvar i = 0; i < Macs; i++) begin : g_lane\n"
         "    logic [15:0] x, w;\n    logic {0} x_a, w_a;\n"
@@ -337,9 +336,7 @@ class MacLineBaselineBlock final : public Block {
     m.op("eq", nW, "w", int64_t(M) * (d.weight_centroids - 1));
     widen(m, f, "u_widen_x", "x", "x_a", "    ", "Macs");
     widen(m, f, "u_widen_w", "w", "w_a", "    ", "Macs");
-    const FpCuts mul_cuts = fp_mul_staged(m, f, S, "u_mul", "x_a", "w_a",
-                                          "prod[i*AccBits +: AccBits]", "w_valid_i",
-                                          "prod_valid[i]", "    ", "Macs");
+    fp_mul(m, f, "u_mul", "x_a", "w_a", "prod[i*AccBits +: AccBits]", "    ", "Macs");
     m << "    assign prod_p[i] = i < LastLanes || !last;\n  end\n";
     m.comment(
         "The products' registers, then the pairwise tree, one instance per level; the "
@@ -348,9 +345,8 @@ class MacLineBaselineBlock final : public Block {
                      range(int64_t(M) * aw));
     m << fmt::format("  logic {} mul_lane_valid;\n", range(M));
     m << "  for (genvar i = 0; i < Macs; i++) begin : g_mul_reg\n";
-    m << pipe("u_pipe", "AccBits", std::to_string(mul_cuts.output_stages), "prod_valid[i]",
-              "prod[i*AccBits +: AccBits]", "mul_lane_valid[i]", "mul_prod[i*AccBits +: AccBits]",
-              "    ");
+    m << pipe("u_pipe", "AccBits", std::to_string(S), "w_valid_i", "prod[i*AccBits +: AccBits]",
+              "mul_lane_valid[i]", "mul_prod[i*AccBits +: AccBits]", "    ");
     m << "  end\n";
     m << pipe("u_mul_present_pipe", "Macs", std::to_string(S), "w_valid_i", "prod_p", "mul_valid",
               "mul_present");
@@ -371,16 +367,11 @@ class MacLineBaselineBlock final : public Block {
     m << registers({{"done_sw_q", "tag_sw"}}, "  ", "tag_valid && tag_last");
     m << fmt::format("  logic {0} sa_a, scaled_a, sw_a, scaled_w;\n", range(aw));
     widen(m, f, "u_widen_sa", "act_scale_i", "sa_a");
-    m << "  logic unused_scale_a_valid, scale_w_valid;\n";
-    const FpCuts scale_cuts = fp_mul_staged(m, f, S, "u_scale_a", "acc_q", "sa_a", "scaled_a",
-                                            "done_q", "unused_scale_a_valid");
-    m << staged_pipe("mg1", scale_cuts, "done_q", "", {{"sw", 16, "done_sw_q"}},
-                     {"prod", aw, "scaled_a"});
+    fp_mul(m, f, "u_scale_a", "acc_q", "sa_a", "scaled_a");
+    m << pipe_stage("mg1", S, "done_q", {{"sw", 16, "done_sw_q"}, {"prod", aw, "scaled_a"}});
     widen(m, f, "u_widen_sw", "mg1_sw", "sw_a");
-    fp_mul_staged(m, f, S, "u_scale_w", "mg1_prod", "sw_a", "scaled_w", "mg1_valid",
-                  "scale_w_valid");
-    m << staged_pipe("mg2", scale_cuts, "mg1_valid", "scale_w_valid", {},
-                     {"prod", aw, "scaled_w"});
+    fp_mul(m, f, "u_scale_w", "mg1_prod", "sw_a", "scaled_w");
+    m << pipe_stage("mg2", S, "mg1_valid", {{"prod", aw, "scaled_w"}});
     if (fp32) {
       m << "  logic [15:0] y16;\n";
       fp_convert(m, f, kBinary16Format, "u_round", "mg2_prod", "y16");

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <bit>
-
 namespace oasis::gen {
 
 string pipe(const string& inst, const string& width, const string& stages, const string& valid_i,
@@ -41,42 +39,11 @@ void fp_add(SvModule& m, const FpParams& f, const string& inst, const string& a,
   m.op(sub ? "fp_sub" : "fp_add", f.width, sum, count);
 }
 
-FpCuts fp_mul_staged(SvModule& m, const FpFormat& f, int stages, const string& inst,
-                     const string& a, const string& b, const string& prod, const string& valid_i,
-                     const string& valid_o, const string& indent, const string& count) {
-  const FpSegments seg = fp_mul_segments(f);
-  const FpCuts cuts = place_cuts(seg, stages);
-  m.inst("oasis_fp_mul_staged", inst,
-         {{"clk_i", "clk_i"},
-          {"rst_ni", "rst_ni"},
-          {"valid_i", valid_i},
-          {"a_i", a},
-          {"b_i", b},
-          {"valid_o", valid_o},
-          {"prod_o", prod}},
-         indent,
-         {{"ExpBits", std::to_string(f.exp_bits)},
-          {"FracBits", std::to_string(f.frac_bits)},
-          {"Cuts", fmt::format("{}'b{:0{}b}", seg.places(), cuts.mask, seg.places())}},
+void fp_mul(SvModule& m, const FpParams& f, const string& inst, const string& a, const string& b,
+            const string& prod, const string& indent, const string& count) {
+  m.inst("oasis_fp_mul", inst, {{"a_i", a}, {"b_i", b}, {"prod_o", prod}}, indent, format_params(f),
          count);
-  m.op("fp_mul", std::to_string(f.width()), prod, count);
-  return cuts;
-}
-
-string staged_pipe(const string& stage, const FpCuts& cuts, const string& valid_in,
-                   const string& unit_valid, std::vector<Field> beside, const Field& result) {
-  string s;
-  string valid = unit_valid;
-  if (!beside.empty()) {
-    valid = valid_in;
-    if (cuts.mask != 0) {
-      s += pipe_stage(stage + "_in", std::popcount(cuts.mask), valid_in, beside);
-      for (Field& f : beside) f.in = stage + "_in_" + f.name;
-      valid = stage + "_in_valid";
-    }
-  }
-  beside.push_back(result);
-  return s + pipe_stage(stage, cuts.output_stages, valid, beside);
+  m.op("fp_mul", f.width, prod, count);
 }
 
 void fp_convert(SvModule& m, const FpFormat& in, const FpFormat& out, const string& inst,

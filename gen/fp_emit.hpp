@@ -50,21 +50,9 @@ string pipe(const string& inst, int width, int stages, const string& valid_i, co
 void fp_add(SvModule& m, const FpParams& f, const string& inst, const string& a, const string& b,
             const string& sum, const string& indent = "  ", const string& count = "1",
             bool sub = false);
-/// oasis_fp_mul_staged: prod = a * b in format f (numbers), holding inside the
-/// registers place_cuts picks for `stages` (docs/fp_rtl.md, Pipelining);
-/// valid_i enters with the operands, valid_o leaves with prod. The caller
-/// adds the cuts' output_stages after it (staged_pipe).
-FpCuts fp_mul_staged(SvModule& m, const FpFormat& f, int stages, const string& inst,
-                     const string& a, const string& b, const string& prod, const string& valid_i,
-                     const string& valid_o, const string& indent = "  ",
-                     const string& count = "1");
-/// The rest of a staged unit's `stage`: the fields `beside` it through as many
-/// registers as the unit holds inside (<stage>_in), then they and `result`
-/// through the cuts' output_stages; the outputs are named as pipe_stage(stage)
-/// names them. With nothing beside, `unit_valid` (the unit's valid_o) is the
-/// valid bit.
-string staged_pipe(const string& stage, const FpCuts& cuts, const string& valid_in,
-                   const string& unit_valid, std::vector<Field> beside, const Field& result);
+/// oasis_fp_mul: prod = a * b in format f.
+void fp_mul(SvModule& m, const FpParams& f, const string& inst, const string& a, const string& b,
+            const string& prod, const string& indent = "  ", const string& count = "1");
 /// oasis_fp_convert from format `in` to format `out`.
 void fp_convert(SvModule& m, const FpFormat& in, const FpFormat& out, const string& inst,
                 const string& a, const string& result, const string& indent = "  ",

@@ -224,15 +224,15 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
                    {"count", int64_t(Tp) * aw, "count_a"},
                    {"lut", int64_t(Tp) * aw, "lut_a"}});
   m << fmt::format("  logic {} prod;\n", range(int64_t(Tp) * aw));
-  m << "  for (genvar t = 0; t < Lanes; t++) begin : g_mul\n    logic unused_valid;\n";
-  const FpCuts mul_cuts =
-      fp_mul_staged(m, f, S, "u_mul", "conv_count[t*AccBits +: AccBits]",
-                    "conv_lut[t*AccBits +: AccBits]", "prod[t*AccBits +: AccBits]", "conv_valid",
-                    "unused_valid", "    ", "Lanes");
+  m << "  for (genvar t = 0; t < Lanes; t++) begin : g_mul\n";
+  fp_mul(m, f, "u_mul", "conv_count[t*AccBits +: AccBits]", "conv_lut[t*AccBits +: AccBits]",
+         "prod[t*AccBits +: AccBits]", "    ", "Lanes");
   m << "  end\n";
-  m << staged_pipe("mul", mul_cuts, "conv_valid", "",
-                   {{"last", 0, "conv_last"}, {"first", 0, "conv_first"}, {"present", Tp, "conv_present"}},
-                   {"prod", int64_t(Tp) * aw, "prod"});
+  m << pipe_stage("mul", S, "conv_valid",
+                  {{"last", 0, "conv_last"},
+                   {"first", 0, "conv_first"},
+                   {"present", Tp, "conv_present"},
+                   {"prod", int64_t(Tp) * aw, "prod"}});
   m.comment(
       "The pairwise tree, one instance per level; the chunk's first and last flags ride "
       "beside it through as many registers.");
@@ -363,16 +363,16 @@ SvFile comp_module(const Config& c, const string& name, const Dims& d) {
   m.localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
   m << fmt::format("\n  logic {} g_prod;\n", range(Ci * aw));
   m << "  for (genvar m = 0; m < Slots; m++) begin : g_mul\n";
-  m << fmt::format("    logic {} w_a, r_a;\n    logic unused_valid;\n", range(aw));
+  m << fmt::format("    logic {} w_a, r_a;\n", range(aw));
   widen(m, f, "u_widen_w", "w_i[m*16 +: 16]", "w_a", "    ", "Slots");
   widen(m, f, "u_widen_r", "res_i[m*16 +: 16]", "r_a", "    ", "Slots");
-  const FpCuts mul_cuts = fp_mul_staged(m, f, S, "u_mul", "r_a", "w_a",
-                                        "g_prod[m*AccBits +: AccBits]", "issue_i", "unused_valid",
-                                        "    ", "Slots");
+  fp_mul(m, f, "u_mul", "r_a", "w_a", "g_prod[m*AccBits +: AccBits]", "    ", "Slots");
   m << "  end\n";
-  m << staged_pipe("cm", mul_cuts, "issue_i", "",
-                   {{"last", 0, "last_i"}, {"first", 0, "first_i"}, {"present", Ci, "present_i"}},
-                   {"prod", int64_t(Ci) * aw, "g_prod"});
+  m << pipe_stage("cm", S, "issue_i",
+                  {{"last", 0, "last_i"},
+                   {"first", 0, "first_i"},
+                   {"present", Ci, "present_i"},
+                   {"prod", int64_t(Ci) * aw, "g_prod"}});
   m << "  // The MACs: combinational adder and one register each.\n";
   m << fmt::format("  logic {} macs_d, macs_q;\n  logic comp_done_d, comp_done_q;\n",
                    range(Ci * aw));
@@ -436,15 +436,12 @@ SvFile merge_module(const string& name, const Dims& d) {
   m << fmt::format("  logic {0} merged, sa_a, scaled_a, sw_a, scaled_w;\n", range(aw));
   fp_add(m, f, "u_merge", "main_head", "comp_head", "merged");
   m << pipe_stage("mg1", S, "merge_fire", {{"sw", 16, "sw_head"}, {"sum", aw, "merged"}});
-  m << "  logic unused_scale_a_valid, scale_w_valid;\n";
   widen(m, f, "u_widen_sa", "act_scale_i", "sa_a");
-  const FpCuts scale_cuts = fp_mul_staged(m, f, S, "u_scale_a", "mg1_sum", "sa_a", "scaled_a",
-                                          "mg1_valid", "unused_scale_a_valid");
-  m << staged_pipe("mg2", scale_cuts, "mg1_valid", "", {{"sw", 16, "mg1_sw"}},
-                   {"prod", aw, "scaled_a"});
+  fp_mul(m, f, "u_scale_a", "mg1_sum", "sa_a", "scaled_a");
+  m << pipe_stage("mg2", S, "mg1_valid", {{"sw", 16, "mg1_sw"}, {"prod", aw, "scaled_a"}});
   widen(m, f, "u_widen_sw", "mg2_sw", "sw_a");
-  fp_mul_staged(m, f, S, "u_scale_w", "mg2_prod", "sw_a", "scaled_w", "mg2_valid", "scale_w_valid");
-  m << staged_pipe("mg3", scale_cuts, "mg2_valid", "scale_w_valid", {}, {"prod", aw, "scaled_w"});
+  fp_mul(m, f, "u_scale_w", "mg2_prod", "sw_a", "scaled_w");
+  m << pipe_stage("mg3", S, "mg2_valid", {{"prod", aw, "scaled_w"}});
   string y_valid = "mg3_valid", y_value = "mg3_prod";
   if (fp32) {
     m << "  logic [15:0] y16;\n";
@@ -692,7 +689,7 @@ class PeLineBlock final : public Block {
     const Dims d(c);
     const LineTiming& t = d.t;
     out.primitives = {"oasis_fp_round.sv",      "oasis_fp_add.sv",     "oasis_fp_add_staged.sv",
-                      "oasis_fp_mul_staged.sv", "oasis_fp_convert.sv",
+                      "oasis_fp_mul.sv",        "oasis_fp_mul_staged.sv", "oasis_fp_convert.sv",
                       "oasis_fp_from_uint.sv",  "oasis_fp_pipe.sv",    "oasis_fifo.sv"};
     out.uses = {"index_counter_array"};
     const auto part = [&](const string& suffix) { return module + "_" + suffix; };

@@ -1,0 +1,40 @@
+`default_nettype none
+
+/// IEEE 754 multiplication, a_i * b_i, one rounding to nearest even;
+/// subnormals in and out, signed zeros and infinities as IEEE says, and the
+/// canonical quiet NaN (exponent all ones, fraction 10...0, sign 0) as the only
+/// NaN result (also for 0 * inf). Bit-exact with oasis::mul in model/fp.hpp.
+/// Combinational: oasis_fp_mul_staged without stages.
+module oasis_fp_mul #(
+  /// Exponent field width (5: binary16, 8: binary32).
+  parameter int ExpBits  = 8,
+  /// Fraction field width (10: binary16, 23: binary32).
+  parameter int FracBits = 23
+) (
+  /// First operand.
+  input  logic [ExpBits+FracBits:0] a_i,
+  /// Second operand.
+  input  logic [ExpBits+FracBits:0] b_i,
+  /// The rounded product.
+  output logic [ExpBits+FracBits:0] prod_o
+);
+
+  logic unused_valid;
+
+  oasis_fp_mul_staged #(
+    .ExpBits (ExpBits),
+    .FracBits(FracBits),
+    .Cuts    (3'b000)
+  ) u_mul (
+    .clk_i  (1'b0),
+    .rst_ni (1'b1),
+    .valid_i(1'b0),
+    .a_i    (a_i),
+    .b_i    (b_i),
+    .valid_o(unused_valid),
+    .prod_o (prod_o)
+  );
+
+endmodule
+
+`default_nettype wire
