@@ -65,6 +65,7 @@ regress: build
 	$(CTEST) -L regress
 
 test-exhaustive: build
+	cmake --build $(BUILD_Q) -j $(JOBS) --target oasis_exhaustive
 	$(CTEST) -L exhaustive
 
 coverage: build
@@ -74,6 +75,7 @@ prove: build
 	set -f; tools/prove.sh -j $(JOBS) $(BUILD_Q) $(PROOFS)
 
 bench: build
+	cmake --build $(BUILD_Q) -j $(JOBS) --target oasis_bench
 	@set -e; n=0; for b in $(BUILD_Q)/bench_*; do [ -x "$$b" ] || continue; echo "== $$b"; "$$b"; n=$$((n+1)); done; \
 	  [ $$n -gt 0 ] || { echo "bench: no benchmarks built" >&2; exit 1; }
 
