@@ -125,21 +125,21 @@ class FpUnit : public Block {
                                   {"registers_after", cuts.output_stages},
                                   {"stage_fo4", cuts.stage_fo4}};
       if (c.target_period_fo4 > 0) {
-        const double budget = fp_stage_budget_fo4(c.target_period_fo4);
         out.manifest["pipeline"]["target_period_fo4"] = c.target_period_fo4;
-        out.manifest["pipeline"]["stage_budget_fo4"] = budget;
-        out.manifest["pipeline"]["fits_target"] = cuts.longest_fo4() <= budget;
+        out.manifest["pipeline"]["stage_budget_fo4"] = fp_stage_budget_fo4(c.target_period_fo4);
+        out.manifest["pipeline"]["fits_target"] = fits_period(cuts, c.target_period_fo4);
       }
     }
-    m << "\n";
     switch (spec_.op) {
       case Op::kAdd:
       case Op::kMul:
         break;
       case Op::kConvert:
+        m << "\n";
         fp_convert(m, in, res, "u_core", "a_i", "result");
         break;
       case Op::kFromUint:
+        m << "\n";
         m.inst("oasis_fp_from_uint", "u_core", {{"n_i", "n_i"}, {"result_o", "result"}}, "  ",
                {{"IntBits", std::to_string(spec_.int_bits)},
                 {"ExpBits", std::to_string(res.exp_bits)},

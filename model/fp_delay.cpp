@@ -76,12 +76,15 @@ double fp_stage_budget_fo4(int period_fo4) {
   return (1 - kIoBudget) * period_fo4 - kRegisterFo4;
 }
 
+bool fits_period(const FpCuts& cuts, int period_fo4) {
+  return cuts.longest_fo4() <= fp_stage_budget_fo4(period_fo4);
+}
+
 int fp_stages_for_period(int period_fo4, int max_stages) {
-  const double budget = fp_stage_budget_fo4(period_fo4);
   for (int s = 0; s < max_stages; ++s) {
     bool fits = true;
     for (const FpSegments& unit : fp_pipelined_units()) {
-      fits = fits && place_cuts(unit, s).longest_fo4() <= budget;
+      fits = fits && fits_period(place_cuts(unit, s), period_fo4);
     }
     if (fits) return s;
   }

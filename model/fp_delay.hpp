@@ -42,6 +42,9 @@ FpCuts place_cuts(const FpSegments& segments, int stages);
 /// register's clock-to-output and setup time.
 double fp_stage_budget_fo4(int period_fo4);
 
+/// Whether every stage of `cuts` fits fp_stage_budget_fo4(period_fo4).
+bool fits_period(const FpCuts& cuts, int period_fo4);
+
 /// The register stages the floating-point units need at a clock period of
 /// `period_fo4`: the fewest (at most `max_stages`) with which every pipelined
 /// unit's longest stage fits fp_stage_budget_fo4; `max_stages` when none does.
