@@ -11,8 +11,6 @@ namespace {
 // A register's clock-to-output and setup time in osu018 (DFFSR: 0.34 ns and
 // 0.09 ns), in FO4 of 0.0992 ns, rounded up.
 constexpr double kRegisterFo4 = 5;
-// The input and output delays make ppa assumes, a fraction of the period.
-constexpr double kIoBudget = 0.1;
 
 }  // namespace
 
@@ -73,7 +71,7 @@ FpCuts place_cuts(const FpSegments& segments, int stages) {
 }
 
 double fp_stage_budget_fo4(int period_fo4) {
-  return (1 - kIoBudget) * period_fo4 - kRegisterFo4;
+  return (1 - kPpaIoBudget) * period_fo4 - kRegisterFo4;
 }
 
 bool fits_period(const FpCuts& cuts, int period_fo4) {

@@ -37,6 +37,10 @@ struct FpCuts {
 };
 FpCuts place_cuts(const FpSegments& segments, int stages);
 
+/// The input and output delays make ppa constrains a block with by default, a
+/// fraction of the clock period (oasis-ppa --io-budget).
+inline constexpr double kPpaIoBudget = 0.1;
+
 /// The logic delay a stage may have at a clock period of `period_fo4`: the
 /// period less the input or output delay make ppa assumes (10 % of it) and a
 /// register's clock-to-output and setup time.

@@ -24,6 +24,7 @@
 #include "gen/block.hpp"
 #include "gen/generator.hpp"
 #include "model/config.hpp"
+#include "model/fp_delay.hpp"
 #include "sim/ppa/flow.hpp"
 #include "sim/ppa/liberty.hpp"
 #include "sim/ppa/report.hpp"
@@ -51,7 +52,7 @@ struct Options {
   std::string blocks;
   double period_fo4 = kDefaultPeriodFo4;
   double activity = 0.1;
-  double io_budget = 0.1;
+  double io_budget = kPpaIoBudget;
   double sram_um2_per_bit = kDefaultSramUm2PerBit;
   int max_channels = 1024;
   bool plots = true;
