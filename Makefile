@@ -18,6 +18,11 @@ SHARD ?=
 empty :=
 space := $(empty) $(empty)
 BUILD_Q := '$(subst ','\'',$(BUILD))'
+
+# $(call check_config,TARGET): stop with status 2 unless configs/$(CONFIG).json exists.
+check_config = if [ ! -f configs/$(CONFIG).json ]; then \
+	  echo "$(1): no config '$(CONFIG)' (configs/$(CONFIG).json); CONFIG must be one of: $$(ls configs/*.json | sed 's|configs/||; s|\.json||' | tr '\n' ' ' | sed 's/ $$//')" >&2; \
+	  exit 2; fi
 CMAKE_STAMP := $(subst $(space),\$(space),$(BUILD))/CMakeCache.txt
 CTEST := ctest --test-dir $(BUILD_Q) --output-on-failure -j $(JOBS)
 ifneq ($(SHARD),)
@@ -85,9 +90,12 @@ gen: build
 lint: gen
 	tools/lint.sh $(BUILD_Q)/$(CONFIG)/rtl
 
-# One Yosys at a time: build/synth/$(CONFIG)/synth.json and synth.md.
+# Generic cells, one Yosys at a time: build/synth/$(CONFIG)/synth.json and synth.md.
+# SYNTH_ARGS passes any other option to oasis-synth (docs/synth.md).
+SYNTH_ARGS ?=
 synth: build
-	@tools/synth.sh $(BUILD_Q) $(CONFIG)
+	@$(call check_config,synth)
+	$(BUILD_Q)/oasis-synth --build $(BUILD_Q) --config configs/$(CONFIG).json $(SYNTH_ARGS)
 
 # Area, timing and power in a real cell library: build/ppa/$(CONFIG)/ppa.md and ppa.json.
 # PERIOD_FO4 is the clock target in FO4 delays (default 130, the paper's 500 MHz at 28 nm);
@@ -95,9 +103,7 @@ synth: build
 PERIOD_FO4 ?=
 PPA_ARGS ?=
 ppa: build
-	@if [ ! -f configs/$(CONFIG).json ]; then \
-	  echo "ppa: no config '$(CONFIG)' (configs/$(CONFIG).json); CONFIG must be one of: $$(ls configs/*.json | sed 's|configs/||; s|\.json||' | tr '\n' ' ' | sed 's/ $$//')" >&2; \
-	  exit 2; fi
+	@$(call check_config,ppa)
 	$(BUILD_Q)/oasis-ppa --build $(BUILD_Q) --config configs/$(CONFIG).json $(if $(PERIOD_FO4),--period-fo4 $(PERIOD_FO4)) $(PPA_ARGS)
 
 # The demo builds only what it runs (the generator, the model's command and library, the

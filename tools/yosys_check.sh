@@ -4,26 +4,21 @@
 # loops and conflicting drivers are errors. Each block's log (yosys_<block>.log
 # in RTL_DIR.yosys, beside the generated folder, which holds only what oasis-gen
 # wrote) ends with its cell counts (stat, hierarchy kept).
-# --then CMDS: more Yosys commands run on each synthesized block after that
-# (tools/synth.sh measures with them); '@BLOCK@' in CMDS stands for the block.
-# Yosys runs in the caller's working folder: a file CMDS names with `tee -o`
-# is relative to it (tee takes no quoted path, so no path with a space).
 # --ports: also write each block's ports as elaborated (its modules' ports and
 # no cells, a Yosys JSON) to RTL_DIR.yosys/ports_<block>.json, for
 # sim/tools/portcheck.
 # --gen FILE: the oasis-gen whose reader gives each block's top module from the
 # manifest (required).
 # RTL_DIR may hold spaces (docs/paths.md).
-# usage: tools/yosys_check.sh --gen FILE [--then CMDS] [--ports] RTL_DIR [BLOCK...]
+# usage: tools/yosys_check.sh --gen FILE [--ports] RTL_DIR [BLOCK...]
 #        (no BLOCK: every block)
 set -euo pipefail
 . "$(dirname "$0")/yosys_paths.sh"
-usage="usage: tools/yosys_check.sh --gen FILE [--then CMDS] [--ports] RTL_DIR [BLOCK...]"
-then_cmds="" ports=0 gen=""
+usage="usage: tools/yosys_check.sh --gen FILE [--ports] RTL_DIR [BLOCK...]"
+ports=0 gen=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --gen) gen=${2:?--gen needs the path of oasis-gen}; shift 2 ;;
-    --then) then_cmds=${2:?--then needs Yosys commands}; shift 2 ;;
     --ports) ports=1; shift ;;
     *) break ;;
   esac
@@ -53,7 +48,7 @@ for block in "${blocks[@]}"; do
       write_json $(yosys_word "$logs/ports_$block.json"); design -load elab;"
   if ! yosys -q -e 'implicitly declared|no driver|Latch|logic loop|conflicting' -l "$log" -p "
       read_verilog -sv $srcs; hierarchy -check -top $top; proc; $write_ports check -assert;
-      select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr; synth -top $top; check -assert; stat; ${then_cmds//@BLOCK@/$block}" \
+      select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr; synth -top $top; check -assert; stat" \
       >/dev/null 2>&1; then
     tail -n 30 "$log" >&2
     echo "yosys: block $block failed (log: $log)" >&2

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "sim/ppa/generic.hpp"
 #include "sim/ppa/netlist.hpp"
 #include "sim/ppa/reports.hpp"
 #include "sim/ppa/run.hpp"
@@ -20,12 +21,6 @@ using nlohmann::ordered_json;
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::round(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() *
-                    10) /
-         10;
-}
-
 double round_to(double v, int digits) {
   const double f = std::pow(10.0, digits);
   return std::round(v * f) / f;
@@ -34,13 +29,6 @@ double round_to(double v, int digits) {
 bool matches_register(const std::string& net, const std::string& reg) {
   return net == reg || (net.size() > reg.size() && net.compare(0, reg.size(), reg) == 0 &&
                         net[reg.size()] == '[');
-}
-
-void check_tool(int status, const std::string& what, const fs::path& log) {
-  if (status != 0) {
-    throw ToolError(fmt::format("{} failed with exit status {} (log: {}):\n{}", what, status,
-                                log.string(), tail(log, 25)));
-  }
 }
 
 // The Liberty file as cells.lib in a work folder, so that scripts name it
@@ -367,7 +355,7 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
   fs::create_directory_symlink(fs::absolute(job.rtl_dir), work / "rtl");
   auto t0 = std::chrono::steady_clock::now();
   progress("yosys: synthesis");
-  const std::string errors = "implicitly declared|no driver|Latch|logic loop|conflicting";
+  const std::string errors = kYosysErrors;
   check_tool(run_tool({tools.yosys, "-q", "-e", errors, "-l", "synth.log", "-s", "synth.ys"},
                       work / "yosys.out", work),
              "Yosys", work / "synth.log");

@@ -15,18 +15,15 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <optional>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "gen/block.hpp"
-#include "gen/generator.hpp"
 #include "model/config.hpp"
 #include "model/fp_delay.hpp"
 #include "sim/ppa/flow.hpp"
 #include "sim/ppa/liberty.hpp"
+#include "sim/ppa/plan.hpp"
 #include "sim/ppa/report.hpp"
 #include "sim/ppa/run.hpp"
 
@@ -58,65 +55,6 @@ struct Options {
   bool plots = true;
 };
 
-uint64_t fnv1a(const std::string& s, uint64_t h = 1469598103934665603ULL) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
-
-std::string hex(uint64_t v) { return fmt::format("{:016x}", v); }
-
-// One generated variant of the config: the config as given, or a smaller
-// slice of it for a block too large to synthesize whole.
-struct Variant {
-  std::string tag;
-  std::vector<std::string> sets;
-  fs::path dir;
-  json manifest;
-};
-
-Variant generate_variant(const Options& o, const fs::path& root, const std::string& tag,
-                         const std::vector<std::string>& sets) {
-  std::vector<std::string> overrides = o.overrides;
-  overrides.insert(overrides.end(), sets.begin(), sets.end());
-  const Config config = load_config(o.config_path, overrides);
-  gen::GenerateRequest request;
-  request.config_path = o.config_path;
-  request.overrides = overrides;
-  Variant v;
-  v.tag = tag;
-  v.sets = sets;
-  v.dir = root / tag;
-  request.out_dir = v.dir.string();
-  const auto files = gen::render(config, request);
-  fs::create_directories(v.dir);
-  for (const auto& [name, text] : files) {
-    const fs::path p = v.dir / name;
-    if (fs::exists(p) && read_text(p) == text) continue;
-    write_text(p, text);
-  }
-  v.manifest = json::parse(files.at("manifest.json"));
-  return v;
-}
-
-const json& block_manifest(const Variant& v, const std::string& block) {
-  const json& b = v.manifest.at("blocks");
-  if (!b.contains(block)) throw std::logic_error("no block " + block + " in " + v.dir.string());
-  return b.at(block);
-}
-
-// A figure of a block's manifest, or of the config.
-double figure(const Variant& v, const std::string& block, const std::string& key) {
-  const json& b = block_manifest(v, block);
-  if (b.contains(key) && b.at(key).is_number()) return b.at(key).get<double>();
-  const json& c = v.manifest.at("config");
-  if (c.contains(key) && c.at(key).is_number()) return c.at(key).get<double>();
-  throw std::logic_error(fmt::format("no figure '{}' for block {} in {}", key, block,
-                                     (v.dir / "manifest.json").string()));
-}
-
 BlockJob make_job(const Variant& v, const std::string& block, const std::string& label,
                   const std::vector<std::string>& blackbox_blocks = {}) {
   const json& m = block_manifest(v, block);
@@ -124,12 +62,7 @@ BlockJob make_job(const Variant& v, const std::string& block, const std::string&
   job.label = label;
   job.top = m.at("top").get<std::string>();
   job.rtl_dir = v.dir;
-  std::istringstream list(read_text(v.dir / (block + ".f")));
-  std::string line;
-  while (std::getline(list, line)) {
-    if (line.empty() || line.rfind("//", 0) == 0) continue;
-    job.sources.push_back(line);
-  }
+  job.sources = block_sources(v, block);
   if (m.contains("parts")) {
     for (const auto& p : m.at("parts")) {
       job.parts.push_back({p.at("instance").get<std::string>(), p.at("module").get<std::string>(),
@@ -233,33 +166,6 @@ class Runner {
   std::string env_;
   int index_ = 0, total_ = 0;
 };
-
-// Above the channel limit, blocks too large for Yosys here are measured at
-// two smaller sizes and extrapolated (docs/ppa.md, "Scaled figures").
-struct Slice {
-  std::string key;
-  int v1 = 0, v2 = 0;  // v2 == 0: one run (the PE line)
-  std::string logic_measure, flop_measure;
-};
-
-std::optional<Slice> slice_plan(const std::string& block, const Variant& full) {
-  if (block == "mac_line_baseline") {
-    const int ri = int(figure(full, "pe_line", "row_interval_cycles"));
-    const int t = int(full.manifest["config"]["mac_tree_inputs"].get<int>());
-    return Slice{"channels", t * ri, 2 * t * ri, "macs_per_cycle", "macs_per_cycle"};
-  }
-  if (block == "topk_baseline") return Slice{"channels", 128, 256, "comparators", "channels"};
-  if (block == "topk_sort_baseline") return Slice{"channels", 64, 128, "comparators", "channels"};
-  if (block == "index_counter_array") {
-    return Slice{"index_counters", 1, 2, "index_counters", "index_counters"};
-  }
-  if (block == "pe_line") return Slice{"index_counters", 1, 0, "", ""};
-  return std::nullopt;
-}
-
-double lin(double x1, double x2, double u, double u1, double u2) {
-  return x2 + (u - u2) * (x2 - x1) / (u2 - u1);
-}
 
 // Extrapolates two runs of a block: logic in one measure, flip-flops in another.
 json extrapolate(const json& a, const json& b, double l, double l1, double l2, double f, double f1,
@@ -454,21 +360,7 @@ int run(int argc, char** argv) {
           fmt::format("cannot find {} (Debian package {}; make deps installs it)", prog, pkg));
     }
   }
-  std::vector<std::string> only;
-  {
-    std::set<std::string> known;
-    for (const gen::Block* b : gen::registered_blocks()) known.insert(b->name());
-    std::istringstream in(o.blocks);
-    std::string b;
-    while (std::getline(in, b, ',')) {
-      if (b.empty()) continue;
-      if (!known.count(b)) {
-        throw UsageError(
-            fmt::format("--blocks: no block '{}'; allowed: {}", b, fmt::join(known, ", ")));
-      }
-      only.push_back(b);
-    }
-  }
+  const std::vector<std::string> only = selected_blocks(o.blocks);
 
   const fs::path out = o.out.empty() ? fs::path(o.build) / "ppa" / config.name : fs::path(o.out);
   fs::create_directories(out / "work");
@@ -497,56 +389,25 @@ int run(int argc, char** argv) {
   Runner runner(o, tech, tools, c, out, env);
   runner.fo4_ = fo4.delay;
 
-  const Variant full = generate_variant(o, rtl_root, "full", {});
-  std::vector<std::string> blocks;
-  for (const auto& [name, b] : full.manifest.at("blocks").items()) blocks.push_back(name);
-  // The compared blocks first, so that a long run gives the comparisons early.
-  std::vector<std::string> order;
-  for (const char* b : {"pe_line", "mac_line_baseline", "orizuru", "topk_sort_baseline",
-                        "topk_baseline", "index_counter_array"}) {
-    if (std::find(blocks.begin(), blocks.end(), b) != blocks.end()) order.push_back(b);
-  }
-  for (const auto& b : blocks) {
-    if (std::find(order.begin(), order.end(), b) == order.end()) order.push_back(b);
-  }
-  if (!only.empty()) {
-    std::erase_if(order, [&](const std::string& b) {
-      return std::find(only.begin(), only.end(), b) == only.end();
-    });
-  }
+  const Variant full = generate_variant(o.config_path, o.overrides, rtl_root, "full", {});
+  const std::vector<std::string> order = measuring_order(full.manifest, only);
   const bool large = config.channels > o.max_channels;
 
-  // The plan: one or two jobs per block.
-  struct Planned {
-    std::string block;
-    std::vector<std::pair<BlockJob, Variant>> jobs;
-    std::optional<Slice> slice;
-  };
-  std::vector<Planned> plan;
+  // The plan: one or two runs per block, each a job of the flow.
+  std::vector<PlannedBlock> plan =
+      plan_runs(o.config_path, o.overrides, rtl_root, full, order, large);
+  check_slices(plan, full);
+  std::map<std::string, BlockJob> jobs;  // run label -> job
   int njobs = 0;
-  const int wb = full.manifest["config"]["weight_beat_indices"].get<int>();
-  for (const auto& b : order) {
-    Planned p;
-    p.block = b;
-    if (large && b == "core") {
+  for (auto& p : plan) {
+    if (p.block == "core" && p.runs.empty()) {
       // The core around black-box PE lines and Orizuru, measured on their own.
-      p.jobs.push_back({make_job(full, b, "core_glue", {"pe_line", "orizuru"}), full});
-    } else if (large && (p.slice = slice_plan(b, full))) {
-      for (int v : {p.slice->v1, p.slice->v2}) {
-        if (v == 0) continue;
-        std::vector<std::string> sets = {fmt::format("{}={}", p.slice->key, v)};
-        if (p.slice->key == "channels") {
-          sets.push_back(fmt::format("weight_beat_indices={}", std::min(v, wb)));
-        }
-        const std::string tag = fmt::format("{}_{}", p.slice->key, v);
-        const Variant var = generate_variant(o, rtl_root, tag, sets);
-        p.jobs.push_back({make_job(var, b, fmt::format("{}_{}", b, tag)), var});
-      }
+      p.runs.push_back({"core_glue", "core", full});
+      jobs.emplace("core_glue", make_job(full, "core", "core_glue", {"pe_line", "orizuru"}));
     } else {
-      p.jobs.push_back({make_job(full, b, b), full});
+      for (const Run& r : p.runs) jobs.emplace(r.label, make_job(r.variant, r.block, r.label));
     }
-    njobs += int(p.jobs.size());
-    plan.push_back(std::move(p));
+    njobs += int(p.runs.size());
   }
   runner.set_total(njobs);
   std::printf("ppa: %d runs; results in %s\n", njobs, out.string().c_str());
@@ -554,7 +415,8 @@ int run(int argc, char** argv) {
   std::map<std::string, json> measured;  // job label -> result
   std::vector<std::string> failed;
   for (const auto& p : plan) {
-    for (const auto& [job, var] : p.jobs) {
+    for (const Run& run : p.runs) {
+      const BlockJob& job = jobs.at(run.label);
       // A block that fails does not stop the others; the report needs all.
       try {
         measured[job.label] = runner.measure(job);
@@ -578,28 +440,18 @@ int run(int argc, char** argv) {
   json results = json::object();
   for (const auto& p : plan) {
     if (p.block == "core" || !p.slice) {
-      if (p.block != "core") results[p.block] = measured.at(p.jobs[0].first.label);
+      if (p.block != "core") results[p.block] = measured.at(p.runs[0].label);
       continue;
     }
     if (p.block == "pe_line") continue;  // after the Index Counter array
-    const Slice& s = *p.slice;
-    const Variant& v1 = p.jobs[0].second;
-    const Variant& v2 = p.jobs[1].second;
-    const double l = figure(full, p.block, s.logic_measure),
-                 f = figure(full, p.block, s.flop_measure);
-    const double l1 = figure(v1, p.block, s.logic_measure),
-                 l2 = figure(v2, p.block, s.logic_measure);
-    const double f1 = figure(v1, p.block, s.flop_measure), f2 = figure(v2, p.block, s.flop_measure);
-    results[p.block] = extrapolate(
-        measured.at(p.jobs[0].first.label), measured.at(p.jobs[1].first.label), l, l1, l2, f, f1,
-        f2,
-        fmt::format("runs at {0} = {1} and {2}, extrapolated linearly: logic in {3} ({4}, {5} -> "
-                    "{6}), flip-flops in {7} ({8}, {9} -> {10}); timing is that of {0} = {2}",
-                    s.key, s.v1, s.v2, s.logic_measure, l1, l2, l, s.flop_measure, f1, f2, f));
+    const SliceFigures x = slice_figures(p, full);
+    results[p.block] =
+        extrapolate(measured.at(p.runs[0].label), measured.at(p.runs[1].label), x.l, x.l1, x.l2,
+                    x.f, x.f1, x.f2, slice_note("runs", *p.slice, x, "timing"));
   }
   for (const auto& p : plan) {
     if (p.block != "pe_line" || !p.slice) continue;
-    const json& line1 = measured.at(p.jobs[0].first.label);
+    const json& line1 = measured.at(p.runs[0].label);
     json r = add_growth(
         line1, results.at("index_counter_array"),
         measured.at("index_counter_array_index_counters_1"),
@@ -665,6 +517,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "oasis-ppa: %s\n", e.what());
     return 2;
   } catch (const ConfigError& e) {
+    std::fprintf(stderr, "oasis-ppa: %s\n", e.what());
+    return 2;
+  } catch (const PlanError& e) {
     std::fprintf(stderr, "oasis-ppa: %s\n", e.what());
     return 2;
   } catch (const std::exception& e) {

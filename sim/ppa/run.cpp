@@ -7,12 +7,26 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
 namespace oasis::ppa {
+
+void check_tool(int status, const std::string& what, const std::filesystem::path& log) {
+  if (status != 0) {
+    throw ToolError(fmt::format("{} failed with exit status {} (log: {}):\n{}", what, status,
+                                log.string(), tail(log, 25)));
+  }
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::round(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() *
+                    10) /
+         10;
+}
 
 std::string find_program(const std::string& name) {
   if (name.find('/') != std::string::npos) {

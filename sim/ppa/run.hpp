@@ -3,6 +3,7 @@
 // interpreted; what they print goes to a log file.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -20,6 +21,13 @@ struct ToolError : std::runtime_error {
 /// ToolError naming it.
 int run_tool(const std::vector<std::string>& argv, const std::filesystem::path& log,
              const std::filesystem::path& cwd = {});
+
+/// A ToolError naming `what`, its exit status and the end of its log, unless
+/// `status` is 0.
+void check_tool(int status, const std::string& what, const std::filesystem::path& log);
+
+/// Wall-clock seconds since `t0`, to a tenth.
+double seconds_since(std::chrono::steady_clock::time_point t0);
 
 /// The full path of a program found in PATH, or "" when there is none.
 std::string find_program(const std::string& name);

@@ -1,6 +1,7 @@
 // The real-library flow's readers and writers (sim/ppa): Liberty, BLIF, the
 // Verilog netlist OpenSTA and Icarus read, the reports of Yosys and OpenSTA;
-// and oasis-ppa's handling of bad input (docs/ppa.md).
+// oasis-ppa's handling of bad input (docs/ppa.md); and the generic-cell
+// figures and report of oasis-synth (make synth, docs/synth.md).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "sim/ppa/flow.hpp"
+#include "sim/ppa/generic.hpp"
 #include "sim/ppa/liberty.hpp"
 #include "sim/ppa/netlist.hpp"
 #include "sim/ppa/reports.hpp"
@@ -421,6 +423,122 @@ TEST_F(PpaCli, MapsAndTimesOneSmallBlock) {
       p["internal"].get<double>() + p["switching"].get<double>() + p["leakage"].get<double>(),
       p["total"].get<double>(), 1e-3 * p["total"].get<double>());
   EXPECT_TRUE(fs::exists(dir_ / "out" / "work" / "fp16_add" / "netlist.v"));
+}
+
+// make synth's figures: Yosys's CMOS costs, a flip-flop with an asynchronous
+// reset as a plain one, and no guess for a cell it has no cost for.
+TEST(Generic, Transistors) {
+  EXPECT_EQ(generic_transistors({{"$_NOT_", 2},
+                                 {"$_NAND_", 1},
+                                 {"$_MUX_", 1},
+                                 {"$_DFF_P_", 1},
+                                 {"$_DFF_PN0_", 2},
+                                 {"$_XOR_", 1}}),
+            2 * 2 + 4 + 12 + 16 + 2 * 16 + 12);
+  EXPECT_EQ(generic_transistors({}), 0);
+  // dffunmap runs first: an enable flip-flop left over is an error, as a latch.
+  EXPECT_THROW(generic_transistors({{"$_DFFE_PP_", 1}}), ReportError);
+  EXPECT_THROW(generic_transistors({{"$_DLATCH_P_", 1}}), ReportError);
+}
+
+TEST(Generic, LtpDepthAndScript) {
+  EXPECT_EQ(parse_ltp_depth("Longest topological path in top (length=3):\n"
+                            "    001 \\a\n"
+                            "Longest topological path in \\oasis_x (length=42):\n"),
+            42);
+  EXPECT_THROW(parse_ltp_depth("nothing here\n"), ReportError);
+  GenericJob job{"lbl", "oasis_t_top", "/nowhere", {"a.sv", "b.sv"}};
+  const std::string s = generic_script(job);
+  // make test's Yosys checks, then the measures on the flat netlist.
+  for (const char* line :
+       {"read_verilog -sv rtl/a.sv rtl/b.sv\n", "hierarchy -check -top oasis_t_top\n",
+        "check -assert\n", "select -assert-none t:$dlatch t:$adlatch t:$dlatchsr\n",
+        "synth -top oasis_t_top\n", "flatten\n", "ltp -noff\n", "dffunmap\n"}) {
+    EXPECT_NE(s.find(line), std::string::npos) << line;
+  }
+  EXPECT_LT(s.find("flatten\n"), s.find("tee -q -o cells.stat stat\n"));
+  EXPECT_LT(s.find("dffunmap\n"), s.find("tee -q -o cmos.stat stat\n"));
+}
+
+class SynthCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("oasis_synth_cli_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  test::CmdResult synth(const std::string& args) {
+    return test::run_command(
+        gen::shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-synth") + " --build " +
+        gen::shell_word(OASIS_BINARY_DIR) + " --out " + gen::shell_word((dir_ / "out").string()) +
+        " --config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json") +
+        " " + args + " 2>&1");
+  }
+  fs::path dir_;
+};
+
+TEST_F(SynthCli, RefusesBadInput) {
+  for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+           {"--blocks pe_line,nosuch", "no block 'nosuch'; allowed:"},
+           {"--set channels=1", "channels"},
+           {"--max-channels 1", "--max-channels is 1; allowed: 2 to 1048576"},
+           {"--bogus", "bogus"}}) {
+    const auto r = synth(args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.out;
+    EXPECT_NE(r.out.find(message), std::string::npos) << args << ": " << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << "one line: " << r.out;
+    EXPECT_FALSE(fs::exists(dir_ / "out")) << args << " wrote something";
+  }
+}
+
+// The whole report of a tiny config (every block, the core, the comparisons),
+// its figures consistent with each other; a second run reuses every block.
+TEST_F(SynthCli, ReportsTinyConfig) {
+  const std::string tiny =
+      "--set channels=5 --set outliers_per_side=2 --set mac_tree_inputs=1 --set comp_macs=1 "
+      "--set index_counters=1 --set counter_inputs=2 --set weight_beat_indices=2 "
+      "--set orizuru_unit_inputs=2 --set act_bits=2 --set weight_bits=2 --set clustering_lanes=1";
+  const auto r = synth(tiny);
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream in(dir_ / "out" / "synth.json");
+  ASSERT_TRUE(in) << r.out;
+  const nlohmann::json s = nlohmann::json::parse(in);
+  EXPECT_EQ(s["config"], "default");
+  EXPECT_EQ(s["tool"].get<std::string>().rfind("yosys 0.", 0), 0u) << s["tool"];
+  for (const char* b : {"pe_line", "orizuru", "index_counter_array", "mac_line_baseline",
+                        "topk_baseline", "topk_sort_baseline", "regfile", "fp16_add"}) {
+    ASSERT_TRUE(s["blocks"].contains(b)) << b;
+    const auto& v = s["blocks"][b];
+    EXPECT_FALSE(v["scaled"].get<bool>()) << b;
+    EXPECT_GT(v["cells"].get<long>(), v["flip_flops"].get<long>()) << b;
+    // Every cell costs at least a buffer's one transistor, a flip-flop 16.
+    EXPECT_GE(v["transistors"].get<long>(),
+              v["cells"].get<long>() + 15 * v["flip_flops"].get<long>())
+        << b;
+    EXPECT_GT(v["depth"].get<long>(), 0) << b;
+  }
+  EXPECT_FALSE(s["blocks"].contains("core")) << "the core is reported on its own";
+  EXPECT_GT(s["core"]["cells"].get<long>(), s["blocks"]["pe_line"]["cells"].get<long>());
+  ASSERT_EQ(s["comparisons"].size(), 3u);
+  const auto& c = s["comparisons"][0];
+  EXPECT_EQ(c["ours"], "pe_line");
+  EXPECT_NEAR(c["ratio_cells"].get<double>(),
+              s["blocks"]["pe_line"]["cells"].get<double>() /
+                  s["blocks"]["mac_line_baseline"]["cells"].get<double>(),
+              5e-4);
+  std::ifstream md(dir_ / "out" / "synth.md");
+  std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("| pe_line | " + s["blocks"]["pe_line"]["cells"].dump() + " |"),
+            std::string::npos)
+      << text;
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "logs" / "pe_line.log"));
+
+  const auto again = synth(tiny);
+  ASSERT_EQ(again.status, 0) << again.out;
+  EXPECT_EQ(again.out.find("..."), std::string::npos) << "nothing run again: " << again.out;
+  EXPECT_NE(again.out.find("[1/17] pe_line: unchanged"), std::string::npos) << again.out;
 }
 
 }  // namespace

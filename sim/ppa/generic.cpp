@@ -1,0 +1,92 @@
+#include "sim/ppa/generic.hpp"
+
+#include <fmt/format.h>
+
+#include <regex>
+
+#include "sim/ppa/reports.hpp"
+#include "sim/ppa/run.hpp"
+
+namespace oasis::ppa {
+
+namespace fs = std::filesystem;
+
+std::string generic_script(const GenericJob& job) {
+  std::string s = fmt::format("# oasis-synth: {}, generic cells\n", job.label);
+  s += "read_verilog -sv";
+  for (const auto& src : job.sources) s += " rtl/" + src;
+  s += "\n";
+  s += fmt::format("hierarchy -check -top {}\n", job.top);
+  s += "proc\ncheck -assert\nselect -assert-none t:$dlatch t:$adlatch t:$dlatchsr\n";
+  s += fmt::format("synth -top {}\ncheck -assert\nstat\n", job.top);
+  // Measured flat; then the flip-flops with enables become plain ones and a
+  // multiplexer, which the CMOS costs know.
+  s += "flatten\nopt_clean\ntee -q -o cells.stat stat\ntee -q -o depth.ltp ltp -noff\n";
+  s += "dffunmap\nopt_clean\ntee -q -o cmos.stat stat\n";
+  return s;
+}
+
+long generic_transistors(const std::map<std::string, long>& cells) {
+  static const std::map<std::string, long> cost = {
+      {"$_BUF_", 1},  {"$_NOT_", 2},   {"$_AND_", 6},    {"$_NAND_", 4},
+      {"$_OR_", 6},   {"$_NOR_", 4},   {"$_ANDNOT_", 6}, {"$_ORNOT_", 6},
+      {"$_XOR_", 12}, {"$_XNOR_", 12}, {"$_AOI3_", 6},   {"$_OAI3_", 6},
+      {"$_AOI4_", 8}, {"$_OAI4_", 8},  {"$_MUX_", 12},   {"$_NMUX_", 10}};
+  // A plain flip-flop, with or without an asynchronous reset or set.
+  static const std::regex flop(R"(^\$_DFF_[PN]([PN][01])?_$)");
+  long t = 0;
+  for (const auto& [type, n] : cells) {
+    const auto it = cost.find(type);
+    if (it != cost.end()) {
+      t += it->second * n;
+    } else if (std::regex_match(type, flop)) {
+      t += 16 * n;
+    } else {
+      throw ReportError(fmt::format("no transistor cost for cell type {}", type));
+    }
+  }
+  return t;
+}
+
+long parse_ltp_depth(const std::string& text) {
+  static const std::regex path(R"(Longest topological path in .* \(length=(\d+)\):)");
+  long depth = -1;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), path); it != std::sregex_iterator();
+       ++it) {
+    depth = std::stol((*it)[1]);
+  }
+  if (depth < 0) throw ReportError("no longest path in Yosys's ltp report");
+  return depth;
+}
+
+GenericFigures run_generic(const GenericJob& job, const std::string& yosys, const fs::path& work,
+                           const fs::path& log) {
+  fs::remove_all(work);
+  fs::create_directories(work);
+  fs::create_directories(log.parent_path());
+  fs::create_directory_symlink(fs::absolute(job.rtl_dir), work / "rtl");
+  write_text(work / "synth.ys", generic_script(job));
+  check_tool(run_tool({yosys, "-q", "-e", kYosysErrors, "-l", fs::absolute(log).string(), "-s",
+                       "synth.ys"},
+                      work / "yosys.out", work),
+             "Yosys", log);
+  auto flat = [&](const char* file) {
+    const auto stat = parse_yosys_stat(read_text(work / file));
+    const auto it = stat.find(job.top);
+    if (it == stat.end()) {
+      throw ReportError(fmt::format("no module {} in {}", job.top, (work / file).string()));
+    }
+    return it->second;
+  };
+  const StatModule cells = flat("cells.stat");
+  GenericFigures f;
+  f.cells = cells.cell_count;
+  for (const auto& [type, n] : cells.cells) {
+    if (type.rfind("$_", 0) == 0 && type.find("DFF") != std::string::npos) f.flip_flops += n;
+  }
+  f.depth = parse_ltp_depth(read_text(work / "depth.ltp"));
+  f.transistors = generic_transistors(flat("cmos.stat").cells);
+  return f;
+}
+
+}  // namespace oasis::ppa

@@ -1,0 +1,57 @@
+// The generic-cell measurement of `make synth` (oasis-synth, docs/synth.md):
+// Yosys's own checks and `synth` on one block, then its generic cells,
+// flip-flops, the depth of its longest combinational path and a transistor
+// estimate. No library, no timing: a quick signal between designs built the
+// same way.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace oasis::ppa {
+
+/// One block to synthesize in generic cells.
+struct GenericJob {
+  std::string label;                 ///< names the work folder, the log and the result
+  std::string top;                   ///< top module
+  std::filesystem::path rtl_dir;     ///< the generated folder
+  std::vector<std::string> sources;  ///< SystemVerilog files in it, in order
+};
+
+/// The figures of one block.
+struct GenericFigures {
+  long cells = 0;        ///< generic cells after synth, flatten and opt_clean
+  long flip_flops = 0;   ///< the $_DFF* cells among them
+  long depth = 0;        ///< longest combinational path, in cells (ltp -noff)
+  long transistors = 0;  ///< CMOS cost of every cell (generic_transistors)
+};
+
+/// The Yosys script, run in the work folder where `rtl` links to the
+/// generated folder: the same checks as make test's yosys.* tests
+/// (hierarchy -check, proc, check -assert, no latch, synth, check -assert),
+/// then the measuring commands writing cells.stat, depth.ltp and cmos.stat.
+std::string generic_script(const GenericJob& job);
+
+/// The regular expression of Yosys messages that fail the run (yosys -e):
+/// implicit or undriven nets, latches, logic loops, conflicting drivers.
+inline constexpr const char* kYosysErrors =
+    "implicitly declared|no driver|Latch|logic loop|conflicting";
+
+/// Transistors of a flattened `stat` (after dffunmap) by Yosys's CMOS costs
+/// (kernel/cost.h: NOT 2, NAND and NOR 4, AND, OR, ANDNOT, ORNOT, AOI3, OAI3 6,
+/// AOI4, OAI4 8, XOR, XNOR and MUX 12, NMUX 10, BUF 1, plain flip-flop 16).
+/// Yosys 0.23 has no cost for a flip-flop with an asynchronous reset; it is
+/// counted as the plain one. Any other cell type is a ReportError.
+long generic_transistors(const std::map<std::string, long>& cells);
+
+/// The length of the last "Longest topological path" of an `ltp` report.
+long parse_ltp_depth(const std::string& text);
+
+/// Runs Yosys on `job` in `work` (made afresh), its log at `log`; the
+/// figures, or a ToolError naming the log.
+GenericFigures run_generic(const GenericJob& job, const std::string& yosys,
+                           const std::filesystem::path& work, const std::filesystem::path& log);
+
+}  // namespace oasis::ppa
