@@ -21,6 +21,26 @@ namespace oasis::gen {
 namespace {
 
 namespace fs = std::filesystem;
+
+OASIS_REGISTER_MUTATION("fp_round.ties_away",
+                        "the shared rounding step rounds a tie away from zero instead of to "
+                        "even (the hand-written oasis_fp_round.sv)");
+
+// Mutations of the hand-written primitives: one exact line of the file, replaced. A
+// primitive edited so that the line is no longer there is a logic error, so the mutation
+// cannot silently test nothing.
+void mutate_primitives(std::map<std::string, std::string>& primitives) {
+  if (!mutated("fp_round.ties_away")) return;
+  std::string& text = primitives.at("oasis_fp_round.sv");
+  const std::string from = "assign round_up = rounded_in[1] & (rounded_in[0] | rounded_in[2]);";
+  const size_t at = text.find(from);
+  if (at == std::string::npos || text.find(from, at + 1) != std::string::npos) {
+    throw std::logic_error("fp_round.ties_away: oasis_fp_round.sv has not exactly one '" + from +
+                           "'");
+  }
+  text.replace(at, from.size(), "assign round_up = rounded_in[1];");
+}
+
 using nlohmann::ordered_json;
 
 constexpr const char* kLicense = "Apache-2.0";
@@ -272,6 +292,7 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
   {
     const MutationScope mutation(r.mutation);
     for (const Block* b : registered_blocks()) outputs[b->name()] = b->emit(c);
+    mutate_primitives(primitives);
     if (!mutation.applied()) {
       throw MutationError(
           fmt::format("--mutate {}: config '{}' has no construct it changes", r.mutation, c.name));

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gen/block.hpp"
+#include "gen/mutation.hpp"
 #include "gen/sv.hpp"
 #include "model/derived.hpp"
 #include "model/index_counter.hpp"
@@ -22,13 +23,32 @@
 namespace oasis::gen {
 namespace {
 
+OASIS_REGISTER_MUTATION("index_counter_array.extent_one_beyond",
+                        "the row's extent mask lets the first position beyond K of the last "
+                        "beat count");
+OASIS_REGISTER_MUTATION("index_counter_array.tree_carry_dropped",
+                        "the compressor tree drops a carry: stage 1's first full adder of "
+                        "column 1 reads the carry from column 0 as 0");
+OASIS_REGISTER_MUTATION("index_counter_array.bank_carry_dropped",
+                        "the counting bank's adder loses the carry into column 1");
+
 // An SV template with every "@MODULE@" replaced by the module's name, less its first newline.
-std::string with_module(std::string text, const std::string& module) {
+// A module text with each @NAME@ token of `fill` replaced by its text; a token the text does
+// not hold, or one left unfilled, is an error.
+std::string with_module(std::string text,
+                        const std::vector<std::pair<std::string, std::string>>& fill) {
   if (text.starts_with("\n")) text.erase(0, 1);
-  const std::string token = "@MODULE@";
-  for (size_t pos = text.find(token); pos != std::string::npos; pos = text.find(token, pos)) {
-    text.replace(pos, token.size(), module);
-    pos += module.size();
+  for (const auto& [token, value] : fill) {
+    size_t n = 0;
+    for (size_t pos = text.find(token); pos != std::string::npos; pos = text.find(token, pos)) {
+      text.replace(pos, token.size(), value);
+      pos += value.size();
+      ++n;
+    }
+    if (n == 0) throw std::logic_error("index_counter_array: no " + token + " in a module text");
+  }
+  if (text.find('@') != std::string::npos) {
+    throw std::logic_error("index_counter_array: a module text token left unfilled");
   }
   return text;
 }
@@ -176,7 +196,7 @@ module @MODULE@ #(
         localparam int Up = Offsets[((s+1)*(Width+1) + j + 1)*NumBits +: NumBits];
         for (genvar k = 0; k < Fulls; k++) begin : g_full
           oasis_fa u_fa (
-            .a_i    (in[From + 3*k]),
+            .a_i    (@FULL_A@),
             .b_i    (in[From + 3*k + 1]),
             .c_i    (in[From + 3*k + 2]),
             .sum_o  (out[To + k]),
@@ -229,7 +249,7 @@ module @MODULE@ #(
   oasis_ha u_ha (.a_i(a_i[0]), .b_i(b_i[0]), .sum_o(sum_o[0]), .carry_o(carry[1]));
   for (genvar j = 1; j < Width - 1; j++) begin : g_column
     if (j < AddendWidth) begin : g_full
-      oasis_fa u_fa (.a_i(a_i[j]), .b_i(b_i[j]), .c_i(carry[j]), .sum_o(sum_o[j]),
+      oasis_fa u_fa (.a_i(a_i[j]), .b_i(b_i[j]), .c_i(@CARRY_IN@), .sum_o(sum_o[j]),
                      .carry_o(carry[j+1]));
     end else begin : g_half
       oasis_ha u_ha (.a_i(a_i[j]), .b_i(carry[j]), .sum_o(sum_o[j]), .carry_o(carry[j+1]));
@@ -301,8 +321,21 @@ class IndexCounterArrayBlock final : public Block {
                                          group));
     }
 
-    out.files.push_back({tree + ".sv", with_module(kTreeModule, tree)});
-    if (beats > 1) out.files.push_back({add + ".sv", with_module(kAddModule, add)});
+    // Stage 1's first full adder of column 1 reads its first input, the carry from column 0
+    // of stage 0, as 0.
+    const std::string full_a = mutated("index_counter_array.tree_carry_dropped")
+                                   ? "s == 1 && j == 1 && k == 0 ? 1'b0 : in[From + 3*k]"
+                                   : "in[From + 3*k]";
+    out.files.push_back(
+        {tree + ".sv", with_module(kTreeModule, {{"@MODULE@", tree}, {"@FULL_A@", full_a}})});
+    if (beats > 1) {
+      // The carry into column 1 of the counting bank's adder is lost.
+      const std::string carry_in = mutated("index_counter_array.bank_carry_dropped")
+                                       ? "j == 1 ? 1'b0 : carry[j]"
+                                       : "carry[j]";
+      out.files.push_back(
+          {add + ".sv", with_module(kAddModule, {{"@MODULE@", add}, {"@CARRY_IN@", carry_in}})});
+    }
 
     const std::vector<Port> ports = {
         {"input", 0, "clk_i", "Clock."},
@@ -372,6 +405,10 @@ class IndexCounterArrayBlock final : public Block {
     if (partial) {
       std::vector<bool> in_row(static_cast<size_t>(group));
       for (int p = 0; p < group; ++p) in_row[size_t(p)] = index_counter_in_row(c, beats - 1, p);
+      // The first position beyond K counts too.
+      if (mutated("index_counter_array.extent_one_beyond")) {
+        in_row[size_t(c.channels - int64_t(beats - 1) * group)] = true;
+      }
       s += fmt::format("  /// Positions of the last beat that hold channels below K.\n"
                        "  localparam logic [Positions-1:0] LastBeatMask = {};\n",
                        hex_mask(group, in_row));

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -55,9 +56,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (list_mutations) {
-    for (const auto& m : oasis::gen::mutations()) {
-      std::printf("%-36s %s\n", m.name.c_str(), m.what.c_str());
-    }
+    const auto all = oasis::gen::mutations();
+    int width = 0;
+    for (const auto& m : all) width = std::max(width, int(m.name.size()));
+    for (const auto& m : all) std::printf("%-*s  %s\n", width, m.name.c_str(), m.what.c_str());
     return 0;
   }
   if (schema) {

@@ -74,21 +74,11 @@ fv() {
   echo "${words[*]}"
 }
 
-# mutate SRC_DIR DST_DIR FILE SED_SCRIPT: a copy of a generated folder with one file
-# changed; fails when the edit changed nothing (the injected bug must exist).
-# (The kinds run under `if !`, where errexit is off: every step checks itself.)
-mutate() {
-  rm -rf "$2" && cp -r "$1" "$2" && sed -i -e "$4" "$2/$3" || return 1
-  if cmp -s "$1/$3" "$2/$3"; then
-    echo "prove: injecting the bug changed nothing in $3 ($4)" >&2
-    return 1
-  fi
-}
-
 # mutant CFG BUG DST_DIR: config CFG generated again with the bug BUG injected by the
 # generator (oasis-gen --mutate BUG; oasis-gen --mutations lists them). Fails when the
 # generator refuses (an unknown bug, or one the config has no construct for) or when no
-# source file changed.
+# source file changed. (The kinds run under `if !`, where errexit is off: every step
+# checks itself.)
 mutant() {
   local cfg=$1 bug=$2 dst=$3 kv
   local sets=(--set "name=$cfg")
@@ -248,10 +238,6 @@ EOF
   body 1 >"$dir/bug.ys"
 }
 
-# The Index Counter array's compressor tree with one carry dropped: the first full adder of
-# stage 1, column 1 reads the carry of stage 0's first full adder (column 0) as 0.
-TREE_CARRY_BUG="s/\.a_i    (in\[From + 3\*k\]),/.a_i    (s == 1 \&\& j == 1 \&\& k == 0 ? 1'b0 : in[From + 3*k]),/"
-
 # index_counter CFG: a one-beat row's counts against a popcount of the beat.
 kind_index_counter() {
   local dir=$1 cfg=$2 rtl="$out/rtl/$2"
@@ -276,13 +262,9 @@ sat -verify -tempinduct-baseonly -maxsteps $steps -prove-asserts -set-assumes $S
 EOF
   }
   body "$rtl" >"$dir/prove.ys"
-  # the row's extent mask lets one position beyond K count
-  mutate "$rtl" "$dir/bug_rtl" "oasis_${cfg}_index_counter_array.sv" \
-    "s/LastBeatMask = \\([0-9]*\\)'h0/LastBeatMask = \\1'h1/" || return 1
+  mutant "$cfg" index_counter_array.extent_one_beyond "$dir/bug_rtl" || return 1
   body "$dir/bug_rtl" >"$dir/bug.ys"
-  # one carry of each entry's compressor tree dropped
-  mutate "$rtl" "$dir/bug_carry_rtl" "oasis_${cfg}_index_counter_array_tree.sv" \
-    "$TREE_CARRY_BUG" || return 1
+  mutant "$cfg" index_counter_array.tree_carry_dropped "$dir/bug_carry_rtl" || return 1
   body "$dir/bug_carry_rtl" >"$dir/bug_carry.ys"
 }
 
@@ -303,11 +285,9 @@ sat -verify -prove-asserts -show-inputs $top
 EOF
   }
   body "$rtl" >"$dir/prove.ys"
-  mutate "$rtl" "$dir/bug_tree_rtl" "$tree.sv" "$TREE_CARRY_BUG" || return 1
+  mutant "$cfg" index_counter_array.tree_carry_dropped "$dir/bug_tree_rtl" || return 1
   body "$dir/bug_tree_rtl" >"$dir/bug_tree.ys"
-  # the counting bank's adder drops the carry into column 1
-  mutate "$rtl" "$dir/bug_add_rtl" "$add.sv" "s/\.c_i(carry\[j\])/.c_i(j == 1 ? 1'b0 : carry[j])/" ||
-    return 1
+  mutant "$cfg" index_counter_array.bank_carry_dropped "$dir/bug_add_rtl" || return 1
   body "$dir/bug_add_rtl" >"$dir/bug_add.ys"
 }
 
@@ -341,23 +321,16 @@ equiv_status -assert
 EOF
   }
   body "$rtl" "$rtl" >"$dir/prove.ys"
-  local file sedexpr bug=""
+  local bug
   case "$block" in
     comparator) bug=comparator.magnitude_ge ;;
     clustering_unit) bug=clustering_unit.equal_goes_down ;;
-    index_counter_array)
-      file="$top.sv"; sedexpr="s/LastBeatMask = \\([0-9]*\\)'h0/LastBeatMask = \\1'h1/" ;;
-    fp16_add|fp16_mul)
-      file="oasis_fp_round.sv"
-      sedexpr='s/assign round_up = rounded_in\[1\] & (rounded_in\[0\] | rounded_in\[2\]);/assign round_up = rounded_in[1];/' ;;
+    index_counter_array) bug=index_counter_array.extent_one_beyond ;;
+    fp16_add|fp16_mul) bug=fp_round.ties_away ;;
     *) echo "prove: no injected bug for block $block" >&2; return 1 ;;
   esac
   # the netlist of a broken RTL against the intact RTL
-  if [ -n "$bug" ]; then
-    mutant "$cfg" "$bug" "$dir/bug_rtl" || return 1
-  else
-    mutate "$rtl" "$dir/bug_rtl" "$file" "$sedexpr" || return 1
-  fi
+  mutant "$cfg" "$bug" "$dir/bug_rtl" || return 1
   body "$rtl" "$dir/bug_rtl" >"$dir/bug.ys"
 }
 
