@@ -10,6 +10,7 @@
 #include "gen/generator.hpp"
 #include "gen/mutation.hpp"
 #include "gen/query.hpp"
+#include "gen/replay_tb.hpp"
 #include "model/config.hpp"
 
 int main(int argc, char** argv) {
@@ -35,6 +36,12 @@ int main(int argc, char** argv) {
                  "number picks an item and a key reads it from every item; a missing key exits 2")
       ->type_size(2)
       ->type_name("FILE KEY.PATH");
+  std::vector<std::string> replay;
+  app.add_option("--replay-tb", replay,
+                 "print the Icarus replay testbench of BLOCK of the generated folder whose "
+                 "manifest is FILE and exit (sim/icarus, docs/icarus.md)")
+      ->type_size(2)
+      ->type_name("FILE BLOCK");
   app.set_version_flag("--version", OASIS_VERSION);
   try {
     app.parse(argc, argv);
@@ -51,6 +58,17 @@ int main(int argc, char** argv) {
       std::fputs(oasis::gen::query_file(query[0], query[1]).c_str(), stdout);
     } catch (const oasis::gen::QueryError& e) {
       std::fprintf(stderr, "oasis-gen: --query: %s\n", e.what());
+      return 2;
+    }
+    return 0;
+  }
+  if (!replay.empty()) {
+    try {
+      std::fputs(oasis::gen::replay_testbench(oasis::gen::read_json_file(replay[0]), replay[1])
+                     .c_str(),
+                 stdout);
+    } catch (const oasis::gen::QueryError& e) {
+      std::fprintf(stderr, "oasis-gen: --replay-tb: %s\n", e.what());
       return 2;
     }
     return 0;

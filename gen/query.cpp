@@ -86,15 +86,18 @@ std::string query_text(const ordered_json& value) {
   return s;
 }
 
-std::string query_file(const std::string& file, const std::string& path) {
+ordered_json read_json_file(const std::string& file) {
   std::ifstream in(file);
   if (!in) throw QueryError(fmt::format("cannot read '{}'", file));
-  ordered_json doc;
   try {
-    doc = ordered_json::parse(in);
+    return ordered_json::parse(in);
   } catch (const ordered_json::parse_error& e) {
     throw QueryError(fmt::format("'{}' is not JSON: {}", file, e.what()));
   }
+}
+
+std::string query_file(const std::string& file, const std::string& path) {
+  const ordered_json doc = read_json_file(file);
   try {
     return query_text(query(doc, path));
   } catch (const QueryError& e) {

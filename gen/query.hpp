@@ -24,6 +24,10 @@ nlohmann::ordered_json query(const nlohmann::ordered_json& doc, const std::strin
 /// `value` as --query prints it, each line ending in a newline.
 std::string query_text(const nlohmann::ordered_json& value);
 
+/// The JSON document in `file`; a QueryError for a file it cannot read or
+/// parse.
+nlohmann::ordered_json read_json_file(const std::string& file);
+
 /// Reads `file` and returns query_text(query(file's JSON, path)); throws
 /// QueryError for a file it cannot read or parse, too.
 std::string query_file(const std::string& file, const std::string& path);

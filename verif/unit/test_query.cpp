@@ -12,6 +12,7 @@
 
 #include "gen/generator.hpp"
 #include "gen/query.hpp"
+#include "gen/replay_tb.hpp"
 #include "model/config.hpp"
 #include "verif/unit/run_command.hpp"
 
@@ -131,6 +132,42 @@ TEST_F(QueryCli, BadInputExitsTwoWithOneMessageOnStderr) {
     EXPECT_TRUE(r.out.starts_with(c.message)) << r.out;
     EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
   }
+}
+
+// The Icarus replay testbench (sim/icarus) from a block's ports: the header
+// the Verilator recorder writes for them (every port but the clock, in the
+// manifest's order), one expected value per output, the X rule's qualifier.
+TEST(ReplayTb, FollowsTheManifestsPorts) {
+  const ordered_json m = ordered_json::parse(R"({"blocks": {"x": {"top": "oasis_t_x", "ports": [
+      {"name": "clk_i", "direction": "input", "width": 1},
+      {"name": "rst_ni", "direction": "input", "width": 1},
+      {"name": "in_data_i", "direction": "input", "width": 8},
+      {"name": "out_valid_o", "direction": "output", "width": 1},
+      {"name": "out_data_o", "direction": "output", "width": 4}]},
+    "y": {"top": "oasis_t_y", "ports": [
+      {"name": "a_i", "direction": "input", "width": 16},
+      {"name": "lt_o", "direction": "output", "width": 1}]}}})");
+  const std::string x = replay_testbench(m, "x");
+  EXPECT_NE(x.find("if (line != \"# ports: in:rst_ni:1 in:in_data_i:8 out:out_valid_o:1 "
+                   "out:out_data_o:4\\n\")"),
+            std::string::npos)
+      << x;
+  EXPECT_NE(x.find("oasis_t_x u_dut (\n    .clk_i(clk_i),\n    .rst_ni(rst_ni),"),
+            std::string::npos);
+  EXPECT_NE(x.find("logic [3:0] exp_out_data_o;"), std::string::npos);
+  EXPECT_NE(x.find("got = $fscanf(fd, \"%h %h %h %h\\n\",\n"
+                   "                    rst_ni, in_data_i, exp_out_valid_o, exp_out_data_o);"),
+            std::string::npos)
+      << x;
+  // Data may be X while its valid is recorded low; a one-bit output never.
+  EXPECT_NE(x.find("if (xs > 0 && exp_out_valid_o === 1'b0) tolerated"), std::string::npos);
+  EXPECT_NE(x.find("armed = 1'b0;"), std::string::npos) << "armed by the first reset cycle";
+  EXPECT_NE(x.find("parameter int Settle = 1"), std::string::npos);
+  // A combinational unit: no clock, armed from the first vector.
+  const std::string y = replay_testbench(m, "y");
+  EXPECT_EQ(y.find("clk_i"), std::string::npos) << y;
+  EXPECT_NE(y.find("armed = 1'b1;"), std::string::npos);
+  EXPECT_THROW(replay_testbench(m, "nosuch"), QueryError);
 }
 
 }  // namespace
