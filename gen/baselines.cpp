@@ -2,11 +2,11 @@
 // (make synth, docs/synth.md):
 // - mac_line_baseline: an FP16 dequantize-and-MAC line (paper Fig. 1c) with
 //   the PE line's throughput: ceil(K / row interval) multiply-accumulates a
-//   cycle. Model: model/mac_line_baseline.hpp; test:
+//   cycle. Model: model/cycle/mac_line_baseline.hpp; test:
 //   verif/tb/mac_line_baseline_tb.cpp.
 // - topk_sort_baseline: Orizuru's interface and handshake around a bitonic
 //   sorting network over the token, in Orizuru's order. Model:
-//   model/topk_sort_baseline.hpp (outputs equal orizuru_topk's); test:
+//   model/cycle/topk_sort_baseline.hpp (outputs equal orizuru_topk's); test:
 //   verif/tb/topk_sort_baseline_tb.cpp.
 #include <fmt/format.h>
 
@@ -16,8 +16,8 @@
 #include "gen/block.hpp"
 #include "gen/fp_emit.hpp"
 #include "gen/orizuru.hpp"
-#include "model/mac_line_baseline.hpp"
-#include "model/topk_sort_baseline.hpp"
+#include "model/cycle/mac_line_baseline.hpp"
+#include "model/cycle/topk_sort_baseline.hpp"
 
 namespace oasis::gen {
 namespace {

@@ -1,8 +1,8 @@
 // The Clustering Unit (paper IV-C, docs/spec.md section 4): FP16 activations in,
 // nA-bit cluster indices out, by binary search over the 2^nA - 1 boundaries.
-// Cycle model: model/clustering_unit.hpp. Test: verif/tb/clustering_unit_tb.cpp.
+// Cycle model: model/cycle/clustering_unit.hpp. Test: verif/tb/clustering_unit_tb.cpp.
 // Interface and timing: docs/clustering_unit.md.
-#include "model/clustering_unit.hpp"
+#include "model/cycle/clustering_unit.hpp"
 
 #include <fmt/format.h>
 

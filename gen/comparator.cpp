@@ -1,6 +1,6 @@
 // The FP16 comparator of docs/spec.md section 2, the order every comparison in the
 // accelerator uses (Clustering Unit, Orizuru). Model: oasis::compare in
-// model/fp.hpp. Test: verif/tb/comparator_tb.cpp.
+// model/numerics/fp.hpp. Test: verif/tb/comparator_tb.cpp.
 #include <fmt/format.h>
 
 #include <string>

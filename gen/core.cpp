@@ -3,7 +3,7 @@
 // the Clustering Unit, Orizuru, the Error Calculation Unit, the activation
 // index buffer) into a next-token context, the current context the P PE lines
 // read, and the weight and output streams. Design and timing: docs/core.md;
-// cycle model: model/core.hpp.
+// cycle model: model/cycle/core.hpp.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,7 +12,7 @@
 #include "gen/block.hpp"
 #include "gen/fp_emit.hpp"
 #include "gen/sv.hpp"
-#include "model/regfile.hpp"
+#include "model/cycle/regfile.hpp"
 
 namespace oasis::gen {
 namespace {

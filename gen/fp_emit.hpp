@@ -11,7 +11,7 @@
 
 #include "gen/sv.hpp"
 #include "model/derived.hpp"
-#include "model/fp_delay.hpp"
+#include "model/perf/fp_delay.hpp"
 
 namespace oasis::gen {
 

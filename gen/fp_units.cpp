@@ -3,8 +3,8 @@
 // oasis_fp_mul_staged.sv, oasis_fp_convert.sv, oasis_fp_from_uint.sv, all rounding through
 // oasis_fp_round.sv) with a fixed latency of fp_pipeline_stages cycles and a valid bit: the
 // adder and the multiplier hold their registers inside, where the delay model puts them
-// (model/fp_delay.hpp), the conversions are followed by oasis_fp_pipe.sv (docs/fp_rtl.md).
-// Model: model/fp.hpp. Tests: verif/tb/<block>_tb.cpp.
+// (model/perf/fp_delay.hpp), the conversions are followed by oasis_fp_pipe.sv (docs/fp_rtl.md).
+// Model: model/numerics/fp.hpp. Tests: verif/tb/<block>_tb.cpp.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 

@@ -5,7 +5,7 @@
 // (rtl/oasis_fa.sv, rtl/oasis_ha.sv) over all C*I positions; a row's counts
 // accumulate over ceil(K / (C*I)) beats, and the finished row is presented T
 // counts a cycle from a second bank while the next row is counted.
-// Cycle model and adder counts: model/index_counter.hpp. Test:
+// Cycle model and adder counts: model/cycle/index_counter.hpp. Test:
 // verif/tb/index_counter_array_tb.cpp. Interface and timing: docs/index_counter.md.
 #include <fmt/format.h>
 
@@ -18,7 +18,7 @@
 #include "gen/mutation.hpp"
 #include "gen/sv.hpp"
 #include "model/derived.hpp"
-#include "model/index_counter.hpp"
+#include "model/cycle/index_counter.hpp"
 
 namespace oasis::gen {
 namespace {
@@ -57,7 +57,7 @@ std::string with_module(std::string text,
 // so the generator instantiates it with a number; its tables are localparams, computed once
 // per Inputs (Yosys 0.23 evaluates a constant function slowly: one table-building call, then
 // constant part-selects, keeps elaboration under a second for 512 inputs). The adder counts it
-// gives are model/index_counter.hpp's index_counter_tree_adders.
+// gives are model/cycle/index_counter.hpp's index_counter_tree_adders.
 const char* const kTreeModule = R"SV(
 /// Population count of Inputs bits (one entry's count of a beat) from full and half adders
 /// only. Every bit starts in column 0 (weight 1); an adder takes bits of one column and leaves
@@ -222,7 +222,7 @@ module @MODULE@ #(
 endmodule
 )SV";
 
-// The counting bank's adder for one entry. Its adder counts are model/index_counter.hpp's
+// The counting bank's adder for one entry. Its adder counts are model/cycle/index_counter.hpp's
 // index_counter_accumulator_adders.
 const char* const kAddModule = R"SV(
 /// The counting bank's adder: sum_o = a_i + b_i for an entry's count so far and its count of

@@ -2,8 +2,8 @@
 // topk_baseline, the plain engine it is measured against: k rounds of a
 // max-and-min reduction over the whole masked vector. Both share the token
 // interface and the load / build / drain handshake, so one cycle model
-// (model/orizuru_cycle.hpp) and one testbench shape check both.
-// Algorithm: model/orizuru.hpp. Tests: verif/tb/orizuru_tb.cpp,
+// (model/cycle/orizuru_cycle.hpp) and one testbench shape check both.
+// Algorithm: model/cycle/orizuru.hpp. Tests: verif/tb/orizuru_tb.cpp,
 // verif/tb/topk_baseline_tb.cpp. Interface, timing, structure: docs/orizuru.md.
 #include "gen/orizuru.hpp"
 

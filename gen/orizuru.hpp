@@ -1,6 +1,6 @@
 // The parts of gen/orizuru.cpp that the other top-k engines share: the token
 // interface with its load / build / drain handshake, and the manifest of the
-// figures the cycle model (model/orizuru_cycle.hpp) derives.
+// figures the cycle model (model/cycle/orizuru_cycle.hpp) derives.
 #pragma once
 
 #include <functional>
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "gen/sv.hpp"
-#include "model/orizuru_cycle.hpp"
+#include "model/cycle/orizuru_cycle.hpp"
 
 namespace oasis::gen {
 

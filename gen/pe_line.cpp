@@ -2,7 +2,7 @@
 // Concat Units feeding the index_counter_array block, the MAC tree and
 // its accumulator, the compensation MACs behind the Dequantization Unit, the
 // merge and scaling, and an output FIFO with credits. Design and timing:
-// docs/pe_line.md; cycle model: model/pe_line.hpp; reduction orders:
+// docs/pe_line.md; cycle model: model/cycle/pe_line.hpp; reduction orders:
 // docs/numerics.md. Every width and count comes from derive(c).
 #include <fmt/format.h>
 

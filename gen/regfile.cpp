@@ -1,8 +1,8 @@
 // The core's run-time register file (docs/spec.md section 6): LUT, codebooks and
 // boundaries behind a 16-bit register port, with the address map written out
-// as JSON and as a C++ header. Model: model/regfile.hpp. Test:
+// as JSON and as a C++ header. Model: model/cycle/regfile.hpp. Test:
 // verif/tb/regfile_tb.cpp.
-#include "model/regfile.hpp"
+#include "model/cycle/regfile.hpp"
 
 #include <fmt/format.h>
 

@@ -8,7 +8,7 @@
 #include <regex>
 #include <sstream>
 
-#include "model/fp_delay.hpp"
+#include "model/perf/fp_delay.hpp"
 
 namespace oasis {
 namespace {

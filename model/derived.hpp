@@ -85,7 +85,7 @@ struct IndexCounterTiming {
 };
 
 /// One PE line (docs/pe_line.md, Timing): the figures its cycle model
-/// (model/pe_line.hpp) and its emitter (gen/pe_line.cpp) read.
+/// (model/cycle/pe_line.hpp) and its emitter (gen/pe_line.cpp) read.
 struct LineTiming {
   int fill_beats = 0;         ///< weight-stream beats a row: ceil(K / Wb)
   int count_beats = 0;        ///< Index Counter beats a row: ceil(K / (C*I))
@@ -179,7 +179,7 @@ struct Derived {
   /// line's row latency.
   int64_t gemm_cycles(int64_t rows) const;
   /// The same with a row interval and a last group's beats that a slower
-  /// weight memory stretches (model/perf.hpp).
+  /// weight memory stretches (model/perf/perf.hpp).
   int64_t gemm_cycles(int64_t rows, int64_t row_interval, int64_t last_group_beats) const;
 
   /// The manifest's "derived" object and the scalar constants of the

@@ -4,7 +4,7 @@
 /// nearest even; subnormals in and out, signed zeros and infinities as IEEE
 /// says, and the canonical quiet NaN (exponent all ones, fraction 10...0,
 /// sign 0) as the only NaN result. Bit-exact with oasis::add / oasis::sub in
-/// model/fp.hpp. Combinational: oasis_fp_add_staged without stages.
+/// model/numerics/fp.hpp. Combinational: oasis_fp_add_staged without stages.
 module oasis_fp_add #(
   /// Exponent field width (5: binary16, 8: binary32).
   parameter int ExpBits  = 8,

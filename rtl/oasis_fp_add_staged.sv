@@ -4,7 +4,7 @@
 /// nearest even; subnormals in and out, signed zeros and infinities as IEEE
 /// says, and the canonical quiet NaN (exponent all ones, fraction 10...0,
 /// sign 0) as the only NaN result. Bit-exact with oasis::add / oasis::sub in
-/// model/fp.hpp.
+/// model/numerics/fp.hpp.
 ///
 /// Four places inside the datapath may hold a register stage, bit k of Cuts
 /// for place k (docs/fp_rtl.md, Pipelining):

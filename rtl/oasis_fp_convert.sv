@@ -5,7 +5,7 @@
 /// (rounded; overflow to infinity, underflow to subnormals and zero). Zeros
 /// and infinities keep their sign; every NaN becomes the canonical quiet NaN
 /// of the output format. Bit-exact with oasis::to_fp32 / oasis::to_fp16 in
-/// model/fp.hpp. Combinational.
+/// model/numerics/fp.hpp. Combinational.
 module oasis_fp_convert #(
   /// Exponent field width of the input format.
   parameter int InExpBits   = 5,

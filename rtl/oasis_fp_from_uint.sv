@@ -3,7 +3,7 @@
 /// Converts an unsigned integer to IEEE 754, one rounding to nearest even
 /// (exact while the integer fits the significand: below 2^24 for binary32),
 /// 0 to +0, too large a value to +infinity. For the index counts of the MAC
-/// tree. Bit-exact with oasis::fp32_from_uint in model/fp.hpp for IntBits = 32
+/// tree. Bit-exact with oasis::fp32_from_uint in model/numerics/fp.hpp for IntBits = 32
 /// and binary32. Combinational.
 module oasis_fp_from_uint #(
   /// Width of the unsigned integer input, bits.

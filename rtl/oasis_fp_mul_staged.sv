@@ -3,7 +3,7 @@
 /// IEEE 754 multiplication, a_i * b_i, one rounding to nearest even;
 /// subnormals in and out, signed zeros and infinities as IEEE says, and the
 /// canonical quiet NaN (exponent all ones, fraction 10...0, sign 0) as the only
-/// NaN result (also for 0 * inf). Bit-exact with oasis::mul in model/fp.hpp.
+/// NaN result (also for 0 * inf). Bit-exact with oasis::mul in model/numerics/fp.hpp.
 ///
 /// Three places inside the datapath may hold a register stage, bit k of Cuts
 /// for place k (docs/fp_rtl.md, Pipelining):

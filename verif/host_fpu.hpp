@@ -1,12 +1,12 @@
 // The host CPU's IEEE FPU (and libgcc's _Float16 conversions) as an
-// independent reference for model/fp.hpp, with NaN results made canonical as
+// independent reference for model/numerics/fp.hpp, with NaN results made canonical as
 // docs/spec.md section 2 asks (x86 returns a negative NaN for inf - inf).
 #pragma once
 
 #include <bit>
 #include <cstdint>
 
-#include "model/fp.hpp"
+#include "model/numerics/fp.hpp"
 
 namespace oasis::host {
 

@@ -23,13 +23,13 @@
 #include <string>
 #include <vector>
 
-#include "model/analyze.hpp"
+#include "model/perf/analyze.hpp"
 #include "model/config.hpp"
-#include "model/lut_gemm.hpp"
-#include "model/npy.hpp"
-#include "model/quant.hpp"
-#include "model/safetensors.hpp"
-#include "model/synth_data.hpp"
+#include "model/quant/lut_gemm.hpp"
+#include "model/io/npy.hpp"
+#include "model/quant/quant.hpp"
+#include "model/io/safetensors.hpp"
+#include "model/quant/synth_data.hpp"
 #include "model/tools/cli.hpp"
 
 namespace {

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "model/config.hpp"
-#include "model/fp_delay.hpp"
+#include "model/perf/fp_delay.hpp"
 #include "sim/ppa/flow.hpp"
 #include "sim/ppa/liberty.hpp"
 #include "sim/ppa/plan.hpp"

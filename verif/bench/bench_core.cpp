@@ -12,10 +12,10 @@
 #include <algorithm>
 
 #include "model/config.hpp"
-#include "model/core.hpp"
-#include "model/lut_gemm.hpp"
-#include "model/quant.hpp"
-#include "model/synth_data.hpp"
+#include "model/cycle/core.hpp"
+#include "model/quant/lut_gemm.hpp"
+#include "model/quant/quant.hpp"
+#include "model/quant/synth_data.hpp"
 
 namespace {
 

@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "model/config.hpp"
-#include "model/lut_gemm.hpp"
-#include "model/quant.hpp"
-#include "model/synth_data.hpp"
+#include "model/quant/lut_gemm.hpp"
+#include "model/quant/quant.hpp"
+#include "model/quant/synth_data.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // against the host FPU. Minutes, not seconds: make test-exhaustive only.
 #include <gtest/gtest.h>
 
-#include "model/fp.hpp"
+#include "model/numerics/fp.hpp"
 #include "verif/host_fpu.hpp"
 
 namespace oasis {

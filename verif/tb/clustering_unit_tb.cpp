@@ -1,6 +1,6 @@
 // Checks the generated Clustering Unit against its cycle model
-// (model/clustering_unit.hpp), which takes its indices from the docs/spec.md section 4
-// rule (model/clustering.hpp), every cycle: act_ready, idx_valid, busy and
+// (model/cycle/clustering_unit.hpp), which takes its indices from the docs/spec.md section 4
+// rule (model/quant/clustering.hpp), every cycle: act_ready, idx_valid, busy and
 // every lane's index. Stimulus per layer (a codebook, so a set of boundaries):
 // directed values (every boundary, its neighbours in the order, +-0, +-Inf,
 // NaNs, subnormals, extremes), then seeded random values, with random gaps in
@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "Vdut.h"
-#include "model/clustering.hpp"
-#include "model/clustering_unit.hpp"
+#include "model/quant/clustering.hpp"
+#include "model/cycle/clustering_unit.hpp"
 #include "model/config.hpp"
 #include "verif/harness/harness.hpp"
 

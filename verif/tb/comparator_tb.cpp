@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "Vdut.h"
-#include "model/fp.hpp"
+#include "model/numerics/fp.hpp"
 #include "verif/harness/harness.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-// Checks the generated OASIS core against its cycle model (model/core.hpp)
+// Checks the generated OASIS core against its cycle model (model/cycle/core.hpp)
 // every cycle: x_ready, w_ready, y_valid, y_rows, y_last, idle, the register port's
 // read side and, when valid, y. Every output is also compared, in row order,
 // with the golden model computed from the token and the weight row alone:
@@ -16,7 +16,7 @@
 // docs/spec.md section 6's lower bound; then two back-to-back segments of unthrottled
 // tokens (3 tokens of P + 1 rows, bound by the pre-processing, and 2 tokens of
 // enough rows for the GEMM phase to bound) are compared with the performance
-// model (model/perf.hpp, layer_perf): every token's last output and the
+// model (model/perf/perf.hpp, layer_perf): every token's last output and the
 // segment's cycles, exactly.
 // CORE_BENCH_ROWS=<n> in the environment skips the directed and random tokens
 // and runs a seeded synthetic LLM-like layer of n rows, quantized by the model,
@@ -33,14 +33,14 @@
 #include <vector>
 
 #include "Vdut.h"
-#include "model/clustering.hpp"
+#include "model/quant/clustering.hpp"
 #include "model/config.hpp"
-#include "model/core.hpp"
-#include "model/fp.hpp"
-#include "model/lut_gemm.hpp"
-#include "model/perf.hpp"
-#include "model/quant.hpp"
-#include "model/synth_data.hpp"
+#include "model/cycle/core.hpp"
+#include "model/numerics/fp.hpp"
+#include "model/quant/lut_gemm.hpp"
+#include "model/perf/perf.hpp"
+#include "model/quant/quant.hpp"
+#include "model/quant/synth_data.hpp"
 #include "oasis_generated.hpp"
 #include "verif/harness/harness.hpp"
 

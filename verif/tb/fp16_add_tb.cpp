@@ -5,7 +5,7 @@
 // million (--vectors N to change), or with --exhaustive every one of the 2^32
 // operand pairs as a sum.
 #include "Vdut.h"
-#include "model/fp.hpp"
+#include "model/numerics/fp.hpp"
 #include "verif/fp_directed.hpp"
 #include "verif/host_fpu.hpp"
 #include "verif/tb/fp_tb.hpp"

@@ -3,7 +3,7 @@
 // with random valid gaps (verif/tb/fp_tb.hpp): every one of the 2^16 inputs,
 // twice (once in order, once from the seeded generator).
 #include "Vdut.h"
-#include "model/fp.hpp"
+#include "model/numerics/fp.hpp"
 #include "verif/host_fpu.hpp"
 #include "verif/tb/fp_tb.hpp"
 

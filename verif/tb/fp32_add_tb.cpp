@@ -4,7 +4,7 @@
 // (verif/fp_directed.hpp) as a sum and as a difference, then a seeded random
 // million (--vectors N to change).
 #include "Vdut.h"
-#include "model/fp.hpp"
+#include "model/numerics/fp.hpp"
 #include "verif/fp_directed.hpp"
 #include "verif/host_fpu.hpp"
 #include "verif/tb/fp_tb.hpp"

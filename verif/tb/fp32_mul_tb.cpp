@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "Vdut.h"
-#include "model/fp.hpp"
+#include "model/numerics/fp.hpp"
 #include "verif/fp_directed.hpp"
 #include "verif/host_fpu.hpp"
 #include "verif/tb/fp_tb.hpp"

@@ -7,7 +7,7 @@
 // (--vectors N), half of them in or near the binary16 range. With
 // --exhaustive, every one of the 2^32 binary32 inputs.
 #include "Vdut.h"
-#include "model/fp.hpp"
+#include "model/numerics/fp.hpp"
 #include "verif/fp_directed.hpp"
 #include "verif/host_fpu.hpp"
 #include "verif/tb/fp_tb.hpp"

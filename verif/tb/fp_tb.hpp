@@ -4,7 +4,7 @@
 // latency of fp_pipeline_stages cycles with a valid bit, docs/fp_rtl.md) with
 // random gaps in in_valid_i, and every cycle checks
 //   - out_valid_o against in_valid_i of `latency` cycles before, and
-//   - when valid, the result against the model (model/fp.hpp) and against the
+//   - when valid, the result against the model (model/numerics/fp.hpp) and against the
 //     host FPU (verif/host_fpu.hpp), both bit for bit.
 // A mismatch prints the operands, the expected and the actual result in hex,
 // the cycle the operation entered, the cycle it came out and the seed.
@@ -39,7 +39,7 @@ using Source = std::function<bool(Operation&)>;
 /// unit's own operand and result ports. Unit supplies:
 ///   void drive(Dut&, const Operation&)            operand ports
 ///   uint64_t result(const Dut&)                   result port
-///   uint64_t model(const Operation&)              model/fp.hpp
+///   uint64_t model(const Operation&)              model/numerics/fp.hpp
 ///   uint64_t host(const Operation&)               verif/host_fpu.hpp
 ///   std::string describe(const Operation&)        operands in hex
 ///   static constexpr const char* kResult          result port name

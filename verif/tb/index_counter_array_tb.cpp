@@ -1,5 +1,5 @@
 // Checks the generated Concat Unit / Index Counter array against its cycle
-// model (model/index_counter.hpp) every cycle: idx_ready, cnt_valid and, when
+// model (model/cycle/index_counter.hpp) every cycle: idx_ready, cnt_valid and, when
 // valid, the chunk number, the last flag and every count. Each presented row
 // is also compared with the docs/spec.md section 6 rule computed directly from the
 // row's indices (index_counts). Stimulus: directed rows (all K indices equal,
@@ -16,7 +16,7 @@
 
 #include "Vdut.h"
 #include "model/config.hpp"
-#include "model/index_counter.hpp"
+#include "model/cycle/index_counter.hpp"
 #include "verif/harness/harness.hpp"
 
 namespace {

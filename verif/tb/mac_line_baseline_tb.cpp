@@ -1,5 +1,5 @@
 // Checks the generated FP16 dequantize-and-MAC line (gen/baselines.cpp, block
-// mac_line_baseline) against its cycle model (model/mac_line_baseline.hpp)
+// mac_line_baseline) against its cycle model (model/cycle/mac_line_baseline.hpp)
 // every cycle: y_valid and, when valid, y; and every output row against
 // mac_line_row computed from the row alone. Stimulus: tokens of random
 // activations, codebooks and scales, directed ones with NaN, infinities, zeros
@@ -14,9 +14,9 @@
 
 #include "Vdut.h"
 #include "model/config.hpp"
-#include "model/fp.hpp"
-#include "model/lut_gemm.hpp"
-#include "model/mac_line_baseline.hpp"
+#include "model/numerics/fp.hpp"
+#include "model/quant/lut_gemm.hpp"
+#include "model/cycle/mac_line_baseline.hpp"
 #include "verif/harness/harness.hpp"
 
 namespace {

@@ -1,5 +1,5 @@
 // Checks the generated Orizuru engine against its cycle model
-// (model/orizuru_cycle.hpp, values from orizuru_topk) every cycle: in_ready,
+// (model/cycle/orizuru_cycle.hpp, values from orizuru_topk) every cycle: in_ready,
 // out_valid and, while valid, the outlier's side, value bits and channel.
 // Stimulus: directed tokens (all equal, signed zeros, several -Inf, NaNs,
 // subnormals, duplicates straddling the k-th place, ramps), then seeded
@@ -16,7 +16,7 @@
 
 #include "Vdut.h"
 #include "model/config.hpp"
-#include "model/orizuru_cycle.hpp"
+#include "model/cycle/orizuru_cycle.hpp"
 #include "verif/harness/harness.hpp"
 
 #ifndef OASIS_TOPK_BASELINE

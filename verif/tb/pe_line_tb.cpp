@@ -1,7 +1,7 @@
-// Checks the generated PE line against its cycle model (model/pe_line.hpp)
+// Checks the generated PE line against its cycle model (model/cycle/pe_line.hpp)
 // every cycle: w_ready, y_valid, idle and, when valid, y. Every output row is
 // also compared with the per-row steps of the golden model (index_counts,
-// main_branch, outlier_branch, merge_and_scale of model/lut_gemm.hpp)
+// main_branch, outlier_branch, merge_and_scale of model/quant/lut_gemm.hpp)
 // computed directly from the row, independent of the cycle model.
 // Stimulus: tokens (contexts) of random codebooks, LUT, outliers and
 // residuals, including directed ones (NaN and Inf in the LUT and the
@@ -19,9 +19,9 @@
 
 #include "Vdut.h"
 #include "model/config.hpp"
-#include "model/fp.hpp"
-#include "model/lut_gemm.hpp"
-#include "model/pe_line.hpp"
+#include "model/numerics/fp.hpp"
+#include "model/quant/lut_gemm.hpp"
+#include "model/cycle/pe_line.hpp"
 #include "verif/harness/harness.hpp"
 
 namespace {

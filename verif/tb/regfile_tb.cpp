@@ -6,7 +6,7 @@
 
 #include "Vdut.h"
 #include "model/config.hpp"
-#include "model/regfile.hpp"
+#include "model/cycle/regfile.hpp"
 #include "verif/harness/harness.hpp"
 
 namespace {

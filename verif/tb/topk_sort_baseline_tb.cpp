@@ -1,6 +1,6 @@
 // The sorting-network top-k baseline (gen/baselines.cpp, block
 // topk_sort_baseline) has Orizuru's interface and handshake with one build
-// cycle, and the same outputs (model/topk_sort_baseline.hpp; the unit test
+// cycle, and the same outputs (model/cycle/topk_sort_baseline.hpp; the unit test
 // test_baselines checks the network against orizuru_topk): the same
 // testbench checks it against the same cycle model.
 #define OASIS_TOPK_BASELINE 1

@@ -5,7 +5,7 @@
 // index counts of any config), then a seeded random million (--vectors N)
 // spread over every magnitude. With --exhaustive, all 2^32 integers.
 #include "Vdut.h"
-#include "model/fp.hpp"
+#include "model/numerics/fp.hpp"
 #include "verif/fp_directed.hpp"
 #include "verif/host_fpu.hpp"
 #include "verif/tb/fp_tb.hpp"

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "model/config.hpp"
-#include "model/fp.hpp"
-#include "model/lut_gemm.hpp"
+#include "model/numerics/fp.hpp"
+#include "model/quant/lut_gemm.hpp"
 
 namespace oasis::test {
 

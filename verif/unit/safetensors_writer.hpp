@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "model/fp.hpp"
+#include "model/numerics/fp.hpp"
 
 namespace oasis::test {
 

@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "model/config.hpp"
-#include "model/fp.hpp"
-#include "model/lut_gemm.hpp"
-#include "model/mac_line_baseline.hpp"
-#include "model/orizuru.hpp"
-#include "model/topk_sort_baseline.hpp"
+#include "model/numerics/fp.hpp"
+#include "model/quant/lut_gemm.hpp"
+#include "model/cycle/mac_line_baseline.hpp"
+#include "model/cycle/orizuru.hpp"
+#include "model/cycle/topk_sort_baseline.hpp"
 
 namespace oasis {
 namespace {

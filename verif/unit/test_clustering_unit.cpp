@@ -9,8 +9,8 @@
 
 #include "gen/block.hpp"
 #include "gen/generator.hpp"
-#include "model/clustering.hpp"
-#include "model/clustering_unit.hpp"
+#include "model/quant/clustering.hpp"
+#include "model/cycle/clustering_unit.hpp"
 #include "model/config.hpp"
 
 namespace oasis {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "model/config.hpp"
-#include "model/core.hpp"
-#include "model/lut_gemm.hpp"
+#include "model/cycle/core.hpp"
+#include "model/quant/lut_gemm.hpp"
 #include "verif/unit/random_gemm.hpp"
 
 namespace oasis {

@@ -12,11 +12,11 @@
 #include <string>
 
 #include "gen/generator.hpp"
-#include "model/analyze.hpp"
+#include "model/perf/analyze.hpp"
 #include "model/config.hpp"
-#include "model/core.hpp"
-#include "model/pe_line.hpp"
-#include "model/perf.hpp"
+#include "model/cycle/core.hpp"
+#include "model/cycle/pe_line.hpp"
+#include "model/perf/perf.hpp"
 #include "verif/unit/config_cases.hpp"
 #include "verif/unit/random_gemm.hpp"
 #include "verif/unit/run_command.hpp"

@@ -1,4 +1,4 @@
-// model/fp.hpp against the host FPU, bit for bit: every binary16 input for
+// model/numerics/fp.hpp against the host FPU, bit for bit: every binary16 input for
 // the unary operations, a TestFloat-style directed list for every binary
 // operation (verif/fp_directed.hpp, shared with the RTL tests), and 10
 // million seeded random binary32 pairs for add and multiply.
@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "model/fp.hpp"
+#include "model/numerics/fp.hpp"
 #include "verif/fp_directed.hpp"
 #include "verif/host_fpu.hpp"
 

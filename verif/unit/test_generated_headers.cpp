@@ -9,7 +9,7 @@
 #include <string>
 
 #include "model/config.hpp"
-#include "model/regfile.hpp"
+#include "model/cycle/regfile.hpp"
 #include "oasis_default_params.hpp"
 #include "oasis_default_regmap.hpp"
 #include "oasis_paper_params.hpp"

@@ -19,7 +19,7 @@
 #include "gen/block.hpp"
 #include "gen/generator.hpp"
 #include "model/config.hpp"
-#include "model/index_counter.hpp"
+#include "model/cycle/index_counter.hpp"
 #include "verif/unit/run_command.hpp"
 
 namespace oasis {

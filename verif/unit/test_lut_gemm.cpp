@@ -15,11 +15,11 @@
 #include <immintrin.h>
 #endif
 
-#include "model/clustering.hpp"
-#include "model/lut_gemm.hpp"
-#include "model/orizuru.hpp"
-#include "model/quant.hpp"
-#include "model/synth_data.hpp"
+#include "model/quant/clustering.hpp"
+#include "model/quant/lut_gemm.hpp"
+#include "model/cycle/orizuru.hpp"
+#include "model/quant/quant.hpp"
+#include "model/quant/synth_data.hpp"
 #include "verif/host_fpu.hpp"
 
 namespace oasis {

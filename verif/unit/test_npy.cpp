@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "model/npy.hpp"
+#include "model/io/npy.hpp"
 
 namespace oasis {
 namespace {

@@ -15,11 +15,11 @@
 #include <string>
 
 #include "model/config.hpp"
-#include "model/lut_gemm.hpp"
-#include "model/npy.hpp"
-#include "model/quant.hpp"
-#include "model/safetensors.hpp"
-#include "model/synth_data.hpp"
+#include "model/quant/lut_gemm.hpp"
+#include "model/io/npy.hpp"
+#include "model/quant/quant.hpp"
+#include "model/io/safetensors.hpp"
+#include "model/quant/synth_data.hpp"
 #include "verif/unit/run_command.hpp"
 #include "verif/unit/safetensors_writer.hpp"
 

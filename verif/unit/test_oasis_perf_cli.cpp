@@ -13,7 +13,7 @@
 #include <string>
 
 #include "model/config.hpp"
-#include "model/perf.hpp"
+#include "model/perf/perf.hpp"
 #include "verif/unit/run_command.hpp"
 
 namespace oasis {

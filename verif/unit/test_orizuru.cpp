@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "model/fp.hpp"
-#include "model/orizuru.hpp"
+#include "model/numerics/fp.hpp"
+#include "model/cycle/orizuru.hpp"
 
 namespace oasis {
 namespace {

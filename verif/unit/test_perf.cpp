@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "model/config.hpp"
-#include "model/core.hpp"
-#include "model/lut_gemm.hpp"
-#include "model/perf.hpp"
+#include "model/cycle/core.hpp"
+#include "model/quant/lut_gemm.hpp"
+#include "model/perf/perf.hpp"
 #include "verif/unit/config_cases.hpp"
 #include "verif/unit/random_gemm.hpp"
 

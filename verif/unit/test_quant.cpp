@@ -13,10 +13,10 @@
 #include <random>
 #include <vector>
 
-#include "model/clustering.hpp"
-#include "model/orizuru.hpp"
-#include "model/quant.hpp"
-#include "model/synth_data.hpp"
+#include "model/quant/clustering.hpp"
+#include "model/cycle/orizuru.hpp"
+#include "model/quant/quant.hpp"
+#include "model/quant/synth_data.hpp"
 #include "verif/host_fpu.hpp"
 
 namespace oasis {

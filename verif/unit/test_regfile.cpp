@@ -6,7 +6,7 @@
 
 #include "gen/generator.hpp"
 #include "model/config.hpp"
-#include "model/regfile.hpp"
+#include "model/cycle/regfile.hpp"
 
 namespace oasis {
 namespace {

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "model/safetensors.hpp"
+#include "model/io/safetensors.hpp"
 #include "verif/unit/safetensors_writer.hpp"
 
 namespace oasis {

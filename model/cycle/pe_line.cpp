@@ -1,0 +1,190 @@
+#include "model/cycle/pe_line.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace oasis {
+
+PeLine::PeLine(const Config& c)
+    : config_(c), derived_(derive(c)), acc_(c.accumulator), counters_(c, derived_) {
+  for (auto& b : bank_) b.assign(size_t(c.channels), 0);
+  reset();
+}
+
+void PeLine::reset() {
+  counters_.reset();
+  cycle_ = 0;
+  for (auto& b : bank_) std::fill(b.begin(), b.end(), 0);
+  bank_scale_[0] = bank_scale_[1] = Fp16{};
+  bank_full_[0] = bank_full_[1] = false;
+  wr_bank_ = wr_beat_ = rd_bank_ = cnt_beat_ = group_ = credits_ = 0;
+  rd_busy_ = false;
+  main_pipe_ = {};
+  comp_pipe_ = {};
+  comp_tree_pipe_ = {};
+  merge_pipe_ = {};
+  main_acc_ = {};
+  macs_.assign(size_t(timing().comp_inputs), AccValue{});
+  comp_done_ = false;
+  main_fifo_.clear();
+  comp_fifo_.clear();
+  scale_fifo_.clear();
+  out_fifo_.clear();
+}
+
+void PeLine::set_context(const PeLineContext& ctx) {
+  const size_t k2 = size_t(derived_.outliers);
+  const size_t entries = size_t(derived_.lut_entries);
+  const size_t centroids = size_t(derived_.weight_centroids);
+  if (ctx.act_index.size() != size_t(config_.channels) || ctx.outlier_channels.size() != k2 ||
+      ctx.residuals.size() != k2 || ctx.lut.size() != entries ||
+      ctx.weight_codebook.size() != centroids) {
+    throw std::invalid_argument(fmt::format(
+        "PE line context: {} activation indices, {} outliers, {} residuals, {} LUT entries, {} "
+        "weight centroids; expected {}, {}, {}, {}, {}",
+        ctx.act_index.size(), ctx.outlier_channels.size(), ctx.residuals.size(), ctx.lut.size(),
+        ctx.weight_codebook.size(), config_.channels, k2, k2, entries, centroids));
+  }
+  for (int ch : ctx.outlier_channels) {
+    if (ch < 0 || ch >= config_.channels) {
+      throw std::invalid_argument(fmt::format("PE line context: outlier channel {}; allowed: 0..{}",
+                                              ch, config_.channels - 1));
+    }
+  }
+  ctx_ = ctx;
+}
+
+bool PeLine::idle() const {
+  return !bank_full_[0] && !bank_full_[1] && credits_ == 0 && wr_beat_ == 0;
+}
+
+void PeLine::clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w_scale, bool y_ready) {
+  const uint64_t now = cycle_;
+  const int K = config_.channels;
+  const int G = derived_.indices_per_cycle;
+  const int T = config_.mac_tree_inputs;
+  const int Mc = config_.comp_macs;
+  const int nW = config_.weight_bits;
+  const int entries = derived_.lut_entries;
+  std::vector<AccValue> main_push, comp_push;
+  std::vector<Fp16> out_push;
+
+  // Output FIFO, then the merge: both read only what was visible at the
+  // start of the cycle.
+  const bool y_pop = y_valid() && y_ready;
+  if (y_pop) out_fifo_.pop_front();
+  if (!main_fifo_.empty() && !comp_fifo_.empty()) {
+    AccValue merged;
+    const Fp16 y = merge_and_scale(main_fifo_.front(), comp_fifo_.front(), ctx_.act_scale,
+                                   scale_fifo_.front(), acc_, &merged);
+    main_fifo_.pop_front();
+    comp_fifo_.pop_front();
+    scale_fifo_.pop_front();
+    merge_pipe_.push(now + uint64_t(timing().merge_latency), y);
+  }
+
+  // Read side of the Weight Index Buffer: counting and gathering.
+  const bool start = !rd_busy_ && bank_full_[rd_bank_] && credits_ < timing().fifo_depth;
+  const bool go = rd_busy_ || start;
+  if (start) scale_fifo_.push_back(bank_scale_[rd_bank_]);
+  const bool idx_valid = go && cnt_beat_ < timing().count_beats;
+  const bool idx_fire = idx_valid && counters_.idx_ready(true);
+  std::vector<int> idx(size_t(G), 0);
+  if (idx_valid) {
+    for (int p = 0; p < G; ++p) {
+      const int ch = cnt_beat_ * G + p;
+      if (ch < K) idx[size_t(p)] = (ctx_.act_index[size_t(ch)] << nW) | bank_[rd_bank_][size_t(ch)];
+    }
+  }
+  if (go && group_ < timing().groups) {
+    Tagged g;
+    g.values.assign(size_t(Mc), AccValue{});
+    g.present.assign(size_t(Mc), false);
+    for (int m = 0; m < Mc; ++m) {
+      const int j = group_ * Mc + m;
+      if (j >= derived_.outliers) continue;
+      const uint8_t iw = bank_[rd_bank_][size_t(ctx_.outlier_channels[size_t(j)])];
+      g.values[size_t(m)] =
+          acc_.mul(acc_.widen(ctx_.residuals[size_t(j)]), acc_.widen(ctx_.weight_codebook[iw]));
+      g.present[size_t(m)] = true;
+    }
+    g.first = group_ == 0;
+    g.last = group_ == timing().groups - 1;
+    comp_pipe_.push(now + uint64_t(timing().comp_latency), std::move(g));
+    ++group_;
+  }
+  if (idx_fire) ++cnt_beat_;
+  const bool release = go && cnt_beat_ == timing().count_beats && group_ == timing().groups;
+  const int pending_rd_bank = rd_bank_;
+
+  // Main branch: the chunk the Index Counter array presents this cycle.
+  if (counters_.cnt_valid()) {
+    const int c = counters_.cnt_chunk();
+    std::vector<AccValue> products;
+    for (int t = 0; t < T && c * T + t < entries; ++t) {
+      products.push_back(
+          acc_.mul(acc_.count(counters_.cnt_data(t)), acc_.widen(ctx_.lut[size_t(c * T + t)])));
+    }
+    Tagged v;
+    v.values = {pairwise_tree(products, acc_)};
+    v.first = c == 0;
+    v.last = counters_.cnt_last();
+    main_pipe_.push(now + uint64_t(timing().main_latency), std::move(v));
+  }
+  counters_.clock(idx_valid, idx, std::vector<bool>(size_t(G), true), true);
+  if (auto v = main_pipe_.take(now)) {
+    main_acc_ = v->first ? v->values[0] : acc_.add(main_acc_, v->values[0]);
+    if (v->last) main_push.push_back(main_acc_);
+  }
+
+  // Outlier branch: the tree reads the MACs the cycle after their last
+  // product, before this cycle's products update them.
+  if (comp_done_) {
+    comp_tree_pipe_.push(now + uint64_t(timing().comp_tree_latency), pairwise_tree(macs_, acc_));
+  }
+  comp_done_ = false;
+  if (auto g = comp_pipe_.take(now)) {
+    for (int m = 0; m < timing().comp_inputs; ++m) {
+      if (!g->present[size_t(m)]) continue;
+      macs_[size_t(m)] =
+          g->first ? g->values[size_t(m)] : acc_.add(macs_[size_t(m)], g->values[size_t(m)]);
+    }
+    comp_done_ = g->last;
+  }
+  if (auto v = comp_tree_pipe_.take(now)) comp_push.push_back(*v);
+  if (auto y = merge_pipe_.take(now)) out_push.push_back(*y);
+
+  // Fill side.
+  if (w_valid && w_ready()) {
+    for (int p = 0; p < config_.weight_beat_indices; ++p) {
+      const int ch = wr_beat_ * config_.weight_beat_indices + p;
+      if (ch < K) bank_[wr_bank_][size_t(ch)] = w_idx[size_t(p)] & ((1 << nW) - 1);
+    }
+    if (wr_beat_ == 0) bank_scale_[wr_bank_] = w_scale;
+    if (wr_beat_ == timing().fill_beats - 1) {
+      bank_full_[wr_bank_] = true;
+      wr_bank_ ^= 1;
+      wr_beat_ = 0;
+    } else {
+      ++wr_beat_;
+    }
+  }
+  if (release) {
+    bank_full_[pending_rd_bank] = false;
+    rd_bank_ ^= 1;
+    rd_busy_ = false;
+    cnt_beat_ = 0;
+    group_ = 0;
+  } else {
+    rd_busy_ = go;
+  }
+  credits_ += int(start) - int(y_pop);
+  for (const auto& v : main_push) main_fifo_.push_back(v);
+  for (const auto& v : comp_push) comp_fifo_.push_back(v);
+  for (const auto& v : out_push) out_fifo_.push_back(v);
+  ++cycle_;
+}
+
+}  // namespace oasis

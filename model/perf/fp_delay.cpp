@@ -1,0 +1,92 @@
+#include "model/perf/fp_delay.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <tuple>
+
+namespace oasis {
+
+namespace {
+
+// A register's clock-to-output and setup time in osu018 (DFFSR: 0.34 ns and
+// 0.09 ns), in FO4 of 0.0992 ns, rounded up.
+constexpr double kRegisterFo4 = 5;
+
+}  // namespace
+
+// Segment delays in FO4, measured with OpenSTA on each unit synthesized by
+// make ppa's flow with a register at every place (docs/fp_rtl.md, Pipelining,
+// says how): the worst path from one place to the next, clock-to-output left
+// out; the first segment starts at the inputs, the last ends at the outputs.
+FpSegments fp_add_segments(const FpFormat& f) {
+  const bool half = f.width() == 16;
+  return {half ? "binary16 adder" : "binary32 adder",
+          {"order by magnitude", "align", "add significands", "normalise", "round and pack"},
+          half ? std::vector<double>{24, 11, 24, 23, 37} : std::vector<double>{31, 15, 41, 32, 53}};
+}
+
+FpSegments fp_mul_segments(const FpFormat& f) {
+  const bool half = f.width() == 16;
+  return {half ? "binary16 multiplier" : "binary32 multiplier",
+          {"partial products", "add partial products", "normalise", "round and pack"},
+          half ? std::vector<double>{31, 24, 28, 36} : std::vector<double>{54, 45, 47, 62}};
+}
+
+std::vector<FpSegments> fp_pipelined_units() {
+  const FpFormat half{5, 10}, single{8, 23};
+  return {fp_add_segments(half), fp_mul_segments(half), fp_add_segments(single),
+          fp_mul_segments(single)};
+}
+
+double FpCuts::longest_fo4() const {
+  double longest = 0;
+  for (double d : stage_fo4) longest = std::max(longest, d);
+  return longest;
+}
+
+FpCuts place_cuts(const FpSegments& segments, int stages) {
+  const int places = segments.places();
+  // Later places first: of two masks, the larger has its highest place later.
+  const auto key = [](const FpCuts& x) {
+    return std::tuple(x.longest_fo4(), std::popcount(x.mask), ~x.mask);
+  };
+  FpCuts best;
+  bool found = false;
+  for (unsigned mask = 0; mask < (1u << places); ++mask) {
+    const int inside = std::popcount(mask);
+    if (inside > stages) continue;
+    FpCuts c{mask, stages - inside, {}};
+    double stage = 0;
+    for (int i = 0; i <= places; ++i) {
+      stage += segments.fo4[size_t(i)];
+      if (i == places || (mask >> i & 1u)) {
+        c.stage_fo4.push_back(stage);
+        stage = 0;
+      }
+    }
+    if (!found || key(c) < key(best)) best = c;
+    found = true;
+  }
+  return best;
+}
+
+double fp_stage_budget_fo4(int period_fo4) {
+  return (1 - kPpaIoBudget) * period_fo4 - kRegisterFo4;
+}
+
+bool fits_period(const FpCuts& cuts, int period_fo4) {
+  return cuts.longest_fo4() <= fp_stage_budget_fo4(period_fo4);
+}
+
+int fp_stages_for_period(int period_fo4, int max_stages) {
+  for (int s = 0; s < max_stages; ++s) {
+    bool fits = true;
+    for (const FpSegments& unit : fp_pipelined_units()) {
+      fits = fits && fits_period(place_cuts(unit, s), period_fo4);
+    }
+    if (fits) return s;
+  }
+  return max_stages;
+}
+
+}  // namespace oasis
