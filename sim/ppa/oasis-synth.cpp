@@ -34,10 +34,6 @@ using namespace oasis::ppa;
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 struct Options {
   std::string build;
   std::string config_path;
@@ -328,19 +324,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "oasis-synth: %s\n", e.what());
-    return 2;
-  } catch (const ConfigError& e) {
-    std::fprintf(stderr, "oasis-synth: %s\n", e.what());
-    return 2;
-  } catch (const PlanError& e) {
-    std::fprintf(stderr, "oasis-synth: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "oasis-synth: %s\n", e.what());
-    return 1;
-  }
+  return oasis::ppa::command_main("oasis-synth", [&] { return run(argc, argv); });
 }

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -18,6 +19,24 @@ namespace oasis::ppa {
 
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
+
+int command_main(const char* name, const std::function<int()>& run) {
+  try {
+    return run();
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "%s: %s\n", name, e.what());
+    return 2;
+  } catch (const ConfigError& e) {
+    std::fprintf(stderr, "%s: %s\n", name, e.what());
+    return 2;
+  } catch (const PlanError& e) {
+    std::fprintf(stderr, "%s: %s\n", name, e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", name, e.what());
+    return 1;
+  }
+}
 
 uint64_t fnv1a(const std::string& s, uint64_t h) {
   for (unsigned char c : s) {

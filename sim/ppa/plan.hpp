@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -50,6 +51,16 @@ std::vector<std::string> block_sources(const Variant& v, const std::string& bloc
 struct PlanError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+/// Bad input to a command: an option out of range, a missing file or tool.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// main() of oasis-synth and oasis-ppa: `run`'s status; bad input (UsageError,
+/// oasis::ConfigError, PlanError) one line "<name>: message" on stderr and
+/// status 2, any other failure status 1.
+int command_main(const char* name, const std::function<int()>& run);
 
 /// The blocks of a comma-separated --blocks list, each a generated block
 /// (else a PlanError naming the allowed ones); empty: all.
