@@ -150,8 +150,8 @@ std::string yosys_map_script(const BlockJob& job, const Technology& tech, const 
   for (const auto& m : kept) s += fmt::format("setattr -mod -unset keep_hierarchy {}\n", m);
   s += "flatten\nopt_clean -purge\n";
   for (const auto& m : job.blackboxes) {
-    s += fmt::format("tee -q -o {0}.inputs select -list {0}/i:*\n", m);
-    s += fmt::format("tee -q -o {0}.outputs select -list {0}/o:*\n", m);
+    s += fmt::format("tee -q -o {0}.inputs select -list ={0}/i:*\n", m);
+    s += fmt::format("tee -q -o {0}.outputs select -list ={0}/o:*\n", m);
   }
   s += "write_blif -gates mapped.blif\n";
   return s;
@@ -294,6 +294,11 @@ GateNetlist cut_blackboxes(GateNetlist nl, const BlockJob& job, const fs::path& 
   std::map<std::string, std::set<std::string>> outputs_of;
   for (const auto& m : job.blackboxes) {
     for (const auto& p : port_names(work / (m + ".outputs"))) outputs_of[m].insert(p);
+    // Every block has outputs: none read means Yosys's selection missed the box.
+    if (outputs_of[m].empty()) {
+      throw ReportError(fmt::format("no outputs of the black box {} in {}", m,
+                                    (work / (m + ".outputs")).string()));
+    }
   }
   std::vector<Gate> kept;
   std::set<std::string> new_inputs, new_outputs;

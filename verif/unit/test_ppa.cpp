@@ -425,6 +425,27 @@ TEST_F(PpaCli, MapsAndTimesOneSmallBlock) {
   EXPECT_TRUE(fs::exists(dir_ / "out" / "work" / "fp16_add" / "netlist.v"));
 }
 
+// Above --max-channels the core is measured around its PE lines and Orizuru
+// as black boxes: they are cut out of the netlist, the nets they drove become
+// inputs and the nets they read outputs (docs/ppa.md, "Scaled figures").
+TEST_F(PpaCli, CutsTheCoresBlackBoxes) {
+  const auto r =
+      ppa("--config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json") +
+          " --set channels=5 --set outliers_per_side=2 --set mac_tree_inputs=1 --set comp_macs=1 "
+          "--set index_counters=1 --set counter_inputs=2 --set weight_beat_indices=2 "
+          "--set orizuru_unit_inputs=2 --set act_bits=2 --set weight_bits=2 "
+          "--set clustering_lanes=1 --max-channels 4 --blocks core");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("core_glue"), std::string::npos) << r.out;
+  std::ifstream in(dir_ / "out" / "work" / "core_glue" / "netlist.v");
+  ASSERT_TRUE(in) << r.out;
+  const std::string v((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(v.find("oasis_default_pe_line"), std::string::npos) << "a PE line left in";
+  EXPECT_EQ(v.find("oasis_default_orizuru"), std::string::npos) << "Orizuru left in";
+  EXPECT_NE(v.find(" bb_in"), std::string::npos) << "the boxes' outputs as inputs";
+  EXPECT_NE(v.find(" bb_out"), std::string::npos) << "the boxes' inputs as outputs";
+}
+
 // make synth's figures: Yosys's CMOS costs, a flip-flop with an asynchronous
 // reset as a plain one, and no guess for a cell it has no cost for.
 TEST(Generic, Transistors) {
