@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "model/perf/fp_delay.hpp"
 #include "sim/ppa/run.hpp"
 
 namespace oasis::ppa {
@@ -201,6 +202,35 @@ json table2(const ReportInputs& in) {
           {"rows", rows}};
 }
 
+json delay_model(const ReportInputs& in) {
+  json rows = json::array();
+  const double budget = fp_stage_budget_fo4(int(std::lround(in.period_fo4)));
+  for (const auto& [name, m] : in.manifest.items()) {
+    if (!m.contains("pipeline") || !in.blocks.contains(name)) continue;
+    const json& pl = m.at("pipeline");
+    double longest = 0;
+    for (const auto& d : pl.at("stage_fo4")) longest = std::max(longest, d.get<double>());
+    const json& t = in.blocks.at(name).at("timing");
+    const double measured = t.at("critical_path").get<double>() / in.fo4;
+    // The places used, place 0 rightmost, as the generated Cuts parameter reads; a place
+    // follows each segment the manifest names but the last.
+    const unsigned mask = pl.at("cuts").get<unsigned>();
+    std::string cuts;
+    for (size_t k = pl.at("places").size() - 1; k-- > 0;) cuts += (mask >> k & 1u) ? '1' : '0';
+    rows.push_back(
+        {{"block", name},
+         {"cuts", cuts},
+         {"registers_after", pl.at("registers_after")},
+         {"model_longest_stage_fo4", num(longest, 1)},
+         {"model_stage_budget_fo4", num(budget, 1)},
+         {"model_fits", longest <= budget},
+         {"measured_critical_path_fo4", num(measured, 1)},
+         {"measured_over_model", num(longest > 0 ? measured / longest : std::nan(""), 3)},
+         {"measured_met", t.at("met")}});
+  }
+  return rows;
+}
+
 void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
   json j;
   j["config"] = in.config;
@@ -230,6 +260,7 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
   j["blocks"] = blocks;
   j["comparisons"] = comparisons(in);
   j["table2"] = table2(in);
+  j["delay_model"] = delay_model(in);
   fs::create_directories(out);
 
   // ---- Markdown --------------------------------------------------------
@@ -312,6 +343,28 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
                         m["flop_area_um2"].get<double>(), m["sram_estimate_um2"].get<double>(),
                         m["what"].get<std::string>());
     }
+  }
+
+  md += "\n## The FP units' delay model against the measurement\n\n";
+  md += fmt::format(
+      "The generator places each unit's registers by the delay model (model/perf/fp_delay.hpp, "
+      "docs/fp_rtl.md): its longest stage, and whether it fits the model's budget of a stage at "
+      "{:.0f} FO4 ({:.0f} FO4: 90 % of the period less a register's 5), beside the critical path "
+      "measured here (a register's clock-to-output or setup included) and whether it met the "
+      "clock. A ratio drifting far from 1, or a unit the model fits that misses the clock, says "
+      "the model's table wants measuring again.\n\n",
+      in.period_fo4, fp_stage_budget_fo4(int(std::lround(in.period_fo4))));
+  md +=
+      "| unit | places cut (Cuts) | registers after | model: longest stage FO4 | model fits | "
+      "measured "
+      "FO4 | measured / model | met |\n| --- | ---: | ---: | ---: | --- | ---: | ---: | --- |\n";
+  for (const auto& r : j["delay_model"]) {
+    md += fmt::format(
+        "| {} | {} | {} | {} | {} | {} | {} | {} |\n", r["block"].get<std::string>(),
+        r["cuts"].get<std::string>(), r["registers_after"].dump(),
+        fmt_num(r["model_longest_stage_fo4"], 1), r["model_fits"].get<bool>() ? "yes" : "no",
+        fmt_num(r["measured_critical_path_fo4"], 1), fmt_num(r["measured_over_model"], 2),
+        r["measured_met"].get<bool>() ? "yes" : "**no**");
   }
 
   const json& t2 = j["table2"];

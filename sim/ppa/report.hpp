@@ -45,6 +45,9 @@ const std::vector<PaperRow>& paper_table2();
 /// The comparisons and the Table II side by side, as JSON (also in ppa.json).
 nlohmann::ordered_json comparisons(const ReportInputs& in);
 nlohmann::ordered_json table2(const ReportInputs& in);
+/// Each pipelined FP unit's longest stage by the delay model beside its
+/// measured critical path (also in ppa.json).
+nlohmann::ordered_json delay_model(const ReportInputs& in);
 
 /// Writes out/ppa.json and out/ppa.md, and with `plots` the PNGs (gnuplot).
 void write_report(const ReportInputs& in, const std::filesystem::path& out, bool plots);

@@ -15,6 +15,7 @@
 #include "sim/ppa/generic.hpp"
 #include "sim/ppa/liberty.hpp"
 #include "sim/ppa/netlist.hpp"
+#include "sim/ppa/report.hpp"
 #include "sim/ppa/reports.hpp"
 #include "verif/unit/run_command.hpp"
 
@@ -444,6 +445,33 @@ TEST_F(PpaCli, CutsTheCoresBlackBoxes) {
   EXPECT_EQ(v.find("oasis_default_orizuru"), std::string::npos) << "Orizuru left in";
   EXPECT_NE(v.find(" bb_in"), std::string::npos) << "the boxes' outputs as inputs";
   EXPECT_NE(v.find(" bb_out"), std::string::npos) << "the boxes' inputs as outputs";
+}
+
+// The report sets the delay model's longest stage of each pipelined FP unit
+// beside its measured critical path.
+TEST(Report, DelayModelAgainstTheMeasurement) {
+  ReportInputs in;
+  in.fo4 = 0.1;
+  in.period_fo4 = 130;
+  in.manifest = nlohmann::ordered_json::parse(R"({
+    "fp32_add": {"pipeline": {"places": ["a", "b", "c", "d", "e"], "cuts": 4,
+                              "registers_after": 0, "stage_fo4": [87, 85]}},
+    "comparator": {"latency_cycles": 0}})");
+  in.blocks = nlohmann::ordered_json::parse(R"({
+    "fp32_add": {"timing": {"critical_path": 9.1, "met": true}},
+    "comparator": {"timing": {"critical_path": 1.2, "met": true}}})");
+  const auto rows = delay_model(in);
+  ASSERT_EQ(rows.size(), 1u) << rows.dump();
+  const auto& r = rows[0];
+  EXPECT_EQ(r["block"], "fp32_add");
+  EXPECT_EQ(r["cuts"], "0100");
+  EXPECT_DOUBLE_EQ(r["model_longest_stage_fo4"].get<double>(), 87);
+  EXPECT_DOUBLE_EQ(r["model_stage_budget_fo4"].get<double>(), 0.9 * 130 - 5);
+  EXPECT_TRUE(r["model_fits"].get<bool>());
+  EXPECT_DOUBLE_EQ(r["measured_critical_path_fo4"].get<double>(), 91);
+  EXPECT_NEAR(r["measured_over_model"].get<double>(), 91.0 / 87, 1e-3);
+  in.period_fo4 = 80;
+  EXPECT_FALSE(delay_model(in)[0]["model_fits"].get<bool>()) << "87 FO4 > 0.9 x 80 - 5";
 }
 
 // make synth's figures: Yosys's CMOS costs, a flip-flop with an asynchronous
