@@ -392,11 +392,13 @@ std::string pipe_stage(const std::string& stage, int stages, const std::string& 
     outs.push_back(sig);
   }
   s += fmt::format("{}logic {} {}_q;\n", indent, range(total), stage);
+  const std::string data_in =
+      fields.size() == 1 ? ins.front() : fmt::format("{{{}}}", join(ins));
   s += instance("oasis_fp_pipe", "u_" + stage + "_pipe",
                 {{"clk_i", "clk_i"},
                  {"rst_ni", "rst_ni"},
                  {"valid_i", valid_in},
-                 {"data_i", fields.size() == 1 ? ins.front() : "{" + join(ins) + "}"},
+                 {"data_i", data_in},
                  {"valid_o", stage + "_valid"},
                  {"data_o", stage + "_q"}},
                 indent, {{"Width", std::to_string(total)}, {"Stages", std::to_string(stages)}});
