@@ -328,6 +328,7 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
   manifest["config_hash"] = config_hash(c);
   manifest["regenerate"] = regenerate_command(r);
   if (!r.mutation.empty()) manifest["mutation"] = r.mutation;
+  manifest["behavioural_macro"] = kBehaviouralMacro;
   manifest["config"] = to_json(c);
   manifest["derived"] = derive(c).to_json();
   manifest["blocks"] = ordered_json::object();

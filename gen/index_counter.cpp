@@ -2,7 +2,8 @@
 // section 6), block index_counter_array: C*I concatenated indices a beat, each
 // decoded once (activation and weight index one-hot, one AND per entry); each
 // entry's count of the beat is one compressor tree of full and half adders
-// (rtl/oasis_fa.sv, rtl/oasis_ha.sv) over all C*I positions; a row's counts
+// (rtl/oasis_fa.sv, rtl/oasis_ha.sv) over all C*I positions (behavioural under
+// kBehaviouralMacro, for simulation speed); a row's counts
 // accumulate over ceil(K / (C*I)) beats, and the finished row is presented T
 // counts a cycle from a second bank while the next row is counted.
 // Cycle model and adder counts: model/cycle/index_counter.hpp. Test:
@@ -366,12 +367,15 @@ class IndexCounterArrayBlock final : public Block {
             "6): {0} Index Counters of {1} inputs count {2} concatenated {3}-bit indices "
             "{{ia, iw}} a beat. Each index is decoded once (activation and weight index one-hot, "
             "one AND per entry); each entry's count of the beat is one tree of full and half "
-            "adders over all {2} positions. A row of K = {4} indices is {5} beat(s); its {6} "
+            "adders over all {2} positions (under the macro {10}, for simulation speed, one loop "
+            "over the positions and one adder per entry, the same counts). A row of K = {4} "
+            "indices is {5} beat(s); its {6} "
             "counts ({7} bits each, so K equal indices fit) accumulate in the counting bank, move "
             "to the presenting bank with the row's last beat, and are presented {8} a cycle in "
             "{9} chunk(s) while the next row is counted. A row's last beat waits while the "
             "presenting bank still holds a row.",
-            counters, inputs, group, b, c.channels, beats, entries, w, t, chunks),
+            counters, inputs, group, b, c.channels, beats, entries, w, t, chunks,
+            kBehaviouralMacro),
         ports);
 
     s += fmt::format(
@@ -417,38 +421,8 @@ class IndexCounterArrayBlock final : public Block {
       s += "  assign count_mask = idx_mask_i;\n\n";
     }
 
-    // The decoders and each entry's hits.
-    s += "  /// Entry e's hits of the beat, position p at [e*Positions + p]: p counts and holds e.\n"
-         "  logic [Entries*Positions-1:0] hits;\n";
-    s += loop_open("p", group, "g_position");
-    s += "    /// The position's activation index one-hot; zero when the position does not count.\n"
-         "    logic [(1 << ActBits)-1:0] act_onehot;\n"
-         "    /// Its weight index one-hot.\n"
-         "    logic [(1 << WeightBits)-1:0] weight_onehot;\n"
-         "    for (genvar a = 0; a < (1 << ActBits); a++) begin : g_act\n"
-         "      assign act_onehot[a] =\n"
-         "          count_mask[p] && idx_data_i[p*IndexBits + WeightBits +: ActBits] == ActBits'(a);\n"
-         "    end\n"
-         "    for (genvar v = 0; v < (1 << WeightBits); v++) begin : g_weight\n"
-         "      assign weight_onehot[v] = idx_data_i[p*IndexBits +: WeightBits] == WeightBits'(v);\n"
-         "    end\n"
-         "    for (genvar e = 0; e < Entries; e++) begin : g_entry\n"
-         "      assign hits[e*Positions + p] =\n"
-         "          act_onehot[e >> WeightBits] && weight_onehot[e % (1 << WeightBits)];\n"
-         "    end\n";
-    s += loop_close(group) + "\n";
-
-    // The trees.
-    s += "  /// This beat's count of entry e at [e*BeatCountBits +: BeatCountBits].\n"
-         "  logic [Entries*BeatCountBits-1:0] beat_counts;\n"
-         "  for (genvar e = 0; e < Entries; e++) begin : g_tree\n";
-    s += fmt::format("    {} #(.Inputs(Positions)) u_tree (\n", tree);
-    s += "      .bits_i (hits[e*Positions +: Positions]),\n"
-         "      .count_o(beat_counts[e*BeatCountBits +: BeatCountBits])\n"
-         "    );\n"
-         "  end\n\n";
-
-    // The counting bank.
+    // This beat's counts and the row's, as compressor trees and counting-bank adders of full and
+    // half adders (what synthesis reads), or behaviourally for simulation speed.
     s += "  /// The row's counts including this beat, entry e at [e*CountBits +: CountBits] (at most\n"
          "  /// K).\n"
          "  logic [Entries*CountBits-1:0] row_counts;\n";
@@ -457,23 +431,83 @@ class IndexCounterArrayBlock final : public Block {
            "  logic [Entries*CountBits-1:0] acc_d, acc_q;\n"
            "  /// What this beat adds to: the counting bank, zero on a row's first beat.\n"
            "  logic [Entries*CountBits-1:0] acc_in;\n"
-           "  assign acc_in = beat_q == '0 ? '0 : acc_q;\n"
-           "  for (genvar e = 0; e < Entries; e++) begin : g_accumulate\n";
-      s += fmt::format("    {} #(\n", add);
-      s += "      .Width      (CountBits),\n"
-           "      .AddendWidth(BeatCountBits)\n"
-           "    ) u_add (\n"
-           "      .a_i  (acc_in[e*CountBits +: CountBits]),\n"
-           "      .b_i  (beat_counts[e*BeatCountBits +: BeatCountBits]),\n"
-           "      .sum_o(row_counts[e*CountBits +: CountBits])\n"
-           "    );\n"
-           "  end\n\n";
-    } else {
-      s += "  for (genvar e = 0; e < Entries; e++) begin : g_accumulate\n"
-           "    assign row_counts[e*CountBits +: CountBits] =\n"
-           "        CountBits'(beat_counts[e*BeatCountBits +: BeatCountBits]);\n"
-           "  end\n\n";
+           "  assign acc_in = beat_q == '0 ? '0 : acc_q;\n";
     }
+    s += "\n";
+
+    // The behavioural form: one loop over the positions, one adder per entry (each at a constant
+    // offset: in a loop with a variable offset, Verilator rewrites the whole vector per entry).
+    std::string behavioural =
+        "  /// Entry e's count of the beat.\n"
+        "  logic [BeatCountBits-1:0] bin_count [Entries];\n"
+        "  always_comb begin\n"
+        "    for (int e = 0; e < Entries; e++) bin_count[e] = '0;\n"
+        "    for (int p = 0; p < Positions; p++) begin\n"
+        "      if (count_mask[p]) begin\n"
+        "        bin_count[idx_data_i[p*IndexBits +: IndexBits]] =\n"
+        "            bin_count[idx_data_i[p*IndexBits +: IndexBits]] + BeatCountBits'(1);\n"
+        "      end\n"
+        "    end\n"
+        "  end\n"
+        "  for (genvar e = 0; e < Entries; e++) begin : g_bin\n";
+    behavioural +=
+        beats > 1 ? "    assign row_counts[e*CountBits +: CountBits] =\n"
+                    "        acc_in[e*CountBits +: CountBits] + CountBits'(bin_count[e]);\n"
+                  : "    assign row_counts[e*CountBits +: CountBits] = CountBits'(bin_count[e]);\n";
+    behavioural += "  end\n";
+
+    // The structural form: the decoders and each entry's hits.
+    std::string structural =
+        "  /// Entry e's hits of the beat, position p at [e*Positions + p]: p counts and holds e.\n"
+        "  logic [Entries*Positions-1:0] hits;\n";
+    structural += loop_open("p", group, "g_position");
+    structural +=
+        "    /// The position's activation index one-hot; zero when the position does not count.\n"
+        "    logic [(1 << ActBits)-1:0] act_onehot;\n"
+        "    /// Its weight index one-hot.\n"
+        "    logic [(1 << WeightBits)-1:0] weight_onehot;\n"
+        "    for (genvar a = 0; a < (1 << ActBits); a++) begin : g_act\n"
+        "      assign act_onehot[a] =\n"
+        "          count_mask[p] && idx_data_i[p*IndexBits + WeightBits +: ActBits] == ActBits'(a);\n"
+        "    end\n"
+        "    for (genvar v = 0; v < (1 << WeightBits); v++) begin : g_weight\n"
+        "      assign weight_onehot[v] = idx_data_i[p*IndexBits +: WeightBits] == WeightBits'(v);\n"
+        "    end\n"
+        "    for (genvar e = 0; e < Entries; e++) begin : g_entry\n"
+        "      assign hits[e*Positions + p] =\n"
+        "          act_onehot[e >> WeightBits] && weight_onehot[e % (1 << WeightBits)];\n"
+        "    end\n";
+    structural += loop_close(group) + "\n";
+
+    // The trees.
+    structural += "  /// This beat's count of entry e at [e*BeatCountBits +: BeatCountBits].\n"
+                  "  logic [Entries*BeatCountBits-1:0] beat_counts;\n"
+                  "  for (genvar e = 0; e < Entries; e++) begin : g_tree\n";
+    structural += fmt::format("    {} #(.Inputs(Positions)) u_tree (\n", tree);
+    structural += "      .bits_i (hits[e*Positions +: Positions]),\n"
+                  "      .count_o(beat_counts[e*BeatCountBits +: BeatCountBits])\n"
+                  "    );\n"
+                  "  end\n\n";
+
+    // The counting bank's adders.
+    if (beats > 1) {
+      structural += "  for (genvar e = 0; e < Entries; e++) begin : g_accumulate\n";
+      structural += fmt::format("    {} #(\n", add);
+      structural += "      .Width      (CountBits),\n"
+                    "      .AddendWidth(BeatCountBits)\n"
+                    "    ) u_add (\n"
+                    "      .a_i  (acc_in[e*CountBits +: CountBits]),\n"
+                    "      .b_i  (beat_counts[e*BeatCountBits +: BeatCountBits]),\n"
+                    "      .sum_o(row_counts[e*CountBits +: CountBits])\n"
+                    "    );\n"
+                    "  end\n";
+    } else {
+      structural += "  for (genvar e = 0; e < Entries; e++) begin : g_accumulate\n"
+                    "    assign row_counts[e*CountBits +: CountBits] =\n"
+                    "        CountBits'(beat_counts[e*BeatCountBits +: BeatCountBits]);\n"
+                    "  end\n";
+    }
+    s += behavioural_or(behavioural, structural) + "\n";
 
     // The presenting bank, shifted one chunk at a time.
     s += "  /// The presenting bank: the chunk presented in the low bits, the rest above it.\n";

@@ -125,27 +125,47 @@ SvFile concat_module(const string& name, const Dims& d) {
            {"input", d.K * d.nW, "row_i", "The row's weight indices iw[k]."},
            {"input", d.t.beat_bits, "beat_i", "The counting beat."},
            {"output", d.G * d.B, "idx_o", "The beat's indices: position p at [p*B +: B]."}});
-  m.localparam("Channels", d.K, "Channels K.");
   m.localparam("ActBits", d.nA, "Bits of an activation index, nA.");
   m.localparam("WeightBits", d.nW, "Bits of a weight index, nW.");
   m.localparam("IdxBits", d.B, "Bits of a concatenated index, nA + nW.");
-  m.localparam("Beats", beats, "Counting beats of a row.");
   m.localparam("BeatBits", d.G * d.B, "Bits of a beat's indices.");
-  m << fmt::format("\n  logic {} concat;\n", range(int64_t(beats) * d.G * d.B));
-  m << loop_open("k", d.K, "g_concat");
-  m << "    assign concat[k*IdxBits +: IdxBits] =\n"
-       "        {act_idx_i[k*ActBits +: ActBits], row_i[k*WeightBits +: WeightBits]};\n";
-  m << loop_close(d.K);
+  const std::string channels =
+      fmt::format("  /// Channels K.\n  localparam int Channels = {};\n", d.K);
+  // The structural form: every channel's index, then the beat's picked. Behaviourally, only the
+  // beat's positions are formed, in one loop (as K assignments, Verilator would join them into
+  // one concatenation rebuilt part by part at every evaluation, about K^2/16 words copied).
+  std::string structural = fmt::format(
+      "{}  /// Counting beats of a row.\n  localparam int Beats = {};\n  logic {} concat;\n",
+      beats * d.G > d.K ? channels : "", beats, range(int64_t(beats) * d.G * d.B));
+  structural += loop_open("k", d.K, "g_concat");
+  structural += "    assign concat[k*IdxBits +: IdxBits] =\n"
+                "        {act_idx_i[k*ActBits +: ActBits], row_i[k*WeightBits +: WeightBits]};\n";
+  structural += loop_close(d.K);
   if (beats * d.G > d.K) {
-    m << "  // Positions past K in the last beat.\n"
-         "  assign concat[Beats*BeatBits-1:Channels*IdxBits] = '0;\n";
+    structural += "  // Positions past K in the last beat.\n"
+                  "  assign concat[Beats*BeatBits-1:Channels*IdxBits] = '0;\n";
   }
-  m << fmt::format(
+  structural += fmt::format(
       "  always_comb begin\n    idx_o = '0;\n"
       "    for (int b = 0; b < Beats; b++) begin\n"
       "      if (beat_i == {}'(b)) idx_o = concat[b*BeatBits +: BeatBits];\n"
       "    end\n  end\n",
       d.t.beat_bits);
+  // Behaviourally, each position reads its channel of the beat (a variable part-select) and is
+  // written at a constant offset: in one loop, Verilator would rewrite all of idx_o for each
+  // position.
+  std::string behavioural = channels +
+                            "  /// Positions of a beat.\n"
+                            "  localparam int Positions = BeatBits / IdxBits;\n";
+  behavioural += loop_open("p", d.G, "g_position");
+  behavioural +=
+      "    /// The channel at this position in the current beat.\n"
+      "    int k;\n"
+      "    assign k = int'(beat_i) * Positions + p;\n"
+      "    assign idx_o[p*IdxBits +: IdxBits] = k < Channels\n"
+      "        ? {act_idx_i[k*ActBits +: ActBits], row_i[k*WeightBits +: WeightBits]} : '0;\n";
+  behavioural += loop_close(d.G);
+  m << "\n" << behavioural_or(behavioural, structural);
   m.op("eq", d.t.beat_bits, "idx_o", beats);
   m.op("mux", int64_t(d.G) * d.B, "idx_o", beats);
   return m.file();

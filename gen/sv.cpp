@@ -55,6 +55,11 @@ std::string join(const std::vector<std::string>& items) {
 
 }  // namespace
 
+std::string behavioural_or(const std::string& behavioural, const std::string& structural) {
+  return fmt::format("`ifdef {}\n{}`else\n{}`endif\n", kBehaviouralMacro, behavioural,
+                     structural);
+}
+
 std::string range(int64_t width) { return fmt::format("[{}:0]", width - 1); }
 
 std::string range(const std::string& width) {
@@ -416,37 +421,46 @@ SvFile mux_tree_module(const Config& c) {
              "A multiplexer: data_o is entry sel_i of the Entries entries of data_i (an entry "
              "past the end reads 0), as a balanced tree of 2-to-1 multiplexers SelBits levels "
              "deep: node n of level l picks node 2n or 2n + 1 of level l - 1 (level 0: the "
-             "entries) by select bit l - 1. Combinational.");
+             "entries) by select bit l - 1; under the macro " + std::string(kBehaviouralMacro) +
+                 ", the same function as one part-select, for simulation speed. Combinational.");
   m.param("Entries", 2, "Entries, at least 1 and at most 2^SelBits.");
   m.param("Width", 1, "Bits of an entry.");
   m.param("SelBits", 1, "Bits of the select, at least 1.");
   m.ports({{"input", 0, "data_i", "Entry e at [e*Width +: Width].", "Entries*Width"},
            {"input", 0, "sel_i", "The entry to read.", "SelBits"},
            {"output", 0, "data_o", "Entry sel_i.", "Width"}});
-  m.localparam("Leaves", "1 << SelBits", "Entries padded to a power of two.");
-  m << "\n  for (genvar l = 0; l <= SelBits; l++) begin : g_level\n"
-       "    localparam int Nodes = Leaves >> l;\n"
-       "    logic [Nodes*Width-1:0] node;\n"
-       "    if (l == 0 && Leaves > Entries) begin : g_pad\n"
-       "      assign node = {{((Leaves-Entries)*Width){1'b0}}, data_i};\n"
-       "    end else if (l == 0) begin : g_entries\n"
-       "      assign node = data_i;\n"
-       "    end else begin : g_mux\n"
-       "      // Blocks of at most 1024 nodes: Verilator unrolls no longer loop.\n"
-       "      localparam int Block = Nodes < 1024 ? Nodes : 1024;\n"
-       "      for (genvar hi = 0; hi < (Nodes + Block - 1) / Block; hi++) begin : g_hi\n"
-       "        for (genvar lo = 0; lo < Block; lo++) begin : g_lo\n"
-       "          if (hi*Block + lo < Nodes) begin : g_node\n"
-       "            localparam int N = hi*Block + lo;\n"
-       "            assign node[N*Width +: Width] = sel_i[l-1]\n"
-       "                ? g_level[l-1].node[(2*N+1)*Width +: Width]\n"
-       "                : g_level[l-1].node[2*N*Width +: Width];\n"
-       "          end\n"
-       "        end\n"
-       "      end\n"
-       "    end\n"
-       "  end\n\n"
-       "  assign data_o = g_level[SelBits].node;\n";
+  m << "\n";
+  const std::string tree =
+      "  /// Entries padded to a power of two.\n"
+      "  localparam int Leaves = 1 << SelBits;\n\n"
+      "  for (genvar l = 0; l <= SelBits; l++) begin : g_level\n"
+      "    localparam int Nodes = Leaves >> l;\n"
+      "    logic [Nodes*Width-1:0] node;\n"
+      "    if (l == 0 && Leaves > Entries) begin : g_pad\n"
+      "      assign node = {{((Leaves-Entries)*Width){1'b0}}, data_i};\n"
+      "    end else if (l == 0) begin : g_entries\n"
+      "      assign node = data_i;\n"
+      "    end else begin : g_mux\n"
+      "      // Blocks of at most 1024 nodes: Verilator unrolls no longer loop.\n"
+      "      localparam int Block = Nodes < 1024 ? Nodes : 1024;\n"
+      "      for (genvar hi = 0; hi < (Nodes + Block - 1) / Block; hi++) begin : g_hi\n"
+      "        for (genvar lo = 0; lo < Block; lo++) begin : g_lo\n"
+      "          if (hi*Block + lo < Nodes) begin : g_node\n"
+      "            localparam int N = hi*Block + lo;\n"
+      "            assign node[N*Width +: Width] = sel_i[l-1]\n"
+      "                ? g_level[l-1].node[(2*N+1)*Width +: Width]\n"
+      "                : g_level[l-1].node[2*N*Width +: Width];\n"
+      "          end\n"
+      "        end\n"
+      "      end\n"
+      "    end\n"
+      "  end\n\n"
+      "  assign data_o = g_level[SelBits].node;\n";
+  m << behavioural_or(
+      "  assign data_o = {1'b0, sel_i} < (SelBits+1)'(Entries) ? data_i[sel_i*Width +: Width]\n"
+      "                                                        : '0;\n",
+      tree);
+
   m.op("mux", "Width", "node", "Leaves-1");
   return m.file();
 }

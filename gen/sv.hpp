@@ -20,6 +20,17 @@ namespace oasis::gen {
 /// The longest line a generated SystemVerilog file may hold.
 inline constexpr size_t kMaxColumns = 100;
 
+/// The macro that selects, for simulation speed, the behavioural form of the structures written
+/// gate by gate for synthesis: the Index Counter array's compressor trees and counting-bank
+/// adders, and the multiplexer trees. Both forms compute the same function; undefined (the
+/// default, and what synthesis reads) gives the structural form. `sim/vltest --behavioural`
+/// defines it; the manifest names it (`behavioural_macro`).
+inline constexpr const char* kBehaviouralMacro = "OASIS_BEHAVIOURAL";
+
+/// `behavioural` and `structural` (each whole lines) as the two branches of an `ifdef` on
+/// kBehaviouralMacro.
+std::string behavioural_or(const std::string& behavioural, const std::string& structural);
+
 // ---- Numbers as text ---------------------------------------------------------
 
 /// "[width-1:0]" with the subtraction done: range(16) = "[15:0]".
