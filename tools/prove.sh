@@ -238,10 +238,12 @@ EOF
   body 1 >"$dir/bug.ys"
 }
 
-# index_counter CFG: a one-beat row's counts against a popcount of the beat.
+# index_counter CFG [behavioural]: a one-beat row's counts against a popcount of the beat;
+# with `behavioural`, of the RTL read with the generator's behavioural macro defined (the
+# loop the paper-size core is simulated with), whose only bug variant is then the extent's.
 kind_index_counter() {
-  local dir=$1 cfg=$2 rtl="$out/rtl/$2"
-  local g b k w t chunks lat beats steps
+  local dir=$1 cfg=$2 rtl="$out/rtl/$2" form=${3:-structural}
+  local g b k w t chunks lat beats steps defines=""
   g=$(manifest "$rtl" derived indices_per_cycle) || return 1
   b=$(manifest "$rtl" derived concat_index_bits) || return 1
   k=$(manifest "$rtl" config channels) || return 1
@@ -252,9 +254,12 @@ kind_index_counter() {
   beats=$(manifest "$rtl" index_counter_array beats_per_row) || return 1
   [ "$beats" = 1 ] || { echo "prove: config $cfg has $beats beats a row; the proof wants one" >&2; return 1; }
   steps=$((2 + lat + chunks))   # reset, the row accepted in cycle 2 or 3, its chunks
+  if [ "$form" = behavioural ]; then
+    defines="-D$("$gen" --query "$rtl/manifest.json" behavioural_macro) " || return 1
+  fi
   body() {
     cat <<EOF
-read_verilog -sv $(srcs "$1" index_counter_array)
+read_verilog -sv $defines$(srcs "$1" index_counter_array)
 read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_index_counter_array $(fv oasis_formal_index_counter_array.sv)
 hierarchy -check -top oasis_formal_index_counter_array -chparam Positions $g -chparam IdxBits $b -chparam Channels $k -chparam CountBits $w -chparam Tree $t -chparam Chunks $chunks -chparam Latency $lat
 $(prep_for oasis_formal_index_counter_array)
@@ -264,6 +269,7 @@ EOF
   body "$rtl" >"$dir/prove.ys"
   mutant "$cfg" index_counter_array.extent_one_beyond "$dir/bug_rtl" || return 1
   body "$dir/bug_rtl" >"$dir/bug.ys"
+  [ "$form" = behavioural ] && return 0
   mutant "$cfg" index_counter_array.tree_carry_dropped "$dir/bug_carry_rtl" || return 1
   body "$dir/bug_carry_rtl" >"$dir/bug_carry.ys"
 }
@@ -357,6 +363,8 @@ PROOFS=(
   "orizuru.scan_lemmas.n16|topk_lemmas oz16"
   "index_counter_array.c1_i16|index_counter ic1"
   "index_counter_array.c2_i16|index_counter ic2"
+  "index_counter_array.c1_i16.behavioural|index_counter ic1 behavioural"
+  "index_counter_array.c2_i16.behavioural|index_counter ic2 behavioural"
   "index_counter_array.adders|index_counter_adders ic3"
   "netlist.comparator|equiv cu2 comparator"
   "netlist.clustering_unit|equiv cu2 clustering_unit"
