@@ -56,7 +56,7 @@ fi
 echo
 echo "== summary for config '$label' (seed ${SEED:-1})"
 pass=$(echo "$core_log" | grep -E '^PASS' || true)
-echo "  core, bit-exact against the golden model: $([ -n "$pass" ] && echo yes || echo NO) ($(echo "$core_log" | sed -n 's/.*measured:.*, \([0-9]*\) outputs checked.*/\1/p') outputs of the synthetic layer compared, every cycle against the cycle model)"
+echo "  core, bit-exact against the golden model: $([ -n "$pass" ] && echo yes || echo NO) ($(echo "$core_log" | sed -n 's/.*measured:.*, \([0-9]*\) outputs checked.*/\1/p') outputs compared, of four directed tokens and the synthetic layer, every cycle against the cycle model)"
 echo "  core cycles: $(echo "$core_log" | sed -n 's/^measured: //p')"
 echo "  core output error: $(echo "$core_log" | sed -n 's/^error against FP32 //p')"
 if [ $yosys_ok = 1 ]; then
