@@ -232,14 +232,24 @@ class Harness {
   }
 
   /// Evaluates combinational logic after the inputs changed, without a clock
-  /// edge; the outputs then show this cycle's values.
-  void settle() { dut_->eval(); }
+  /// edge; the outputs then show this cycle's values. The inputs must not change
+  /// again before step().
+  void settle() {
+    dut_->eval();
+    settled_ = true;
+  }
 
   /// One clock cycle: the rising edge takes the inputs driven since the
   /// last step(); the combinational outputs then reflect the new state.
   /// A combinational DUT just advances the cycle count.
+  /// Verilator evaluates all logic that depends on inputs at every eval(), whether
+  /// they changed or not (half the paper core's time), so step() evaluates only what
+  /// it must: the settled inputs (unless settle() did), then the rising edge. The
+  /// falling edge is evaluated with the next cycle's inputs, by settle() or the
+  /// next step(); no block has logic on it.
   void step() {
-    dut_->eval();
+    if (!settled_) dut_->eval();
+    settled_ = false;
     if (recorder_ && recorder_->wants_cycle()) record();
     dump();
     if constexpr (kClocked) {
@@ -247,7 +257,6 @@ class Harness {
       dut_->eval();
       dump();
       dut_->clk_i = 0;
-      dut_->eval();
     }
     ++cycle_;
   }
@@ -334,6 +343,7 @@ class Harness {
   std::unique_ptr<Recorder> recorder_;
   uint64_t cycle_ = 0;
   bool was_reset_ = false;
+  bool settled_ = false;  ///< settle() evaluated this cycle's inputs
 };
 
 }  // namespace oasis::tb
