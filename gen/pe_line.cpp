@@ -131,9 +131,7 @@ SvFile concat_module(const string& name, const Dims& d) {
   m.localparam("BeatBits", d.G * d.B, "Bits of a beat's indices.");
   const std::string channels =
       fmt::format("  /// Channels K.\n  localparam int Channels = {};\n", d.K);
-  // The structural form: every channel's index, then the beat's picked. Behaviourally, only the
-  // beat's positions are formed, in one loop (as K assignments, Verilator would join them into
-  // one concatenation rebuilt part by part at every evaluation, about K^2/16 words copied).
+  // The structural form: every channel's index, then the beat's picked.
   std::string structural = fmt::format(
       "{}  /// Counting beats of a row.\n  localparam int Beats = {};\n  logic {} concat;\n",
       beats * d.G > d.K ? channels : "", beats, range(int64_t(beats) * d.G * d.B));
@@ -151,9 +149,10 @@ SvFile concat_module(const string& name, const Dims& d) {
       "      if (beat_i == {}'(b)) idx_o = concat[b*BeatBits +: BeatBits];\n"
       "    end\n  end\n",
       d.t.beat_bits);
-  // Behaviourally, each position reads its channel of the beat (a variable part-select) and is
-  // written at a constant offset: in one loop, Verilator would rewrite all of idx_o for each
-  // position.
+  // Behaviourally, only the beat's positions are formed: each reads its channel of the beat (a
+  // variable part-select) and is written at a constant offset. (Verilator rebuilds all of idx_o
+  // for each position of a loop, and joins the structural form's K assignments into one
+  // concatenation unless its data-flow optimizer is off, sim/vltest.)
   std::string behavioural = channels +
                             "  /// Positions of a beat.\n"
                             "  localparam int Positions = BeatBits / IdxBits;\n";
