@@ -224,6 +224,7 @@ class Harness {
   void reset(int cycles = 3) {
     static_assert(kClocked, "reset() needs a clocked DUT");
     dut_->rst_ni = 0;
+    settled_ = false;  // an input changed: the first step() evaluates it
     for (int i = 0; i < cycles; ++i) step();
     dut_->rst_ni = 1;
     dut_->eval();
