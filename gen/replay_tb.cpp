@@ -19,7 +19,7 @@ struct TbPort {
   int width;
 };
 
-std::string range(int width) { return width > 1 ? fmt::format("[{}:0] ", width - 1) : ""; }
+std::string packed_dims(int width) { return width > 1 ? fmt::format("[{}:0] ", width - 1) : ""; }
 
 }  // namespace
 
@@ -73,10 +73,10 @@ std::string replay_testbench(const ordered_json& manifest, const std::string& bl
   if (clocked) s += "  logic clk_i = 1'b0;\n";
   for (const auto& p : ports) {
     if (p.input) {
-      s += fmt::format("  logic {}{};\n", range(p.width), p.name);
+      s += fmt::format("  logic {}{};\n", packed_dims(p.width), p.name);
     } else {
-      s += fmt::format("  wire  {}{};\n", range(p.width), p.name);
-      s += fmt::format("  logic {}exp_{};\n", range(p.width), p.name);
+      s += fmt::format("  wire  {}{};\n", packed_dims(p.width), p.name);
+      s += fmt::format("  logic {}exp_{};\n", packed_dims(p.width), p.name);
     }
   }
   s += fmt::format("  {} u_dut (\n", top);

@@ -22,9 +22,9 @@ constexpr uint64_t kMaxHeader = 100'000'000;
 
 const std::vector<std::pair<std::string, size_t>>& dtypes() {
   static const std::vector<std::pair<std::string, size_t>> d = {
-      {"BOOL", 1}, {"U8", 1},  {"I8", 1},   {"F8_E5M2", 1}, {"F8_E4M3", 1},
-      {"I16", 2},  {"U16", 2}, {"F16", 2},  {"BF16", 2},    {"I32", 4},
-      {"U32", 4},  {"F32", 4}, {"F64", 8},  {"I64", 8},     {"U64", 8}};
+      {"BOOL", 1}, {"U8", 1},  {"I8", 1},  {"F8_E5M2", 1}, {"F8_E4M3", 1},
+      {"I16", 2},  {"U16", 2}, {"F16", 2}, {"BF16", 2},    {"I32", 4},
+      {"U32", 4},  {"F32", 4}, {"F64", 8}, {"I64", 8},     {"U64", 8}};
   return d;
 }
 
@@ -34,7 +34,7 @@ std::string dtype_list() {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-[[noreturn]] void fail(const std::string& origin, const std::string& what) {
+[[noreturn]] void refuse(const std::string& origin, const std::string& what) {
   throw SafetensorsError(fmt::format("{}: {}", origin, what));
 }
 
@@ -44,14 +44,14 @@ uint64_t load_u64(const uint8_t* p) {
   return v;
 }
 
-std::string shape_text(const std::vector<uint64_t>& shape) {
+std::string shape_list(const std::vector<uint64_t>& shape) {
   return fmt::format("[{}]", fmt::join(shape, ", "));
 }
 
 // A non-negative integer from the header, or a refusal naming where it was.
 uint64_t unsigned_field(const json& v, const std::string& origin, const std::string& where) {
   if (!v.is_number_unsigned()) {
-    fail(origin, fmt::format("{} is {}; allowed: a non-negative integer", where, v.dump()));
+    refuse(origin, fmt::format("{} is {}; allowed: a non-negative integer", where, v.dump()));
   }
   return v.get<uint64_t>();
 }
@@ -99,25 +99,27 @@ SafetensorsFile SafetensorsFile::parse_header(std::span<const uint8_t> header, u
   try {
     doc = json::parse(header.begin(), header.end(), callback);
   } catch (const json::exception& e) {
-    fail(origin, fmt::format("the {}-byte header is not valid JSON ({})", header.size(), e.what()));
+    refuse(origin,
+           fmt::format("the {}-byte header is not valid JSON ({})", header.size(), e.what()));
   }
   if (!duplicate.empty()) {
-    fail(origin, duplicate_tensor
-                     ? fmt::format("tensor name '{}' appears twice in the header", duplicate)
-                     : fmt::format("key '{}' appears twice in one header entry", duplicate));
+    refuse(origin, duplicate_tensor
+                       ? fmt::format("tensor name '{}' appears twice in the header", duplicate)
+                       : fmt::format("key '{}' appears twice in one header entry", duplicate));
   }
   if (!doc.is_object()) {
-    fail(origin, fmt::format("the header is a JSON {}; allowed: an object of tensors",
-                             doc.type_name()));
+    refuse(origin,
+           fmt::format("the header is a JSON {}; allowed: an object of tensors", doc.type_name()));
   }
   SafetensorsFile f;
   f.origin_ = origin;
   for (const auto& [name, entry] : doc.items()) {
     if (name == "__metadata__") {
-      if (!entry.is_object()) fail(origin, "__metadata__ is not an object of strings");
+      if (!entry.is_object()) refuse(origin, "__metadata__ is not an object of strings");
       for (const auto& [key, value] : entry.items()) {
         if (!value.is_string()) {
-          fail(origin, fmt::format("__metadata__ '{}' is {}; allowed: a string", key, value.dump()));
+          refuse(origin,
+                 fmt::format("__metadata__ '{}' is {}; allowed: a string", key, value.dump()));
         }
         f.metadata_[key] = value.get<std::string>();
       }
@@ -125,29 +127,30 @@ SafetensorsFile SafetensorsFile::parse_header(std::span<const uint8_t> header, u
     }
     const std::string where = fmt::format("tensor '{}'", name);
     if (!entry.is_object()) {
-      fail(origin, fmt::format("{} is {}; allowed: an object with dtype, shape, data_offsets",
-                               where, entry.type_name()));
+      refuse(origin, fmt::format("{} is {}; allowed: an object with dtype, shape, data_offsets",
+                                 where, entry.type_name()));
     }
     for (const auto& [key, value] : entry.items()) {
       if (key != "dtype" && key != "shape" && key != "data_offsets") {
-        fail(origin, fmt::format("{} has key '{}'; allowed: dtype, shape, data_offsets", where,
-                                 key));
+        refuse(origin,
+               fmt::format("{} has key '{}'; allowed: dtype, shape, data_offsets", where, key));
       }
     }
     for (const char* key : {"dtype", "shape", "data_offsets"}) {
-      if (!entry.contains(key)) fail(origin, fmt::format("{} has no '{}'", where, key));
+      if (!entry.contains(key)) refuse(origin, fmt::format("{} has no '{}'", where, key));
     }
     SafetensorsTensor t;
     t.name = name;
     const json& dtype = entry["dtype"];
-    if (!dtype.is_string()) fail(origin, fmt::format("{}: dtype is {}", where, dtype.dump()));
+    if (!dtype.is_string()) refuse(origin, fmt::format("{}: dtype is {}", where, dtype.dump()));
     t.dtype = dtype.get<std::string>();
     const size_t item = safetensors_dtype_size(t.dtype);
     if (item == 0) {
-      fail(origin, fmt::format("{}: unknown dtype '{}'; known: {}", where, t.dtype, dtype_list()));
+      refuse(origin,
+             fmt::format("{}: unknown dtype '{}'; known: {}", where, t.dtype, dtype_list()));
     }
     const json& shape = entry["shape"];
-    if (!shape.is_array()) fail(origin, fmt::format("{}: shape is {}", where, shape.dump()));
+    if (!shape.is_array()) refuse(origin, fmt::format("{}: shape is {}", where, shape.dump()));
     uint64_t bytes = item;
     bool overflow = false;
     for (const json& d : shape) {
@@ -156,21 +159,21 @@ SafetensorsFile SafetensorsFile::parse_header(std::span<const uint8_t> header, u
     }
     const json& offsets = entry["data_offsets"];
     if (!offsets.is_array() || offsets.size() != 2) {
-      fail(origin, fmt::format("{}: data_offsets is {}; allowed: [begin, end]", where,
-                               offsets.dump()));
+      refuse(origin,
+             fmt::format("{}: data_offsets is {}; allowed: [begin, end]", where, offsets.dump()));
     }
     t.begin = unsigned_field(offsets[0], origin, where + ": data_offsets[0]");
     t.end = unsigned_field(offsets[1], origin, where + ": data_offsets[1]");
     if (t.begin > t.end || t.end > data_size) {
-      fail(origin, fmt::format("{}: data_offsets [{}, {}] are not a range inside the {} bytes of "
-                               "data",
-                               where, t.begin, t.end, data_size));
+      refuse(origin, fmt::format("{}: data_offsets [{}, {}] are not a range inside the {} bytes of "
+                                 "data",
+                                 where, t.begin, t.end, data_size));
     }
     if (overflow || bytes != t.end - t.begin) {
-      fail(origin, fmt::format("{}: shape {} of {} needs {} bytes, data_offsets [{}, {}] hold {}",
-                               where, shape_text(t.shape), t.dtype,
-                               overflow ? std::string("more than 2^64") : std::to_string(bytes),
-                               t.begin, t.end, t.end - t.begin));
+      refuse(origin, fmt::format("{}: shape {} of {} needs {} bytes, data_offsets [{}, {}] hold {}",
+                                 where, shape_list(t.shape), t.dtype,
+                                 overflow ? std::string("more than 2^64") : std::to_string(bytes),
+                                 t.begin, t.end, t.end - t.begin));
     }
     f.by_name_[t.name] = f.tensors_.size();
     f.tensors_.push_back(std::move(t));
@@ -186,36 +189,37 @@ SafetensorsFile SafetensorsFile::parse_header(std::span<const uint8_t> header, u
   const SafetensorsTensor* previous = nullptr;
   for (const SafetensorsTensor* t : order) {
     if (t->begin < at) {
-      fail(origin, fmt::format("tensors '{}' [{}, {}) and '{}' [{}, {}) overlap", previous->name,
-                               previous->begin, previous->end, t->name, t->begin, t->end));
+      refuse(origin, fmt::format("tensors '{}' [{}, {}) and '{}' [{}, {}) overlap", previous->name,
+                                 previous->begin, previous->end, t->name, t->begin, t->end));
     }
     if (t->begin > at) {
-      fail(origin, fmt::format("data bytes [{}, {}) belong to no tensor (the format allows no "
-                               "holes)",
-                               at, t->begin));
+      refuse(origin, fmt::format("data bytes [{}, {}) belong to no tensor (the format allows no "
+                                 "holes)",
+                                 at, t->begin));
     }
     at = t->end;
     previous = t;
   }
   if (at != data_size) {
-    fail(origin, fmt::format("data bytes [{}, {}) after the last tensor belong to no tensor", at,
-                             data_size));
+    refuse(origin, fmt::format("data bytes [{}, {}) after the last tensor belong to no tensor", at,
+                               data_size));
   }
   return f;
 }
 
 SafetensorsFile SafetensorsFile::parse(std::span<const uint8_t> file, const std::string& origin) {
   if (file.size() < 8) {
-    fail(origin, fmt::format("truncated: {} bytes, not even the 8-byte header length", file.size()));
+    refuse(origin,
+           fmt::format("truncated: {} bytes, not even the 8-byte header length", file.size()));
   }
   const uint64_t n = load_u64(file.data());
   if (n > file.size() - 8) {
-    fail(origin, fmt::format("header length {} runs past the end of the file ({} bytes)", n,
-                             file.size()));
+    refuse(origin, fmt::format("header length {} runs past the end of the file ({} bytes)", n,
+                               file.size()));
   }
   if (n > kMaxHeader) {
-    fail(origin, fmt::format("header length {} is above the format's limit of {} bytes", n,
-                             kMaxHeader));
+    refuse(origin,
+           fmt::format("header length {} is above the format's limit of {} bytes", n, kMaxHeader));
   }
   SafetensorsFile f = parse_header(file.subspan(8, n), file.size() - 8 - n, origin);
   f.bytes_.assign(file.begin(), file.end());
@@ -225,26 +229,26 @@ SafetensorsFile SafetensorsFile::parse(std::span<const uint8_t> file, const std:
 
 SafetensorsFile SafetensorsFile::open(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, fmt::format("cannot open: {}", std::strerror(errno)));
+  if (!in) refuse(path, fmt::format("cannot open: {}", std::strerror(errno)));
   std::error_code ec;
   const uint64_t size = std::filesystem::file_size(path, ec);
-  if (ec) fail(path, fmt::format("cannot read its size: {}", ec.message()));
+  if (ec) refuse(path, fmt::format("cannot read its size: {}", ec.message()));
   if (size < 8) {
-    fail(path, fmt::format("truncated: {} bytes, not even the 8-byte header length", size));
+    refuse(path, fmt::format("truncated: {} bytes, not even the 8-byte header length", size));
   }
   uint8_t len[8];
   in.read(reinterpret_cast<char*>(len), 8);
   const uint64_t n = load_u64(len);
   if (n > size - 8) {
-    fail(path, fmt::format("header length {} runs past the end of the file ({} bytes)", n, size));
+    refuse(path, fmt::format("header length {} runs past the end of the file ({} bytes)", n, size));
   }
   if (n > kMaxHeader) {
-    fail(path, fmt::format("header length {} is above the format's limit of {} bytes", n,
-                           kMaxHeader));
+    refuse(path,
+           fmt::format("header length {} is above the format's limit of {} bytes", n, kMaxHeader));
   }
   std::vector<uint8_t> header(n);
   in.read(reinterpret_cast<char*>(header.data()), std::streamsize(n));
-  if (!in) fail(path, "read error in the header");
+  if (!in) refuse(path, "read error in the header");
   SafetensorsFile f = parse_header(header, size - 8 - n, path);
   f.path_ = path;
   f.data_offset_ = 8 + n;
@@ -257,9 +261,9 @@ const SafetensorsTensor& SafetensorsFile::tensor(const std::string& name) const 
     std::vector<std::string> names;
     for (size_t i = 0; i < tensors_.size() && i < 8; ++i) names.push_back(tensors_[i].name);
     if (tensors_.size() > 8) names.push_back(fmt::format("... ({} in all)", tensors_.size()));
-    fail(origin_, fmt::format("no tensor '{}'; the file has: {}", name,
-                              names.empty() ? std::string("none")
-                                            : fmt::format("{}", fmt::join(names, ", "))));
+    refuse(origin_, fmt::format("no tensor '{}'; the file has: {}", name,
+                                names.empty() ? std::string("none")
+                                              : fmt::format("{}", fmt::join(names, ", "))));
   }
   return tensors_[it->second];
 }
@@ -272,19 +276,19 @@ std::vector<uint8_t> SafetensorsFile::read_bytes(const std::string& name) const 
     return std::vector<uint8_t>(p, p + n);
   }
   std::ifstream in(path_, std::ios::binary);
-  if (!in) fail(origin_, fmt::format("cannot open: {}", std::strerror(errno)));
+  if (!in) refuse(origin_, fmt::format("cannot open: {}", std::strerror(errno)));
   std::vector<uint8_t> out(n);
   in.seekg(std::streamoff(data_offset_ + t.begin));
   in.read(reinterpret_cast<char*>(out.data()), std::streamsize(n));
-  if (!in) fail(origin_, fmt::format("tensor '{}': read error (did the file change?)", name));
+  if (!in) refuse(origin_, fmt::format("tensor '{}': read error (did the file change?)", name));
   return out;
 }
 
 std::vector<Fp16> SafetensorsFile::read_fp16(const std::string& name) const {
   const SafetensorsTensor& t = tensor(name);
   if (!safetensors_dtype_is_float(t.dtype)) {
-    fail(origin_, fmt::format("tensor '{}' has dtype {}; allowed: F16, BF16, F32, F64", name,
-                              t.dtype));
+    refuse(origin_,
+           fmt::format("tensor '{}' has dtype {}; allowed: F16, BF16, F32, F64", name, t.dtype));
   }
   const std::vector<uint8_t> raw = read_bytes(name);
   const size_t n = raw.size() / safetensors_dtype_size(t.dtype);

@@ -12,11 +12,12 @@
 #include "model/quant/clustering.hpp"
 #include "model/cycle/clustering_unit.hpp"
 #include "model/config.hpp"
+#include "verif/unit/test_support.hpp"
 
 namespace oasis {
 namespace {
 
-const std::string kDefault = std::string(OASIS_SOURCE_DIR) + "/configs/default.json";
+using test::kDefault;
 
 // A random strictly ascending codebook of 2^na finite values.
 std::vector<Fp16> random_codebook(std::mt19937_64& rng, int na) {

@@ -13,12 +13,13 @@
 #include "model/cycle/core.hpp"
 #include "model/quant/lut_gemm.hpp"
 #include "verif/unit/random_gemm.hpp"
+#include "verif/unit/test_support.hpp"
 
 namespace oasis {
 namespace {
 
-const std::string kDefault = std::string(OASIS_SOURCE_DIR) + "/configs/default.json";
-const std::string kPaper = std::string(OASIS_SOURCE_DIR) + "/configs/paper.json";
+using test::kDefault;
+using test::kPaper;
 
 using test::random_gemm;
 

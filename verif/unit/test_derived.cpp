@@ -20,11 +20,12 @@
 #include "verif/unit/config_cases.hpp"
 #include "verif/unit/random_gemm.hpp"
 #include "verif/unit/run_command.hpp"
+#include "verif/unit/test_support.hpp"
 
 namespace oasis {
 namespace {
 
-const std::string kDefault = std::string(OASIS_SOURCE_DIR) + "/configs/default.json";
+using test::kDefault;
 
 std::vector<test::ConfigCase> all_cases() {
   std::vector<test::ConfigCase> cases = test::sweep_cases();

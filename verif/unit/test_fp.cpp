@@ -11,14 +11,12 @@
 #include "model/numerics/fp.hpp"
 #include "verif/fp_directed.hpp"
 #include "verif/host_fpu.hpp"
+#include "verif/unit/test_support.hpp"
 
 namespace oasis {
 namespace {
 
-uint64_t test_seed() {
-  const char* s = std::getenv("SEED");
-  return s ? std::strtoull(s, nullptr, 0) : 1;
-}
+using test::test_seed;
 
 using directed::directed16;
 using directed::directed32;

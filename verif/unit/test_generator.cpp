@@ -17,6 +17,7 @@
 #include "gen/generator.hpp"
 #include "model/config.hpp"
 #include "verif/unit/run_command.hpp"
+#include "verif/unit/test_support.hpp"
 
 namespace oasis::gen {
 namespace {
@@ -30,7 +31,7 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
-const std::string kDefault = std::string(OASIS_SOURCE_DIR) + "/configs/default.json";
+using test::kDefault;
 
 TEST(Generator, SameConfigGivesIdenticalFiles) {
   const Config c = load_config(kDefault);

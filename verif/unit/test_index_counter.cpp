@@ -21,12 +21,13 @@
 #include "model/config.hpp"
 #include "model/cycle/index_counter.hpp"
 #include "verif/unit/run_command.hpp"
+#include "verif/unit/test_support.hpp"
 
 namespace oasis {
 namespace {
 
-const std::string kDefault = std::string(OASIS_SOURCE_DIR) + "/configs/default.json";
-const std::string kPaper = std::string(OASIS_SOURCE_DIR) + "/configs/paper.json";
+using test::kDefault;
+using test::kPaper;
 
 TEST(IndexCounter, CountsFollowTheRule) {
   const std::vector<int> idx = {3, 0, 3, 15, 3, 0};

@@ -21,14 +21,12 @@
 #include "model/quant/quant.hpp"
 #include "model/quant/synth_data.hpp"
 #include "verif/host_fpu.hpp"
+#include "verif/unit/test_support.hpp"
 
 namespace oasis {
 namespace {
 
-uint64_t test_seed() {
-  const char* s = std::getenv("SEED");
-  return s ? std::strtoull(s, nullptr, 0) : 1;
-}
+using test::test_seed;
 
 // ---- The reference: docs/numerics.md on the host FPU -------------------------
 

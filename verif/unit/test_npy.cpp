@@ -14,14 +14,12 @@
 #include <vector>
 
 #include "model/io/npy.hpp"
+#include "verif/unit/test_support.hpp"
 
 namespace oasis {
 namespace {
 
-uint64_t test_seed() {
-  const char* s = std::getenv("SEED");
-  return s ? std::strtoull(s, nullptr, 0) : 1;
-}
+using test::test_seed;
 
 // A .npy file as NumPy 1.x writes it: magic, version, little-endian header
 // length, the dict padded with spaces to a multiple of 64 and a newline.

@@ -48,8 +48,8 @@ class Cli : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
   std::string at(const std::string& name) const { return (dir_ / name).string(); }
   static std::string config(const char* name) {
-    // Appended rather than added up: GCC 12 warns of a false out-of-bounds copy in the
-    // moves of a chain of + when the standard headers are precompiled.
+    // Appended rather than added up: GCC 12 can warn of a false out-of-bounds copy in the
+    // moves of a chain of +, depending on what the translation unit included before.
     std::string path = OASIS_SOURCE_DIR;
     path.append("/configs/").append(name).append(".json");
     return path;

@@ -15,6 +15,7 @@
 #include "model/config.hpp"
 #include "model/perf/perf.hpp"
 #include "verif/unit/run_command.hpp"
+#include "verif/unit/test_support.hpp"
 
 namespace oasis {
 namespace {
@@ -29,8 +30,8 @@ CmdResult run(const std::string& args) {
                            args + " 2>&1");
 }
 
-const std::string kSource = OASIS_SOURCE_DIR;
-const std::string kPaper = kSource + "/configs/paper.json";
+using test::kSource;
+using test::kPaper;
 const std::string kLlama = kSource + "/configs/models/llama2_7b.json";
 // The same paths as words of run()'s shell command.
 const std::string kPaperArg = gen::shell_word(kPaper);

@@ -11,11 +11,12 @@
 #include "model/config.hpp"
 #include "model/quant/lut_gemm.hpp"
 #include "model/cycle/pe_line.hpp"
+#include "verif/unit/test_support.hpp"
 
 namespace oasis {
 namespace {
 
-const std::string kDefault = std::string(OASIS_SOURCE_DIR) + "/configs/default.json";
+using test::kDefault;
 
 Fp16 moderate(std::mt19937_64& rng) {
   const uint16_t exp = uint16_t(9 + rng() % 13);

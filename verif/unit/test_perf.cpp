@@ -18,13 +18,14 @@
 #include "model/perf/perf.hpp"
 #include "verif/unit/config_cases.hpp"
 #include "verif/unit/random_gemm.hpp"
+#include "verif/unit/test_support.hpp"
 
 namespace oasis {
 namespace {
 
 using test::random_gemm;
 
-const std::string kSource = OASIS_SOURCE_DIR;
+using test::kSource;
 
 using Case = test::ConfigCase;
 using test::config_cases;

@@ -18,14 +18,12 @@
 #include "model/quant/quant.hpp"
 #include "model/quant/synth_data.hpp"
 #include "verif/host_fpu.hpp"
+#include "verif/unit/test_support.hpp"
 
 namespace oasis {
 namespace {
 
-uint64_t test_seed() {
-  const char* s = std::getenv("SEED");
-  return s ? std::strtoull(s, nullptr, 0) : 1;
-}
+using test::test_seed;
 
 // The optimum by trying every split of the sorted values into `k`
 // contiguous groups (an optimal 1-D clustering is contiguous).

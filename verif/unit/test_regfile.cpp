@@ -7,11 +7,12 @@
 #include "gen/generator.hpp"
 #include "model/config.hpp"
 #include "model/cycle/regfile.hpp"
+#include "verif/unit/test_support.hpp"
 
 namespace oasis {
 namespace {
 
-const std::string kDefault = std::string(OASIS_SOURCE_DIR) + "/configs/default.json";
+using test::kDefault;
 
 TEST(RegisterMap, RegionsFitAndAreDisjointForEveryWidth) {
   for (int na = 1; na <= 4; ++na) {

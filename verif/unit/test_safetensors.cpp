@@ -18,16 +18,14 @@
 
 #include "model/io/safetensors.hpp"
 #include "verif/unit/safetensors_writer.hpp"
+#include "verif/unit/test_support.hpp"
 
 namespace oasis {
 namespace {
 
 using test::StTensor;
 
-uint64_t test_seed() {
-  const char* s = std::getenv("SEED");
-  return s ? std::strtoull(s, nullptr, 0) : 1;
-}
+using test::test_seed;
 
 std::string refusal(const std::vector<uint8_t>& file) {
   try {

@@ -1,0 +1,24 @@
+// What many unit tests share: the shipped configs and the seed of their random stimuli. The
+// test files are compiled several to a translation unit (a unity build, CMakeLists.txt), so a
+// helper two files would both define goes here once.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+namespace oasis::test {
+
+/// The source folder (the build passes it in) and the configs in it.
+inline const std::string kSource = OASIS_SOURCE_DIR;
+inline const std::string kDefault = kSource + "/configs/default.json";
+inline const std::string kPaper = kSource + "/configs/paper.json";
+
+/// The seed of a test's random stimuli: the environment's SEED (make test passes it), else
+/// `fallback`.
+inline uint64_t test_seed(uint64_t fallback = 1) {
+  const char* s = std::getenv("SEED");
+  return s ? std::strtoull(s, nullptr, 0) : fallback;
+}
+
+}  // namespace oasis::test
