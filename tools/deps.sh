@@ -3,7 +3,7 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 # With every package installed it does nothing, as any user.
 set -euo pipefail
-packages=(g++ cmake make verilator yosys iverilog libfmt-dev nlohmann-json3-dev
+packages=(g++ cmake make ninja-build verilator yosys iverilog libfmt-dev nlohmann-json3-dev
           libgtest-dev libbenchmark-dev libcli11-dev python3-yaml gnuplot-nox jq ccache
           qflow-tech-osu018 opensta qflow)
 missing=()
