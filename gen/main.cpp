@@ -12,8 +12,9 @@
 #include "gen/query.hpp"
 #include "gen/replay_tb.hpp"
 #include "model/config.hpp"
+#include "tools/commands.hpp"
 
-int main(int argc, char** argv) {
+int oasis::commands::oasis_gen(int argc, char** argv) {
   CLI::App app{"oasis-gen: generate the OASIS accelerator's SystemVerilog from a JSON config"};
   oasis::gen::GenerateRequest request;
   bool schema = false;

@@ -31,8 +31,9 @@
 #include "model/io/safetensors.hpp"
 #include "model/quant/synth_data.hpp"
 #include "model/tools/cli.hpp"
+#include "tools/commands.hpp"
 
-namespace {
+namespace oasis_model_command {
 
 using namespace oasis;
 
@@ -556,9 +557,10 @@ int run_synth(const SynthArgs& a) {
   return 0;
 }
 
-}  // namespace
+}  // namespace oasis_model_command
 
-int main(int argc, char** argv) {
+int oasis::commands::oasis_model(int argc, char** argv) {
+  using namespace oasis_model_command;
   CLI::App app{
       "oasis-model: the OASIS golden model (NU-WAQ quantisation, LUT-GEMM with "
       "look-ahead and error compensation) from the command line"};

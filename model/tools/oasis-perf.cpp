@@ -24,8 +24,9 @@
 #include "model/cycle/core.hpp"
 #include "model/perf/perf.hpp"
 #include "model/tools/cli.hpp"
+#include "tools/commands.hpp"
 
-namespace {
+namespace oasis_perf_command {
 
 using namespace oasis;
 namespace fs = std::filesystem;
@@ -605,9 +606,10 @@ int run_report(const Common& c, const ReportArgs& r) {
   return 0;
 }
 
-}  // namespace
+}  // namespace oasis_perf_command
 
-int main(int argc, char** argv) {
+int oasis::commands::oasis_perf(int argc, char** argv) {
+  using namespace oasis_perf_command;
   CLI::App app{"oasis-perf: the performance model of the generated OASIS core (docs/perf.md)"};
   app.require_subcommand(1, 1);
 

@@ -26,8 +26,9 @@
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/report.hpp"
 #include "sim/ppa/run.hpp"
+#include "tools/commands.hpp"
 
-namespace {
+namespace oasis_ppa_command {
 
 using namespace oasis;
 using namespace oasis::ppa;
@@ -504,8 +505,9 @@ int run(int argc, char** argv) {
   return 0;
 }
 
-}  // namespace
+}  // namespace oasis_ppa_command
 
-int main(int argc, char** argv) {
+int oasis::commands::oasis_ppa(int argc, char** argv) {
+  using namespace oasis_ppa_command;
   return oasis::ppa::command_main("oasis-ppa", [&] { return run(argc, argv); });
 }

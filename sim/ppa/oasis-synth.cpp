@@ -26,8 +26,9 @@
 #include "sim/ppa/generic.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/run.hpp"
+#include "tools/commands.hpp"
 
-namespace {
+namespace oasis_synth_command {
 
 using namespace oasis;
 using namespace oasis::ppa;
@@ -321,8 +322,9 @@ int run(int argc, char** argv) {
   return 0;
 }
 
-}  // namespace
+}  // namespace oasis_synth_command
 
-int main(int argc, char** argv) {
+int oasis::commands::oasis_synth(int argc, char** argv) {
+  using namespace oasis_synth_command;
   return oasis::ppa::command_main("oasis-synth", [&] { return run(argc, argv); });
 }

@@ -21,10 +21,12 @@
 #include <string>
 #include <vector>
 
+#include "tools/commands.hpp"
+
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;
 
-namespace {
+namespace covreport_command {
 
 std::vector<std::string> read_lines(const fs::path& path) {
   std::ifstream in(path);
@@ -356,9 +358,10 @@ std::string to_markdown(const Block& b, size_t max_signals) {
   return md;
 }
 
-}  // namespace
+}  // namespace covreport_command
 
-int main(int argc, char** argv) {
+int oasis::commands::covreport(int argc, char** argv) {
+  using namespace covreport_command;
   CLI::App app{"covreport: the per-block report of make coverage (see sim/coverage)"};
   std::string build, root;
   std::string seed = "1";  // as given: the report only quotes it

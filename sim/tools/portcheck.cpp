@@ -23,7 +23,9 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-namespace {
+#include "tools/commands.hpp"
+
+namespace portcheck_command {
 
 using nlohmann::ordered_json;
 
@@ -148,9 +150,10 @@ void write_header(const std::string& top, const std::string& source, const std::
   }
 }
 
-}  // namespace
+}  // namespace portcheck_command
 
-int main(int argc, char** argv) {
+int oasis::commands::portcheck(int argc, char** argv) {
+  using namespace portcheck_command;
   CLI::App app{
       "portcheck: compare a module's ports in two sources (an oasis-gen manifest.json or a Yosys "
       "JSON), or write them as the testbench harness's port list"};

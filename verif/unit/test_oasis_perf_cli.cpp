@@ -25,15 +25,15 @@ namespace fs = std::filesystem;
 using test::CmdResult;
 
 // stdout and stderr of one run
-CmdResult run(const std::string& args) {
+CmdResult run_perf(const std::string& args) {
   return test::run_command(gen::shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-perf") + " " +
                            args + " 2>&1");
 }
 
-using test::kSource;
 using test::kPaper;
+using test::kSource;
 const std::string kLlama = kSource + "/configs/models/llama2_7b.json";
-// The same paths as words of run()'s shell command.
+// The same paths as words of run_perf()'s shell command.
 const std::string kPaperArg = gen::shell_word(kPaper);
 const std::string kModelsArg = gen::shell_word(kSource + "/configs/models");
 
@@ -49,19 +49,20 @@ fs::path scratch(const std::string& name) {
 }
 
 TEST(PerfCli, LayerEqualsTheLibrary) {
-  const CmdResult r = run("layer --config " + kPaperArg + " --rows 4096 --tokens 3 --json");
+  const CmdResult r = run_perf("layer --config " + kPaperArg + " --rows 4096 --tokens 3 --json");
   ASSERT_EQ(r.status, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   const LayerPerf L = layer_perf(load_config(kPaper), 4096, PerfOptions{3, 0});
   EXPECT_EQ(j.at("cycles").get<int64_t>(), L.cycles);
   EXPECT_EQ(j.at("phases").at("gemm").get<int64_t>(), 2076);
   EXPECT_EQ(j.at("bound").get<std::string>(), phase_name(L.bound));
-  const CmdResult t = run("layer --config " + kPaperArg + " --rows 4096");
+  const CmdResult t = run_perf("layer --config " + kPaperArg + " --rows 4096");
   EXPECT_NE(t.out.find("layer 3153 cycles"), std::string::npos) << t.out;
 }
 
 TEST(PerfCli, ModelEqualsTheLibrary) {
-  const CmdResult r = run("model --config " + kPaperArg + " --model " + gen::shell_word(kLlama));
+  const CmdResult r =
+      run_perf("model --config " + kPaperArg + " --model " + gen::shell_word(kLlama));
   ASSERT_EQ(r.status, 0) << r.out;
   const ModelPerf m = model_perf(load_config(kPaper), load_model_shape(kLlama), PerfOptions{1, 0});
   EXPECT_NE(r.out.find(std::to_string(m.model_cycles) + " cycles"), std::string::npos) << r.out;
@@ -70,8 +71,8 @@ TEST(PerfCli, ModelEqualsTheLibrary) {
 TEST(PerfCli, ReportWritesTextDataAndScripts) {
   const fs::path out = scratch("report");
   fs::remove_all(out);
-  const CmdResult r = run("report --config " + kPaperArg + " --out " +
-                          gen::shell_word(out.string()) + " --models " + kModelsArg);
+  const CmdResult r = run_perf("report --config " + kPaperArg + " --out " +
+                               gen::shell_word(out.string()) + " --models " + kModelsArg);
   ASSERT_EQ(r.status, 0) << r.out;
   const std::string md = read(out / "report.md");
   EXPECT_NE(md.find("config `paper`"), std::string::npos);
@@ -83,8 +84,8 @@ TEST(PerfCli, ReportWritesTextDataAndScripts) {
     EXPECT_TRUE(fs::exists(out / (std::string(f) + ".dat"))) << f;
   }
   // An existing folder is not overwritten.
-  const CmdResult again = run("report --config " + kPaperArg + " --out " +
-                              gen::shell_word(out.string()) + " --models " + kModelsArg);
+  const CmdResult again = run_perf("report --config " + kPaperArg + " --out " +
+                                   gen::shell_word(out.string()) + " --models " + kModelsArg);
   EXPECT_EQ(again.status, 2);
   EXPECT_NE(again.out.find("already exists"), std::string::npos) << again.out;
   EXPECT_TRUE(fs::exists(out / "report.md"));
@@ -117,7 +118,7 @@ TEST(PerfCli, BadInputExitsTwoAndWritesNothing) {
        "not a folder"},
   };
   for (const auto& [args, message] : cases) {
-    const CmdResult r = run(args);
+    const CmdResult r = run_perf(args);
     EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
     EXPECT_NE(r.out.find(message), std::string::npos) << args << "\n" << r.out;
     EXPECT_FALSE(fs::exists(out)) << args;
