@@ -21,6 +21,7 @@
 
 #include "model/config.hpp"
 #include "model/perf/fp_delay.hpp"
+#include "sim/ppa/command_options.hpp"
 #include "sim/ppa/flow.hpp"
 #include "sim/ppa/liberty.hpp"
 #include "sim/ppa/plan.hpp"
@@ -37,18 +38,12 @@ using json = nlohmann::ordered_json;
 
 constexpr const char* kDefaultLiberty = "/usr/share/qflow/tech/osu018/osu018_stdcells.lib";
 
-struct Options {
-  std::string build;
-  std::string config_path;
-  std::vector<std::string> overrides;
-  std::string out;
+struct Options : CommonOptions {
   std::string liberty = kDefaultLiberty;
-  std::string blocks;
   double period_fo4 = kDefaultPeriodFo4;
   double activity = 0.1;
   double io_budget = kPpaIoBudget;
   double sram_um2_per_bit = kDefaultSramUm2PerBit;
-  int max_channels = 1024;
   bool plots = true;
 };
 
@@ -260,11 +255,7 @@ Options parse(int argc, char** argv, int& status) {
   CLI::App app{
       "oasis-ppa: area, timing and power of every generated block in a real cell library "
       "(docs/ppa.md)"};
-  app.add_option("--build", o.build, "the build folder (the default output is BUILD/ppa/NAME)")
-      ->required();
-  app.add_option("--config", o.config_path, "JSON config, as oasis-gen reads it")->required();
-  app.add_option("--set", o.overrides, "override a config field: key=value (repeatable)");
-  app.add_option("--out", o.out, "output folder (default BUILD/ppa/<config name>)");
+  add_common_options(app, o, "ppa");
   app.add_option("--liberty", o.liberty, "Liberty file of the cell library")->capture_default_str();
   app.add_option("--period-fo4", o.period_fo4,
                  "clock target in FO4 delays of the library (the paper's 500 MHz at 28 nm is "
@@ -279,13 +270,6 @@ Options parse(int argc, char** argv, int& status) {
   app.add_option("--sram-um2-per-bit", o.sram_um2_per_bit,
                  "SRAM density for the memories' SRAM estimate, um2 per bit")
       ->capture_default_str();
-  app.add_option("--max-channels", o.max_channels,
-                 "above this many channels, blocks too large for Yosys are measured smaller and "
-                 "extrapolated")
-      ->capture_default_str();
-  app.add_option("--blocks", o.blocks,
-                 "measure only these blocks (comma-separated; their results are reused by the next "
-                 "full run) and write no report");
   app.add_flag("!--no-plots", o.plots, "do not draw the gnuplot PNGs");
   try {
     app.parse(argc, argv);
@@ -306,7 +290,7 @@ Options parse(int argc, char** argv, int& status) {
   range(o.activity, 1e-6, 2, "--activity", "a toggle rate above 0 and at most 2 a cycle");
   range(o.io_budget, 0, 0.45, "--io-budget", "0 to 0.45 of the period");
   range(o.sram_um2_per_bit, 1e-3, 1e4, "--sram-um2-per-bit", "0.001 to 10000 um2 per bit");
-  range(o.max_channels, 2, 1 << 20, "--max-channels", "2 to 1048576");
+  check_common_options(o);
   return o;
 }
 

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "model/config.hpp"
+#include "sim/ppa/command_options.hpp"
 #include "sim/ppa/generic.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/run.hpp"
@@ -35,32 +36,14 @@ using namespace oasis::ppa;
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
-struct Options {
-  std::string build;
-  std::string config_path;
-  std::vector<std::string> overrides;
-  std::string out;
-  std::string blocks;
-  int max_channels = 1024;
-};
+struct Options : CommonOptions {};
 
 Options parse(int argc, char** argv, int& status) {
   Options o;
   CLI::App app{
       "oasis-synth: every generated block of a config in Yosys generic cells: cells, "
       "flip-flops, logic depth, a transistor estimate (docs/synth.md)"};
-  app.add_option("--build", o.build, "the build folder (the default output is BUILD/synth/NAME)")
-      ->required();
-  app.add_option("--config", o.config_path, "JSON config, as oasis-gen reads it")->required();
-  app.add_option("--set", o.overrides, "override a config field: key=value (repeatable)");
-  app.add_option("--out", o.out, "output folder (default BUILD/synth/<config name>)");
-  app.add_option("--max-channels", o.max_channels,
-                 "above this many channels, blocks too large for Yosys are measured smaller and "
-                 "extrapolated")
-      ->capture_default_str();
-  app.add_option("--blocks", o.blocks,
-                 "measure only these blocks (comma-separated; their results are reused by the next "
-                 "full run) and write no report");
+  add_common_options(app, o, "synth");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -70,9 +53,7 @@ Options parse(int argc, char** argv, int& status) {
     throw UsageError(fmt::format("{} (see oasis-synth --help)", e.what()));
   }
   status = -1;
-  if (o.max_channels < 2 || o.max_channels > (1 << 20)) {
-    throw UsageError(fmt::format("--max-channels is {}; allowed: 2 to 1048576", o.max_channels));
-  }
+  check_common_options(o);
   return o;
 }
 
