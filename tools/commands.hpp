@@ -1,7 +1,9 @@
 // The project's commands, built as one program, oasis-commands: the libraries' templates and
 // CLI11 are then compiled once for all of them rather than once for each. The build folder
 // holds a link per command (build/oasis-gen -> oasis-commands) and the program runs the
-// command it is called as. CMakeLists.txt reads the commands' names from the list below.
+// command it is called as. CMakeLists.txt reads the commands' names from the list below. A
+// new command is a file in model/tools/ or sim/tools/ that defines its function, and a line
+// in the list.
 #pragma once
 
 // One X(...) a command: the function oasis::commands::<first> runs the command named by the
