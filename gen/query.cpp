@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <vector>
 
@@ -87,6 +88,12 @@ std::string query_text(const ordered_json& value) {
 }
 
 ordered_json read_json_file(const std::string& file) {
+  // A folder opens as a stream but fails on the first read, with an exception that is not a
+  // parse error.
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) {
+    throw QueryError(fmt::format("'{}' is a folder; allowed: a JSON file", file));
+  }
   std::ifstream in(file);
   if (!in) throw QueryError(fmt::format("cannot read '{}'", file));
   try {

@@ -120,6 +120,7 @@ TEST_F(QueryCli, BadInputExitsTwoWithOneMessageOnStderr) {
        "oasis-gen: --query: manifest.json: no key 'blocks.nope.top': 'blocks' holds the keys "},
       {"missing.json config.name", "oasis-gen: --query: cannot read 'missing.json'\n"},
       {"broken.json config.name", "oasis-gen: --query: 'broken.json' is not JSON: "},
+      {". config.name", "oasis-gen: --query: '.' is a folder; allowed: a JSON file\n"},
       {"manifest.json", "oasis-gen: "},
   };
   for (const Case& c : cases) {
