@@ -23,10 +23,10 @@
 
 #include "tools/commands.hpp"
 
+namespace covreport_command {
+
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;
-
-namespace covreport_command {
 
 std::vector<std::string> read_lines(const fs::path& path) {
   std::ifstream in(path);
