@@ -24,8 +24,11 @@ using std::string;
 OASIS_REGISTER_MUTATION("orizuru.min_ties_left",
                         "the min tree's leaf level breaks ties to the left (lower) channel");
 OASIS_REGISTER_MUTATION("orizuru.left_pop_lost",
-                        "a pop is not passed down to a left child, so the popped leaf stays "
-                        "available and its subtree is not maintained");
+                        "a popped leaf that is the left one of its pair is not cleared, so it "
+                        "stays available and wins again");
+OASIS_REGISTER_MUTATION("orizuru.next_cycle_pop_lost",
+                        "a pop never reaches the levels it rewrites in the cycle after its "
+                        "outlier is taken (orizuru_pop_levels below the tree's levels)");
 
 string cmp_module(const Config& c) { return module_name(c, "comparator"); }
 
@@ -39,8 +42,8 @@ void compare(SvModule& m, const Config& c, const string& inst, const string& a, 
   m.op("fp_compare", "16", gt, count);
 }
 
-// One side of a unit: the winner bits of log2(R) levels, the winners, the pop
-// walk. Both units instantiate it twice.
+// One side of a unit: the winner bits of log2(R) levels, the winners, the
+// rewrite of the popped path. Both units instantiate it twice.
 SvFile side_module(const Config& c) {
   SvModule m(module_name(c, "orizuru") + "_side",
              "One side of an Orizuru unit over Inputs inputs: the max tree, or the min tree when "
@@ -50,8 +53,8 @@ SvFile side_module(const Config& c) {
              "takes the right child iff it is greater, the min tree iff it is not (ties go "
              "right); an unavailable child loses to an available one. Level 0's comparisons come "
              "in: the leaf unit shares them between its two sides. Build: a level's bits are "
-             "written when its build_i bit is set. Pop: pop_i walks down the current bits; only "
-             "the nodes on that path rewrite their bits.");
+             "written when its build_i bit is set. Pop: the nodes on the popped input's path "
+             "(path_i) rewrite their bits at the levels pop_i names.");
   m.param("Inputs", 2, "Inputs of the unit, R: a power of two, at least 2.");
   m.param("MinSide", 0, "1: the min tree; 0: the max tree.");
   m.ports(
@@ -62,13 +65,15 @@ SvFile side_module(const Config& c) {
        {"input", 0, "avail_i", "Input i is available.", "Inputs"},
        {"input", 0, "gt0_i", "Level 0: input 2i+1 is greater than input 2i under the order key.",
         "Inputs/2"},
-       {"input", 0, "pop_i", "The unit's root is on the popped path this cycle."},
-       {"output", 0, "pop_o", "Input i is on the popped path this cycle.", "Inputs"},
+       {"input", 0, "pop_i",
+        "Bit j: the unit is on the popped path and its level j is rewritten this cycle.",
+        "$clog2(Inputs)"},
+       {"input", 0, "path_i", "The popped input (read when a pop_i bit is set).",
+        "$clog2(Inputs)"},
        {"output", 16, "val_o", "The winner, binary16 (after this cycle's bit updates)."},
        {"output", 0, "avail_o", "The winner is available."},
        {"output", 0, "win_o", "Which input wins.", "$clog2(Inputs)"}});
   m.localparam("Levels", "$clog2(Inputs)");
-  const bool lost = mutated("orizuru.left_pop_lost");
   m << "\n  for (genvar j = 0; j < Levels; j++) begin : g_level\n"
        "    localparam int Nodes = Inputs >> (j + 1);\n"
        "    logic [2*Nodes*16-1:0] child_val;\n"
@@ -89,15 +94,10 @@ SvFile side_module(const Config& c) {
           "unused_eq", "gt[n]", "        ", "Inputs/2 - 1");
   m << "      end\n"
        "    end\n"
-       "    // Pops walk down from the root: a node is on the path when its parent is and the\n"
-       "    // parent's bit points at it.\n"
-       "    if (j == Levels - 1) begin : g_root\n"
-       "      assign en = pop_i;\n"
-       "    end else begin : g_inner\n"
-       "      for (genvar n = 0; n < Nodes; n++) begin : g_en\n"
-       "        assign en[n] = g_level[j+1].en[n/2]\n"
-       "            && (n % 2 == 1 ? g_level[j+1].bit_q[n/2] : !g_level[j+1].bit_q[n/2]);\n"
-       "      end\n"
+       "    // A node is on the popped path when the popped input's index without its j + 1\n"
+       "    // lowest bits is the node's.\n"
+       "    for (genvar n = 0; n < Nodes; n++) begin : g_en\n"
+       "      assign en[n] = pop_i[j] && path_i >> (j + 1) == Levels'(n);\n"
        "    end\n"
        "    for (genvar n = 0; n < Nodes; n++) begin : g_node\n"
        "      assign right[n] = child_avail[2*n+1]\n"
@@ -120,11 +120,6 @@ SvFile side_module(const Config& c) {
        "      else bit_q <= bit_d;\n"
        "    end\n"
        "  end\n\n"
-       "  for (genvar i = 0; i < Inputs/2; i++) begin : g_pop\n"
-    << (lost ? "    assign pop_o[2*i]   = 1'b0;\n"
-             : "    assign pop_o[2*i]   = g_level[0].en[i] && !g_level[0].bit_q[i];\n")
-    << "    assign pop_o[2*i+1] = g_level[0].en[i] && g_level[0].bit_q[i];\n"
-       "  end\n"
        "  assign val_o   = g_level[Levels-1].val;\n"
        "  assign avail_o = g_level[Levels-1].avail;\n"
        "  assign win_o   = g_level[Levels-1].win;\n";
@@ -134,8 +129,8 @@ SvFile side_module(const Config& c) {
 
 // The two sides' instances of a unit.
 void sides(SvModule& m, const Config& c, const string& max_val, const string& min_val,
-           const string& max_gt0, const string& min_gt0, const string& max_pop_o,
-           const string& min_pop_o, const string& max_win, const string& min_win) {
+           const string& max_gt0, const string& min_gt0, const string& max_win,
+           const string& min_win) {
   for (const char* side : {"max", "min"}) {
     const bool is_max = side == string("max");
     m.inst(module_name(c, "orizuru") + "_side", fmt::format("u_{}", side),
@@ -146,7 +141,7 @@ void sides(SvModule& m, const Config& c, const string& max_val, const string& mi
             {"avail_i", fmt::format("{}_avail_i", side)},
             {"gt0_i", is_max ? max_gt0 : min_gt0},
             {"pop_i", fmt::format("{}_pop_i", side)},
-            {"pop_o", is_max ? max_pop_o : min_pop_o},
+            {"path_i", fmt::format("{}_path_i", side)},
             {"val_o", fmt::format("{}_val_o", side)},
             {"avail_o", fmt::format("{}_avail_o", side)},
             {"win_o", is_max ? max_win : min_win}},
@@ -169,8 +164,14 @@ SvFile leaf_unit_module(const Config& c) {
        {"input", 0, "leaf_i", "Leaf i's activation, binary16, at [i*16 +: 16].", "Inputs*16"},
        {"input", 0, "max_avail_i", "Max tree: leaf i is available (not yet popped).", "Inputs"},
        {"input", 0, "min_avail_i", "Min tree: leaf i is available (not yet popped).", "Inputs"},
-       {"input", 0, "max_pop_i", "Max tree: the unit's root is on the popped path."},
-       {"input", 0, "min_pop_i", "Min tree: the unit's root is on the popped path."},
+       {"input", 0, "max_pop_i",
+        "Max tree: bit j, the unit is on the popped path and its level j is rewritten.",
+        "$clog2(Inputs)"},
+       {"input", 0, "min_pop_i",
+        "Min tree: bit j, the unit is on the popped path and its level j is rewritten.",
+        "$clog2(Inputs)"},
+       {"input", 0, "max_path_i", "Max tree: the popped leaf.", "$clog2(Inputs)"},
+       {"input", 0, "min_path_i", "Min tree: the popped leaf.", "$clog2(Inputs)"},
        {"output", 0, "max_clear_o", "Max tree: leaf i is popped this cycle.", "Inputs"},
        {"output", 0, "min_clear_o", "Min tree: leaf i is popped this cycle.", "Inputs"},
        {"output", 16, "max_val_o", "Max tree: the unit's winner, binary16."},
@@ -180,7 +181,9 @@ SvFile leaf_unit_module(const Config& c) {
        {"output", 0, "min_avail_o", "Min tree: the winner is available."},
        {"output", 0, "min_idx_o", "Min tree: the winner's leaf.", "$clog2(Inputs)"}});
   const bool left = mutated("orizuru.min_ties_left");
-  m << "  logic [Inputs/2-1:0] gt, eq;\n"
+  const bool lost = mutated("orizuru.left_pop_lost");
+  m.localparam("Levels", "$clog2(Inputs)");
+  m << "\n  logic [Inputs/2-1:0] gt, eq;\n"
        "  for (genvar i = 0; i < Inputs/2; i++) begin : g_pair\n"
        "    logic unused_lt;\n";
   compare(m, c, "u_cmp", "leaf_i[(2*i+1)*16 +: 16]", "leaf_i[2*i*16 +: 16]", "unused_lt", "eq[i]",
@@ -195,8 +198,24 @@ SvFile leaf_unit_module(const Config& c) {
          "  logic unused_eq;\n"
          "  assign unused_eq = ^eq;\n";
   }
-  sides(m, c, "leaf_i", "leaf_i", "gt", left ? "min_gt0" : "gt", "max_clear_o", "min_clear_o",
-        "max_idx_o", "min_idx_o");
+  sides(m, c, "leaf_i", "leaf_i", "gt", left ? "min_gt0" : "gt", "max_idx_o", "min_idx_o");
+  m.comment("A popped leaf is cleared in the cycle its level 0 is rewritten.");
+  m << "  for (genvar i = 0; i < Inputs; i++) begin : g_clear\n";
+  if (lost) {
+    m << "    if (i % 2 == 0) begin : g_left\n"
+         "      assign max_clear_o[i] = 1'b0;\n"
+         "      assign min_clear_o[i] = 1'b0;\n"
+         "    end else begin : g_right\n"
+         "      assign max_clear_o[i] = max_pop_i[0] && max_path_i == Levels'(i);\n"
+         "      assign min_clear_o[i] = min_pop_i[0] && min_path_i == Levels'(i);\n"
+         "    end\n";
+  } else {
+    m << "    assign max_clear_o[i] = max_pop_i[0] && max_path_i == Levels'(i);\n"
+         "    assign min_clear_o[i] = min_pop_i[0] && min_path_i == Levels'(i);\n";
+  }
+  m << "  end\n";
+  m.op("eq", "Levels", "max_clear_o", "Inputs");
+  m.op("eq", "Levels", "min_clear_o", "Inputs");
   return m.file();
 }
 
@@ -205,8 +224,7 @@ SvFile unit_module(const Config& c) {
   SvModule m(module_name(c, "orizuru") + "_unit",
              "Unit of Orizuru above the leaves: each of its Inputs children is the winner of a "
              "lower unit, per side (oasis side modules, one comparator per node and side). A "
-             "winner's index is its child's, below the child's own winner index; pop_o tells "
-             "the lower unit on the popped path.");
+             "winner's index is its child's, below the child's own winner index.");
   m.param("Inputs", 2, "Children, R: a power of two, at least 2.");
   m.param("ChildIndexBits", 1, "Width of a child's index (its position in its subtree), bits.");
   std::vector<Port> ports = {
@@ -225,12 +243,16 @@ SvFile unit_module(const Config& c) {
                      "Inputs*ChildIndexBits"});
   }
   for (const char* side : {"max", "min"}) {
-    ports.push_back({"input", 0, string(side) + "_pop_i",
-                     string(side) + " tree: the unit's root is on the popped path."});
+    ports.push_back(
+        {"input", 0, string(side) + "_pop_i",
+         string(side) + " tree: bit j, the unit is on the popped path and its level j is "
+                        "rewritten.",
+         "$clog2(Inputs)"});
   }
   for (const char* side : {"max", "min"}) {
-    ports.push_back({"output", 0, string(side) + "_pop_o",
-                     string(side) + " tree: child i is on the popped path.", "Inputs"});
+    ports.push_back({"input", 0, string(side) + "_path_i",
+                     string(side) + " tree: the child the popped leaf is under.",
+                     "$clog2(Inputs)"});
   }
   for (const char* side : {"max", "min"}) {
     const string s = side;
@@ -255,8 +277,7 @@ SvFile unit_module(const Config& c) {
             fmt::format("{}_gt[i]", side), "    ", "Inputs/2");
     m << "  end\n";
   }
-  sides(m, c, "max_val_i", "min_val_i", "max_gt", "min_gt", "max_pop_o", "min_pop_o", "max_win",
-        "min_win");
+  sides(m, c, "max_val_i", "min_val_i", "max_gt", "min_gt", "max_win", "min_win");
   m.comment("The winner's index below its child's position.");
   for (const char* side : {"max", "min"}) {
     const string s = side;
@@ -275,40 +296,100 @@ void layer_signals(SvModule& m, const OrizuruTiming& t, int l) {
   m << fmt::format("  // Layer {0}: {1} unit(s), heights {2}..{3} of the tree.\n", l, u, l * r + 1,
                    l * r + r);
   for (const char* side : {"max", "min"}) {
-    m << fmt::format("  logic {0} l{1}_{2}_val;\n  logic {3} l{1}_{2}_avail, l{1}_{2}_pop;\n",
-                     range(u * 16), l, side, range(u));
+    m << fmt::format("  logic {} l{}_{}_val;\n", range(u * 16), l, side);
+    m << fmt::format("  logic {} l{}_{}_avail;\n", range(u), l, side);
+    m << fmt::format("  logic {} l{}_{}_pop;\n", range(u * r), l, side);
     m << fmt::format("  logic {} l{}_{}_idx;\n", range(u * r * (l + 1)), l, side);
     if (l > 0) {
       m << fmt::format("  logic {} l{}_{}_child_val;\n", range(u * R * 16), l, side);
-      m << fmt::format("  logic {0} l{1}_{2}_child_avail, l{1}_{2}_child_pop;\n", range(u * R), l,
-                       side);
+      m << fmt::format("  logic {} l{}_{}_child_avail;\n", range(u * R), l, side);
       m << fmt::format("  logic {} l{}_{}_child_idx;\n", range(u * R * r * l), l, side);
     }
   }
 }
 
 // Layer l's children: the winners of layer l - 1, the last unit's missing
-// children tied to unavailable.
+// children tied to unavailable; registered when the pop's cut lies between
+// the two layers.
 void layer_children(SvModule& m, const OrizuruTiming& t, int l) {
   const int u = t.units_per_layer[size_t(l)], R = t.unit_inputs, r = t.unit_levels;
   const int below = t.units_per_layer[size_t(l - 1)];
   const int pad = u * R - below;
+  const bool cut = l * r == t.pop_levels;
+  std::vector<Reg> regs;
+  if (cut) {
+    m.comment(fmt::format("The pop's cut: layer {} reads layer {}'s winners registered.", l,
+                          l - 1));
+  }
   for (const char* side : {"max", "min"}) {
     const auto padded = [&](const string& field, int bits) {
       return pad > 0 ? fmt::format("{{{}'d0, l{}_{}_{}}}", pad * bits, l - 1, side, field)
                      : fmt::format("l{}_{}_{}", l - 1, side, field);
     };
-    m << fmt::format("  assign l{0}_{1}_child_val   = {2};\n", l, side, padded("val", 16));
-    m << fmt::format("  assign l{0}_{1}_child_avail = {2};\n", l, side, padded("avail", 1));
-    m << fmt::format("  assign l{0}_{1}_child_idx   = {2};\n", l, side, padded("idx", r * l));
-    if (pad > 0) {
-      m << fmt::format("  assign l{0}_{1}_pop = l{2}_{1}_child_pop[{3}:0];\n", l - 1, side, l,
-                       below - 1);
-      m << fmt::format("  logic unused_l{0}_{1}_pad_pop;\n", l, side);
-      m << fmt::format("  assign unused_l{0}_{1}_pad_pop = ^l{0}_{1}_child_pop[{2}:{3}];\n", l,
-                       side, u * R - 1, below);
+    const std::vector<std::pair<string, string>> children = {
+        {"val", padded("val", 16)}, {"avail", padded("avail", 1)}, {"idx", padded("idx", r * l)}};
+    for (const auto& [field, value] : children) {
+      const string child = fmt::format("l{}_{}_child_{}", l, side, field);
+      if (cut) {
+        regs.push_back({child, value});
+      } else {
+        m << fmt::format("  assign {:<20} = {};\n", child, value);
+      }
+    }
+  }
+  if (cut) m << registers(regs);
+}
+
+// Where a pop rewrites the tree, and when. The popped leaf is the channel its
+// side's root register presents, so its path is decoded from that register
+// instead of walked down the winner bits. Levels below PopLevels are rewritten
+// in the cycle the outlier is taken, the others in the next cycle from the cut
+// registers (layer_children), while the other side's outlier is presented: a
+// side pops at most every other cycle, and until the cut registers change the
+// root register keeps naming the popped leaf (docs/orizuru.md, Drain).
+void pop_paths(SvModule& m, const OrizuruTiming& t) {
+  const bool now = t.pop_levels > 0, next = t.pop_levels < t.tree_levels;
+  m.comment(now && next ? "A pop rewrites levels 0 .. PopLevels-1 of its path in the cycle its "
+                          "outlier is taken, the levels above in the next cycle."
+            : now       ? "A pop rewrites its whole path in the cycle its outlier is taken."
+                        : "A pop rewrites its whole path in the cycle after its outlier is taken.");
+  m << "  logic [TreeLevels-1:0] max_path, min_path, max_rewrite, min_rewrite;\n"
+       "  assign max_path = TreeLevels'(max_chan_q);\n"
+       "  assign min_path = TreeLevels'(min_chan_q);\n";
+  if (next) {
+    const bool lost = mutated("orizuru.next_cycle_pop_lost");
+    m << "  logic pop_max_q, pop_min_q;\n";
+    m << registers({{"pop_max_q", lost ? "1'b0" : "pop_max"},
+                    {"pop_min_q", lost ? "1'b0" : "pop_min"}});
+  }
+  for (const char* side : {"max", "min"}) {
+    if (now && next) {
+      m << fmt::format(
+          "  assign {0}_rewrite = {{{{(TreeLevels - PopLevels){{pop_{0}_q}}}}, "
+          "{{PopLevels{{pop_{0}}}}}}};\n",
+          side);
     } else {
-      m << fmt::format("  assign l{0}_{1}_pop = l{2}_{1}_child_pop;\n", l - 1, side, l);
+      m << fmt::format("  assign {0}_rewrite = {{TreeLevels{{pop_{0}{1}}}}};\n", side,
+                       now ? "" : "_q");
+    }
+  }
+  m << "\n";
+}
+
+// Inside layer l's loop over its units u: the levels of unit u that a pop
+// rewrites this cycle, per side (none unless the popped leaf is under it).
+void unit_pops(SvModule& m, const OrizuruTiming& t, int l) {
+  for (const char* side : {"max", "min"}) {
+    const string levels = fmt::format("{}_rewrite[{}*UnitLevels +: UnitLevels]", side, l);
+    if (l == t.layers - 1) {
+      m << fmt::format("    assign l{}_{}_pop[u*UnitLevels +: UnitLevels] = {};\n", l, side,
+                       levels);
+    } else {
+      m.op("eq", t.tree_levels, fmt::format("l{}_{}_pop", l, side), t.units_per_layer[size_t(l)]);
+      m << fmt::format(
+          "    assign l{0}_{1}_pop[u*UnitLevels +: UnitLevels] = {2}\n"
+          "        & {{UnitLevels{{{1}_path >> {3}*UnitLevels == TreeLevels'(u)}}}};\n",
+          l, side, levels, l + 1);
     }
   }
 }
@@ -321,19 +402,42 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   m.localparam("UnitLevels", r, "Comparator levels of a unit, log2(R).");
   m.localparam("TreeLevels", t.tree_levels, "Comparator levels of the tree.");
   m.localparam("LevelsPerStage", t.levels_per_stage, "Levels built in one cycle.");
-  m.comment("Build cycle s writes the winner bits of tree levels s*LevelsPerStage and up.");
+  const bool cut = t.pop_levels > 0 && t.pop_levels < t.tree_levels;
+  if (cut) {
+    m.localparam("PopLevels", t.pop_levels,
+                 "Tree levels a pop rewrites in its outlier's cycle, below the pop's cut; the "
+                 "others, the next cycle.");
+    m.localparam("CutStage", "(PopLevels + LevelsPerStage - 1) / LevelsPerStage",
+                 "The first build cycle above the pop's cut.");
+    m.comment(
+        "Build cycle s writes the winner bits of tree levels s*LevelsPerStage and up below the "
+        "cut, and of levels PopLevels + (s-CutStage)*LevelsPerStage and up above it: no cycle "
+        "builds levels on both sides, since the level above the cut reads registered winners.");
+  } else {
+    m.comment("Build cycle s writes the winner bits of tree levels s*LevelsPerStage and up.");
+  }
   m << "  logic [TreeLevels-1:0] build;\n"
        "  for (genvar j = 0; j < TreeLevels; j++) begin : g_build\n";
-  m << fmt::format("    assign build[j] = building && stage_q == {}'(j / LevelsPerStage);\n",
-                   t.stage_bits);
+  if (cut) {
+    m << fmt::format(
+        "    localparam int Stage = j < PopLevels ? j / LevelsPerStage\n"
+        "                                         : CutStage + (j - PopLevels) / LevelsPerStage;\n"
+        "    assign build[j] = building && stage_q == {}'(Stage);\n",
+        t.stage_bits);
+  } else {
+    m << fmt::format("    assign build[j] = building && stage_q == {}'(j / LevelsPerStage);\n",
+                     t.stage_bits);
+  }
   m << "  end\n\n";
   m.op("eq", t.stage_bits, "build", t.tree_levels);
   for (int l = 0; l < T; ++l) layer_signals(m, t, l);
   m << "\n";
   for (int l = 1; l < T; ++l) layer_children(m, t, l);
-  m << fmt::format("  assign l{0}_max_pop = pop_max;\n  assign l{0}_min_pop = pop_min;\n\n", T - 1);
+  m << "\n";
+  pop_paths(m, t);
 
   m << loop_open("u", t.units_per_layer[0], "g_layer0");
+  unit_pops(m, t, 0);
   m.inst(module_name(c, "orizuru") + "_leaf_unit", "u_unit",
          {{"clk_i", "clk_i"},
           {"rst_ni", "rst_ni"},
@@ -341,8 +445,10 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
           {"leaf_i", "leaf_q[u*UnitInputs*16 +: UnitInputs*16]"},
           {"max_avail_i", "max_avail_d[u*UnitInputs +: UnitInputs]"},
           {"min_avail_i", "min_avail_d[u*UnitInputs +: UnitInputs]"},
-          {"max_pop_i", "l0_max_pop[u]"},
-          {"min_pop_i", "l0_min_pop[u]"},
+          {"max_pop_i", "l0_max_pop[u*UnitLevels +: UnitLevels]"},
+          {"min_pop_i", "l0_min_pop[u*UnitLevels +: UnitLevels]"},
+          {"max_path_i", "max_path[0 +: UnitLevels]"},
+          {"min_path_i", "min_path[0 +: UnitLevels]"},
           {"max_clear_o", "max_clear[u*UnitInputs +: UnitInputs]"},
           {"min_clear_o", "min_clear[u*UnitInputs +: UnitInputs]"},
           {"max_val_o", "l0_max_val[u*16 +: 16]"},
@@ -357,6 +463,7 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
     const int u = t.units_per_layer[size_t(l)];
     const string cw = fmt::format("{}*UnitLevels", l), w = fmt::format("{}*UnitLevels", l + 1);
     m << loop_open("u", u, fmt::format("g_layer{}", l));
+    unit_pops(m, t, l);
     std::vector<std::pair<string, string>> conn = {
         {"clk_i", "clk_i"},
         {"rst_ni", "rst_ni"},
@@ -371,11 +478,12 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
            fmt::format("l{0}_{1}_child_idx[u*UnitInputs*{2} +: UnitInputs*{2}]", l, side, cw)});
     }
     for (const char* side : {"max", "min"}) {
-      conn.push_back({fmt::format("{}_pop_i", side), fmt::format("l{}_{}_pop[u]", l, side)});
+      conn.push_back({fmt::format("{}_pop_i", side),
+                      fmt::format("l{}_{}_pop[u*UnitLevels +: UnitLevels]", l, side)});
     }
     for (const char* side : {"max", "min"}) {
-      conn.push_back({fmt::format("{}_pop_o", side),
-                      fmt::format("l{}_{}_child_pop[u*UnitInputs +: UnitInputs]", l, side)});
+      conn.push_back({fmt::format("{}_path_i", side),
+                      fmt::format("{}_path[{}*UnitLevels +: UnitLevels]", side, l)});
     }
     for (const char* side : {"max", "min"}) {
       conn.push_back(
@@ -700,6 +808,7 @@ class Orizuru final : public Block {
     out.files.push_back(
         topk_top_module(t, base, what, [&](SvModule& m) { orizuru_core(m, c, t); }));
     out.manifest = topk_timing_manifest(t);
+    out.manifest["pop_levels"] = t.pop_levels;
     // Padding leaves and units make some instances idle; synthesis removes them.
     int64_t instances = 0;
     for (int l = 0; l < t.layers; ++l) {

@@ -78,6 +78,13 @@ std::string accumulator_name(AccumulatorFormat format);
           "Comparator levels of the Orizuru tree between two pipeline registers while the "       \
           "tree is built",                                                                        \
           "levels", 1, 16, 1, false)                                                              \
+  INTEGER(orizuru_pop_levels, "",                                                                 \
+          "Levels of the Orizuru tree, from the leaves, a pop rewrites in the cycle its outlier " \
+          "is taken, a whole number of layers (a multiple of log2 R); the levels above, behind "  \
+          "registers, in the next cycle, while the other side's outlier is presented, so no "     \
+          "cycle is lost (docs/orizuru.md, Drain). -1: the lower half of the layers, rounded "    \
+          "down; 0: all in the next cycle; the tree's levels or more: all in one cycle",          \
+          "levels", -1, 64, -1, false)                                                            \
   INTEGER(fp_pipeline_stages, "",                                                                 \
           "Register stages of each floating-point unit (0: combinational)",                       \
           "stages", 0, 4, 1, false)                                                               \
@@ -151,6 +158,10 @@ std::string config_schema_markdown();
 // Integer helpers for what derives from a config.
 int ceil_div(int a, int b);
 int clog2(int64_t x);  ///< ceil(log2(x)), 0 for x <= 1 (like SystemVerilog $clog2)
+/// The units of each layer of Orizuru's tree of R-input units over N leaves,
+/// leaves first: ceil(N/R) leaf units, then ceil(previous/R) per layer, up to
+/// one root unit.
+std::vector<int> orizuru_units_per_layer(int channels, int unit_inputs);
 /// Bits of an index or counter over n values 0 .. n-1: max(1, clog2(n)).
 int index_width(int64_t n);
 /// Bits of a count from 0 to n inclusive: clog2(n + 1).

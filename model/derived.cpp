@@ -14,14 +14,15 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline) {
   t.k = c.outliers_per_side;
   t.unit_inputs = c.orizuru_unit_inputs;
   t.unit_levels = clog2(c.orizuru_unit_inputs);
-  for (int width = ceil_div(c.channels, t.unit_inputs);; width = ceil_div(width, t.unit_inputs)) {
-    t.units_per_layer.push_back(width);
-    if (width == 1) break;
-  }
+  t.units_per_layer = orizuru_units_per_layer(c.channels, t.unit_inputs);
   t.layers = int(t.units_per_layer.size());
   for (int u : t.units_per_layer) t.units += u;
   t.tree_levels = t.layers * t.unit_levels;
   t.levels_per_stage = c.orizuru_levels_per_stage;
+  // -1: the lower half of the layers (rounded down) in the pop's own cycle,
+  // which also holds the input delay of the handshake and the path's decode.
+  t.pop_levels = c.orizuru_pop_levels < 0 ? t.layers / 2 * t.unit_levels
+                                          : std::min(c.orizuru_pop_levels, t.tree_levels);
   t.beat_activations = t.unit_inputs;
   t.beats = ceil_div(c.channels, t.unit_inputs);
   t.padded_leaves = t.beats * t.unit_inputs;
@@ -33,7 +34,10 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline) {
     t.comparators = 2 * (n - 1);
     t.comparisons_per_token = pops * (n - 1);
   } else {
-    t.build_cycles = ceil_div(t.tree_levels, t.levels_per_stage);
+    // The levels below and above the pop's cut are built in cycles of their
+    // own: the level above the cut reads registered winners.
+    t.build_cycles = ceil_div(t.pop_levels, t.levels_per_stage) +
+                     ceil_div(t.tree_levels - t.pop_levels, t.levels_per_stage);
     // The max tree's N - 1, the min tree's N/2 - 1 beyond the shared leaf
     // comparisons; each pop re-compares one path of a side.
     t.comparators = (n - 1) + (n - 1 - n / 2);

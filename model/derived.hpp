@@ -55,6 +55,10 @@ struct OrizuruTiming {
   int units = 0;                     ///< sum of units_per_layer (273 for 4096 / 16)
   int tree_levels = 0;               ///< comparator levels of the padded tree: layers * log2(R)
   int levels_per_stage = 0;          ///< comparator levels evaluated in one build cycle
+  /// Tree levels (from the leaves) a pop rewrites in the cycle its outlier is
+  /// taken; the levels above it rewrites in the next cycle. tree_levels: all
+  /// at once. orizuru_pop_levels resolved (-1: half the levels, rounded up).
+  int pop_levels = 0;
   int beat_activations = 0;          ///< activations per input beat (= R)
   int beats = 0;                     ///< input beats per token: ceil(N / R)
   int padded_leaves = 0;             ///< beats * R leaf registers (the extra ones unavailable)

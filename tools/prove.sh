@@ -196,8 +196,8 @@ EOF
   mutant "$cfg" orizuru.min_ties_left "$dir/bug_rtl" || return 1
   body "$dir/bug_rtl" >"$dir/bug.ys"
   if [ "$outliers" -ge 2 ]; then
-    # a pop is not passed down to a left child: its leaf stays available and the
-    # subtree is not maintained, which only the second pop of a side can show
+    # a popped leaf that is the left one of its pair stays available, which only the
+    # second pop of a side can show
     mutant "$cfg" orizuru.left_pop_lost "$dir/bug_pop_rtl" || return 1
     body "$dir/bug_pop_rtl" >"$dir/bug_pop.ys"
   fi

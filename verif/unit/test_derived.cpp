@@ -96,6 +96,27 @@ TEST(Derived, OrizuruComparisonsAreThePapersCountForPowersOfTwo) {
   EXPECT_EQ(derive(p).topk_baseline.comparisons_per_token, 2 * 21 * 4095);
 }
 
+// The pop's cut (docs/orizuru.md, Drain): by default below the upper half of
+// the layers; the build takes a cycle more only when the levels per build
+// cycle do not divide the levels below the cut.
+TEST(Derived, OrizuruPopCutAndItsBuild) {
+  const std::string paper = std::string(OASIS_SOURCE_DIR) + "/configs/paper.json";
+  const auto timing = [&](std::vector<std::string> sets) {
+    return derive(load_config(paper, sets)).orizuru;
+  };
+  EXPECT_EQ(timing({}).pop_levels, 4);  // three layers of 16-input units
+  EXPECT_EQ(timing({}).build_cycles, 12);
+  EXPECT_EQ(timing({"orizuru_pop_levels=8"}).pop_levels, 8);
+  EXPECT_EQ(timing({"orizuru_pop_levels=64"}).pop_levels, 12);
+  EXPECT_EQ(timing({"orizuru_pop_levels=0"}).pop_levels, 0);
+  EXPECT_EQ(timing({"orizuru_levels_per_stage=3"}).build_cycles, 2 + 3);
+  EXPECT_EQ(timing({"orizuru_levels_per_stage=3", "orizuru_pop_levels=0"}).build_cycles, 4);
+  EXPECT_EQ(timing({"orizuru_levels_per_stage=4"}).build_cycles, 3);
+  EXPECT_EQ(timing({"orizuru_levels_per_stage=3"}).cycles_per_token, 256 + 5 + 42);
+  // The default config: four layers of 4-input units.
+  EXPECT_EQ(derive(load_config(kDefault)).orizuru.pop_levels, 4);
+}
+
 // The weight stream bounds the row: one bound everywhere, what the cycle
 // model does.
 TEST(Derived, WeightStreamBoundIsTheSameEverywhere) {

@@ -52,6 +52,7 @@ const RegisterRegion& region(const Config& c, const std::string& name) {
     EXPECT_EQ(N::kClusteringLevelsPerStage, c.clustering_levels_per_stage);                    \
     EXPECT_EQ(N::kOrizuruUnitInputs, c.orizuru_unit_inputs);                                   \
     EXPECT_EQ(N::kOrizuruLevelsPerStage, c.orizuru_levels_per_stage);                          \
+    EXPECT_EQ(N::kOrizuruPopLevels, c.orizuru_pop_levels);                                     \
     EXPECT_EQ(N::kFpPipelineStages, c.fp_pipeline_stages);                                     \
     EXPECT_EQ(N::kWeightBeatIndices, c.weight_beat_indices);                                   \
     EXPECT_EQ(N::kAccumulatorFp16, c.accumulator == AccumulatorFormat::kFp16);                 \
