@@ -66,39 +66,68 @@ class RegFile final : public Block {
           "      end\n"
           "    end\n",
           r.name, base, words, aw);
-      reads += fmt::format(
-          "      for (int i = 0; i < {2}; i++) begin\n"
-          "        if (reg_addr_i == {3}'({1} + i)) rdata_d = {0}_q[i*16 +: 16];\n"
-          "      end\n",
-          r.name, base, words, aw);
       m.op("eq", aw, r.name + "_d", 2 * int64_t(r.size));
       regs.push_back({r.name + "_q", r.name + "_d"});
     }
     ports.push_back(
         {"output", 16, "reg_rdata_o", "Read data; holds its value until the next read."});
     m.ports(ports);
-    for (const auto& r : map) {
-      if (r.writable) continue;  // the hash words are constants
-      for (int i = 0; i < r.size; ++i) {
-        reads += fmt::format("      if (reg_addr_i == {}'h{:x}) rdata_d = 16'h{:04x};\n", aw,
-                             r.base + i, uint16_t(hash >> (16 * i)));
+    m.localparam("Words", int64_t(1) << aw, "Word addresses.");
+    // Every address's read value, region by region in address order, with 0
+    // in the gaps; the read is one multiplexer over it.
+    std::string cursor = "0";
+    int cursor_addr = 0;
+    const auto gap = [&](const std::string& to, int to_addr) {
+      if (to_addr > cursor_addr) {
+        reads += fmt::format("  assign words[{0}*16 +:\n               ({1} - {0})*16] = '0;\n",
+                             cursor, to);
       }
+    };
+    for (const auto& r : map) {
+      const std::string base = upper_camel(r.name) + "Base";
+      const std::string words = upper_camel(r.name) + "Words";
+      gap(base, r.base);
+      cursor = fmt::format("({} + {})", base, words);
+      cursor_addr = r.base + r.size;
+      if (r.writable) {
+        reads += fmt::format("  assign words[{}*16 +: {}*16] = {}_q;\n", base, words, r.name);
+        continue;
+      }
+      m.localparam(base, r.base, fmt::format("Region '{}': its first word address.", r.name));
+      m.localparam(words, r.size, fmt::format("Region '{}': its words.", r.name));
+      std::string value;
+      for (int i = r.size - 1; i >= 0; --i) {
+        value += fmt::format("{}16'h{:04x}", value.empty() ? "" : ", ", uint16_t(hash >> (16 * i)));
+      }
+      reads += fmt::format("  assign words[{}*16 +: {}*16] = {{{}}};\n", base, words, value);
     }
+    gap("Words", 1 << aw);
     regs.push_back({"rdata_q", "rdata_d"});
     regs.push_back({"rvalid_q", "reg_re_i", "1'b0"});
     m << "\n"
       << decls
-      << "  logic [15:0] rdata_d, rdata_q;\n"
+      << "  logic [15:0] rdata_d, rdata_q, read_word;\n"
          "  logic        rvalid_q;\n\n"
          "  always_comb begin\n"
       << writes
-      << "  end\n\n"
-         "  always_comb begin\n"
-         "    rdata_d = rdata_q;\n"
-         "    if (reg_re_i) begin\n"
-         "      rdata_d = 16'h0000;\n"
-      << reads << "    end\n  end\n\n"
-      << registers(regs) << "\n";
+      << "  end\n\n";
+    m.comment("Word a's read value at [a*16 +: 16], 0 where nothing is mapped.");
+    m << "  logic [Words*16-1:0] words;\n" << reads;
+    m.comment(
+        "The read: the OR of every word ANDed with its address's match. No address takes "
+        "priority over another, so synthesis balances it into a tree (a chain of ifs would be "
+        "a chain of multiplexers as long as the map).");
+    m << fmt::format(
+        "  always_comb begin\n"
+        "    read_word = '0;\n"
+        "    for (int a = 0; a < Words; a++) begin\n"
+        "      read_word |= {{16{{reg_addr_i == {}'(a)}}}} & words[a*16 +: 16];\n"
+        "    end\n"
+        "  end\n"
+        "  assign rdata_d = reg_re_i ? read_word : rdata_q;\n\n",
+        aw);
+    m << registers(regs) << "\n";
+    m.op("mux", 16, "read_word", (int64_t(1) << aw) - 1);
     for (const auto& r : map) {
       if (r.writable) m << fmt::format("  assign {0}_o = {0}_q;\n", r.name);
     }
