@@ -43,26 +43,32 @@ void compare(SvModule& m, const Config& c, const string& inst, const string& a, 
 }
 
 // One side of a unit: the winner bits of log2(R) levels, the winners, the
-// rewrite of the popped path. Both units instantiate it twice.
+// rewrite of the popped path, and the pop's cut when it falls inside the
+// unit. Both units instantiate it twice.
 SvFile side_module(const Config& c) {
   SvModule m(module_name(c, "orizuru") + "_side",
              "One side of an Orizuru unit over Inputs inputs: the max tree, or the min tree when "
              "MinSide is 1. log2(Inputs) levels of nodes (level 0 nearest the inputs); per node a "
              "winner bit (0: the left child, 1: the right one) and the winner (value, "
-             "availability, index) muxed from the children by the bit's next value. The max tree "
-             "takes the right child iff it is greater, the min tree iff it is not (ties go "
-             "right); an unavailable child loses to an available one. Level 0's comparisons come "
-             "in: the leaf unit shares them between its two sides. Build: a level's bits are "
-             "written when its build_i bit is set. Pop: the nodes on the popped input's path "
-             "(path_i) rewrite their bits at the levels pop_i names.");
+             "availability, which input, and the input's payload) muxed from the children by the "
+             "bit's next value. The max tree takes the right child iff it is greater, the min "
+             "tree iff it is not (ties go right); an unavailable child loses to an available one. "
+             "Level 0's comparisons come in: the leaf unit shares them between its two sides. "
+             "Build: a level's bits are written when its build_i bit is set. Pop: the nodes on "
+             "the popped input's path (path_i) rewrite their bits at the levels pop_i names. "
+             "With Cut > 0, level Cut reads the winners of level Cut - 1 from registers (the "
+             "pop's cut, docs/orizuru.md).");
   m.param("Inputs", 2, "Inputs of the unit, R: a power of two, at least 2.");
   m.param("MinSide", 0, "1: the min tree; 0: the max tree.");
+  m.param("Payload", 1, "Bits carried with each input to the winner (at least 1).");
+  m.param("Cut", 0, "0: no register inside; else the level that reads registered winners.");
   m.ports(
       {{"input", 0, "clk_i", "Clock."},
        {"input", 0, "rst_ni", "Asynchronous reset, active low."},
        {"input", 0, "build_i", "Build: bit j writes the winner bits of level j.", "$clog2(Inputs)"},
        {"input", 0, "val_i", "Input i's value, binary16, at [i*16 +: 16].", "Inputs*16"},
        {"input", 0, "avail_i", "Input i is available.", "Inputs"},
+       {"input", 0, "pay_i", "Input i's payload at [i*Payload +: Payload].", "Inputs*Payload"},
        {"input", 0, "gt0_i", "Level 0: input 2i+1 is greater than input 2i under the order key.",
         "Inputs/2"},
        {"input", 0, "pop_i",
@@ -72,22 +78,29 @@ SvFile side_module(const Config& c) {
         "$clog2(Inputs)"},
        {"output", 16, "val_o", "The winner, binary16 (after this cycle's bit updates)."},
        {"output", 0, "avail_o", "The winner is available."},
-       {"output", 0, "win_o", "Which input wins.", "$clog2(Inputs)"}});
+       {"output", 0, "win_o", "Which input wins.", "$clog2(Inputs)"},
+       {"output", 0, "pay_o", "The winning input's payload.", "Payload"}});
   m.localparam("Levels", "$clog2(Inputs)");
   m << "\n  for (genvar j = 0; j < Levels; j++) begin : g_level\n"
        "    localparam int Nodes = Inputs >> (j + 1);\n"
-       "    logic [2*Nodes*16-1:0] child_val;\n"
-       "    logic [2*Nodes-1:0]    child_avail;\n"
-       "    logic [Nodes-1:0]      gt, right, en, bit_d, bit_q, avail;\n"
-       "    logic [Nodes*16-1:0]   val;\n"
-       "    logic [Nodes*(j+1)-1:0] win;\n"
+       "    logic [2*Nodes*16-1:0]      child_val;\n"
+       "    logic [2*Nodes-1:0]         child_avail;\n"
+       "    logic [2*Nodes*Payload-1:0] child_pay;\n"
+       "    logic [Nodes-1:0]           gt, right, en, bit_d, bit_q;\n"
+       "    // Each node's winner, and the same as the level above reads it.\n"
+       "    logic [Nodes*16-1:0]        val, val_up;\n"
+       "    logic [Nodes-1:0]           avail, avail_up;\n"
+       "    logic [Nodes*(j+1)-1:0]     win, win_up;\n"
+       "    logic [Nodes*Payload-1:0]   pay, pay_up;\n"
        "    if (j == 0) begin : g_inputs\n"
        "      assign child_val   = val_i;\n"
        "      assign child_avail = avail_i;\n"
+       "      assign child_pay   = pay_i;\n"
        "      assign gt          = gt0_i;\n"
        "    end else begin : g_below\n"
-       "      assign child_val   = g_level[j-1].val;\n"
-       "      assign child_avail = g_level[j-1].avail;\n"
+       "      assign child_val   = g_level[j-1].val_up;\n"
+       "      assign child_avail = g_level[j-1].avail_up;\n"
+       "      assign child_pay   = g_level[j-1].pay_up;\n"
        "      for (genvar n = 0; n < Nodes; n++) begin : g_cmp\n"
        "        logic unused_lt, unused_eq;\n";
   compare(m, c, "u_cmp", "child_val[(2*n+1)*16 +: 16]", "child_val[2*n*16 +: 16]", "unused_lt",
@@ -105,32 +118,57 @@ SvFile side_module(const Config& c) {
        "      assign bit_d[n] = build_i[j] || en[n] ? right[n] : bit_q[n];\n"
        "      assign val[n*16 +: 16] = bit_d[n] ? child_val[(2*n+1)*16 +: 16]\n"
        "                                        : child_val[2*n*16 +: 16];\n"
+       "      assign pay[n*Payload +: Payload] = bit_d[n] ? child_pay[(2*n+1)*Payload +: Payload]\n"
+       "                                                  : child_pay[2*n*Payload +: Payload];\n"
        "      assign avail[n] = child_avail[2*n] || child_avail[2*n+1];\n"
        "      if (j == 0) begin : g_win\n"
        "        assign win[n] = bit_d[n];\n"
        "      end else begin : g_win\n"
-       "        assign win[n*(j+1) +: j+1] = {bit_d[n], bit_d[n] ? g_level[j-1].win[(2*n+1)*j +: "
-       "j]\n"
-       "                                                          : g_level[j-1].win[2*n*j +: "
-       "j]};\n"
+       "        assign win[n*(j+1) +: j+1] = {bit_d[n], bit_d[n]\n"
+       "            ? g_level[j-1].win_up[(2*n+1)*j +: j] : g_level[j-1].win_up[2*n*j +: j]};\n"
        "      end\n"
        "    end\n"
        "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
        "      if (!rst_ni) bit_q <= '0;\n"
        "      else bit_q <= bit_d;\n"
        "    end\n"
+       "    if (j == Cut - 1) begin : g_cut\n"
+       "      // The pop's cut: the level above reads these winners registered.\n"
+       "      always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+       "        if (!rst_ni) begin\n"
+       "          val_up   <= '0;\n"
+       "          avail_up <= '0;\n"
+       "          win_up   <= '0;\n"
+       "          pay_up   <= '0;\n"
+       "        end else begin\n"
+       "          val_up   <= val;\n"
+       "          avail_up <= avail;\n"
+       "          win_up   <= win;\n"
+       "          pay_up   <= pay;\n"
+       "        end\n"
+       "      end\n"
+       "    end else begin : g_through\n"
+       "      assign val_up   = val;\n"
+       "      assign avail_up = avail;\n"
+       "      assign win_up   = win;\n"
+       "      assign pay_up   = pay;\n"
+       "    end\n"
        "  end\n\n"
-       "  assign val_o   = g_level[Levels-1].val;\n"
-       "  assign avail_o = g_level[Levels-1].avail;\n"
-       "  assign win_o   = g_level[Levels-1].win;\n";
+       "  // The top level is never the cut (Cut < Levels): its winners pass through.\n"
+       "  assign val_o   = g_level[Levels-1].val_up;\n"
+       "  assign avail_o = g_level[Levels-1].avail_up;\n"
+       "  assign win_o   = g_level[Levels-1].win_up;\n"
+       "  assign pay_o   = g_level[Levels-1].pay_up;\n";
   m.op("mux", "16", "val", "Inputs-1");
+  m.op("mux", "Payload", "pay", "Inputs-1");
   return m.file();
 }
 
 // The two sides' instances of a unit.
 void sides(SvModule& m, const Config& c, const string& max_val, const string& min_val,
-           const string& max_gt0, const string& min_gt0, const string& max_win,
-           const string& min_win) {
+           const string& max_gt0, const string& min_gt0, const string& max_pay,
+           const string& min_pay, const string& payload, const string& max_out,
+           const string& min_out) {
   for (const char* side : {"max", "min"}) {
     const bool is_max = side == string("max");
     m.inst(module_name(c, "orizuru") + "_side", fmt::format("u_{}", side),
@@ -139,13 +177,19 @@ void sides(SvModule& m, const Config& c, const string& max_val, const string& mi
             {"build_i", "build_i"},
             {"val_i", is_max ? max_val : min_val},
             {"avail_i", fmt::format("{}_avail_i", side)},
+            {"pay_i", is_max ? max_pay : min_pay},
             {"gt0_i", is_max ? max_gt0 : min_gt0},
             {"pop_i", fmt::format("{}_pop_i", side)},
             {"path_i", fmt::format("{}_path_i", side)},
             {"val_o", fmt::format("{}_val_o", side)},
             {"avail_o", fmt::format("{}_avail_o", side)},
-            {"win_o", is_max ? max_win : min_win}},
-           "  ", {{"Inputs", "Inputs"}, {"MinSide", is_max ? "0" : "1"}});
+            {"win_o", fmt::format("{}_win", side)},
+            {"pay_o", is_max ? max_out : min_out}},
+           "  ",
+           {{"Inputs", "Inputs"},
+            {"MinSide", is_max ? "0" : "1"},
+            {"Payload", payload},
+            {"Cut", "Cut"}});
   }
 }
 
@@ -157,6 +201,7 @@ SvFile leaf_unit_module(const Config& c) {
              "trees: the max tree takes the right leaf iff it is greater, the min tree reuses "
              "the result reversed (right iff not greater, so ties go right).");
   m.param("Inputs", 2, "Leaves, R: a power of two, at least 2.");
+  m.param("Cut", 0, "0: no register inside; else the level that reads registered winners.");
   m.ports(
       {{"input", 0, "clk_i", "Clock."},
        {"input", 0, "rst_ni", "Asynchronous reset, active low."},
@@ -198,7 +243,13 @@ SvFile leaf_unit_module(const Config& c) {
          "  logic unused_eq;\n"
          "  assign unused_eq = ^eq;\n";
   }
-  sides(m, c, "leaf_i", "leaf_i", "gt", left ? "min_gt0" : "gt", "max_idx_o", "min_idx_o");
+  m << "  // A leaf carries no payload: its index is the winner bits.\n"
+       "  logic [Levels-1:0] max_win, min_win;\n"
+       "  logic max_pay, min_pay, unused_pay;\n"
+       "  assign unused_pay = max_pay ^ min_pay;\n";
+  sides(m, c, "leaf_i", "leaf_i", "gt", left ? "min_gt0" : "gt", "'0", "'0", "1", "max_pay",
+        "min_pay");
+  m << "  assign max_idx_o = max_win;\n  assign min_idx_o = min_win;\n";
   m.comment("A popped leaf is cleared in the cycle its level 0 is rewritten.");
   m << "  for (genvar i = 0; i < Inputs; i++) begin : g_clear\n";
   if (lost) {
@@ -224,9 +275,10 @@ SvFile unit_module(const Config& c) {
   SvModule m(module_name(c, "orizuru") + "_unit",
              "Unit of Orizuru above the leaves: each of its Inputs children is the winner of a "
              "lower unit, per side (oasis side modules, one comparator per node and side). A "
-             "winner's index is its child's, below the child's own winner index.");
+             "winner's index is its child's position, above the child's own winner index.");
   m.param("Inputs", 2, "Children, R: a power of two, at least 2.");
   m.param("ChildIndexBits", 1, "Width of a child's index (its position in its subtree), bits.");
+  m.param("Cut", 0, "0: no register inside; else the level that reads registered winners.");
   std::vector<Port> ports = {
       {"input", 0, "clk_i", "Clock."},
       {"input", 0, "rst_ni", "Asynchronous reset, active low."},
@@ -277,15 +329,13 @@ SvFile unit_module(const Config& c) {
             fmt::format("{}_gt[i]", side), "    ", "Inputs/2");
     m << "  end\n";
   }
-  sides(m, c, "max_val_i", "min_val_i", "max_gt", "min_gt", "max_win", "min_win");
-  m.comment("The winner's index below its child's position.");
-  for (const char* side : {"max", "min"}) {
-    const string s = side;
-    m << fmt::format("  logic [ChildIndexBits-1:0] {}_child_idx;\n", s);
-    mux_tree(m, c, "u_" + s + "_idx_mux", "Inputs", "ChildIndexBits", "Levels", s + "_idx_i",
-             s + "_win", s + "_child_idx");
-    m << fmt::format("  assign {0}_idx_o = {{{0}_win, {0}_child_idx}};\n", s);
-  }
+  m.comment("A child's index travels with its winner as the payload: the winner's index is the "
+            "child's position, then the child's own index.");
+  m << "  logic [ChildIndexBits-1:0] max_child_idx, min_child_idx;\n";
+  sides(m, c, "max_val_i", "min_val_i", "max_gt", "min_gt", "max_idx_i", "min_idx_i",
+        "ChildIndexBits", "max_child_idx", "min_child_idx");
+  m << "  assign max_idx_o = {max_win, max_child_idx};\n"
+       "  assign min_idx_o = {min_win, min_child_idx};\n";
   return m.file();
 }
 
@@ -394,6 +444,16 @@ void unit_pops(SvModule& m, const OrizuruTiming& t, int l) {
   }
 }
 
+// The parameters of layer l's units: the pop's cut inside them when it falls
+// inside that layer's units (between two layers it is in layer_children).
+std::vector<std::pair<string, string>> unit_params(const OrizuruTiming& t, int l,
+                                                   std::vector<std::pair<string, string>> params) {
+  if (t.pop_levels % t.unit_levels != 0 && t.pop_levels / t.unit_levels == l) {
+    params.push_back({"Cut", l == 0 ? "PopLevels" : fmt::format("PopLevels - {}*UnitLevels", l)});
+  }
+  return params;
+}
+
 // The tree of units: layer 0 holds the leaf units, each further layer units
 // over up to R winners of the layer below, the last layer one unit.
 void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
@@ -457,7 +517,8 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
           {"min_val_o", "l0_min_val[u*16 +: 16]"},
           {"min_avail_o", "l0_min_avail[u]"},
           {"min_idx_o", "l0_min_idx[u*UnitLevels +: UnitLevels]"}},
-         "    ", {{"Inputs", "UnitInputs"}}, std::to_string(t.units_per_layer[0]));
+         "    ", unit_params(t, 0, {{"Inputs", "UnitInputs"}}),
+         std::to_string(t.units_per_layer[0]));
   m << loop_close(t.units_per_layer[0]);
   for (int l = 1; l < T; ++l) {
     const int u = t.units_per_layer[size_t(l)];
@@ -493,7 +554,8 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
           {fmt::format("{}_idx_o", side), fmt::format("l{0}_{1}_idx[u*{2} +: {2}]", l, side, w)});
     }
     m.inst(module_name(c, "orizuru") + "_unit", "u_unit", conn, "    ",
-           {{"Inputs", "UnitInputs"}, {"ChildIndexBits", cw}}, std::to_string(u));
+           unit_params(t, l, {{"Inputs", "UnitInputs"}, {"ChildIndexBits", cw}}),
+           std::to_string(u));
     m << loop_close(u);
   }
   // The root: its index is the channel (padding makes it wider than needed).
@@ -795,10 +857,7 @@ class Orizuru final : public Block {
     out.uses = {"comparator"};
     const string base = module_name(c, name());
     out.files = {side_module(c), leaf_unit_module(c)};
-    if (t.layers > 1) {
-      out.files.push_back(mux_tree_module(c));
-      out.files.push_back(unit_module(c));
-    }
+    if (t.layers > 1) out.files.push_back(unit_module(c));
     const string what = fmt::format(
         "Orizuru (paper IV-D, docs/spec.md section 5): the k = {0} largest and k smallest of a "
         "token of N = {1} activations by a max tree and a min tree over shared leaves, {2} "

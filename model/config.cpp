@@ -198,18 +198,6 @@ Config parse_config(const json& doc, const std::string& origin) {
     fail_field(origin, field("clustering_lanes"), describe(v.at("clustering_lanes")),
                fmt::format("an integer from 1 to channels ({})", c.channels));
   }
-  // Orizuru's pop rewrite splits between two layers of units (docs/orizuru.md, Drain).
-  if (const int p = c.orizuru_pop_levels; p > 0) {
-    const int unit_levels = clog2(c.orizuru_unit_inputs);
-    const int tree_levels =
-        unit_levels * int(orizuru_units_per_layer(c.channels, c.orizuru_unit_inputs).size());
-    if (p < tree_levels && p % unit_levels != 0) {
-      fail_field(origin, field("orizuru_pop_levels"), describe(v.at("orizuru_pop_levels")),
-                 fmt::format("-1, 0, a multiple of log2(orizuru_unit_inputs) = {} (a whole "
-                             "layer of units), or at least the tree's {} levels",
-                             unit_levels, tree_levels));
-    }
-  }
   // A clock target sets the stage count (the same with or without
   // fp_pipeline_stages given, so a config written back reads the same).
   if (c.target_period_fo4 > 0) {

@@ -80,10 +80,10 @@ std::string accumulator_name(AccumulatorFormat format);
           "levels", 1, 16, 1, false)                                                              \
   INTEGER(orizuru_pop_levels, "",                                                                 \
           "Levels of the Orizuru tree, from the leaves, a pop rewrites in the cycle its outlier " \
-          "is taken, a whole number of layers (a multiple of log2 R); the levels above, behind "  \
-          "registers, in the next cycle, while the other side's outlier is presented, so no "     \
-          "cycle is lost (docs/orizuru.md, Drain). -1: the lower half of the layers, rounded "    \
-          "down; 0: all in the next cycle; the tree's levels or more: all in one cycle",          \
+          "is taken; the levels above, behind registers, in the next cycle, while the other "     \
+          "side's outlier is presented, so no cycle is lost (docs/orizuru.md, Drain). -1: the "   \
+          "lower half of the levels, rounded down; 0: all in the next cycle; the tree's levels "  \
+          "or more: all in one cycle",                                                            \
           "levels", -1, 64, -1, false)                                                            \
   INTEGER(fp_pipeline_stages, "",                                                                 \
           "Register stages of each floating-point unit (0: combinational)",                       \

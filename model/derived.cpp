@@ -19,9 +19,9 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline) {
   for (int u : t.units_per_layer) t.units += u;
   t.tree_levels = t.layers * t.unit_levels;
   t.levels_per_stage = c.orizuru_levels_per_stage;
-  // -1: the lower half of the layers (rounded down) in the pop's own cycle,
+  // -1: the lower half of the levels (rounded down) in the pop's own cycle,
   // which also holds the input delay of the handshake and the path's decode.
-  t.pop_levels = c.orizuru_pop_levels < 0 ? t.layers / 2 * t.unit_levels
+  t.pop_levels = c.orizuru_pop_levels < 0 ? t.tree_levels / 2
                                           : std::min(c.orizuru_pop_levels, t.tree_levels);
   t.beat_activations = t.unit_inputs;
   t.beats = ceil_div(c.channels, t.unit_inputs);

@@ -66,9 +66,8 @@ std::vector<Bad> bad_configs() {
   trunc.resize(trunc.size() / 2);
   std::string unknown = read_default();
   unknown.insert(unknown.find('{') + 1, "\n  \"pe_line\": 4,");
-  // The default tree: four layers of 4-input units, 8 levels; a cut inside a unit.
-  std::string cut = read_default();
-  cut.insert(cut.find('{') + 1, "\n  \"orizuru_pop_levels\": 3,");
+  std::string pop = read_default();
+  pop.insert(pop.find('{') + 1, "\n  \"orizuru_pop_levels\": -2,");
   return {
       {"unknown key", unknown, "unknown field 'pe_line'"},
       {"wrong type", with("channels", "\"128\""), "field 'channels': found a string \"128\""},
@@ -82,9 +81,7 @@ std::vector<Bad> bad_configs() {
       {"non-integer", with("pe_lines", "2.5"), "field 'pe_lines': found a non-integer number 2.5"},
       {"R not a power of two", with("orizuru_unit_inputs", "12"), "a power of two from 2 to 64"},
       {"bad enum", with("accumulator", "\"bf16\""), "one of \"fp32\", \"fp16\""},
-      {"pop cut inside a unit", cut,
-       "field 'orizuru_pop_levels': found the number 3; allowed: -1, 0, a multiple of "
-       "log2(orizuru_unit_inputs) = 2 (a whole layer of units), or at least the tree's 8 levels"},
+      {"pop levels out of range", pop, "field 'orizuru_pop_levels': found the number -2"},
   };
 }
 

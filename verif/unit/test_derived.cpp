@@ -104,15 +104,16 @@ TEST(Derived, OrizuruPopCutAndItsBuild) {
   const auto timing = [&](std::vector<std::string> sets) {
     return derive(load_config(paper, sets)).orizuru;
   };
-  EXPECT_EQ(timing({}).pop_levels, 4);  // three layers of 16-input units
+  EXPECT_EQ(timing({}).pop_levels, 6);  // three layers of 16-input units
   EXPECT_EQ(timing({}).build_cycles, 12);
+  EXPECT_EQ(timing({"orizuru_pop_levels=5"}).pop_levels, 5);
   EXPECT_EQ(timing({"orizuru_pop_levels=8"}).pop_levels, 8);
   EXPECT_EQ(timing({"orizuru_pop_levels=64"}).pop_levels, 12);
   EXPECT_EQ(timing({"orizuru_pop_levels=0"}).pop_levels, 0);
-  EXPECT_EQ(timing({"orizuru_levels_per_stage=3"}).build_cycles, 2 + 3);
-  EXPECT_EQ(timing({"orizuru_levels_per_stage=3", "orizuru_pop_levels=0"}).build_cycles, 4);
-  EXPECT_EQ(timing({"orizuru_levels_per_stage=4"}).build_cycles, 3);
-  EXPECT_EQ(timing({"orizuru_levels_per_stage=3"}).cycles_per_token, 256 + 5 + 42);
+  EXPECT_EQ(timing({"orizuru_levels_per_stage=3"}).build_cycles, 4);
+  EXPECT_EQ(timing({"orizuru_levels_per_stage=4"}).build_cycles, 2 + 2);
+  EXPECT_EQ(timing({"orizuru_levels_per_stage=4", "orizuru_pop_levels=0"}).build_cycles, 3);
+  EXPECT_EQ(timing({"orizuru_levels_per_stage=4"}).cycles_per_token, 256 + 4 + 42);
   // The default config: four layers of 4-input units.
   EXPECT_EQ(derive(load_config(kDefault)).orizuru.pop_levels, 4);
 }
