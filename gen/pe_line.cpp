@@ -667,17 +667,26 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
           {"iw_o", "g_iw"},
           {"res_o", "g_res"},
           {"present_o", "g_present"}});
+  m.comment(
+      "The gather's reads registered: the K-to-1 multiplexers and the Dequantization Unit "
+      "with the multiplier are a cycle apart (docs/pe_line.md, Timing).");
+  m << pipe_stage("gq", 1, "issue",
+                  {{"first", 0, "group_q == '0"},
+                   {"last", 0, fmt::format("group_q == {}'(Groups - 1)", d.t.group_bits)},
+                   {"present", Ci, "g_present"},
+                   {"iw", int64_t(Ci) * d.nW, "g_iw"},
+                   {"res", Ci * 16, "g_res"}});
   m.inst(part("dequant"), "u_dequant",
-         {{"iw_i", "g_iw"}, {"codebook_i", "weight_codebook_i"}, {"w_o", "g_w"}});
+         {{"iw_i", "gq_iw"}, {"codebook_i", "weight_codebook_i"}, {"w_o", "g_w"}});
   m << fmt::format("  logic comp_valid;\n  logic {} comp_sum;\n", range(aw));
   m.inst(part("comp_macs"), "u_comp_macs",
          {{"clk_i", "clk_i"},
           {"rst_ni", "rst_ni"},
-          {"issue_i", "issue"},
-          {"first_i", "group_q == '0"},
-          {"last_i", fmt::format("group_q == {}'(Groups - 1)", d.t.group_bits)},
-          {"present_i", "g_present"},
-          {"res_i", "g_res"},
+          {"issue_i", "gq_valid"},
+          {"first_i", "gq_first"},
+          {"last_i", "gq_last"},
+          {"present_i", "gq_present"},
+          {"res_i", "gq_res"},
           {"w_i", "g_w"},
           {"valid_o", "comp_valid"},
           {"sum_o", "comp_sum"}});

@@ -63,7 +63,8 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   t.comp_levels = clog2(t.comp_inputs);
   // Count conversion, multiplier, one adder per tree level.
   t.main_latency = (2 + t.tree_levels) * s;
-  t.comp_latency = s;
+  // The gather's register, then the multiplier's S.
+  t.comp_latency = 1 + s;
   t.comp_tree_latency = t.comp_levels * s;
   t.merge_latency = (c.accumulator == AccumulatorFormat::kFp32 ? 4 : 3) * s;
   t.row_interval = d.row.row;
