@@ -254,14 +254,6 @@ int clog2(int64_t x) {
 
 int index_width(int64_t n) { return std::max(1, clog2(n)); }
 
-std::vector<int> orizuru_units_per_layer(int channels, int unit_inputs) {
-  std::vector<int> units;
-  for (int width = ceil_div(channels, unit_inputs);; width = ceil_div(width, unit_inputs)) {
-    units.push_back(width);
-    if (width == 1) return units;
-  }
-}
-
 int count_width(int64_t n) { return clog2(n + 1); }
 
 std::string config_hash(const Config& c) {

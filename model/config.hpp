@@ -158,10 +158,6 @@ std::string config_schema_markdown();
 // Integer helpers for what derives from a config.
 int ceil_div(int a, int b);
 int clog2(int64_t x);  ///< ceil(log2(x)), 0 for x <= 1 (like SystemVerilog $clog2)
-/// The units of each layer of Orizuru's tree of R-input units over N leaves,
-/// leaves first: ceil(N/R) leaf units, then ceil(previous/R) per layer, up to
-/// one root unit.
-std::vector<int> orizuru_units_per_layer(int channels, int unit_inputs);
 /// Bits of an index or counter over n values 0 .. n-1: max(1, clog2(n)).
 int index_width(int64_t n);
 /// Bits of a count from 0 to n inclusive: clog2(n + 1).

@@ -14,7 +14,10 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline) {
   t.k = c.outliers_per_side;
   t.unit_inputs = c.orizuru_unit_inputs;
   t.unit_levels = clog2(c.orizuru_unit_inputs);
-  t.units_per_layer = orizuru_units_per_layer(c.channels, t.unit_inputs);
+  for (int width = ceil_div(c.channels, t.unit_inputs);; width = ceil_div(width, t.unit_inputs)) {
+    t.units_per_layer.push_back(width);
+    if (width == 1) break;
+  }
   t.layers = int(t.units_per_layer.size());
   for (int u : t.units_per_layer) t.units += u;
   t.tree_levels = t.layers * t.unit_levels;
