@@ -339,6 +339,21 @@ SvFile unit_module(const Config& c) {
   return m.file();
 }
 
+// Where the pop's cut falls (docs/orizuru.md, Drain): nowhere when a pop
+// rewrites its whole path in one cycle; otherwise below tree level
+// pop_levels, either between layer `layer` and the one below it (level 0) or
+// inside layer `layer`'s units, whose level `level` reads registered winners.
+struct PopCut {
+  bool any = false;
+  int layer = 0;
+  int level = 0;
+};
+
+PopCut pop_cut(const OrizuruTiming& t) {
+  return {t.pop_levels > 0 && t.pop_levels < t.tree_levels, t.pop_levels / t.unit_levels,
+          t.pop_levels % t.unit_levels};
+}
+
 // The signals of one layer of units, each side's winners and, above layer 0,
 // the children they read (the layer below, padded to whole units).
 void layer_signals(SvModule& m, const OrizuruTiming& t, int l) {
@@ -365,7 +380,8 @@ void layer_children(SvModule& m, const OrizuruTiming& t, int l) {
   const int u = t.units_per_layer[size_t(l)], R = t.unit_inputs, r = t.unit_levels;
   const int below = t.units_per_layer[size_t(l - 1)];
   const int pad = u * R - below;
-  const bool cut = l * r == t.pop_levels;
+  const PopCut p = pop_cut(t);
+  const bool cut = p.any && p.level == 0 && p.layer == l;
   std::vector<Reg> regs;
   if (cut) {
     m.comment(fmt::format("The pop's cut: layer {} reads layer {}'s winners registered.", l,
@@ -398,8 +414,8 @@ void layer_children(SvModule& m, const OrizuruTiming& t, int l) {
 // side pops at most every other cycle, and until the cut registers change the
 // root register keeps naming the popped leaf (docs/orizuru.md, Drain).
 void pop_paths(SvModule& m, const OrizuruTiming& t) {
-  const bool now = t.pop_levels > 0, next = t.pop_levels < t.tree_levels;
-  m.comment(now && next ? "A pop rewrites levels 0 .. PopLevels-1 of its path in the cycle its "
+  const bool split = pop_cut(t).any, now = t.pop_levels > 0, next = t.pop_levels < t.tree_levels;
+  m.comment(split ? "A pop rewrites levels 0 .. PopLevels-1 of its path in the cycle its "
                           "outlier is taken, the levels above in the next cycle."
             : now       ? "A pop rewrites its whole path in the cycle its outlier is taken."
                         : "A pop rewrites its whole path in the cycle after its outlier is taken.");
@@ -413,7 +429,7 @@ void pop_paths(SvModule& m, const OrizuruTiming& t) {
                     {"pop_min_q", lost ? "1'b0" : "pop_min"}});
   }
   for (const char* side : {"max", "min"}) {
-    if (now && next) {
+    if (split) {
       m << fmt::format(
           "  assign {0}_rewrite = {{{{(TreeLevels - PopLevels){{pop_{0}_q}}}}, "
           "{{PopLevels{{pop_{0}}}}}}};\n",
@@ -448,7 +464,7 @@ void unit_pops(SvModule& m, const OrizuruTiming& t, int l) {
 // inside that layer's units (between two layers it is in layer_children).
 std::vector<std::pair<string, string>> unit_params(const OrizuruTiming& t, int l,
                                                    std::vector<std::pair<string, string>> params) {
-  if (t.pop_levels % t.unit_levels != 0 && t.pop_levels / t.unit_levels == l) {
+  if (const PopCut p = pop_cut(t); p.any && p.level != 0 && p.layer == l) {
     params.push_back({"Cut", l == 0 ? "PopLevels" : fmt::format("PopLevels - {}*UnitLevels", l)});
   }
   return params;
@@ -462,7 +478,7 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   m.localparam("UnitLevels", r, "Comparator levels of a unit, log2(R).");
   m.localparam("TreeLevels", t.tree_levels, "Comparator levels of the tree.");
   m.localparam("LevelsPerStage", t.levels_per_stage, "Levels built in one cycle.");
-  const bool cut = t.pop_levels > 0 && t.pop_levels < t.tree_levels;
+  const bool cut = pop_cut(t).any;
   if (cut) {
     m.localparam("PopLevels", t.pop_levels,
                  "Tree levels a pop rewrites in its outlier's cycle, below the pop's cut; the "
