@@ -669,7 +669,7 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
           {"present_o", "g_present"}});
   m.comment(
       "The gather's reads registered: the K-to-1 multiplexers and the Dequantization Unit "
-      "with the multiplier are a cycle apart (docs/pe_line.md, Timing).");
+      "with the multiplier are a cycle apart (docs/pe_line.md, outlier branch).");
   m << pipe_stage("gq", 1, "issue",
                   {{"first", 0, "group_q == '0"},
                    {"last", 0, fmt::format("group_q == {}'(Groups - 1)", d.t.group_bits)},
