@@ -670,7 +670,7 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
   m.comment(
       "The gather's reads registered: the K-to-1 multiplexers and the Dequantization Unit "
       "with the multiplier are a cycle apart (docs/pe_line.md, outlier branch).");
-  m << pipe_stage("gq", 1, "issue",
+  m << pipe_stage("gq", d.t.gather_stages, "issue",
                   {{"first", 0, "group_q == '0"},
                    {"last", 0, fmt::format("group_q == {}'(Groups - 1)", d.t.group_bits)},
                    {"present", Ci, "g_present"},

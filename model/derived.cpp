@@ -67,7 +67,8 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   // Count conversion, multiplier, one adder per tree level.
   t.main_latency = (2 + t.tree_levels) * s;
   // The gather's register, then the multiplier's S.
-  t.comp_latency = 1 + s;
+  t.gather_stages = 1;
+  t.comp_latency = t.gather_stages + s;
   t.comp_tree_latency = t.comp_levels * s;
   t.merge_latency = (c.accumulator == AccumulatorFormat::kFp32 ? 4 : 3) * s;
   t.row_interval = d.row.row;

@@ -100,7 +100,8 @@ struct LineTiming {
   int comp_inputs = 0;        ///< min(Mc, 2k): compensation MACs in use
   int comp_levels = 0;        ///< ceil(log2 comp_inputs)
   int main_latency = 0;       ///< a chunk's counts to its tree sum: (2 + tree_levels) S
-  int comp_latency = 0;       ///< a group's issue to its products: 1 + S
+  int gather_stages = 0;      ///< registers after the outlier gather's reads: 1
+  int comp_latency = 0;       ///< a group's issue to its products: gather_stages + S
   int comp_tree_latency = 0;  ///< comp_levels S
   int merge_latency = 0;      ///< add, two scalings, rounding: 3 S (+ S for binary32)
   int row_interval = 0;       ///< max(fill_beats, count_beats, chunks, groups)
