@@ -22,12 +22,14 @@ using std::string;
 // Error Calculation Unit: r = xhat[o] - C_A[ia[o]] for the outlier Orizuru
 // presents, its activation index read by a balanced multiplexer tree.
 SvFile ecu_module(const Config& c, const string& name, const Derived& d) {
-  const int K = c.channels, nA = c.act_bits, CW = d.channel_bits, S = d.core.ecu_latency;
+  const int K = c.channels, nA = c.act_bits, CW = d.channel_bits;
+  const int R = d.core.ecu_read_stages, S = d.core.ecu_latency - R;
   SvModule m(name, fmt::format("Error Calculation Unit (paper IV-A): for the outlier (channel o, "
                                "value xhat[o]) taken this cycle, r = xhat[o] - C_A[ia[o]] in "
                                "binary16, ia[o] read from the K = {} activation indices by a "
-                               "balanced tree of 2-to-1 multiplexers; {} register stage(s).",
-                               K, S));
+                               "balanced tree of 2-to-1 multiplexers; {} register stage(s) "
+                               "after the reads, {} after the subtraction.",
+                               K, R, S));
   m.ports({{"input", 0, "clk_i", "Clock."},
            {"input", 0, "rst_ni", "Asynchronous reset, active low."},
            {"input", 0, "fire_i", "An outlier is taken this cycle."},
@@ -51,8 +53,12 @@ SvFile ecu_module(const Config& c, const string& name, const Derived& d) {
        "    end\n  end\n";
   m.op("eq", nA, "ca", d.act_centroids);
   mux_tree(m, c, "u_ia_mux", K, nA, CW, "act_idx_i", "chan", "ia");
-  fp_add(m, kBinary16Format, "u_sub", "value", "ca", "r", "  ", "1", true);
-  m << pipe_stage("res", S, "fire_i", {{"chan", CW, "chan"}, {"r", 16, "r"}});
+  m.comment("The reads registered: the K-to-1 read and the subtraction are a cycle apart "
+            "(docs/core.md, Error Calculation Unit).");
+  m << pipe_stage("rd", R, "fire_i",
+                  {{"chan", CW, "chan"}, {"value", 16, "value"}, {"ca", 16, "ca"}});
+  fp_add(m, kBinary16Format, "u_sub", "rd_value", "rd_ca", "r", "  ", "1", true);
+  m << pipe_stage("res", S, "rd_valid", {{"chan", CW, "rd_chan"}, {"r", 16, "r"}});
   m << "  assign valid_o = res_valid;\n  assign data_o  = {res_chan, res_r};\n";
   return m.file();
 }

@@ -156,12 +156,13 @@ Derived derive(const Config& c) {
   co.group_beats = d.pe_line.fill_beats;
   co.rows_bits = count_width(c.pe_lines);
   co.weight_lane_bits = c.weight_beat_indices * c.weight_bits;
-  co.ecu_latency = s;
+  co.ecu_read_stages = 1;
+  co.ecu_latency = co.ecu_read_stages + s;
   co.part_bits = index_width(co.clustering_parts);
   // The last beat is taken (B - 1) * Q cycles after the first. The indices
   // are all in once its last part has left the Clustering Unit; the tree is
   // built build_cycles after it; the 2k outliers then leave one a cycle
-  // through the S registers of the subtraction.
+  // through the read's register and the S registers of the subtraction.
   co.clustering_done = co.token_beats * co.clustering_parts + cu.latency + 1;
   co.orizuru_done = (co.token_beats - 1) * co.clustering_parts + d.orizuru.build_cycles + 1;
   co.error_calculation = d.outliers + co.ecu_latency;

@@ -137,12 +137,13 @@ struct CoreTiming {
   int group_beats = 0;       ///< weight-stream beats a group of P rows: ceil(K / Wb)
   int rows_bits = 0;         ///< width of w_rows_i and y_rows_o: clog2(P + 1)
   int weight_lane_bits = 0;  ///< one line's lane of a weight beat: Wb * nW
-  int ecu_latency = 0;       ///< S: the residual subtraction's registers
+  int ecu_read_stages = 0;   ///< registers after the ECU's reads of ia[o] and C_A: 1
+  int ecu_latency = 0;       ///< an outlier taken to its residual: ecu_read_stages + S
   int part_bits = 0;         ///< a Clustering Unit beat of a token beat: max(1, clog2(parts))
   // An unthrottled token on an idle core, cycles counted from its first beat
   // taken (cycle 0): the last activation index written (B*Q + Lc + 1), the
   // Orizuru tree built ((B-1)*Q + build + 1), then the 2k outliers one a cycle
-  // through the S registers of the subtraction (2k + S).
+  // through the Error Calculation Unit (2k + ecu_latency).
   int clustering_done = 0;
   int orizuru_done = 0;
   int error_calculation = 0;
