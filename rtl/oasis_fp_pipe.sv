@@ -30,15 +30,16 @@ module oasis_fp_pipe #(
     assign valid_o = valid_i;
     assign data_o  = data_i;
   end else begin : g_regs
-    logic [Stages-1:0]       valid_d, valid_q;
-    logic [Stages*Width-1:0] data_d, data_q;
+    logic [Stages-1:0]       valid_q;
+    logic [Stages*Width-1:0] data_q;
 
-    // One continuous assignment per stage, not an always_comb that sets the
-    // whole vectors and then overwrites parts of them: Icarus 11 can loop
-    // forever within one time step on the latter (its issue 508).
+    // Each stage its own registers: one continuous assignment per stage, not an
+    // always_comb that sets whole vectors and then overwrites parts of them
+    // (Icarus 11 can loop forever within one time step on that, its issue 508),
+    // and no reset wider than a stage.
     for (genvar s = 0; s < Stages; s++) begin : g_stage
-      logic             valid_in;
-      logic [Width-1:0] data_in;
+      logic             valid_in, valid_r;
+      logic [Width-1:0] data_in, data_r;
       if (s == 0) begin : g_first
         assign valid_in = valid_i;
         assign data_in  = data_i;
@@ -46,18 +47,17 @@ module oasis_fp_pipe #(
         assign valid_in = valid_q[s-1];
         assign data_in  = data_q[(s-1)*Width +: Width];
       end
-      assign valid_d[s]               = valid_in;
-      assign data_d[s*Width +: Width] = valid_in ? data_in : data_q[s*Width +: Width];
-    end
-
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        valid_q <= '0;
-        data_q  <= '0;
-      end else begin
-        valid_q <= valid_d;
-        data_q  <= data_d;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          valid_r <= 1'b0;
+          data_r  <= '0;
+        end else begin
+          valid_r <= valid_in;
+          if (valid_in) data_r <= data_in;
+        end
       end
+      assign valid_q[s]               = valid_r;
+      assign data_q[s*Width +: Width] = data_r;
     end
 
     assign valid_o = valid_q[Stages-1];
