@@ -201,8 +201,8 @@ Config parse_config(const json& doc, const std::string& origin) {
   // A clock target sets the stage count (the same with or without
   // fp_pipeline_stages given, so a config written back reads the same).
   if (c.target_period_fo4 > 0) {
-    c.fp_pipeline_stages =
-        fp_stages_for_period(c.target_period_fo4, int(field("fp_pipeline_stages").max));
+    c.fp_pipeline_stages = fp_stages_for_period(c.target_period_fo4, accumulator_format(c.accumulator),
+                                                int(field("fp_pipeline_stages").max));
   }
   return c;
 }

@@ -95,6 +95,10 @@ LineTiming pe_line(const Config& c, const Derived& d) {
 
 std::string FpFormat::name() const { return width() == 16 ? "binary16" : "binary32"; }
 
+FpFormat accumulator_format(AccumulatorFormat a) {
+  return a == AccumulatorFormat::kFp16 ? FpFormat{5, 10} : FpFormat{8, 23};
+}
+
 Derived derive(const Config& c) {
   Derived d;
   d.act_centroids = 1 << c.act_bits;
@@ -106,7 +110,7 @@ Derived derive(const Config& c) {
   d.channel_bits = index_width(c.channels);
   d.count_bits = count_width(c.channels);
   d.indices_per_cycle = c.index_counters * c.counter_inputs;
-  d.accumulator = c.accumulator == AccumulatorFormat::kFp16 ? FpFormat{5, 10} : FpFormat{8, 23};
+  d.accumulator = accumulator_format(c.accumulator);
 
   d.row.fill = ceil_div(c.channels, c.weight_beat_indices);
   d.row.count = ceil_div(c.channels, d.indices_per_cycle);

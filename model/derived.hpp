@@ -14,6 +14,7 @@
 namespace oasis {
 
 struct Config;
+enum class AccumulatorFormat;
 
 /// An IEEE 754 binary format: binary16 (5, 10) or binary32 (8, 23).
 struct FpFormat {
@@ -23,6 +24,9 @@ struct FpFormat {
   /// "binary16" or "binary32".
   std::string name() const;
 };
+
+/// The format an accumulator setting names: binary16 or binary32.
+FpFormat accumulator_format(AccumulatorFormat a);
 
 /// The cycles a PE line spends on each output row (docs/spec.md section 6):
 /// every term and the row interval they bound.

@@ -18,18 +18,22 @@ constexpr double kRegisterFo4 = 5;
 // make ppa's flow with a register at every place (docs/fp_rtl.md, Pipelining,
 // says how): the worst path from one place to the next, clock-to-output left
 // out; the first segment starts at the inputs, the last ends at the outputs.
+// The whole unit's delay is make ppa's critical path of the unit with its one
+// register after it (docs/ppa.md, the default config's table).
 FpSegments fp_add_segments(const FpFormat& f) {
   const bool half = f.width() == 16;
   return {half ? "binary16 adder" : "binary32 adder",
           {"order by magnitude", "align", "add significands", "normalise", "round and pack"},
-          half ? std::vector<double>{24, 11, 24, 23, 37} : std::vector<double>{31, 15, 41, 32, 53}};
+          half ? std::vector<double>{24, 11, 24, 23, 37} : std::vector<double>{31, 15, 41, 32, 53},
+          half ? 96.0 : 146.0};
 }
 
 FpSegments fp_mul_segments(const FpFormat& f) {
   const bool half = f.width() == 16;
   return {half ? "binary16 multiplier" : "binary32 multiplier",
           {"partial products", "add partial products", "normalise", "round and pack"},
-          half ? std::vector<double>{31, 24, 28, 36} : std::vector<double>{54, 45, 47, 62}};
+          half ? std::vector<double>{31, 24, 28, 36} : std::vector<double>{54, 45, 47, 62},
+          half ? 103.0 : 154.0};
 }
 
 std::vector<FpSegments> fp_pipelined_units() {
@@ -64,10 +68,18 @@ FpCuts place_cuts(const FpSegments& segments, int stages) {
         stage = 0;
       }
     }
+    if (mask == 0) c.stage_fo4 = {segments.whole_fo4};
     if (!found || key(c) < key(best)) best = c;
     found = true;
   }
   return best;
+}
+
+FpCuts place_chain_cuts(const FpSegments& segments, int stages) {
+  if (stages == 0) return place_cuts(segments, 0);
+  FpCuts cuts = place_cuts(segments, stages - 1);
+  ++cuts.output_stages;
+  return cuts;
 }
 
 double fp_stage_budget_fo4(int period_fo4) {
@@ -78,11 +90,11 @@ bool fits_period(const FpCuts& cuts, int period_fo4) {
   return cuts.longest_fo4() <= fp_stage_budget_fo4(period_fo4);
 }
 
-int fp_stages_for_period(int period_fo4, int max_stages) {
-  for (int s = 0; s < max_stages; ++s) {
+int fp_stages_for_period(int period_fo4, const FpFormat& format, int max_stages) {
+  for (int s = 1; s < max_stages; ++s) {
     bool fits = true;
-    for (const FpSegments& unit : fp_pipelined_units()) {
-      fits = fits && fits_period(place_cuts(unit, s), period_fo4);
+    for (const FpSegments& unit : {fp_add_segments(format), fp_mul_segments(format)}) {
+      fits = fits && fits_period(place_chain_cuts(unit, s), period_fo4);
     }
     if (fits) return s;
   }

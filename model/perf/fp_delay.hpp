@@ -19,6 +19,9 @@ struct FpSegments {
   std::string unit;                ///< e.g. "binary32 adder"
   std::vector<std::string> names;  ///< what each segment computes
   std::vector<double> fo4;         ///< its delay
+  /// The whole unit's delay, no place used: less than the segments' sum,
+  /// since synthesis optimizes across places that hold no register.
+  double whole_fo4 = 0;
   int places() const { return int(fo4.size()) - 1; }  ///< places inside the unit
 };
 FpSegments fp_add_segments(const FpFormat& f);
@@ -37,6 +40,12 @@ struct FpCuts {
 };
 FpCuts place_cuts(const FpSegments& segments, int stages);
 
+/// Where the `stages` registers of a unit inside a chain of units go (the PE
+/// line, the MAC-line baseline, the core): one after the unit, so that no stage
+/// spans two units, and the others inside it, placed as place_cuts places them.
+/// With 0 stages the unit is combinational.
+FpCuts place_chain_cuts(const FpSegments& segments, int stages);
+
 /// The input and output delays make ppa constrains a block with by default, a
 /// fraction of the clock period (oasis-ppa --io-budget).
 inline constexpr double kPpaIoBudget = 0.1;
@@ -50,8 +59,11 @@ double fp_stage_budget_fo4(int period_fo4);
 bool fits_period(const FpCuts& cuts, int period_fo4);
 
 /// The register stages the floating-point units need at a clock period of
-/// `period_fo4`: the fewest (at most `max_stages`) with which every pipelined
-/// unit's longest stage fits fp_stage_budget_fo4; `max_stages` when none does.
-int fp_stages_for_period(int period_fo4, int max_stages);
+/// `period_fo4`: the fewest, at least 1 (a chain of combinational units fits no
+/// period) and at most `max_stages`, with which the adder and the multiplier in
+/// `format` (the accumulator format, the one the blocks' chains compute in),
+/// placed in a chain (place_chain_cuts), have their longest stage within
+/// fp_stage_budget_fo4; `max_stages` when none does.
+int fp_stages_for_period(int period_fo4, const FpFormat& format, int max_stages);
 
 }  // namespace oasis

@@ -252,7 +252,10 @@ TEST(FpCuts, RegistersGoWhereTheDelayIs) {
         EXPECT_EQ(int(c.stage_fo4.size()), std::popcount(c.mask) + 1);
         double sum = 0;
         for (double d : c.stage_fo4) sum += d;
-        EXPECT_DOUBLE_EQ(sum, total);
+        // With no place used the stage is the whole unit, as measured: less
+        // than its segments, which synthesis optimizes across.
+        EXPECT_DOUBLE_EQ(sum, c.mask == 0 ? seg.whole_fo4 : total);
+        EXPECT_LT(seg.whole_fo4, total);
         EXPECT_LE(c.longest_fo4(), previous);
         previous = c.longest_fo4();
       }
@@ -273,6 +276,32 @@ TEST(FpCuts, RegistersGoWhereTheDelayIs) {
   EXPECT_EQ(one.stage_fo4, (std::vector<double>{87, 85}));
 }
 
+// In a chain of units a unit's last register is after it, so that no stage
+// spans two units; the others go inside as for a unit alone.
+TEST(FpCuts, AChainKeepsARegisterAfterEachUnit) {
+  for (const FpFormat& f : {kBinary16Format, kBinary32Format}) {
+    for (const FpSegments& seg : {fp_add_segments(f), fp_mul_segments(f)}) {
+      const FpCuts none = place_chain_cuts(seg, 0);
+      EXPECT_EQ(none.mask, 0u);
+      EXPECT_EQ(none.output_stages, 0);
+      for (int stages = 1; stages <= 4; ++stages) {
+        const FpCuts chain = place_chain_cuts(seg, stages);
+        const FpCuts alone = place_cuts(seg, stages - 1);
+        EXPECT_GE(chain.output_stages, 1);
+        EXPECT_EQ(chain.mask, alone.mask);
+        EXPECT_EQ(chain.output_stages, alone.output_stages + 1);
+        EXPECT_EQ(chain.stage_fo4, alone.stage_fo4);
+      }
+    }
+  }
+  // The binary32 multiplier's 54 | 45 | 47 | 62 FO4 with two registers: one
+  // after the partial products are added, one after the unit.
+  const FpCuts two = place_chain_cuts(fp_mul_segments(kBinary32Format), 2);
+  EXPECT_EQ(two.mask, 0b010u);
+  EXPECT_EQ(two.output_stages, 1);
+  EXPECT_EQ(two.stage_fo4, (std::vector<double>{99, 109}));
+}
+
 // A clock target picks the stage count (docs/fp_rtl.md, Pipelining), the
 // generated units say whether their stages fit it, and a config written back
 // reads the same.
@@ -289,16 +318,24 @@ TEST(FpCuts, AClockTargetSetsTheStages) {
     }
     return std::pair(m["config"]["fp_pipeline_stages"].get<int>(), fits);
   };
-  EXPECT_EQ(stages_at(250), std::pair(0, true));
-  EXPECT_EQ(stages_at(130), std::pair(1, true));
-  EXPECT_EQ(stages_at(80), std::pair(3, true));
+  // The stages are counted for units in a chain (place_chain_cuts): one
+  // register after each unit, so at least one; at 130 FO4 the binary32
+  // multiplier's 208 FO4 needs a second, inside it.
+  EXPECT_EQ(stages_at(250), std::pair(1, true));
+  EXPECT_EQ(stages_at(130), std::pair(2, true));
+  EXPECT_EQ(stages_at(80), std::pair(4, true));
   // Below what the longest segment allows: every stage, and said so.
   EXPECT_EQ(stages_at(50), std::pair(4, false));
   // The target wins over a stage count given beside it.
   const Config c =
-      load_config(kConfigs + "default.json", {"fp_pipeline_stages=0", "target_period_fo4=80"});
-  EXPECT_EQ(c.fp_pipeline_stages, 3);
-  EXPECT_EQ(parse_config(to_json(c), "written back").fp_pipeline_stages, 3);
+      load_config(kConfigs + "default.json", {"fp_pipeline_stages=0", "target_period_fo4=130"});
+  EXPECT_EQ(c.fp_pipeline_stages, 2);
+  EXPECT_EQ(parse_config(to_json(c), "written back").fp_pipeline_stages, 2);
+  // The units counted are those of the accumulator format: binary16 units
+  // (96 and 103 FO4 whole) fit 130 FO4 with their one register after them.
+  EXPECT_EQ(load_config(kConfigs + "default.json", {"accumulator=fp16", "target_period_fo4=130"})
+                .fp_pipeline_stages,
+            1);
 }
 
 }  // namespace
