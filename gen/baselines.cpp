@@ -314,6 +314,8 @@ class MacLineBaselineBlock final : public Block {
               : string("  assign act_pad = act_i;\n"));
     m.comment("Lanes: the beat's activation, the dequantized weight, their product.");
     m << fmt::format("  logic {} prod;\n  logic [Macs-1:0] prod_p;\n", range(int64_t(M) * aw));
+    const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, S);
+    if (mul_cuts.mask != 0) m << "  logic [Macs-1:0] prod_valid;\n";
     m << fmt::format(
         "  for (genvar i = 0; i < Macs; i++) begin : g_lane\n"
         "    logic [15:0] x, w;\n    logic {0} x_a, w_a;\n"
@@ -336,7 +338,8 @@ class MacLineBaselineBlock final : public Block {
     m.op("eq", nW, "w", int64_t(M) * (d.weight_centroids - 1));
     widen(m, f, "u_widen_x", "x", "x_a", "    ", "Macs");
     widen(m, f, "u_widen_w", "w", "w_a", "    ", "Macs");
-    fp_mul(m, f, "u_mul", "x_a", "w_a", "prod[i*AccBits +: AccBits]", "    ", "Macs");
+    chain_unit(m, f, FpOp::kMul, "u_mul", "x_a", "w_a", "prod[i*AccBits +: AccBits]", S,
+               "w_valid_i", "prod_valid[i]", "    ", "Macs");
     m << "    assign prod_p[i] = i < LastLanes || !last;\n  end\n";
     m.comment(
         "The products' registers, then the pairwise tree, one instance per level; the "
@@ -345,7 +348,8 @@ class MacLineBaselineBlock final : public Block {
                      range(int64_t(M) * aw));
     m << fmt::format("  logic {} mul_lane_valid;\n", range(M));
     m << "  for (genvar i = 0; i < Macs; i++) begin : g_mul_reg\n";
-    m << pipe("u_pipe", "AccBits", std::to_string(S), "w_valid_i", "prod[i*AccBits +: AccBits]",
+    m << pipe("u_pipe", "AccBits", std::to_string(mul_cuts.output_stages),
+              mul_cuts.mask != 0 ? "prod_valid[i]" : "w_valid_i", "prod[i*AccBits +: AccBits]",
               "mul_lane_valid[i]", "mul_prod[i*AccBits +: AccBits]", "    ");
     m << "  end\n";
     m << pipe("u_mul_present_pipe", "Macs", std::to_string(S), "w_valid_i", "prod_p", "mul_valid",
@@ -365,13 +369,13 @@ class MacLineBaselineBlock final : public Block {
     m << "  logic done_q;\n  logic [15:0] done_sw_q;\n";
     m << registers({{"acc_q", "acc_d"}, {"done_q", "tag_valid && tag_last", "1'b0"}});
     m << registers({{"done_sw_q", "tag_sw"}}, "  ", "tag_valid && tag_last");
-    m << fmt::format("  logic {0} sa_a, scaled_a, sw_a, scaled_w;\n", range(aw));
+    m << fmt::format("  logic {0} sa_a, sw_a;\n", range(aw));
     widen(m, f, "u_widen_sa", "act_scale_i", "sa_a");
-    fp_mul(m, f, "u_scale_a", "acc_q", "sa_a", "scaled_a");
-    m << pipe_stage("mg1", S, "done_q", {{"sw", 16, "done_sw_q"}, {"prod", aw, "scaled_a"}});
+    chain_stage(m, f, FpOp::kMul, "u_scale_a", "acc_q", "sa_a", "mg1", S, "done_q",
+                {{"sw", 16, "done_sw_q"}}, "prod");
     widen(m, f, "u_widen_sw", "mg1_sw", "sw_a");
-    fp_mul(m, f, "u_scale_w", "mg1_prod", "sw_a", "scaled_w");
-    m << pipe_stage("mg2", S, "mg1_valid", {{"prod", aw, "scaled_w"}});
+    chain_stage(m, f, FpOp::kMul, "u_scale_w", "mg1_prod", "sw_a", "mg2", S, "mg1_valid", {},
+                "prod");
     if (fp32) {
       m << "  logic [15:0] y16;\n";
       fp_convert(m, f, kBinary16Format, "u_round", "mg2_prod", "y16");
@@ -390,6 +394,7 @@ class MacLineBaselineBlock final : public Block {
     out.manifest["row_interval_cycles"] = tm.row_interval;
     out.manifest["row_latency_cycles"] = tm.row_latency;
     out.manifest["accumulator"] = f.name();
+    drop_unused_units(out);
     return out;
   }
 };

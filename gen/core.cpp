@@ -44,7 +44,7 @@ SvFile ecu_module(const Config& c, const string& name, const Derived& d) {
                         16)}});
   m.localparam("Centroids", d.act_centroids, "Activation centroids, 2^nA.");
   m.localparam("IdxBits", nA, "Bits of an activation index, nA.");
-  m << fmt::format("\n  logic {} chan;\n  logic [15:0] value, ca, r;\n  logic {} ia;\n", range(CW),
+  m << fmt::format("\n  logic {} chan;\n  logic [15:0] value, ca;\n  logic {} ia;\n", range(CW),
                    range(nA));
   m << "  assign {value, chan} = outlier_i;\n";
   m << "  always_comb begin\n    ca = '0;\n"
@@ -57,8 +57,8 @@ SvFile ecu_module(const Config& c, const string& name, const Derived& d) {
             "(docs/core.md, Error Calculation Unit).");
   m << pipe_stage("rd", R, "fire_i",
                   {{"chan", CW, "chan"}, {"value", 16, "value"}, {"ca", 16, "ca"}});
-  fp_add(m, kBinary16Format, "u_sub", "rd_value", "rd_ca", "r", "  ", "1", true);
-  m << pipe_stage("res", S, "rd_valid", {{"chan", CW, "rd_chan"}, {"r", 16, "r"}});
+  chain_stage(m, kBinary16Format, FpOp::kSub, "u_sub", "rd_value", "rd_ca", "res", S, "rd_valid",
+              {{"chan", CW, "rd_chan"}}, "r");
   m << "  assign valid_o = res_valid;\n  assign data_o  = {res_chan, res_r};\n";
   return m.file();
 }
@@ -532,6 +532,7 @@ class CoreBlock final : public Block {
           {"registers",
            {"chan_next_q", "resid_next_q", "scale_next_q", "cur_chan_q", "cur_resid_q",
             "cur_scale_q"}}}});
+    drop_unused_units(out);
     return out;
   }
 };

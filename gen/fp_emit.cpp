@@ -1,6 +1,9 @@
 #include "gen/fp_emit.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <bit>
 
 namespace oasis::gen {
 
@@ -27,6 +30,10 @@ namespace {
 
 std::vector<std::pair<string, string>> format_params(const FpParams& f) {
   return {{"ExpBits", f.exp_bits}, {"FracBits", f.frac_bits}};
+}
+
+FpSegments chain_segments(const FpFormat& f, FpOp op) {
+  return op == FpOp::kMul ? fp_mul_segments(f) : fp_add_segments(f);
 }
 
 }  // namespace
@@ -66,6 +73,96 @@ void widen(SvModule& m, const FpFormat& f, const string& inst, const string& a,
   fp_convert(m, kBinary16Format, f, inst, a, result, indent, count);
 }
 
+FpCuts chain_cuts(const FpFormat& f, FpOp op, int stages) {
+  return place_chain_cuts(chain_segments(f, op), stages);
+}
+
+void staged_unit(SvModule& m, const FpFormat& f, FpOp op, const FpCuts& cuts, const string& inst,
+                 const string& a, const string& b, const string& sub, const string& result,
+                 const string& valid_i, const string& valid_o, const string& indent,
+                 const string& count) {
+  const bool mul = op == FpOp::kMul;
+  const FpSegments seg = chain_segments(f, op);
+  std::vector<string> stage_fo4;
+  for (double d : cuts.stage_fo4) stage_fo4.push_back(fmt::format("{:.0f}", d));
+  m << indent
+    << (cuts.mask == 0 ? "// No register inside the unit (docs/fp_rtl.md, Pipelining).\n"
+                       : "// Registers inside the unit, at its places (docs/fp_rtl.md, "
+                         "Pipelining):\n");
+  for (int k = 0; k < seg.places(); ++k) {
+    if (cuts.mask >> k & 1u) {
+      m << fmt::format("{}//   {}: after {}\n", indent, k, seg.names[size_t(k)]);
+    }
+  }
+  m << fmt::format("{}// {} after it. Estimated stage delays, FO4: {}.\n", indent,
+                   cuts.output_stages, fmt::join(stage_fo4, ", "));
+  std::vector<std::pair<string, string>> ports = {
+      {"clk_i", "clk_i"}, {"rst_ni", "rst_ni"}, {"valid_i", valid_i}, {"a_i", a}, {"b_i", b}};
+  if (!mul) ports.push_back({"sub_i", sub});
+  ports.push_back({"valid_o", valid_o});
+  ports.push_back({mul ? "prod_o" : "sum_o", result});
+  m.inst(mul ? "oasis_fp_mul_staged" : "oasis_fp_add_staged", inst, ports, indent,
+         {{"ExpBits", std::to_string(f.exp_bits)},
+          {"FracBits", std::to_string(f.frac_bits)},
+          {"Cuts", fmt::format("{}'b{:0{}b}", seg.places(), cuts.mask, seg.places())}},
+         count);
+  m.op(mul ? "fp_mul" : (op == FpOp::kSub ? "fp_sub" : "fp_add"), std::to_string(f.width()),
+       result, count);
+}
+
+FpCuts chain_unit(SvModule& m, const FpFormat& f, FpOp op, const string& inst, const string& a,
+                  const string& b, const string& result, int stages, const string& valid_i,
+                  const string& valid_o, const string& indent, const string& count) {
+  const FpCuts cuts = chain_cuts(f, op, stages);
+  if (cuts.mask == 0) {
+    if (op == FpOp::kMul) {
+      fp_mul(m, f, inst, a, b, result, indent, count);
+    } else {
+      fp_add(m, f, inst, a, b, result, indent, count, op == FpOp::kSub);
+    }
+  } else {
+    staged_unit(m, f, op, cuts, inst, a, b, op == FpOp::kSub ? "1'b1" : "1'b0", result, valid_i,
+                valid_o, indent, count);
+  }
+  return cuts;
+}
+
+std::vector<Field> beside_unit(SvModule& m, const string& stage, const FpCuts& cuts,
+                               const string& valid_i, std::vector<Field> fields) {
+  const int inside = std::popcount(cuts.mask);
+  if (inside == 0 || fields.empty()) return fields;
+  const string side = stage + "_side";
+  m << pipe_stage(side, inside, valid_i, fields);
+  m << fmt::format("  logic unused_{0}_valid;\n  assign unused_{0}_valid = {0}_valid;\n", side);
+  for (Field& field : fields) field.in = side + "_" + field.name;
+  return fields;
+}
+
+void chain_stage(SvModule& m, const FpFormat& f, FpOp op, const string& inst, const string& a,
+                 const string& b, const string& stage, int stages, const string& valid_i,
+                 std::vector<Field> fields, const string& result) {
+  const string unit = stage + "_unit";
+  const FpCuts cuts = chain_cuts(f, op, stages);
+  const string valid = cuts.mask != 0 ? unit + "_valid" : valid_i;
+  m << fmt::format("  logic {} {};\n", range(f.width()), unit);
+  if (cuts.mask != 0) m << fmt::format("  logic {};\n", valid);
+  chain_unit(m, f, op, inst, a, b, unit, stages, valid_i, valid);
+  fields = beside_unit(m, stage, cuts, valid_i, std::move(fields));
+  fields.push_back({result, f.width(), unit});
+  m << pipe_stage(stage, cuts.output_stages, valid, fields);
+}
+
+void drop_unused_units(BlockOutput& out) {
+  for (const string unit : {"oasis_fp_add", "oasis_fp_mul"}) {
+    bool used = false;
+    for (const SvFile& file : out.files) {
+      for (const InstanceRecord& i : file.instances) used = used || i.module == unit;
+    }
+    if (used) continue;
+    std::erase(out.primitives, unit + ".sv");
+  }
+}
+
 string fifo(const string& inst, int width, int depth, const string& push, const string& data,
             const string& pop, const string& out, const string& empty, const string& full) {
   return instance("oasis_fifo", inst,
@@ -86,11 +183,15 @@ SvFile tree_level_module(const Config& c) {
              "Inputs values in, (Inputs + 1) / 2 out. Output j is value 2j + value 2j+1, the left "
              "operand first; when value 2j+1 is absent, or for an odd last value, it is value 2j "
              "passed up. Each output is present when its left input is (present bits form a "
-             "prefix). Stages register stages after the adders.");
+             "prefix). Stages register stages: inside the adders at the places Cuts names, the "
+             "rest after them.");
   m.param("Inputs", 2, "Values in, at least 2.");
   m.param("Width", 32, "Width of a value, bits: 1 + ExpBits + fraction bits.");
   m.param("ExpBits", 8, "Exponent bits of the format (binary32: 8, binary16: 5).");
-  m.param("Stages", 1, "Register stages after the adders (0: combinational).");
+  m.param("Stages", 1, "Register stages, the level's latency (0: combinational).");
+  m.param("Cuts", 0,
+          "Places inside each adder that hold one of the Stages, bit k for place k of "
+          "oasis_fp_add_staged (docs/fp_rtl.md, Pipelining).");
   m.ports({{"input", 0, "clk_i", "Clock."},
            {"input", 0, "rst_ni", "Asynchronous reset, active low."},
            {"input", 0, "valid_i", "The values are valid this cycle."},
@@ -101,22 +202,47 @@ SvFile tree_level_module(const Config& c) {
            {"output", 0, "present_o", "Output j is present.", "(Inputs+1)/2"}});
   m.localparam("Outputs", "(Inputs + 1) / 2");
   m.localparam("FracBits", "Width - 1 - ExpBits");
+  m << "\n  // The registers inside an adder: the places set in Cuts.\n"
+       "  function automatic int places_used(input int cuts);\n"
+       "    places_used = 0;\n"
+       "    for (int k = 0; k < 4; k++) begin\n"
+       "      if (cuts[k]) places_used = places_used + 1;\n"
+       "    end\n"
+       "  endfunction\n"
+       "  localparam int Inside = places_used(Cuts);\n"
+       "  localparam int After  = Stages - Inside;\n";
   m << "\n  logic [Outputs*Width-1:0] sum_d;\n"
-       "  logic [Outputs-1:0]       present_d, lane_valid;\n\n"
+       "  logic [Outputs-1:0]       present_d, sum_valid, lane_valid;\n\n"
        "  for (genvar j = 0; j < Outputs; j++) begin : g_pair\n"
        "    if (2*j + 1 < Inputs) begin : g_add\n"
-       "      logic [Width-1:0] sum;\n";
-  fp_add(m, FpParams("ExpBits", "FracBits", "Width"), "u_add", "data_i[2*j*Width +: Width]",
-         "data_i[(2*j+1)*Width +: Width]", "sum", "      ", "Inputs/2");
-  m << "      assign sum_d[j*Width +: Width] = present_i[2*j+1] ? sum : data_i[2*j*Width +: "
-       "Width];\n"
-       "    end else begin : g_pass\n"
-       "      assign sum_d[j*Width +: Width] = data_i[2*j*Width +: Width];\n"
-       "    end\n"
+       "      logic [Width-1:0] sum, left;\n"
+       "      logic             right_present, left_valid, unused_left_valid;\n";
+  m.inst("oasis_fp_add_staged", "u_add",
+         {{"clk_i", "clk_i"},
+          {"rst_ni", "rst_ni"},
+          {"valid_i", "valid_i"},
+          {"a_i", "data_i[2*j*Width +: Width]"},
+          {"b_i", "data_i[(2*j+1)*Width +: Width]"},
+          {"sub_i", "1'b0"},
+          {"valid_o", "sum_valid[j]"},
+          {"sum_o", "sum"}},
+         "      ", {{"ExpBits", "ExpBits"}, {"FracBits", "FracBits"}, {"Cuts", "4'(Cuts)"}},
+         "Inputs/2");
+  m.op("fp_add", "Width", "sum", "Inputs/2");
+  m << "      // The left value and the right one's present bit wait for the adder.\n";
+  m << pipe("u_left_pipe", "Width + 1", "Inside", "valid_i",
+            "{present_i[2*j+1], data_i[2*j*Width +: Width]}", "left_valid",
+            "{right_present, left}", "      ");
+  m << "      assign unused_left_valid = left_valid;\n"
+       "      assign sum_d[j*Width +: Width] = right_present ? sum : left;\n"
+       "    end else begin : g_pass\n";
+  m << pipe("u_left_pipe", "Width", "Inside", "valid_i", "data_i[2*j*Width +: Width]",
+            "sum_valid[j]", "sum_d[j*Width +: Width]", "      ");
+  m << "    end\n"
        "    assign present_d[j] = present_i[2*j];\n"
        "    // One pipe per value: no register wider than a value (a reset of thousands of\n"
        "    // bits at once is a lint warning).\n";
-  m << pipe("u_pipe", "Width", "Stages", "valid_i", "sum_d[j*Width +: Width]", "lane_valid[j]",
+  m << pipe("u_pipe", "Width", "After", "sum_valid[j]", "sum_d[j*Width +: Width]", "lane_valid[j]",
             "data_o[j*Width +: Width]", "    ");
   m << "  end\n\n";
   m << pipe("u_present_pipe", "Outputs", "Stages", "valid_i", "present_d", "valid_o", "present_o");
@@ -148,7 +274,8 @@ TreeRoot tree(SvModule& m, const Config& c, const FpFormat& f, int stages, const
            {{"Inputs", std::to_string(n)},
             {"Width", std::to_string(w)},
             {"ExpBits", std::to_string(f.exp_bits)},
-            {"Stages", std::to_string(stages)}});
+            {"Stages", std::to_string(stages)},
+            {"Cuts", std::to_string(place_chain_cuts(chain_segments(f, FpOp::kAdd), stages).mask)}});
     root = {l + "_valid", l + "_sum", l + "_present", root.levels + 1};
   }
   return root;

@@ -61,6 +61,52 @@ void fp_convert(SvModule& m, const FpFormat& in, const FpFormat& out, const stri
 void widen(SvModule& m, const FpFormat& f, const string& inst, const string& a,
            const string& result, const string& indent = "  ", const string& count = "1");
 
+/// A unit of a chain: an addition, a subtraction or a multiplication.
+enum class FpOp { kAdd, kSub, kMul };
+
+/// Where the `stages` registers of the unit `op` in format f go in a chain
+/// (place_chain_cuts).
+FpCuts chain_cuts(const FpFormat& f, FpOp op, int stages);
+
+/// oasis_fp_add_staged or oasis_fp_mul_staged in format f with registers at
+/// the places of `cuts` (its output_stages are the caller's), preceded by a
+/// comment that says where they are and each stage's estimated delay. `sub`
+/// drives an adder's sub_i.
+void staged_unit(SvModule& m, const FpFormat& f, FpOp op, const FpCuts& cuts, const string& inst,
+                 const string& a, const string& b, const string& sub, const string& result,
+                 const string& valid_i, const string& valid_o, const string& indent = "  ",
+                 const string& count = "1");
+
+/// The unit `op` (result = a op b in format f) as one unit of a chain followed
+/// by `stages` register stages, placed by place_chain_cuts: with registers
+/// inside, an oasis_fp_add_staged / oasis_fp_mul_staged with valid_i and
+/// valid_o; without, the combinational unit (valid_i and valid_o unused). The
+/// caller adds the cuts.output_stages registers after. Returns the placement.
+FpCuts chain_unit(SvModule& m, const FpFormat& f, FpOp op, const string& inst, const string& a,
+                  const string& b, const string& result, int stages, const string& valid_i,
+                  const string& valid_o, const string& indent = "  ", const string& count = "1");
+
+/// `fields` that ride beside a chain unit with `cuts`, delayed by the registers
+/// inside it (pipe_stage <stage>_side, its valid bit unused): the same fields,
+/// each now read from its delayed copy.
+std::vector<Field> beside_unit(SvModule& m, const string& stage, const FpCuts& cuts,
+                               const string& valid_i, std::vector<Field> fields);
+
+/// chain_unit with the registers after it: pipe_stage(stage, ...) whose last
+/// field, `result`, is the unit's result and whose other `fields` ride beside
+/// it, delayed first by the registers inside the unit (pipe_stage
+/// <stage>_side). Declares <stage>_valid, <stage>_<field> for every field, and
+/// <stage>_unit, the unit's result.
+void chain_stage(SvModule& m, const FpFormat& f, FpOp op, const string& inst, const string& a,
+                 const string& b, const string& stage, int stages, const string& valid_i,
+                 std::vector<Field> fields, const string& result);
+
+/// Drops from a block's primitives the combinational oasis_fp_add.sv and
+/// oasis_fp_mul.sv when none of its files instantiates them (every unit of that
+/// kind has registers inside): a module nothing instantiates would be a second
+/// top.
+void drop_unused_units(BlockOutput& out);
+
 /// oasis_fifo of `depth` entries of `width` bits.
 string fifo(const string& inst, int width, int depth, const string& push, const string& data,
             const string& pop, const string& out, const string& empty, const string& full);

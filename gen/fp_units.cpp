@@ -6,7 +6,6 @@
 // (model/perf/fp_delay.hpp), the conversions are followed by oasis_fp_pipe.sv (docs/fp_rtl.md).
 // Model: model/numerics/fp.hpp. Tests: verif/tb/<block>_tb.cpp.
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <bit>
 #include <string>
@@ -110,31 +109,11 @@ class FpUnit : public Block {
       after = cuts.output_stages;
       core_valid = "core_valid";
       m << "  logic core_valid;\n\n";
-      std::vector<std::pair<string, string>> ports = {{"clk_i", "clk_i"},
-                                                      {"rst_ni", "rst_ni"},
-                                                      {"valid_i", "in_valid_i"},
-                                                      {"a_i", "a_i"},
-                                                      {"b_i", "b_i"}};
-      if (add) ports.push_back({"sub_i", "sub_i"});
-      ports.push_back({"valid_o", "core_valid"});
-      ports.push_back({add ? "sum_o" : "prod_o", "result"});
-      std::vector<string> stage_fo4;
-      for (double d : cuts.stage_fo4) stage_fo4.push_back(fmt::format("{:.0f}", d));
-      m << (cuts.mask == 0 ? "  // No register inside the unit (docs/fp_rtl.md, Pipelining).\n"
-                           : "  // Registers inside the unit, at its places (docs/fp_rtl.md, "
-                             "Pipelining):\n");
-      for (int k = 0; k < seg.places(); ++k) {
-        if (cuts.mask >> k & 1u) m << fmt::format("  //   {}: after {}\n", k, seg.names[k]);
-      }
-      m << fmt::format("  // {} after it. Estimated stage delays, FO4: {}.\n", cuts.output_stages,
-                       fmt::join(stage_fo4, ", "));
-      m.inst(add ? "oasis_fp_add_staged" : "oasis_fp_mul_staged", "u_core", ports, "  ",
-             {{"ExpBits", std::to_string(res.exp_bits)},
-              {"FracBits", std::to_string(res.frac_bits)},
-              {"Cuts", fmt::format("{}'b{:0{}b}", seg.places(), cuts.mask, seg.places())}});
-      m.op(add ? "fp_add" : "fp_mul", res.width(), "result");
+      staged_unit(m, res, add ? FpOp::kAdd : FpOp::kMul, cuts, "u_core", "a_i", "b_i", "sub_i",
+                  "result", "in_valid_i", "core_valid");
       out.manifest["pipeline"] = {{"places", seg.names},
                                   {"segment_fo4", seg.fo4},
+                                  {"whole_fo4", seg.whole_fo4},
                                   {"cuts", cuts.mask},
                                   {"registers_after", cuts.output_stages},
                                   {"stage_fo4", cuts.stage_fo4}};

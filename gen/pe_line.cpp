@@ -242,16 +242,24 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
                    {"present", Tp, "main_present"},
                    {"count", int64_t(Tp) * aw, "count_a"},
                    {"lut", int64_t(Tp) * aw, "lut_a"}});
+  const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, S);
+  const string prod_valid = mul_cuts.mask != 0 ? "prod_valid[0]" : "conv_valid";
   m << fmt::format("  logic {} prod;\n", range(int64_t(Tp) * aw));
+  if (mul_cuts.mask != 0) {
+    m << "  // Every lane's valid bit is the same; lane 0's is used.\n"
+         "  logic [Lanes-1:0] prod_valid;\n  logic unused_prod_valid;\n"
+         "  assign unused_prod_valid = ^prod_valid;\n";
+  }
   m << "  for (genvar t = 0; t < Lanes; t++) begin : g_mul\n";
-  fp_mul(m, f, "u_mul", "conv_count[t*AccBits +: AccBits]", "conv_lut[t*AccBits +: AccBits]",
-         "prod[t*AccBits +: AccBits]", "    ", "Lanes");
+  chain_unit(m, f, FpOp::kMul, "u_mul", "conv_count[t*AccBits +: AccBits]",
+             "conv_lut[t*AccBits +: AccBits]", "prod[t*AccBits +: AccBits]", S, "conv_valid",
+             "prod_valid[t]", "    ", "Lanes");
   m << "  end\n";
-  m << pipe_stage("mul", S, "conv_valid",
-                  {{"last", 0, "conv_last"},
-                   {"first", 0, "conv_first"},
-                   {"present", Tp, "conv_present"},
-                   {"prod", int64_t(Tp) * aw, "prod"}});
+  std::vector<Field> mul_fields = beside_unit(
+      m, "mul", mul_cuts, "conv_valid",
+      {{"last", 0, "conv_last"}, {"first", 0, "conv_first"}, {"present", Tp, "conv_present"}});
+  mul_fields.push_back({"prod", int64_t(Tp) * aw, "prod"});
+  m << pipe_stage("mul", mul_cuts.output_stages, prod_valid, mul_fields);
   m.comment(
       "The pairwise tree, one instance per level; the chunk's first and last flags ride "
       "beside it through as many registers.");
@@ -380,18 +388,26 @@ SvFile comp_module(const Config& c, const string& name, const Dims& d) {
            {"output", aw, "sum_o", "The row's compensation sum."}});
   m.localparam("Slots", Ci, "Compensation MACs in use.");
   m.localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
+  const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, S);
+  const string prod_valid = mul_cuts.mask != 0 ? "prod_valid[0]" : "issue_i";
   m << fmt::format("\n  logic {} g_prod;\n", range(Ci * aw));
+  if (mul_cuts.mask != 0) {
+    m << "  // Every slot's valid bit is the same; slot 0's is used.\n"
+         "  logic [Slots-1:0] prod_valid;\n  logic unused_prod_valid;\n"
+         "  assign unused_prod_valid = ^prod_valid;\n";
+  }
   m << "  for (genvar m = 0; m < Slots; m++) begin : g_mul\n";
   m << fmt::format("    logic {} w_a, r_a;\n", range(aw));
   widen(m, f, "u_widen_w", "w_i[m*16 +: 16]", "w_a", "    ", "Slots");
   widen(m, f, "u_widen_r", "res_i[m*16 +: 16]", "r_a", "    ", "Slots");
-  fp_mul(m, f, "u_mul", "r_a", "w_a", "g_prod[m*AccBits +: AccBits]", "    ", "Slots");
+  chain_unit(m, f, FpOp::kMul, "u_mul", "r_a", "w_a", "g_prod[m*AccBits +: AccBits]", S,
+             "issue_i", "prod_valid[m]", "    ", "Slots");
   m << "  end\n";
-  m << pipe_stage("cm", S, "issue_i",
-                  {{"last", 0, "last_i"},
-                   {"first", 0, "first_i"},
-                   {"present", Ci, "present_i"},
-                   {"prod", int64_t(Ci) * aw, "g_prod"}});
+  std::vector<Field> cm_fields =
+      beside_unit(m, "cm", mul_cuts, "issue_i",
+                  {{"last", 0, "last_i"}, {"first", 0, "first_i"}, {"present", Ci, "present_i"}});
+  cm_fields.push_back({"prod", int64_t(Ci) * aw, "g_prod"});
+  m << pipe_stage("cm", mul_cuts.output_stages, prod_valid, cm_fields);
   m << "  // The MACs: combinational adder and one register each.\n";
   m << fmt::format("  logic {} macs_d, macs_q;\n  logic comp_done_d, comp_done_q;\n",
                    range(Ci * aw));
@@ -452,15 +468,15 @@ SvFile merge_module(const string& name, const Dims& d) {
   m << fifo("u_sw_fifo", 16, D, "sw_valid_i", "sw_i", "merge_fire", "sw_head", "unused_sw_empty",
             "unused_sw_full");
   m << "  assign merge_fire = !main_empty && !comp_empty;\n";
-  m << fmt::format("  logic {0} merged, sa_a, scaled_a, sw_a, scaled_w;\n", range(aw));
-  fp_add(m, f, "u_merge", "main_head", "comp_head", "merged");
-  m << pipe_stage("mg1", S, "merge_fire", {{"sw", 16, "sw_head"}, {"sum", aw, "merged"}});
+  m << fmt::format("  logic {0} sa_a, sw_a;\n", range(aw));
+  chain_stage(m, f, FpOp::kAdd, "u_merge", "main_head", "comp_head", "mg1", S, "merge_fire",
+              {{"sw", 16, "sw_head"}}, "sum");
   widen(m, f, "u_widen_sa", "act_scale_i", "sa_a");
-  fp_mul(m, f, "u_scale_a", "mg1_sum", "sa_a", "scaled_a");
-  m << pipe_stage("mg2", S, "mg1_valid", {{"sw", 16, "mg1_sw"}, {"prod", aw, "scaled_a"}});
+  chain_stage(m, f, FpOp::kMul, "u_scale_a", "mg1_sum", "sa_a", "mg2", S, "mg1_valid",
+              {{"sw", 16, "mg1_sw"}}, "prod");
   widen(m, f, "u_widen_sw", "mg2_sw", "sw_a");
-  fp_mul(m, f, "u_scale_w", "mg2_prod", "sw_a", "scaled_w");
-  m << pipe_stage("mg3", S, "mg2_valid", {{"prod", aw, "scaled_w"}});
+  chain_stage(m, f, FpOp::kMul, "u_scale_w", "mg2_prod", "sw_a", "mg3", S, "mg2_valid", {},
+              "prod");
   string y_valid = "mg3_valid", y_value = "mg3_prod";
   if (fp32) {
     m << "  logic [15:0] y16;\n";
@@ -773,6 +789,7 @@ class PeLineBlock final : public Block {
     out.manifest["row_latency_cycles"] = t.row_latency;
     out.manifest["fifo_depth_rows"] = t.fifo_depth;
     out.manifest["accumulator"] = d.f().name();
+    drop_unused_units(out);
     return out;
   }
 };
