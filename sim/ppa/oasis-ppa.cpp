@@ -45,6 +45,7 @@ struct Options : CommonOptions {
   double io_budget = kPpaIoBudget;
   double sram_um2_per_bit = kDefaultSramUm2PerBit;
   bool plots = true;
+  std::vector<double> sweep_periods;  ///< --sweep-periods: clock targets, FO4
 };
 
 BlockJob make_job(const Variant& v, const std::string& block, const std::string& label,
@@ -271,6 +272,10 @@ Options parse(int argc, char** argv, int& status) {
                  "SRAM density for the memories' SRAM estimate, um2 per bit")
       ->capture_default_str();
   app.add_flag("!--no-plots", o.plots, "do not draw the gnuplot PNGs");
+  app.add_option("--sweep-periods", o.sweep_periods,
+                 "measure the --blocks at each of these clock targets (FO4, comma-separated), "
+                 "the config's target_period_fo4 set to each, and write the area-period report")
+      ->delimiter(',');
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -287,6 +292,16 @@ Options parse(int argc, char** argv, int& status) {
     }
   };
   range(o.period_fo4, 10, 10000, "--period-fo4", "10 to 10000 FO4 delays");
+  for (double t : o.sweep_periods) {
+    range(t, 10, 10000, "--sweep-periods: a target", "10 to 10000 FO4 delays");
+    if (t != std::round(t)) {
+      throw UsageError(fmt::format("--sweep-periods: a target is {}; allowed: whole FO4 delays, "
+                                   "as target_period_fo4 takes them", t));
+    }
+  }
+  if (!o.sweep_periods.empty() && o.blocks.empty()) {
+    throw UsageError("--sweep-periods needs --blocks: the blocks to measure at each target");
+  }
   range(o.activity, 1e-6, 2, "--activity", "a toggle rate above 0 and at most 2 a cycle");
   range(o.io_budget, 0, 0.45, "--io-budget", "0 to 0.45 of the period");
   range(o.sram_um2_per_bit, 1e-3, 1e4, "--sram-um2-per-bit", "0.001 to 10000 um2 per bit");
@@ -309,14 +324,32 @@ std::string tool_version(const Tools& tools, const fs::path& tmp) {
   return v;
 }
 
-int run(int argc, char** argv) {
-  int status = -1;
-  const Options o = parse(argc, argv, status);
-  if (status >= 0) return status;
+// One clock target's runs: the config, the library, the plan and what each run measured.
+struct Measurement {
+  Config config;
+  Technology tech;
+  Tools tools;
+  double fo4 = 0;  ///< the library's FO4 delay, its time unit
+  int fo4_stages = 0;
+  double unit_ns = 0;
+  Constraints c;
+  std::string versions;
+  Variant full;
+  std::vector<std::string> order;
+  std::vector<PlannedBlock> plan;
+  bool large = false;
+  std::map<std::string, json> measured;  // run label -> result
+};
 
-  // Everything that can be wrong with the input is checked before anything
-  // is written.
-  const Config config = load_config(o.config_path, o.overrides);
+// The input's checks: everything that can be wrong with it, before anything is written.
+Measurement check_inputs(const Options& o) {
+  Measurement m;
+  m.config = load_config(o.config_path, o.overrides);
+  for (double t : o.sweep_periods) {
+    std::vector<std::string> set = o.overrides;
+    set.push_back(fmt::format("target_period_fo4={}", t));
+    load_config(o.config_path, set);
+  }
   if (!fs::is_directory(o.build)) {
     throw UsageError(fmt::format("--build {}: no such folder (make build first)", o.build));
   }
@@ -326,65 +359,67 @@ int run(int argc, char** argv) {
                     "qflow-tech-osu018; make deps installs it)",
                     o.liberty));
   }
-  Technology tech;
   try {
-    tech.lib = read_liberty(o.liberty);
-    tech.check();
+    m.tech.lib = read_liberty(o.liberty);
+    m.tech.check();
   } catch (const LibertyError& e) {
     throw UsageError(e.what());
   }
-  Tools tools;
   for (const auto& [prog, pkg] : std::vector<std::pair<std::string, std::string>>{
-           {tools.yosys, "yosys"}, {tools.sta, "opensta"}, {tools.blif_fanout, "qflow"}}) {
+           {m.tools.yosys, "yosys"}, {m.tools.sta, "opensta"}, {m.tools.blif_fanout, "qflow"}}) {
     if (find_program(prog).empty()) {
       throw UsageError(
           fmt::format("cannot find {} (Debian package {}; make deps installs it)", prog, pkg));
     }
   }
-  const std::vector<std::string> only = selected_blocks(o.blocks);
+  return m;
+}
 
-  const fs::path out = o.out.empty() ? fs::path(o.build) / "ppa" / config.name : fs::path(o.out);
+// Runs the flow on the blocks `only` (all when empty) at o.period_fo4 into `out`.
+void measure(const Options& o, const std::vector<std::string>& only, const fs::path& out,
+             Measurement& m) {
+  m.config = load_config(o.config_path, o.overrides);
   fs::create_directories(out / "work");
   const fs::path rtl_root = out / "rtl";
 
-  std::printf("ppa: config %s, library %s (%s)\n", config.name.c_str(), tech.lib.name.c_str(),
-              o.liberty.c_str());
-  const Fo4 fo4 = measure_fo4(tech, tools, out / "work" / "fo4");
-  Constraints c;
-  c.period = o.period_fo4 * fo4.delay;
-  c.activity = o.activity;
-  c.io_budget = o.io_budget;
-  const double unit_ns = tech.lib.time_unit_seconds() * 1e9;
+  std::printf("ppa: config %s, library %s (%s)\n", m.config.name.c_str(),
+              m.tech.lib.name.c_str(), o.liberty.c_str());
+  const Fo4 fo4 = measure_fo4(m.tech, m.tools, out / "work" / "fo4");
+  m.c.period = o.period_fo4 * fo4.delay;
+  m.c.activity = o.activity;
+  m.c.io_budget = o.io_budget;
+  m.unit_ns = m.tech.lib.time_unit_seconds() * 1e9;
+  m.fo4 = fo4.delay;
+  m.fo4_stages = fo4.stages;
   std::printf(
       "ppa: FO4 = %.4f ns (inverter chain, %d stages); clock target %.0f FO4 = %.3f ns "
       "(%.1f MHz)\n",
-      fo4.delay * unit_ns, fo4.stages, o.period_fo4, c.period * unit_ns,
-      1e3 / (c.period * unit_ns));
+      fo4.delay * m.unit_ns, fo4.stages, o.period_fo4, m.c.period * m.unit_ns,
+      1e3 / (m.c.period * m.unit_ns));
   std::fflush(stdout);
-  const std::string versions = tool_version(tools, out / "work");
+  m.versions = tool_version(m.tools, out / "work");
   const std::string env = fmt::format(
       "flow {} | {} | {} | lib {} | period {:.6g} | act {:.6g} | "
       "io {:.6g}",
-      kFlowVersion, versions, o.liberty, hex(fnv1a(read_text(o.liberty))), c.period, c.activity,
-      c.io_budget);
-  Runner runner(o, tech, tools, c, out, env);
+      kFlowVersion, m.versions, o.liberty, hex(fnv1a(read_text(o.liberty))), m.c.period,
+      m.c.activity, m.c.io_budget);
+  Runner runner(o, m.tech, m.tools, m.c, out, env);
   runner.fo4_ = fo4.delay;
 
-  const Variant full = generate_variant(o.config_path, o.overrides, rtl_root, "full", {});
-  const std::vector<std::string> order = measuring_order(full.manifest, only);
-  const bool large = config.channels > o.max_channels;
+  m.full = generate_variant(o.config_path, o.overrides, rtl_root, "full", {});
+  m.order = measuring_order(m.full.manifest, only);
+  m.large = m.config.channels > o.max_channels;
 
   // The plan: one or two runs per block, each a job of the flow.
-  std::vector<PlannedBlock> plan =
-      plan_runs(o.config_path, o.overrides, rtl_root, full, order, large);
-  check_slices(plan, full);
+  m.plan = plan_runs(o.config_path, o.overrides, rtl_root, m.full, m.order, m.large);
+  check_slices(m.plan, m.full);
   std::map<std::string, BlockJob> jobs;  // run label -> job
   int njobs = 0;
-  for (auto& p : plan) {
+  for (auto& p : m.plan) {
     if (p.block == "core" && p.runs.empty()) {
       // The core around black-box PE lines and Orizuru, measured on their own.
-      p.runs.push_back({"core_glue", "core", full});
-      jobs.emplace("core_glue", make_job(full, "core", "core_glue", {"pe_line", "orizuru"}));
+      p.runs.push_back({"core_glue", "core", m.full});
+      jobs.emplace("core_glue", make_job(m.full, "core", "core_glue", {"pe_line", "orizuru"}));
     } else {
       for (const Run& r : p.runs) jobs.emplace(r.label, make_job(r.variant, r.block, r.label));
     }
@@ -393,14 +428,13 @@ int run(int argc, char** argv) {
   runner.set_total(njobs);
   std::printf("ppa: %d runs; results in %s\n", njobs, out.string().c_str());
   std::fflush(stdout);
-  std::map<std::string, json> measured;  // job label -> result
   std::vector<std::string> failed;
-  for (const auto& p : plan) {
+  for (const auto& p : m.plan) {
     for (const Run& run : p.runs) {
       const BlockJob& job = jobs.at(run.label);
       // A block that fails does not stop the others; the report needs all.
       try {
-        measured[job.label] = runner.measure(job);
+        m.measured[job.label] = runner.measure(job);
       } catch (const std::exception& e) {
         std::printf("ppa: %s FAILED: %s\n", job.label.c_str(), e.what());
         std::fflush(stdout);
@@ -412,10 +446,67 @@ int run(int argc, char** argv) {
     throw std::runtime_error(fmt::format("{} run(s) failed, no report written: {}", failed.size(),
                                          fmt::join(failed, ", ")));
   }
+}
+
+// --sweep-periods: the blocks at each clock target, the config pipelined for it; area
+// against the period each achieves, <out>/sweep.json, sweep.md and area_period.png.
+int sweep(const Options& o, const std::vector<std::string>& only, const fs::path& out,
+          Measurement& m) {
+  json rows = json::array();
+  for (double t : o.sweep_periods) {
+    Options at = o;
+    at.period_fo4 = t;
+    at.overrides.push_back(fmt::format("target_period_fo4={}", t));
+    const fs::path dir = out / "sweep" / fmt::format("{}", t);
+    Measurement mt = m;
+    mt.measured.clear();
+    measure(at, only, dir, mt);
+    for (const auto& p : mt.plan) {
+      if (p.runs.size() != 1) {
+        throw std::runtime_error(fmt::format(
+            "--sweep-periods: {} is measured in {} runs at this config (extrapolated); the "
+            "sweep takes blocks measured whole",
+            p.block, p.runs.size()));
+      }
+      const json& r = mt.measured.at(p.runs[0].label);
+      const double path_fo4 = r["timing"]["critical_path"].get<double>() / mt.fo4;
+      const double min_period_fo4 = r["timing"]["min_period"].get<double>() / mt.fo4;
+      rows.push_back({{"block", p.block},
+                      {"target_fo4", t},
+                      {"fp_pipeline_stages", mt.full.manifest["config"]["fp_pipeline_stages"]},
+                      {"area_um2", r["area_um2"]["total"]},
+                      {"critical_path_fo4", std::round(path_fo4 * 10) / 10},
+                      {"min_period_fo4", std::round(min_period_fo4 * 10) / 10},
+                      {"slack_ns", r["timing"]["slack"]},
+                      {"met", r["timing"]["met"]},
+                      {"power_w", r["power_w"]["total"]}});
+    }
+  }
+  write_sweep(rows, m.config.name, out, o.plots);
+  std::printf("ppa: wrote %s\n", (out / "sweep.md").string().c_str());
+  return 0;
+}
+
+int run(int argc, char** argv) {
+  int status = -1;
+  const Options o = parse(argc, argv, status);
+  if (status >= 0) return status;
+
+  Measurement m = check_inputs(o);
+  const std::vector<std::string> only = selected_blocks(o.blocks);
+  const fs::path out = o.out.empty() ? fs::path(o.build) / "ppa" / m.config.name : fs::path(o.out);
+  if (!o.sweep_periods.empty()) return sweep(o, only, out, m);
+  measure(o, only, out, m);
   if (!only.empty()) {
     std::printf("ppa: --blocks given: only those measured, no report written\n");
     return 0;
   }
+  const Config& config = m.config;
+  const std::map<std::string, json>& measured = m.measured;
+  const std::vector<PlannedBlock>& plan = m.plan;
+  const Variant& full = m.full;
+  const std::vector<std::string>& order = m.order;
+  const bool large = m.large;
 
   // Per-block figures, scaled where needed.
   json results = json::object();
@@ -469,16 +560,16 @@ int run(int argc, char** argv) {
   ReportInputs in;
   in.config = config.name;
   in.config_json = full.manifest["config"];
-  in.library = tech.lib.name;
+  in.library = m.tech.lib.name;
   in.liberty = o.liberty;
-  in.tools = versions;
-  in.fo4 = fo4.delay * unit_ns;
-  in.fo4_stages = fo4.stages;
+  in.tools = m.versions;
+  in.fo4 = m.fo4 * m.unit_ns;
+  in.fo4_stages = m.fo4_stages;
   in.period_fo4 = o.period_fo4;
-  in.period_ns = c.period * unit_ns;
+  in.period_ns = m.c.period * m.unit_ns;
   in.activity = o.activity;
   in.io_budget = o.io_budget;
-  in.nand2_area = tech.lib.cell(tech.nand2).area;
+  in.nand2_area = m.tech.lib.cell(m.tech.nand2).area;
   in.sram_um2_per_bit = o.sram_um2_per_bit;
   in.blocks = results;
   in.manifest = full.manifest["blocks"];

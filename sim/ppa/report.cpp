@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -424,7 +425,7 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
   }
   write_text(out / "table2.dat", t2d);
   const std::string common =
-      "set terminal pngcairo size 1100,600\nset style data histogram\n"
+      "set terminal pngcairo noenhanced size 1100,600\nset style data histogram\n"
       "set style histogram cluster gap 1\nset style fill solid 0.8 border -1\n"
       "set xtics rotate by -35\nset key top left\nset grid ytics\n";
   write_text(out / "area.gp",
@@ -450,6 +451,75 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
     if (std::string(gp) == "table2.gp" && t2d.find('\n') == t2d.size() - 1) continue;
     const int st = run_tool({"gnuplot", gp}, log, out);
     if (st != 0) throw ToolError(fmt::format("gnuplot {} failed (log: {})", gp, log.string()));
+  }
+}
+
+void write_sweep(const json& rows, const std::string& config, const fs::path& out, bool plots) {
+  // Blocks in the order they came, each with its rows by falling target.
+  std::vector<std::string> blocks;
+  std::map<std::string, std::vector<json>> by_block;
+  for (const auto& r : rows) {
+    const std::string b = r["block"].get<std::string>();
+    if (!by_block.count(b)) blocks.push_back(b);
+    by_block[b].push_back(r);
+  }
+  for (auto& [b, rs] : by_block) {
+    std::sort(rs.begin(), rs.end(), [](const json& x, const json& y) {
+      return x["target_fo4"].get<double>() > y["target_fo4"].get<double>();
+    });
+  }
+  json j;
+  j["config"] = config;
+  j["rows"] = rows;
+  std::string md = fmt::format(
+      "# Area against clock period: config {}\n\n"
+      "Each block measured at each clock target with the config's `target_period_fo4` set to "
+      "it (the floating-point units pipelined for it, docs/fp_rtl.md). The shortest period a "
+      "block achieves is the target less its slack; area is relative to the block at its "
+      "loosest target.\n\n"
+      "| block | target FO4 | fp_pipeline_stages | area um2 | area, relative | critical path "
+      "FO4 | shortest period FO4 | slack ns | met | power mW |\n"
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n",
+      config);
+  for (const auto& b : blocks) {
+    const double base = by_block[b].front()["area_um2"].get<double>();
+    for (const auto& r : by_block[b]) {
+      md += fmt::format("| {} | {:.0f} | {} | {:.0f} | {:.2f} | {:.1f} | {:.1f} | {:.2f} | {} | "
+                        "{:.1f} |\n",
+                        b, r["target_fo4"].get<double>(), r["fp_pipeline_stages"].get<int>(),
+                        r["area_um2"].get<double>(), r["area_um2"].get<double>() / base,
+                        r["critical_path_fo4"].get<double>(), r["min_period_fo4"].get<double>(),
+                        r["slack_ns"].get<double>(), r["met"].get<bool>() ? "yes" : "no",
+                        r["power_w"].get<double>() * 1e3);
+    }
+  }
+  if (plots) md += "\n![area against period](area_period.png)\n";
+  write_text(out / "sweep.json", j.dump(2) + "\n");
+  write_text(out / "sweep.md", md);
+  if (!plots) return;
+  // One data block per block (gnuplot's index), x the shortest period, y the area.
+  std::string dat, plot;
+  for (size_t k = 0; k < blocks.size(); ++k) {
+    dat += fmt::format("# {}\n", blocks[k]);
+    for (const auto& r : by_block[blocks[k]]) {
+      dat += fmt::format("{:.1f} {:.1f} {:.0f}\n", r["min_period_fo4"].get<double>(),
+                         r["area_um2"].get<double>(), r["target_fo4"].get<double>());
+    }
+    dat += "\n\n";
+    plot += fmt::format("{}'area_period.dat' index {} using 1:2 with linespoints lw 2 title '{}'",
+                        k ? ", " : "", k, blocks[k]);
+  }
+  write_text(out / "area_period.dat", dat);
+  write_text(out / "area_period.gp",
+             fmt::format("set terminal pngcairo noenhanced size 1000,650\n"
+                         "set output 'area_period.png'\n"
+                         "set title 'Area against the shortest period achieved, config {}'\n"
+                         "set xlabel 'shortest period, FO4'\nset ylabel 'area, um^2'\n"
+                         "set logscale y\nset grid\nset key outside right\nplot {}\n",
+                         config, plot));
+  const fs::path log = out / "gnuplot.log";
+  if (run_tool({"gnuplot", "area_period.gp"}, log, out) != 0) {
+    throw ToolError(fmt::format("gnuplot area_period.gp failed (log: {})", log.string()));
   }
 }
 

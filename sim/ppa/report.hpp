@@ -52,4 +52,12 @@ nlohmann::ordered_json delay_model(const ReportInputs& in);
 /// Writes out/ppa.json and out/ppa.md, and with `plots` the PNGs (gnuplot).
 void write_report(const ReportInputs& in, const std::filesystem::path& out, bool plots);
 
+/// The sweep of clock targets (oasis-ppa --sweep-periods): `rows`, one per block and
+/// target (block, target_fo4, fp_pipeline_stages, area_um2, critical_path_fo4,
+/// min_period_fo4, slack_ns, met, power_w), as out/sweep.json and out/sweep.md (area
+/// relative to the block at its loosest target), and with `plots` out/area_period.png:
+/// each block's area against the shortest period it achieves.
+void write_sweep(const nlohmann::ordered_json& rows, const std::string& config,
+                 const std::filesystem::path& out, bool plots);
+
 }  // namespace oasis::ppa

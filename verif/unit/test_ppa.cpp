@@ -375,6 +375,36 @@ TEST_F(PpaCli, RefusesBadInput) {
   expect_refused(cfg + " --blocks pe_line,nosuch", "no block 'nosuch'; allowed:");
   expect_refused(cfg + " --set channels=1", "channels");
   expect_refused(cfg + " --bogus", "bogus");
+  expect_refused(cfg + " --sweep-periods 130,80", "--sweep-periods needs --blocks");
+  expect_refused(cfg + " --blocks fp16_add --sweep-periods 130,5",
+                 "--sweep-periods: a target is 5; allowed: 10 to 10000 FO4");
+  expect_refused(cfg + " --blocks fp16_add --sweep-periods 80.5", "whole FO4 delays");
+}
+
+// The sweep of clock targets: the block measured at each, the config pipelined for
+// each (docs/fp_rtl.md, "A clock target"), one row per target in sweep.json.
+TEST_F(PpaCli, SweepsTheClockTarget) {
+  const auto r =
+      ppa("--config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json") +
+          " --blocks fp16_add --sweep-periods 200,80 --no-plots");
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream in(dir_ / "out" / "sweep.json");
+  ASSERT_TRUE(in) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(in);
+  ASSERT_EQ(j["rows"].size(), 2u);
+  const auto& loose = j["rows"][0];
+  const auto& tight = j["rows"][1];
+  EXPECT_EQ(loose["target_fo4"].get<double>(), 200);
+  EXPECT_EQ(tight["target_fo4"].get<double>(), 80);
+  // A binary32 accumulator: one stage at 200 FO4, four at 80.
+  EXPECT_EQ(loose["fp_pipeline_stages"].get<int>(), 1);
+  EXPECT_EQ(tight["fp_pipeline_stages"].get<int>(), 4);
+  EXPECT_GT(tight["area_um2"].get<double>(), loose["area_um2"].get<double>());
+  EXPECT_LT(tight["critical_path_fo4"].get<double>(), loose["critical_path_fo4"].get<double>());
+  EXPECT_TRUE(loose["met"].get<bool>());
+  EXPECT_TRUE(tight["met"].get<bool>());
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "sweep.md"));
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "sweep" / "80" / "blocks" / "fp16_add.json"));
 }
 
 // The flow itself on one small block: the FO4 delay measured, the binary16
