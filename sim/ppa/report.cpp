@@ -430,7 +430,7 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
       "set xtics rotate by -35\nset key top left\nset grid ytics\n";
   write_text(out / "area.gp",
              common + fmt::format("set output 'area.png'\nset title 'Area per block, {} (config "
-                                  "{})'\nset logscale y\nset ylabel 'um^2'\n"
+                                  "{})'\nset logscale y\nset ylabel 'um2'\n"
                                   "plot 'area.dat' using 2:xtic(1) title 'logic', '' using 3 title "
                                   "'buffer flip-flops'\n",
                                   in.library, in.config));
@@ -514,7 +514,7 @@ void write_sweep(const json& rows, const std::string& config, const fs::path& ou
              fmt::format("set terminal pngcairo noenhanced size 1000,650\n"
                          "set output 'area_period.png'\n"
                          "set title 'Area against the shortest period achieved, config {}'\n"
-                         "set xlabel 'shortest period, FO4'\nset ylabel 'area, um^2'\n"
+                         "set xlabel 'shortest period, FO4'\nset ylabel 'area, um2'\n"
                          "set logscale y\nset grid\nset key outside right\nplot {}\n",
                          config, plot));
   const fs::path log = out / "gnuplot.log";
