@@ -117,13 +117,15 @@ std::string lane(const std::string& vec, int64_t index, int64_t width) {
   return fmt::format("{}[{} +: {}]", vec, index * width, width);
 }
 
-std::string concat(const std::vector<std::string>& items, const std::string& indent, size_t lead) {
+std::string concat(const std::vector<std::string>& items, const std::string& indent, size_t lead,
+                   size_t tail) {
   std::string s = "{";
   size_t col = lead + 1;
   for (size_t i = 0; i < items.size(); ++i) {
-    const std::string sep = i + 1 < items.size() ? "," : "}";
+    const bool final = i + 1 == items.size();
+    const std::string sep = final ? "}" : ",";
     if (i > 0) {
-      if (col + 1 + items[i].size() + sep.size() + 1 > kMaxColumns) {
+      if (col + 1 + items[i].size() + sep.size() + (final ? tail : 1) > kMaxColumns) {
         s += "\n" + indent + "    ";
         col = indent.size() + 4;
       } else {
@@ -411,7 +413,8 @@ std::string pipe_stage(const std::string& stage, int stages, const std::string& 
   if (fields.size() == 1) {
     s += fmt::format("{}{} = {}_q;\n", lhs, outs.front(), stage);
   } else {
-    s += lhs + concat(outs, indent, lhs.size()) + fmt::format(" = {}_q;\n", stage);
+    const std::string rhs = fmt::format(" = {}_q;", stage);
+    s += lhs + concat(outs, indent, lhs.size(), rhs.size()) + rhs + "\n";
   }
   return s;
 }

@@ -52,9 +52,10 @@ std::string lane(const std::string& vec, const std::string& index, const std::st
 std::string lane(const std::string& vec, int64_t index, int64_t width);
 /// "{a, b, c}" over `items`, wrapped onto continuation lines (indented by
 /// `indent` plus four spaces) before a line would pass kMaxColumns. `lead` is
-/// the text already on the first line, for the width count.
+/// the text already on the first line, `tail` the text that follows the
+/// closing brace, for the width count.
 std::string concat(const std::vector<std::string>& items, const std::string& indent,
-                   size_t lead = 0);
+                   size_t lead = 0, size_t tail = 1);
 
 // ---- Module ------------------------------------------------------------------
 
