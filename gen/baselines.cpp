@@ -271,11 +271,12 @@ class MacLineBaselineBlock final : public Block {
                     "1c): per weight row, {0} beat(s) of M = {1} weight indices; beat b "
                     "multiplies x[bM+i] by C_W[iw] (widened to {2}), reduces the M products "
                     "by a pairwise tree ({3} level(s); {4} tree(s) of {5} inputs), "
-                    "accumulates the beat sums in beat order, then scales by s_a and s_w "
-                    "and rounds to binary16. {6} register stage(s) per floating-point unit "
-                    "except the accumulator (one). No backpressure: a beat is taken "
-                    "whenever w_valid_i is set; y_valid_o is set for one cycle per row.",
-                    B, M, f.name(), tm.tree_levels, tm.trees, std::min(M, c.mac_tree_inputs), S));
+                    "accumulates the beat sums in beat order in {7} partial sum(s), then "
+                    "scales by s_a and s_w and rounds to binary16. {6} register stage(s) per "
+                    "floating-point unit. No backpressure: a beat is taken whenever w_valid_i "
+                    "is set; y_valid_o is set for one cycle per row.",
+                    B, M, f.name(), tm.tree_levels, tm.trees, std::min(M, c.mac_tree_inputs), S,
+                    tm.slots));
     m.ports(
         {{"input", 0, "clk_i", "Clock."},
          {"input", 0, "rst_ni", "Asynchronous reset, active low."},
@@ -361,18 +362,19 @@ class MacLineBaselineBlock final : public Block {
     m << "  // The beat's sum; its present bit is always set (lane 0 holds a channel).\n"
          "  logic unused_root;\n";
     m << fmt::format("  assign unused_root = ^{{{}, {}}};\n", root.present, root.valid);
-    m << fmt::format("  logic {} acc_sum, acc_d, acc_q;\n", range(aw));
-    m << "  // The accumulator: the combinational adder and one register; beat 0 loads it.\n";
-    fp_add(m, f, "u_acc", "acc_q", root.value, "acc_sum");
-    m << fmt::format("  assign acc_d = tag_valid ? (tag_first ? {} : acc_sum) : acc_q;\n",
-                     root.value);
-    m << "  logic done_q;\n  logic [15:0] done_sw_q;\n";
-    m << registers({{"acc_q", "acc_d"}, {"done_q", "tag_valid && tag_last", "1'b0"}});
-    m << registers({{"done_sw_q", "tag_sw"}}, "  ", "tag_valid && tag_last");
+    const TreeRoot acc =
+        accumulator(m, c, f, S, d.accumulator_slots, tm.slots, 1, "", "Beats", "tag_valid",
+                    "tag_first", "tag_last", "", root.value);
+    m << fmt::format("  logic unused_acc_present;\n  assign unused_acc_present = {};\n",
+                     acc.present);
+    m.comment("The row's s_w beside the accumulator, from its last beat to the row's sum.");
+    m << pipe_stage("done", d.accumulator_slots + acc.levels * S, "tag_valid && tag_last",
+                    {{"sw", 16, "tag_sw"}});
+    m << "  logic unused_done_valid;\n  assign unused_done_valid = done_valid;\n";
     m << fmt::format("  logic {0} sa_a, sw_a;\n", range(aw));
     widen(m, f, "u_widen_sa", "act_scale_i", "sa_a");
-    chain_stage(m, f, FpOp::kMul, "u_scale_a", "acc_q", "sa_a", "mg1", S, "done_q",
-                {{"sw", 16, "done_sw_q"}}, "prod");
+    chain_stage(m, f, FpOp::kMul, "u_scale_a", acc.value, "sa_a", "mg1", S, acc.valid,
+                {{"sw", 16, "done_sw"}}, "prod");
     widen(m, f, "u_widen_sw", "mg1_sw", "sw_a");
     chain_stage(m, f, FpOp::kMul, "u_scale_w", "mg1_prod", "sw_a", "mg2", S, "mg1_valid", {},
                 "prod");
@@ -385,11 +387,12 @@ class MacLineBaselineBlock final : public Block {
     }
     out.files = {m.file()};
     // The tree level only where the tree has two inputs or more (else a second top).
-    if (M > 1) out.files.insert(out.files.begin(), tree_level_module(c));
+    if (M > 1 || tm.slots > 1) out.files.insert(out.files.begin(), tree_level_module(c));
     out.manifest["macs_per_cycle"] = M;
     out.manifest["mac_trees"] = tm.trees;
     out.manifest["mac_tree_inputs"] = std::min(M, c.mac_tree_inputs);
     out.manifest["tree_levels"] = tm.tree_levels;
+    out.manifest["accumulator_partials"] = tm.slots;
     out.manifest["beats_per_row"] = B;
     out.manifest["row_interval_cycles"] = tm.row_interval;
     out.manifest["row_latency_cycles"] = tm.row_latency;

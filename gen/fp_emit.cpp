@@ -281,4 +281,109 @@ TreeRoot tree(SvModule& m, const Config& c, const FpFormat& f, int stages, const
   return root;
 }
 
+TreeRoot accumulator(SvModule& m, const Config& c, const FpFormat& f, int stages, int slots,
+                     int used_partials, int lanes, const string& lanes_param,
+                     const string& row_values, const string& valid, const string& first,
+                     const string& last, const string& present, const string& values) {
+  const int w = f.width();
+  const int tree_partials = int(std::bit_ceil(unsigned(used_partials)));
+  const bool several = used_partials > 1;
+  m.comment(fmt::format(
+      "The accumulator (docs/numerics.md, Accumulation): value i of a row goes to partial sum "
+      "i mod Partials of its lane; the first Partials load theirs, the others add to them. The "
+      "adder has {} register(s) inside and the partial sums' registers after it, so a partial "
+      "sum's loop closes in {} cycle(s), when its next value arrives.",
+      slots - 1, slots));
+  if (lanes_param.empty()) {
+    m.localparam("AccLanes", lanes, "Lanes of the accumulator.");
+  } else {
+    m.localparam("AccLanes", lanes_param, "Lanes of the accumulator.");
+  }
+  m.localparam("Partials", used_partials, "Partial sums of a lane: min(L, the lane's values).");
+  m.localparam("TreePartials", tree_partials, "Partials rounded up to a power of two.");
+  if (several) {
+    m.localparam("PartBits", "$clog2(Partials)", "Bits of a partial sum's index.");
+    m << "  logic [PartBits-1:0] acc_part, acc_part_q;\n  logic acc_load, acc_wrapped_q;\n"
+      << fmt::format("  assign acc_part = {} ? '0 : acc_part_q;\n", first)
+      << fmt::format("  assign acc_load = {} || !acc_wrapped_q;\n", first);
+    m << registers({{"acc_part_q", "acc_part == PartBits'(Partials - 1) ? '0 : acc_part + 1'b1"},
+                    {"acc_wrapped_q",
+                     fmt::format("(acc_wrapped_q && !{}) || acc_part == PartBits'(Partials - 1)",
+                                 first),
+                     "1'b0"}},
+                   "  ", valid);
+  } else {
+    m << fmt::format("  logic acc_load;\n  assign acc_load = {};\n", first);
+  }
+  const FpCuts cuts = chain_cuts(f, FpOp::kAdd, slots);
+  const bool inside = cuts.mask != 0;
+  m << fmt::format("  logic {} acc_old, acc_sum;\n", range("AccLanes*AccBits"));
+  if (inside) {
+    m << "  // Every lane's valid bit is the same; lane 0's is used.\n"
+         "  logic [AccLanes-1:0] acc_add_valid;\n  logic unused_acc_add_valid;\n"
+         "  assign unused_acc_add_valid = ^acc_add_valid;\n";
+  }
+  m << "  for (genvar n = 0; n < AccLanes; n++) begin : g_acc_add\n";
+  m << (several ? "    assign acc_old[n*AccBits +: AccBits] =\n"
+                  "        acc_q[(n*Partials + 32'(acc_part))*AccBits +: AccBits];\n"
+                : "    assign acc_old[n*AccBits +: AccBits] = acc_q[n*AccBits +: AccBits];\n");
+  chain_unit(m, f, FpOp::kAdd, "u_add", "acc_old[n*AccBits +: AccBits]",
+             fmt::format("{}[n*AccBits +: AccBits]", values), "acc_sum[n*AccBits +: AccBits]",
+             slots, valid, "acc_add_valid[n]", "    ", "AccLanes");
+  m << "  end\n";
+  // The fields that ride beside the adder's inside registers.
+  std::vector<Field> fields;
+  if (several) fields.push_back({"part", clog2(used_partials), "acc_part"});
+  fields.push_back({"load", 0, "acc_load"});
+  fields.push_back({"last", 0, last});
+  if (!present.empty()) fields.push_back({"present", lanes, present});
+  fields.push_back({"value", int64_t(lanes) * w, values});
+  fields = beside_unit(m, "acc", cuts, valid, fields);
+  const auto field = [&](const string& name) {
+    for (const Field& fl : fields) {
+      if (fl.name == name) return fl.in;
+    }
+    return string();
+  };
+  const string write = inside ? "acc_add_valid[0]" : valid;
+  m << fmt::format("  logic {} acc_q;\n  logic {} acc_tree;\n  logic {} acc_tree_present;\n",
+                   range("AccLanes*Partials*AccBits"), range("AccLanes*TreePartials*AccBits"),
+                   range("AccLanes*TreePartials"));
+  string when = write;
+  if (several) when += fmt::format(" && {} == PartBits'(s)", field("part"));
+  if (!present.empty()) when += fmt::format(" && {}[n]", field("present"));
+  m << "  // Partial sum s of lane n: a register, written when its value leaves the adder.\n"
+       "  for (genvar n = 0; n < AccLanes; n++) begin : g_acc_lane\n"
+       "    for (genvar s = 0; s < TreePartials; s++) begin : g_part\n"
+       "      if (s < Partials) begin : g_used\n"
+    << fmt::format("        logic {} q;\n", range(w))
+    << "        always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+       "          if (!rst_ni) q <= '0;\n"
+    << fmt::format("          else if ({}) begin\n", when)
+    << fmt::format("            q <= {} ? {}[n*AccBits +: AccBits]\n", field("load"),
+                   field("value"))
+    << "                : acc_sum[n*AccBits +: AccBits];\n"
+       "          end\n"
+       "        end\n"
+       "        assign acc_q[(n*Partials + s)*AccBits +: AccBits] = q;\n"
+       "        assign acc_tree[(n*TreePartials + s)*AccBits +: AccBits] = q;\n"
+       "      end else begin : g_pad\n"
+       "        assign acc_tree[(n*TreePartials + s)*AccBits +: AccBits] = '0;\n"
+       "      end\n"
+    << fmt::format(
+           "      assign acc_tree_present[n*TreePartials + s] =\n"
+           "          s < Partials && s*AccLanes + n < {};\n",
+           row_values)
+    << "    end\n  end\n";
+  m << "  logic acc_done_q;\n";
+  m << registers({{"acc_done_q", fmt::format("{} && {}", write, field("last")), "1'b0"}});
+  if (lanes * tree_partials > 1) {
+    m.comment(
+        "The pairwise tree over each lane's partial sums, then over the lanes, the cycle after "
+        "the row's last write.");
+  }
+  return tree(m, c, f, stages, "acc_t", lanes * tree_partials, "acc_tree", "acc_tree_present",
+              "acc_done_q");
+}
+
 }  // namespace oasis::gen

@@ -133,4 +133,24 @@ struct TreeRoot {
 TreeRoot tree(SvModule& m, const Config& c, const FpFormat& f, int stages, const string& name,
               int inputs, const string& values, const string& present, const string& valid);
 
+/// The accumulator of a row's values (docs/numerics.md, Accumulation), the
+/// only one of its module: `lanes` independent lanes (lanes_param, when set,
+/// names their count), each with `used_partials` partial sums. Value i of a
+/// row (`valid`, with `first` / `last` flags, a present bit a lane in
+/// `present` or "" for all present, lane n's value at [n*W +: W] of `values`)
+/// goes to partial sum i mod used_partials of its lane; the first
+/// used_partials load theirs, the others add to them through an adder with
+/// `slots` - 1 registers inside and the partial sums' registers after it, so
+/// a partial sum's loop closes in `slots` cycles, when its next value arrives
+/// (slots = L, Derived::accumulator_slots). Partial sum s of lane n holds a
+/// value when s * lanes + n < row_values (a localparam or a number). The cycle
+/// after the row's last write, the pairwise tree (`stages` registers a level)
+/// reduces each lane's partial sums (padded to a power of two, so that they
+/// meet first), then the lanes; its root is returned. Needs the localparam
+/// AccBits, the width of f.
+TreeRoot accumulator(SvModule& m, const Config& c, const FpFormat& f, int stages, int slots,
+                     int used_partials, int lanes, const string& lanes_param,
+                     const string& row_values, const string& valid, const string& first,
+                     const string& last, const string& present, const string& values);
+
 }  // namespace oasis::gen

@@ -47,6 +47,7 @@ struct Dims {
   int centroids() const { return d.weight_centroids; }
   const FpFormat& f() const { return d.accumulator; }
   int aw() const { return d.accumulator.width(); }
+  int L() const { return d.accumulator_slots; }
 };
 
 const Port kClk{"input", 0, "clk_i", "Clock."};
@@ -177,10 +178,9 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   const int aw = d.aw(), Tp = d.Tp(), T = d.T, W = d.W(), CH = d.t.chunks, S = d.S;
   SvModule m(name, fmt::format("MAC tree of a PE line: per chunk of T = {} counts, count x L[e] "
                                "in {} ({} multipliers), the pairwise tree of docs/numerics.md "
-                               "over them, and the accumulator (one adder and one register: the "
-                               "loop closes in a cycle); {} chunk(s) a row. {} register stage(s) "
-                               "after every unit but the accumulator.",
-                               T, f.name(), Tp, CH, S));
+                               "over them, and the accumulator of {} partial sum(s); {} chunk(s) "
+                               "a row. {} register stage(s) for every unit.",
+                               T, f.name(), Tp, d.t.main_slots, CH, S));
   m.ports({kClk,
            kRst,
            {"input", 0, "cnt_valid_i", "A chunk of counts is presented."},
@@ -271,17 +271,26 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   m << fmt::format(
       "  assign unused_root = {};\n",
       root.levels > 0 ? fmt::format("^{{{}, {}}}", root.present, root.valid) : root.present);
-  m.comment(
-      "The accumulator: the combinational adder and one register, so the loop closes in a "
-      "cycle; chunk 0 loads it.");
-  m << fmt::format("  logic {} main_sum, main_d, main_q;\n", range(aw));
-  fp_add(m, f, "u_main_acc", "main_q", root.value, "main_sum");
-  m << fmt::format("  assign main_d = tag_valid ? (tag_first ? {} : main_sum) : main_q;\n",
-                   root.value);
-  m << "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-       "    if (!rst_ni) main_q <= '0;\n    else main_q <= main_d;\n  end\n"
-       "  assign row_valid_o = tag_valid && tag_last;\n"
-       "  assign row_sum_o   = main_d;\n";
+  if (d.L() == 1) {
+    m.comment(
+        "The accumulator: the combinational adder and one register, so the loop closes in a "
+        "cycle; chunk 0 loads it.");
+    m << fmt::format("  logic {} main_sum, main_d, main_q;\n", range(aw));
+    fp_add(m, f, "u_main_acc", "main_q", root.value, "main_sum");
+    m << fmt::format("  assign main_d = tag_valid ? (tag_first ? {} : main_sum) : main_q;\n",
+                     root.value);
+    m << "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+         "    if (!rst_ni) main_q <= '0;\n    else main_q <= main_d;\n  end\n"
+         "  assign row_valid_o = tag_valid && tag_last;\n"
+         "  assign row_sum_o   = main_d;\n";
+  } else {
+    const TreeRoot acc = accumulator(m, c, f, S, d.L(), d.t.main_slots, 1, "", "Chunks",
+                                     "tag_valid", "tag_first", "tag_last", "", root.value);
+    m << fmt::format("  logic unused_acc_present;\n  assign unused_acc_present = {};\n",
+                     acc.present);
+    m << fmt::format("  assign row_valid_o = {};\n  assign row_sum_o   = {};\n", acc.valid,
+                     acc.value);
+  }
   return m.file();
 }
 
@@ -372,10 +381,10 @@ SvFile comp_module(const Config& c, const string& name, const Dims& d) {
   const FpFormat& f = d.f();
   const int aw = d.aw(), Ci = d.Ci(), S = d.S;
   SvModule m(name, fmt::format("Compensation MACs of a PE line: {} slot(s) of r x C_W[iw] in {} "
-                               "({} register stage(s)), accumulated by one MAC each (one adder "
-                               "and one register: the loop closes in a cycle) over the row's {} "
-                               "cycle(s), then the pairwise tree over the MACs.",
-                               Ci, f.name(), S, d.t.groups));
+                               "({} register stage(s)), accumulated by one MAC each in {} "
+                               "partial sum(s) over the row's {} cycle(s), then the pairwise "
+                               "tree over each MAC's partial sums and over the MACs.",
+                               Ci, f.name(), S, d.t.comp_slots, d.t.groups));
   m.ports({kClk,
            kRst,
            {"input", 0, "issue_i", "A compensation cycle of the row is issued."},
@@ -387,6 +396,7 @@ SvFile comp_module(const Config& c, const string& name, const Dims& d) {
            {"output", 0, "valid_o", "The row's compensation sum is on sum_o."},
            {"output", aw, "sum_o", "The row's compensation sum."}});
   m.localparam("Slots", Ci, "Compensation MACs in use.");
+  m.localparam("Outliers", d.k2(), "Outliers of a token, 2k: MAC m's g-th is j = g*Mc + m.");
   m.localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
   const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, S);
   const string prod_valid = mul_cuts.mask != 0 ? "prod_valid[0]" : "issue_i";
@@ -408,29 +418,12 @@ SvFile comp_module(const Config& c, const string& name, const Dims& d) {
                   {{"last", 0, "last_i"}, {"first", 0, "first_i"}, {"present", Ci, "present_i"}});
   cm_fields.push_back({"prod", int64_t(Ci) * aw, "g_prod"});
   m << pipe_stage("cm", mul_cuts.output_stages, prod_valid, cm_fields);
-  m << "  // The MACs: combinational adder and one register each.\n";
-  m << fmt::format("  logic {} macs_d, macs_q;\n  logic comp_done_d, comp_done_q;\n",
-                   range(Ci * aw));
-  m << "  for (genvar m = 0; m < Slots; m++) begin : g_mac\n";
-  m << fmt::format("    logic {} sum;\n", range(aw));
-  fp_add(m, f, "u_add", "macs_q[m*AccBits +: AccBits]", "cm_prod[m*AccBits +: AccBits]", "sum",
-         "    ", "Slots");
-  m << "    assign macs_d[m*AccBits +: AccBits] = cm_valid && cm_present[m]\n"
-       "        ? (cm_first ? cm_prod[m*AccBits +: AccBits] : sum)\n"
-       "        : macs_q[m*AccBits +: AccBits];\n"
-       "  end\n"
-       "  assign comp_done_d = cm_valid && cm_last;\n";
-  m << registers({{"macs_q", "macs_d"}, {"comp_done_q", "comp_done_d", "1'b0"}});
-  if (Ci > 1) {
-    m.comment("The tree over the MACs, all present.");
-    m << "  logic [Slots-1:0] macs_present;\n  assign macs_present = '1;\n";
-    const TreeRoot root = tree(m, c, f, S, "ct", Ci, "macs_q", "macs_present", "comp_done_q");
-    m << fmt::format("  logic unused_ct_present;\n  assign unused_ct_present = {};\n",
-                     root.present);
-    m << fmt::format("  assign valid_o = {};\n  assign sum_o   = {};\n", root.valid, root.value);
-  } else {
-    m << "  assign valid_o = comp_done_q;\n  assign sum_o   = macs_q;\n";
-  }
+  const TreeRoot root =
+      accumulator(m, c, f, S, d.L(), d.t.comp_slots, Ci, "Slots", "Outliers", "cm_valid",
+                  "cm_first", "cm_last", "cm_present", "cm_prod");
+  m << fmt::format("  logic unused_acc_present;\n  assign unused_acc_present = {};\n",
+                   root.present);
+  m << fmt::format("  assign valid_o = {};\n  assign sum_o   = {};\n", root.valid, root.value);
   return m.file();
 }
 
@@ -785,6 +778,8 @@ class PeLineBlock final : public Block {
     out.manifest["compensation_cycles_per_row"] = t.groups;
     out.manifest["mac_tree_inputs"] = t.tree_inputs;
     out.manifest["compensation_macs"] = t.comp_inputs;
+    out.manifest["main_accumulator_partials"] = t.main_slots;
+    out.manifest["compensation_partials"] = t.comp_slots;
     out.manifest["row_interval_cycles"] = t.row_interval;
     out.manifest["row_latency_cycles"] = t.row_latency;
     out.manifest["fifo_depth_rows"] = t.fifo_depth;

@@ -86,7 +86,8 @@ std::string accumulator_name(AccumulatorFormat format);
           "or more: all in one cycle",                                                            \
           "levels", -1, 64, -1, false)                                                            \
   INTEGER(fp_pipeline_stages, "",                                                                 \
-          "Register stages of each floating-point unit (0: combinational)",                       \
+          "Register stages of each floating-point unit (0: combinational); the accumulators "     \
+          "keep max(1, S) partial sums, which sets their order (docs/numerics.md)",               \
           "stages", 0, 4, 1, false)                                                               \
   INTEGER(target_period_fo4, "",                                                                  \
           "Clock period the floating-point units are pipelined for, in FO4 delays: sets "         \

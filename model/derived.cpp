@@ -69,17 +69,22 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   // The gather's register, then the multiplier's S.
   t.gather_stages = 1;
   t.comp_latency = t.gather_stages + s;
-  t.comp_tree_latency = t.comp_levels * s;
+  const int l = d.accumulator_slots;
+  t.main_slots = std::min(l, t.chunks);
+  t.main_acc_latency = l == 1 ? 0 : l + clog2(t.main_slots) * s;
+  t.comp_slots = std::min(l, t.groups);
+  t.comp_tree_latency = (clog2(t.comp_slots) + t.comp_levels) * s;
   t.merge_latency = (c.accumulator == AccumulatorFormat::kFp32 ? 4 : 3) * s;
   t.row_interval = d.row.row;
   // From the cycle the row's last weight beat is taken: the row starts the
   // next cycle; the Index Counter array presents chunk 0 `latency` cycles
   // after the last counting beat; the main result enters its FIFO after the
-  // accumulator, the compensation result after the MACs, the done register
-  // and the tree; the merge starts when both are visible and its result is
-  // visible a cycle after it leaves the merge pipeline.
-  const int main_ready = t.count_beats + d.index_counter_array.latency + t.chunks + t.main_latency;
-  const int comp_ready = t.groups + t.comp_latency + 2 + t.comp_tree_latency;
+  // accumulator, the compensation result after the MACs' L cycles, the done
+  // register and the tree; the merge starts when both are visible and its
+  // result is visible a cycle after it leaves the merge pipeline.
+  const int main_ready = t.count_beats + d.index_counter_array.latency + t.chunks +
+                         t.main_latency + t.main_acc_latency;
+  const int comp_ready = t.groups + t.comp_latency + 1 + l + t.comp_tree_latency;
   t.row_latency = std::max(main_ready, comp_ready) + t.merge_latency + 1;
   t.fifo_depth = ceil_div(t.row_latency - 1, t.row_interval) + 1;
   t.last_fill_indices = c.channels - (t.fill_beats - 1) * c.weight_beat_indices;
@@ -99,6 +104,8 @@ FpFormat accumulator_format(AccumulatorFormat a) {
   return a == AccumulatorFormat::kFp16 ? FpFormat{5, 10} : FpFormat{8, 23};
 }
 
+int accumulator_slots(const Config& c) { return std::max(1, c.fp_pipeline_stages); }
+
 Derived derive(const Config& c) {
   Derived d;
   d.act_centroids = 1 << c.act_bits;
@@ -111,6 +118,7 @@ Derived derive(const Config& c) {
   d.count_bits = count_width(c.channels);
   d.indices_per_cycle = c.index_counters * c.counter_inputs;
   d.accumulator = accumulator_format(c.accumulator);
+  d.accumulator_slots = accumulator_slots(c);
 
   d.row.fill = ceil_div(c.channels, c.weight_beat_indices);
   d.row.count = ceil_div(c.channels, d.indices_per_cycle);
@@ -149,8 +157,9 @@ Derived derive(const Config& c) {
   ml.tree_levels = clog2(ml.macs);
   ml.row_interval = ml.beats;
   ml.beat_bits = index_width(ml.beats);
-  ml.row_latency =
-      (1 + ml.tree_levels) * s + 1 + 2 * s + (c.accumulator == AccumulatorFormat::kFp32 ? s : 0);
+  ml.slots = std::min(d.accumulator_slots, ml.beats);
+  ml.row_latency = (1 + ml.tree_levels) * s + d.accumulator_slots + clog2(ml.slots) * s + 2 * s +
+                   (c.accumulator == AccumulatorFormat::kFp32 ? s : 0);
 
   CoreTiming& co = d.core;
   co.lines = c.pe_lines;

@@ -28,6 +28,12 @@ struct FpFormat {
 /// The format an accumulator setting names: binary16 or binary32.
 FpFormat accumulator_format(AccumulatorFormat a);
 
+/// L: the partial sums an accumulator keeps (docs/numerics.md, Accumulation),
+/// max(1, fp_pipeline_stages). Its adder has L - 1 registers inside and the
+/// partial sums' register after it, so a partial sum's loop takes L cycles:
+/// the cycles until the value that adds to it next arrives.
+int accumulator_slots(const Config& config);
+
 /// The cycles a PE line spends on each output row (docs/spec.md section 6):
 /// every term and the row interval they bound.
 struct RowCycles {
@@ -104,9 +110,18 @@ struct LineTiming {
   int comp_inputs = 0;        ///< min(Mc, 2k): compensation MACs in use
   int comp_levels = 0;        ///< ceil(log2 comp_inputs)
   int main_latency = 0;       ///< a chunk's counts to its tree sum: (2 + tree_levels) S
+  int main_slots = 0;         ///< partial sums the main accumulator uses: min(L, chunks)
+  /// The last chunk's tree sum to the row's sum at the main FIFO: 0 with L = 1
+  /// (the adder's output); else L, then the tree over the slots, ceil(log2
+  /// main_slots) S.
+  int main_acc_latency = 0;
   int gather_stages = 0;      ///< registers after the outlier gather's reads: 1
   int comp_latency = 0;       ///< a group's issue to its products: gather_stages + S
-  int comp_tree_latency = 0;  ///< comp_levels S
+  int comp_slots = 0;         ///< partial sums a compensation MAC uses: min(L, groups)
+  /// The MACs' slot registers read: the last products' adders take L cycles;
+  /// the tree over every MAC's slots then over the MACs, (ceil(log2
+  /// comp_slots) + comp_levels) S.
+  int comp_tree_latency = 0;
   int merge_latency = 0;      ///< add, two scalings, rounding: 3 S (+ S for binary32)
   int row_interval = 0;       ///< max(fill_beats, count_beats, chunks, groups)
   int row_latency = 0;        ///< last weight beat taken to y valid, unthrottled
@@ -126,9 +141,11 @@ struct MacLineTiming {
   int trees = 0;         ///< ceil(M / T): MAC trees of T inputs that M makes
   int beats = 0;         ///< weight beats (cycles) a row: ceil(K / M)
   int tree_levels = 0;   ///< ceil(log2 M): adder levels of the beat's pairwise tree
+  int slots = 0;         ///< partial sums the accumulator uses: min(L, beats)
   int row_interval = 0;  ///< cycles a row in steady state: beats
   int beat_bits = 0;     ///< a weight beat of a row: max(1, clog2(beats))
-  /// Last beat taken to y valid: (1 + tree_levels) S + 1 + 2S (+ S for binary32).
+  /// Last beat taken to y valid: (1 + tree_levels) S + L + ceil(log2 slots) S
+  /// + 2S (+ S for binary32).
   int row_latency = 0;
 };
 
@@ -169,6 +186,7 @@ struct Derived {
   int count_bits = 0;         ///< clog2(K + 1): an index count over a row
   int indices_per_cycle = 0;  ///< C * I, one Index Counter beat
   FpFormat accumulator;       ///< the accumulation format A
+  int accumulator_slots = 0;  ///< L: partial sums of an accumulator, max(1, S)
   FpFormat storage{5, 10};    ///< binary16: activations, centroids, LUT, scales, outputs
 
   RowCycles row;  ///< what bounds a row; row.row is the row interval of every line

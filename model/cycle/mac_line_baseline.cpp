@@ -6,27 +6,30 @@ namespace oasis {
 
 Fp16 mac_line_row(std::span<const Fp16> xhat, std::span<const uint8_t> weight_index_row,
                   std::span<const Fp16> weight_codebook, Fp16 act_scale, Fp16 weight_scale,
-                  int macs, const Accumulator& acc, std::vector<AccValue>* beat_sums) {
+                  int macs, int slots, const Accumulator& acc,
+                  std::vector<AccValue>* beat_sums) {
   const size_t K = xhat.size();
   if (weight_index_row.size() != K || macs < 1 || K == 0) {
     throw std::invalid_argument("mac_line_row: K activations, K weight indices, M >= 1");
   }
-  AccValue total;
+  std::vector<AccValue> sums;
   for (size_t b = 0; b * size_t(macs) < K; ++b) {
     std::vector<AccValue> products;
     for (size_t k = b * size_t(macs); k < K && k < (b + 1) * size_t(macs); ++k) {
       const Fp16 w = weight_codebook[weight_index_row[k]];
       products.push_back(acc.mul(acc.widen(xhat[k]), acc.widen(w)));
     }
-    const AccValue sum = pairwise_tree(products, acc);
-    if (beat_sums != nullptr) beat_sums->push_back(sum);
-    total = b == 0 ? sum : acc.add(total, sum);
+    sums.push_back(pairwise_tree(products, acc));
   }
-  return merge_and_scale(total, std::nullopt, act_scale, weight_scale, acc);
+  if (beat_sums != nullptr) *beat_sums = sums;
+  return merge_and_scale(interleaved_sum(sums, slots, acc), std::nullopt, act_scale, weight_scale, acc);
 }
 
 MacLineBaseline::MacLineBaseline(const Config& config)
-    : config_(config), timing_(derive(config).mac_line_baseline), acc_(config.accumulator) {
+    : config_(config),
+      timing_(derive(config).mac_line_baseline),
+      slots_(accumulator_slots(config)),
+      acc_(config.accumulator) {
   reset();
 }
 
@@ -60,7 +63,7 @@ void MacLineBaseline::clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w
     }
     if (++beat_ == timing_.beats) {
       beat_ = 0;
-      const Fp16 y = mac_line_row(xhat_, row_, codebook_, act_scale_, row_scale_, M, acc_);
+      const Fp16 y = mac_line_row(xhat_, row_, codebook_, act_scale_, row_scale_, M, slots_, acc_);
       out_.emplace_back(cycle_ + uint64_t(timing_.row_latency), y);
     }
   }

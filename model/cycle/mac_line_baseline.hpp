@@ -22,12 +22,14 @@ namespace oasis {
 /// One row: beat b multiplies x̂[bM + i] by C_W[iw[bM + i]] (both widened to
 /// A, one mul_A) for i < M and bM + i < K, reduces the products by the
 /// pairwise tree (docs/numerics.md), and accumulates the beat sums in beat
-/// order (beat 0 loads, then add_A(acc, beat sum)); y = to_fp16(mul_A(
-/// mul_A(acc, widen(s_a)), widen(s_w))). `beat_sums`, if given, receives the
-/// per-beat tree sums.
+/// order in an accumulator of `slots` partial sums (interleaved_sum: with one,
+/// beat 0 loads, then add_A(acc, beat sum)); y = to_fp16(mul_A(mul_A(acc,
+/// widen(s_a)), widen(s_w))). `beat_sums`, if given, receives the per-beat
+/// tree sums.
 Fp16 mac_line_row(std::span<const Fp16> xhat, std::span<const uint8_t> weight_index_row,
                   std::span<const Fp16> weight_codebook, Fp16 act_scale, Fp16 weight_scale,
-                  int macs, const Accumulator& acc, std::vector<AccValue>* beat_sums = nullptr);
+                  int macs, int slots, const Accumulator& acc,
+                  std::vector<AccValue>* beat_sums = nullptr);
 
 /// Cycle model of the generated block: per cycle, read the outputs, then
 /// clock() with the inputs. No backpressure: a beat is taken whenever
@@ -51,6 +53,7 @@ class MacLineBaseline {
  private:
   Config config_;
   MacLineTiming timing_;
+  int slots_;  ///< L: the accumulator's partial sums
   Accumulator acc_;
   std::vector<Fp16> xhat_, codebook_;
   Fp16 act_scale_;

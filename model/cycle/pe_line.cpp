@@ -23,11 +23,11 @@ void PeLine::reset() {
   rd_busy_ = false;
   main_pipe_ = {};
   comp_pipe_ = {};
+  main_acc_pipe_ = {};
   comp_tree_pipe_ = {};
   merge_pipe_ = {};
-  main_acc_ = {};
-  macs_.assign(size_t(timing().comp_inputs), AccValue{});
-  comp_done_ = false;
+  main_sums_.clear();
+  mac_products_.assign(size_t(timing().comp_inputs), {});
   main_fifo_.clear();
   comp_fifo_.clear();
   scale_fifo_.clear();
@@ -134,24 +134,36 @@ void PeLine::clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w_scale, b
     main_pipe_.push(now + uint64_t(timing().main_latency), std::move(v));
   }
   counters_.clock(idx_valid, idx, std::vector<bool>(size_t(G), true), true);
+  // The accumulators (docs/numerics.md, Accumulation): a row's sum leaves its
+  // accumulator main_acc_latency cycles after its last value arrives (at
+  // once with one partial sum); the MACs' L cycles after their last products,
+  // then through the trees.
+  const int slots = derived_.accumulator_slots;
+  if (auto v = main_acc_pipe_.take(now)) main_push.push_back(*v);
   if (auto v = main_pipe_.take(now)) {
-    main_acc_ = v->first ? v->values[0] : acc_.add(main_acc_, v->values[0]);
-    if (v->last) main_push.push_back(main_acc_);
+    if (v->first) main_sums_.clear();
+    main_sums_.push_back(v->values[0]);
+    if (v->last) {
+      const AccValue sum = interleaved_sum(main_sums_, slots, acc_);
+      if (timing().main_acc_latency == 0) {
+        main_push.push_back(sum);
+      } else {
+        main_acc_pipe_.push(now + uint64_t(timing().main_acc_latency), sum);
+      }
+    }
   }
-
-  // Outlier branch: the tree reads the MACs the cycle after their last
-  // product, before this cycle's products update them.
-  if (comp_done_) {
-    comp_tree_pipe_.push(now + uint64_t(timing().comp_tree_latency), pairwise_tree(macs_, acc_));
-  }
-  comp_done_ = false;
   if (auto g = comp_pipe_.take(now)) {
     for (int m = 0; m < timing().comp_inputs; ++m) {
-      if (!g->present[size_t(m)]) continue;
-      macs_[size_t(m)] =
-          g->first ? g->values[size_t(m)] : acc_.add(macs_[size_t(m)], g->values[size_t(m)]);
+      auto& p = mac_products_[size_t(m)];
+      if (g->first) p.clear();
+      if (g->present[size_t(m)]) p.push_back(g->values[size_t(m)]);
     }
-    comp_done_ = g->last;
+    if (g->last) {
+      std::vector<AccValue> macs;
+      for (const auto& p : mac_products_) macs.push_back(interleaved_sum(p, slots, acc_));
+      comp_tree_pipe_.push(now + uint64_t(slots + timing().comp_tree_latency),
+                           pairwise_tree(macs, acc_));
+    }
   }
   if (auto v = comp_tree_pipe_.take(now)) comp_push.push_back(*v);
   if (auto y = merge_pipe_.take(now)) out_push.push_back(*y);

@@ -86,11 +86,10 @@ class PeLine {
   int credits_ = 0;
 
   Delay<Tagged> main_pipe_, comp_pipe_;
-  Delay<AccValue> comp_tree_pipe_;
+  Delay<AccValue> main_acc_pipe_, comp_tree_pipe_;
   Delay<Fp16> merge_pipe_;
-  AccValue main_acc_;
-  std::vector<AccValue> macs_;
-  bool comp_done_ = false;
+  std::vector<AccValue> main_sums_;                  ///< the row's chunk sums so far
+  std::vector<std::vector<AccValue>> mac_products_;  ///< each MAC's products of the row so far
   std::deque<AccValue> main_fifo_, comp_fifo_;
   std::deque<Fp16> scale_fifo_, out_fifo_;
 };

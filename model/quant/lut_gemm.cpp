@@ -1,5 +1,7 @@
 #include "model/quant/lut_gemm.hpp"
 
+#include "model/derived.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -66,6 +68,7 @@ LutGemmParams LutGemmParams::from_config(const Config& c) {
   p.comp_macs = c.comp_macs;
   p.outliers_per_side = c.outliers_per_side;
   p.accumulator = c.accumulator;
+  p.accumulator_slots = oasis::accumulator_slots(c);
   return p;
 }
 
@@ -112,39 +115,50 @@ AccValue pairwise_tree(std::span<const AccValue> values, const Accumulator& acc)
   return level[0];
 }
 
+AccValue interleaved_sum(std::span<const AccValue> values, int slots, const Accumulator& acc) {
+  if (values.empty() || slots < 1) {
+    throw std::invalid_argument(
+        fmt::format("interleaved sum: {} values, {} slots", values.size(), slots));
+  }
+  const size_t l = std::min(values.size(), size_t(slots));
+  std::vector<AccValue> slot(values.begin(), values.begin() + ptrdiff_t(l));
+  for (size_t i = l; i < values.size(); ++i) slot[i % l] = acc.add(slot[i % l], values[i]);
+  return pairwise_tree(slot, acc);
+}
+
 AccValue main_branch(std::span<const uint32_t> counts, std::span<const Fp16> lut, int t,
-                     const Accumulator& acc, std::vector<AccValue>* tree) {
+                     int slots, const Accumulator& acc, std::vector<AccValue>* tree) {
   if (counts.size() != lut.size() || counts.empty() || t < 1) {
     throw std::invalid_argument(fmt::format("main branch: {} counts, {} LUT entries, T = {}",
                                             counts.size(), lut.size(), t));
   }
-  AccValue main{};
+  std::vector<AccValue> sums;
+  sums.reserve((counts.size() + size_t(t) - 1) / size_t(t));
   std::vector<AccValue> products;
   products.reserve(size_t(t));
-  for (size_t base = 0, cycle = 0; base < counts.size(); base += size_t(t), ++cycle) {
+  for (size_t base = 0; base < counts.size(); base += size_t(t)) {
     products.clear();
     const size_t end = std::min(counts.size(), base + size_t(t));
     for (size_t e = base; e < end; ++e) {
       products.push_back(acc.mul(acc.count(counts[e]), acc.widen(lut[e])));
     }
-    const AccValue sum = pairwise_tree(products, acc);
-    if (tree) tree->push_back(sum);
-    main = cycle == 0 ? sum : acc.add(main, sum);
+    sums.push_back(pairwise_tree(products, acc));
   }
-  return main;
+  if (tree) *tree = sums;
+  return interleaved_sum(sums, slots, acc);
 }
 
 std::optional<AccValue> outlier_branch(std::span<const Outlier> outliers,
                                        std::span<const Fp16> residuals, std::span<const uint8_t> iw,
-                                       std::span<const Fp16> cw, int mc, const Accumulator& acc,
-                                       std::vector<AccValue>* macs) {
+                                       std::span<const Fp16> cw, int mc, int slots,
+                                       const Accumulator& acc, std::vector<AccValue>* macs) {
   if (outliers.size() != residuals.size() || mc < 1) {
     throw std::invalid_argument(fmt::format("outlier branch: {} outliers, {} residuals, Mc = {}",
                                             outliers.size(), residuals.size(), mc));
   }
   if (outliers.empty()) return std::nullopt;
   const size_t used = std::min(outliers.size(), size_t(mc));
-  std::vector<AccValue> m(used);
+  std::vector<std::vector<AccValue>> products(used);
   for (size_t j = 0; j < outliers.size(); ++j) {
     const size_t ch = size_t(outliers[j].channel);
     if (ch >= iw.size()) {
@@ -156,9 +170,11 @@ std::optional<AccValue> outlier_branch(std::span<const Outlier> outliers,
           "outlier branch: weight index {} at channel {}; allowed: 0..{}", iw[ch], ch,
           cw.size() - 1));
     }
-    const AccValue q = acc.mul(acc.widen(residuals[j]), acc.widen(cw[iw[ch]]));
-    m[j % used] = j < used ? q : acc.add(m[j % used], q);
+    products[j % used].push_back(acc.mul(acc.widen(residuals[j]), acc.widen(cw[iw[ch]])));
   }
+  std::vector<AccValue> m;
+  m.reserve(used);
+  for (const auto& p : products) m.push_back(interleaved_sum(p, slots, acc));
   if (macs) *macs = m;
   return pairwise_tree(m, acc);
 }
@@ -192,9 +208,11 @@ LutGemm::LutGemm(const LutGemmParams& p, std::vector<Fp16> ca, std::vector<Fp16>
                                             weight_codebook_.size(), p.weight_bits,
                                             1 << p.weight_bits));
   }
-  if (p.mac_tree_inputs < 1 || p.comp_macs < 1 || p.outliers_per_side < 0) {
-    throw std::invalid_argument(fmt::format("T = {}, Mc = {}, k = {}; allowed: T, Mc >= 1, k >= 0",
-                                            p.mac_tree_inputs, p.comp_macs, p.outliers_per_side));
+  if (p.mac_tree_inputs < 1 || p.comp_macs < 1 || p.outliers_per_side < 0 ||
+      p.accumulator_slots < 1) {
+    throw std::invalid_argument(
+        fmt::format("T = {}, Mc = {}, k = {}, L = {}; allowed: T, Mc, L >= 1, k >= 0",
+                    p.mac_tree_inputs, p.comp_macs, p.outliers_per_side, p.accumulator_slots));
   }
   boundaries_ = cluster_boundaries(act_codebook_);
   lut_ = cartesian_lut(act_codebook_, weight_codebook_);
@@ -231,9 +249,11 @@ Fp16 LutGemm::row(const PreparedToken& t, std::span<const uint8_t> iw, Fp16 sw,
       index_counts(t.act_index, iw, params_.act_bits, params_.weight_bits);
   std::vector<AccValue>* tree = trace ? &trace->tree : nullptr;
   if (tree) tree->clear();
-  const AccValue main = main_branch(counts, lut_, params_.mac_tree_inputs, acc_, tree);
+  const AccValue main = main_branch(counts, lut_, params_.mac_tree_inputs,
+                                    params_.accumulator_slots, acc_, tree);
   const std::optional<AccValue> comp =
-      outlier_branch(t.outliers, t.residuals, iw, weight_codebook_, params_.comp_macs, acc_,
+      outlier_branch(t.outliers, t.residuals, iw, weight_codebook_, params_.comp_macs,
+                     params_.accumulator_slots, acc_,
                      trace ? &trace->macs : nullptr);
   AccValue merged;
   const Fp16 y = merge_and_scale(main, comp, t.scale, sw, acc_, &merged);
@@ -306,7 +326,7 @@ uint16_t binary16_bits(float v) {
 
 // What every row of one layer and token shares, laid out for the host kernels' row loop.
 struct HostLayer {
-  size_t channels = 0, entries = 0, tree_inputs = 0, full_cycles = 0, comp_macs = 0;
+  size_t channels = 0, entries = 0, tree_inputs = 0, full_cycles = 0, comp_macs = 0, slots = 1;
   unsigned weight_mask = 0;
   // The main branch's entries in tree order: the full cycles' products transposed (position
   // t * full_cycles + c holds entry c * T + t), so that each level of their trees adds whole
@@ -412,6 +432,7 @@ HostLayer LutGemm::host_layer(const PreparedToken& t, size_t k) const {
   l.tree_inputs = size_t(params_.mac_tree_inputs);
   l.full_cycles = l.entries / l.tree_inputs;
   l.comp_macs = size_t(params_.comp_macs);
+  l.slots = size_t(params_.accumulator_slots);
   l.weight_mask = (1u << params_.weight_bits) - 1;
   l.bit_reversed = std::has_single_bit(l.tree_inputs);
   const int levels = std::countr_zero(l.tree_inputs);

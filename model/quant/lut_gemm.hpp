@@ -51,6 +51,7 @@ struct LutGemmParams {
   int mac_tree_inputs = 32;   ///< T
   int comp_macs = 8;          ///< Mc
   int outliers_per_side = 0;  ///< k; 0 (model only) turns the outlier branch off
+  int accumulator_slots = 1;  ///< L: partial sums of each accumulator (accumulator_slots())
   AccumulatorFormat accumulator = AccumulatorFormat::kFp32;
   ScaleMode scale = ScaleMode::kRms;  ///< how s_a is taken from a token
 
@@ -90,18 +91,26 @@ std::vector<uint32_t> index_counts(std::span<const uint8_t> act_index,
 /// The pairwise tree: adjacent pairs added left operand first, an odd last
 /// element passed up, until one value is left. Requires a non-empty input.
 AccValue pairwise_tree(std::span<const AccValue> values, const Accumulator& acc);
-/// Step 3: the MAC tree of T inputs over the counts, cycle sums accumulated
-/// in cycle order. `tree`, if given, receives the per-cycle sums.
+/// An accumulator with `slots` (L) interleaved partial sums (docs/numerics.md,
+/// Accumulation): value i of `values` goes to slot i mod L, the first L load
+/// their slots and each later one is added to its slot (the slot the left
+/// operand); the min(n, L) slots are then reduced by the pairwise tree in slot
+/// order. L = 1 is the plain sum in arrival order. Requires a value and L >= 1.
+AccValue interleaved_sum(std::span<const AccValue> values, int slots, const Accumulator& acc);
+/// Step 3: the MAC tree of T inputs over the counts, the cycle sums
+/// accumulated by an accumulator of `slots` partial sums (interleaved_sum).
+/// `tree`, if given, receives the per-cycle sums.
 AccValue main_branch(std::span<const uint32_t> counts, std::span<const Fp16> lut, int tree_inputs,
-                     const Accumulator& acc, std::vector<AccValue>* tree = nullptr);
-/// Step 5: outlier j to MAC j mod Mc, products accumulated in arrival order,
-/// the min(Mc, 2k) results reduced by the pairwise tree. Empty outliers give
-/// no result. `macs`, if given, receives each MAC's result.
+                     int slots, const Accumulator& acc, std::vector<AccValue>* tree = nullptr);
+/// Step 5: outlier j to MAC j mod Mc, each MAC an accumulator of `slots`
+/// partial sums over its products in arrival order (interleaved_sum), the
+/// min(Mc, 2k) results reduced by the pairwise tree. Empty outliers give no
+/// result. `macs`, if given, receives each MAC's result.
 std::optional<AccValue> outlier_branch(std::span<const Outlier> outliers,
                                        std::span<const Fp16> residuals,
                                        std::span<const uint8_t> weight_index_row,
                                        std::span<const Fp16> weight_codebook, int comp_macs,
-                                       const Accumulator& acc,
+                                       int slots, const Accumulator& acc,
                                        std::vector<AccValue>* macs = nullptr);
 /// Step 6: y = add_A(main, comp) (just main without outliers), times s_a,
 /// times s_w, rounded to binary16.

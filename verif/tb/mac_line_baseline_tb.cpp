@@ -14,6 +14,7 @@
 
 #include "Vdut.h"
 #include "model/config.hpp"
+#include "model/derived.hpp"
 #include "model/numerics/fp.hpp"
 #include "model/quant/lut_gemm.hpp"
 #include "model/cycle/mac_line_baseline.hpp"
@@ -85,7 +86,8 @@ int main(int argc, char** argv) {
       }
       beats.emplace_back(std::move(beat), r.scale);
     }
-    expected.push_back(oasis::mac_line_row(xhat, r.iw, codebook, act_scale, r.scale, M, acc));
+    expected.push_back(oasis::mac_line_row(xhat, r.iw, codebook, act_scale, r.scale, M,
+                                           oasis::accumulator_slots(config), acc));
   };
   const auto cycle = [&] {
     const bool offer = !beats.empty() && !(gap > 0 && h.coin(gap));

@@ -100,7 +100,7 @@ TEST(MacLineBaseline, RowEqualsHostFpu) {
       total = b == 0 ? sum : total + sum;
     }
     const float y = (total * float(to_double(sa))) * float(to_double(sw));
-    EXPECT_EQ(mac_line_row(x, iw, cw, sa, sw, M, acc).bits, fp16_from_double(double(y)).bits)
+    EXPECT_EQ(mac_line_row(x, iw, cw, sa, sw, M, 1, acc).bits, fp16_from_double(double(y)).bits)
         << "K=" << K << " M=" << M;
   }
 }

@@ -85,8 +85,9 @@ struct HostRow {
 
 HostRow host_row(const std::vector<Fp16>& xhat, Fp16 sa, const std::vector<Fp16>& ca,
                  const std::vector<Fp16>& cw, const std::vector<uint8_t>& iw, Fp16 sw, int na,
-                 int nw, int t, int mc, int k, bool fp16) {
+                 int nw, int t, int mc, int k, bool fp16, int slots) {
   const HostAcc a{fp16};
+  const size_t L = size_t(slots);
   HostRow r;
   std::vector<Fp16> b;
   for (size_t j = 0; j + 1 < ca.size(); ++j) {
@@ -100,31 +101,42 @@ HostRow host_row(const std::vector<Fp16>& xhat, Fp16 sa, const std::vector<Fp16>
   const size_t entries = size_t(1) << (na + nw);
   std::vector<uint32_t> cnt(entries, 0);
   for (size_t i = 0; i < xhat.size(); ++i) ++cnt[(size_t(r.ia[i]) << nw) | iw[i]];
-  uint32_t main = 0;
+  // Cycle c's sum into partial sum c mod L, then the tree over the partial sums.
+  std::vector<uint32_t> partial;
   for (size_t c = 0; c * size_t(t) < entries; ++c) {
     std::vector<uint32_t> p;
     for (size_t e = c * size_t(t); e < std::min(entries, (c + 1) * size_t(t)); ++e) {
       const Fp16 lut = host::mul(ca[e >> nw], cw[e & ((size_t(1) << nw) - 1)]);
       p.push_back(a.mul(a.count(cnt[e]), a.widen(lut)));
     }
-    main = c == 0 ? host_tree(p, a) : a.add(main, host_tree(p, a));
+    if (c < L) {
+      partial.push_back(host_tree(p, a));
+    } else {
+      partial[c % L] = a.add(partial[c % L], host_tree(p, a));
+    }
   }
+  const uint32_t main = host_tree(partial, a);
   uint32_t y = main;
   if (k > 0) {
     r.outliers = host_outliers(xhat, k);
-    std::vector<uint32_t> macs;
+    // MAC j mod Mc's n-th product into its partial sum n mod L.
+    std::vector<std::vector<uint32_t>> macs(std::min(size_t(mc), r.outliers.size()));
     for (size_t j = 0; j < r.outliers.size(); ++j) {
       const size_t o = size_t(r.outliers[j]);
       const Fp16 res = host::sub(xhat[o], ca[size_t(r.ia[o])]);
       r.residuals.push_back(res.bits);
       const uint32_t q = a.mul(a.widen(res), a.widen(cw[iw[o]]));
-      if (j < size_t(mc)) {
-        macs.push_back(q);
+      std::vector<uint32_t>& m = macs[j % macs.size()];
+      const size_t n = j / macs.size();
+      if (n < L) {
+        m.push_back(q);
       } else {
-        macs[j % size_t(mc)] = a.add(macs[j % size_t(mc)], q);
+        m[n % L] = a.add(m[n % L], q);
       }
     }
-    y = a.add(main, host_tree(macs, a));
+    std::vector<uint32_t> mac_sums;
+    for (const auto& m : macs) mac_sums.push_back(host_tree(m, a));
+    y = a.add(main, host_tree(mac_sums, a));
   }
   y = a.mul(y, a.widen(sa));
   y = a.mul(y, a.widen(sw));
@@ -215,6 +227,7 @@ int check_kernels(const LutGemm& model, const PreparedToken& tok, const Quantize
 struct Shape {
   int k, na, nw, t, mc, outliers;
   bool fp16;
+  int slots = 1;  ///< L, the accumulators' partial sums
 };
 
 void check_rows(const Shape& s, int trials, uint64_t seed) {
@@ -230,6 +243,7 @@ void check_rows(const Shape& s, int trials, uint64_t seed) {
     p.comp_macs = s.mc;
     p.outliers_per_side = s.outliers;
     p.accumulator = s.fp16 ? AccumulatorFormat::kFp16 : AccumulatorFormat::kFp32;
+    p.accumulator_slots = s.slots;
     const LutGemm model(p, ca, cw);
     const std::vector<Fp16> xhat = random_token(rng, s.k, mode);
     const Fp16 sa =
@@ -251,10 +265,10 @@ void check_rows(const Shape& s, int trials, uint64_t seed) {
       RowTrace trace;
       const Fp16 y = model.row(tok, iw, sw, &trace);
       const HostRow h =
-          host_row(xhat, sa, ca, cw, iw, sw, s.na, s.nw, s.t, s.mc, s.outliers, s.fp16);
+          host_row(xhat, sa, ca, cw, iw, sw, s.na, s.nw, s.t, s.mc, s.outliers, s.fp16, s.slots);
       const std::string where = ::testing::PrintToString(std::vector<int>{
-                                    s.k, s.na, s.nw, s.t, s.mc, s.outliers, s.fp16, trial, row}) +
-                                " (K nA nW T Mc k fp16 trial row), seed " + std::to_string(seed);
+                                    s.k, s.na, s.nw, s.t, s.mc, s.outliers, s.fp16, s.slots, trial, row}) +
+                                " (K nA nW T Mc k fp16 L trial row), seed " + std::to_string(seed);
       ASSERT_EQ(std::vector<int>(tok.act_index.begin(), tok.act_index.end()), h.ia) << where;
       std::vector<int> ch;
       std::vector<uint16_t> res;
@@ -290,6 +304,12 @@ TEST(LutGemmRow, MatchesHostFpuReference) {
       {96, 4, 4, 33, 5, 48, true},    // 2k = K: every channel an outlier
       {300, 4, 2, 5, 2, 0, false},    // no outlier branch (model-only k = 0)
       {1000, 4, 4, 32, 8, 5, true},   // K not a power of two
+      // Accumulators of L partial sums: L dividing the cycles and not, L above the
+      // cycles of a row (the main branch's 1, the compensation's 2), the MACs' last
+      // cycle partly filled.
+      {128, 4, 4, 32, 1, 3, false, 2},  {128, 4, 4, 32, 1, 3, true, 3},
+      {100, 2, 3, 3, 3, 5, true, 4},    {50, 4, 4, 256, 3, 2, false, 4},
+      {64, 1, 1, 1, 1, 13, false, 3},
   };
   for (const Shape& s : shapes) check_rows(s, 24, seed);
 }
@@ -320,7 +340,7 @@ TEST(LutGemmRow, SpecialValuesInCodebooksPropagateAsIeeeSays) {
     for (auto& i : iw) i = uint8_t(rng() % 4);
     const PreparedToken tok = model.prepare_normalized(xhat, sa);
     const Fp16 y = model.row(tok, iw, sw);
-    const HostRow h = host_row(xhat, sa, ca, cw, iw, sw, 2, 2, 4, 2, 2, trial % 2);
+    const HostRow h = host_row(xhat, sa, ca, cw, iw, sw, 2, 2, 4, 2, 2, trial % 2, 1);
     const std::string where = "trial " + std::to_string(trial) + " seed " +
                               std::to_string(test_seed() + 7);
     ASSERT_EQ(y.bits, h.y) << where;
@@ -346,14 +366,16 @@ TEST(LutGemmRows, EveryKernelAndThreadCountGivesRowsBits) {
   struct Case {
     int k, na, nw, t, mc, outliers;
     bool fp16;
+    int slots = 1;
   };
   // The paper's shape with both accumulators, K not a multiple of 8, T not a power of two
   // with a partial last cycle, entries above 256 (16-bit entry indices), and one MAC-tree
-  // cycle only.
+  // cycle only; accumulators of 2, 3 and 4 partial sums.
   const std::vector<Case> cases = {
       {4096, 4, 4, 32, 8, 21, true}, {4096, 4, 4, 32, 8, 21, false}, {1001, 4, 4, 32, 8, 7, true},
       {515, 3, 4, 12, 5, 9, true},   {300, 4, 6, 32, 4, 3, false},   {200, 4, 6, 64, 3, 2, true},
-      {77, 2, 2, 16, 2, 0, true},
+      {77, 2, 2, 16, 2, 0, true},    {4096, 4, 4, 32, 8, 21, false, 2},
+      {515, 3, 4, 12, 5, 9, true, 3}, {200, 4, 6, 64, 3, 2, false, 4},
   };
   int runs = 0;
   for (const Case& c : cases) {
@@ -365,6 +387,7 @@ TEST(LutGemmRows, EveryKernelAndThreadCountGivesRowsBits) {
       p.comp_macs = c.mc;
       p.outliers_per_side = c.outliers;
       p.accumulator = c.fp16 ? AccumulatorFormat::kFp16 : AccumulatorFormat::kFp32;
+      p.accumulator_slots = c.slots;
       const std::vector<Fp16> cw = random_codebook(rng, c.nw, trial == 3 ? 2.0 : 0.3);
       const LutGemm model(p, random_codebook(rng, c.na, trial == 1 ? 1.0 : 0.3), cw);
       const PreparedToken tok = model.prepare_normalized(random_token(rng, c.k, trial), Fp16{0x3C00});
@@ -384,7 +407,7 @@ TEST(LutGemmRows, EveryKernelAndThreadCountGivesRowsBits) {
       }
       const std::string where = "K " + std::to_string(c.k) + " nA " + std::to_string(c.na) +
                                 " nW " + std::to_string(c.nw) + " T " + std::to_string(c.t) +
-                                " trial " + std::to_string(trial) + " seed " +
+                                " L " + std::to_string(c.slots) + " trial " + std::to_string(trial) + " seed " +
                                 std::to_string(seed);
       ASSERT_GE(check_kernels(model, tok, w, want, where), 2) << where;
       for (const int threads : {0, 2, 7, 100}) {
@@ -573,6 +596,23 @@ TEST(LutGemm, StepsAreTheDocumentedOnes) {
   EXPECT_EQ(cnt[7], 2u);
   EXPECT_EQ(cnt[2], 1u);
   EXPECT_EQ(std::accumulate(cnt.begin(), cnt.end(), 0u), 3u);
+}
+
+TEST(LutGemm, InterleavedSumIsTheDocumentedOrder) {
+  const Accumulator a32(AccumulatorFormat::kFp32);
+  auto v = [](float f) { return AccValue{std::bit_cast<uint32_t>(f)}; };
+  // Values 0..4 with L = 2: slot 0 = (1e8 + -1e8) + 3 = 3, slot 1 = 1 + 1 = 2; then 3 + 2.
+  const std::vector<AccValue> x = {v(1e8f), v(1.f), v(-1e8f), v(1.f), v(3.f)};
+  EXPECT_EQ(interleaved_sum(x, 2, a32), v(5.f));
+  // L = 1 is the left fold: ((((1e8 + 1) + -1e8) + 1) + 3) = 4, 1e8 + 1 rounding to 1e8.
+  EXPECT_EQ(interleaved_sum(x, 1, a32), v(4.f));
+  // L = 3: slots {1e8 + 1, 1 + 3, -1e8}, the tree (1e8 + 4) + -1e8 = 0 (1e8 + 4 is 1e8).
+  EXPECT_EQ(interleaved_sum(x, 3, a32), v(0.f));
+  // L past the values: the pairwise tree of them all.
+  EXPECT_EQ(interleaved_sum(x, 8, a32), pairwise_tree(x, a32));
+  // -0 alone stays -0 (a slot is loaded, not added to a zero).
+  EXPECT_EQ(interleaved_sum(std::vector<AccValue>{v(-0.f)}, 4, a32), v(-0.f));
+  EXPECT_THROW(interleaved_sum(x, 0, a32), std::invalid_argument);
 }
 
 TEST(LutGemm, RejectsBadCodebooks) {
