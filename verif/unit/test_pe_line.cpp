@@ -123,6 +123,9 @@ TEST(PeLine, OutputsEqualTheRowStepsAndTheTimingHolds) {
       {"outliers_per_side=20", "comp_macs=1", "weight_beat_indices=128",
        "index_counters=8"},       // compensate
       {"weight_beat_indices=3"},  // fill-bound
+      // Four partial sums an accumulator: 8 chunks, MACs of 14 and 13 products.
+      {"outliers_per_side=20", "comp_macs=3", "weight_beat_indices=128", "index_counters=8",
+       "fp_pipeline_stages=4"},
   };
   uint64_t seed = 1;
   for (const auto& s : sets) {
