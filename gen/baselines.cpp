@@ -362,9 +362,8 @@ class MacLineBaselineBlock final : public Block {
     m << "  // The beat's sum; its present bit is always set (lane 0 holds a channel).\n"
          "  logic unused_root;\n";
     m << fmt::format("  assign unused_root = ^{{{}, {}}};\n", root.present, root.valid);
-    const TreeRoot acc =
-        accumulator(m, c, f, S, d.accumulator_slots, tm.slots, 1, "", "Beats", "tag_valid",
-                    "tag_first", "tag_last", "", root.value);
+    const TreeRoot acc = accumulator(m, c, f, S, d.accumulator_slots, tm.slots, 1, "", "Beats",
+                                     "tag_valid", "tag_first", "tag_last", "", root.value);
     m << fmt::format("  logic unused_acc_present;\n  assign unused_acc_present = {};\n",
                      acc.present);
     m.comment("The row's s_w beside the accumulator, from its last beat to the row's sum.");

@@ -306,12 +306,12 @@ TreeRoot accumulator(SvModule& m, const Config& c, const FpFormat& f, int stages
     m << "  logic [PartBits-1:0] acc_part, acc_part_q;\n  logic acc_load, acc_wrapped_q;\n"
       << fmt::format("  assign acc_part = {} ? '0 : acc_part_q;\n", first)
       << fmt::format("  assign acc_load = {} || !acc_wrapped_q;\n", first);
-    m << registers({{"acc_part_q", "acc_part == PartBits'(Partials - 1) ? '0 : acc_part + 1'b1"},
-                    {"acc_wrapped_q",
-                     fmt::format("(acc_wrapped_q && !{}) || acc_part == PartBits'(Partials - 1)",
-                                 first),
-                     "1'b0"}},
-                   "  ", valid);
+    m << registers(
+        {{"acc_part_q", "acc_part == PartBits'(Partials - 1) ? '0 : acc_part + 1'b1"},
+         {"acc_wrapped_q",
+          fmt::format("(acc_wrapped_q && !{}) || acc_part == PartBits'(Partials - 1)", first),
+          "1'b0"}},
+        "  ", valid);
   } else {
     m << fmt::format("  logic acc_load;\n  assign acc_load = {};\n", first);
   }

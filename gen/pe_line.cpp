@@ -418,9 +418,8 @@ SvFile comp_module(const Config& c, const string& name, const Dims& d) {
                   {{"last", 0, "last_i"}, {"first", 0, "first_i"}, {"present", Ci, "present_i"}});
   cm_fields.push_back({"prod", int64_t(Ci) * aw, "g_prod"});
   m << pipe_stage("cm", mul_cuts.output_stages, prod_valid, cm_fields);
-  const TreeRoot root =
-      accumulator(m, c, f, S, d.L(), d.t.comp_slots, Ci, "Slots", "Outliers", "cm_valid",
-                  "cm_first", "cm_last", "cm_present", "cm_prod");
+  const TreeRoot root = accumulator(m, c, f, S, d.L(), d.t.comp_slots, Ci, "Slots", "Outliers",
+                                    "cm_valid", "cm_first", "cm_last", "cm_present", "cm_prod");
   m << fmt::format("  logic unused_acc_present;\n  assign unused_acc_present = {};\n",
                    root.present);
   m << fmt::format("  assign valid_o = {};\n  assign sum_o   = {};\n", root.valid, root.value);

@@ -82,8 +82,8 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   // accumulator, the compensation result after the MACs' L cycles, the done
   // register and the tree; the merge starts when both are visible and its
   // result is visible a cycle after it leaves the merge pipeline.
-  const int main_ready = t.count_beats + d.index_counter_array.latency + t.chunks +
-                         t.main_latency + t.main_acc_latency;
+  const int main_ready = t.count_beats + d.index_counter_array.latency + t.chunks + t.main_latency +
+                         t.main_acc_latency;
   const int comp_ready = t.groups + t.comp_latency + 1 + l + t.comp_tree_latency;
   t.row_latency = std::max(main_ready, comp_ready) + t.merge_latency + 1;
   t.fifo_depth = ceil_div(t.row_latency - 1, t.row_interval) + 1;

@@ -112,14 +112,14 @@ struct LineTiming {
   int main_latency = 0;       ///< a chunk's counts to its tree sum: (2 + tree_levels) S
   int main_slots = 0;         ///< partial sums the main accumulator uses: min(L, chunks)
   /// The last chunk's tree sum to the row's sum at the main FIFO: 0 with L = 1
-  /// (the adder's output); else L, then the tree over the slots, ceil(log2
-  /// main_slots) S.
+  /// (the adder's output); else L, then the tree over the partial sums,
+  /// ceil(log2 main_slots) S.
   int main_acc_latency = 0;
   int gather_stages = 0;      ///< registers after the outlier gather's reads: 1
   int comp_latency = 0;       ///< a group's issue to its products: gather_stages + S
   int comp_slots = 0;         ///< partial sums a compensation MAC uses: min(L, groups)
-  /// The MACs' slot registers read: the last products' adders take L cycles;
-  /// the tree over every MAC's slots then over the MACs, (ceil(log2
+  /// From the MACs' partial sums read (L cycles after their last products):
+  /// the tree over each MAC's partial sums, then over the MACs, (ceil(log2
   /// comp_slots) + comp_levels) S.
   int comp_tree_latency = 0;
   int merge_latency = 0;      ///< add, two scalings, rounding: 3 S (+ S for binary32)

@@ -6,8 +6,7 @@ namespace oasis {
 
 Fp16 mac_line_row(std::span<const Fp16> xhat, std::span<const uint8_t> weight_index_row,
                   std::span<const Fp16> weight_codebook, Fp16 act_scale, Fp16 weight_scale,
-                  int macs, int slots, const Accumulator& acc,
-                  std::vector<AccValue>* beat_sums) {
+                  int macs, int slots, const Accumulator& acc, std::vector<AccValue>* beat_sums) {
   const size_t K = xhat.size();
   if (weight_index_row.size() != K || macs < 1 || K == 0) {
     throw std::invalid_argument("mac_line_row: K activations, K weight indices, M >= 1");
@@ -22,7 +21,8 @@ Fp16 mac_line_row(std::span<const Fp16> xhat, std::span<const uint8_t> weight_in
     sums.push_back(pairwise_tree(products, acc));
   }
   if (beat_sums != nullptr) *beat_sums = sums;
-  return merge_and_scale(interleaved_sum(sums, slots, acc), std::nullopt, act_scale, weight_scale, acc);
+  return merge_and_scale(interleaved_sum(sums, slots, acc), std::nullopt, act_scale, weight_scale,
+                         acc);
 }
 
 MacLineBaseline::MacLineBaseline(const Config& config)

@@ -1,7 +1,5 @@
 #include "model/quant/lut_gemm.hpp"
 
-#include "model/derived.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,6 +12,8 @@
 #include <stdexcept>
 #include <thread>
 #include <type_traits>
+
+#include "model/derived.hpp"
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #include <immintrin.h>
 #define OASIS_HAVE_AVX2_KERNEL 1
@@ -126,8 +126,8 @@ AccValue interleaved_sum(std::span<const AccValue> values, int slots, const Accu
   return pairwise_tree(slot, acc);
 }
 
-AccValue main_branch(std::span<const uint32_t> counts, std::span<const Fp16> lut, int t,
-                     int slots, const Accumulator& acc, std::vector<AccValue>* tree) {
+AccValue main_branch(std::span<const uint32_t> counts, std::span<const Fp16> lut, int t, int slots,
+                     const Accumulator& acc, std::vector<AccValue>* tree) {
   if (counts.size() != lut.size() || counts.empty() || t < 1) {
     throw std::invalid_argument(fmt::format("main branch: {} counts, {} LUT entries, T = {}",
                                             counts.size(), lut.size(), t));
@@ -249,12 +249,11 @@ Fp16 LutGemm::row(const PreparedToken& t, std::span<const uint8_t> iw, Fp16 sw,
       index_counts(t.act_index, iw, params_.act_bits, params_.weight_bits);
   std::vector<AccValue>* tree = trace ? &trace->tree : nullptr;
   if (tree) tree->clear();
-  const AccValue main = main_branch(counts, lut_, params_.mac_tree_inputs,
-                                    params_.accumulator_slots, acc_, tree);
+  const AccValue main =
+      main_branch(counts, lut_, params_.mac_tree_inputs, params_.accumulator_slots, acc_, tree);
   const std::optional<AccValue> comp =
       outlier_branch(t.outliers, t.residuals, iw, weight_codebook_, params_.comp_macs,
-                     params_.accumulator_slots, acc_,
-                     trace ? &trace->macs : nullptr);
+                     params_.accumulator_slots, acc_, trace ? &trace->macs : nullptr);
   AccValue merged;
   const Fp16 y = merge_and_scale(main, comp, t.scale, sw, acc_, &merged);
   if (trace) {

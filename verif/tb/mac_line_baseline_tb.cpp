@@ -14,10 +14,10 @@
 
 #include "Vdut.h"
 #include "model/config.hpp"
+#include "model/cycle/mac_line_baseline.hpp"
 #include "model/derived.hpp"
 #include "model/numerics/fp.hpp"
 #include "model/quant/lut_gemm.hpp"
-#include "model/cycle/mac_line_baseline.hpp"
 #include "verif/harness/harness.hpp"
 
 namespace {

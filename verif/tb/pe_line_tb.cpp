@@ -19,10 +19,10 @@
 
 #include "Vdut.h"
 #include "model/config.hpp"
+#include "model/cycle/pe_line.hpp"
 #include "model/derived.hpp"
 #include "model/numerics/fp.hpp"
 #include "model/quant/lut_gemm.hpp"
-#include "model/cycle/pe_line.hpp"
 #include "verif/harness/harness.hpp"
 
 namespace {
@@ -91,13 +91,13 @@ int main(int argc, char** argv) {
   // The row's y by the golden model's per-row steps (docs/numerics.md).
   const auto reference = [&](const Row& r) {
     const auto counts = oasis::index_counts(ctx.act_index, r.iw, nA, nW);
-    const oasis::AccValue main = oasis::main_branch(
-        counts, ctx.lut, config.mac_tree_inputs, oasis::accumulator_slots(config), acc);
+    const oasis::AccValue main = oasis::main_branch(counts, ctx.lut, config.mac_tree_inputs,
+                                                    oasis::accumulator_slots(config), acc);
     std::vector<oasis::Outlier> outliers(static_cast<size_t>(k2));
     for (int j = 0; j < k2; ++j) outliers[size_t(j)].channel = ctx.outlier_channels[size_t(j)];
-    const auto comp = oasis::outlier_branch(outliers, ctx.residuals, r.iw, ctx.weight_codebook,
-                                            config.comp_macs,
-                                            oasis::accumulator_slots(config), acc);
+    const auto comp =
+        oasis::outlier_branch(outliers, ctx.residuals, r.iw, ctx.weight_codebook, config.comp_macs,
+                              oasis::accumulator_slots(config), acc);
     return oasis::merge_and_scale(main, comp, ctx.act_scale, r.scale, acc);
   };
   const auto push_row = [&](const Row& r) {

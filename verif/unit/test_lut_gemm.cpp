@@ -266,9 +266,10 @@ void check_rows(const Shape& s, int trials, uint64_t seed) {
       const Fp16 y = model.row(tok, iw, sw, &trace);
       const HostRow h =
           host_row(xhat, sa, ca, cw, iw, sw, s.na, s.nw, s.t, s.mc, s.outliers, s.fp16, s.slots);
-      const std::string where = ::testing::PrintToString(std::vector<int>{
-                                    s.k, s.na, s.nw, s.t, s.mc, s.outliers, s.fp16, s.slots, trial, row}) +
-                                " (K nA nW T Mc k fp16 L trial row), seed " + std::to_string(seed);
+      const std::string where =
+          ::testing::PrintToString(std::vector<int>{s.k, s.na, s.nw, s.t, s.mc, s.outliers, s.fp16,
+                                                    s.slots, trial, row}) +
+          " (K nA nW T Mc k fp16 L trial row), seed " + std::to_string(seed);
       ASSERT_EQ(std::vector<int>(tok.act_index.begin(), tok.act_index.end()), h.ia) << where;
       std::vector<int> ch;
       std::vector<uint16_t> res;
@@ -296,8 +297,9 @@ void check_rows(const Shape& s, int trials, uint64_t seed) {
 TEST(LutGemmRow, MatchesHostFpuReference) {
   const uint64_t seed = test_seed();
   const std::vector<Shape> shapes = {
-      {128, 4, 4, 32, 1, 3, false},                                // configs/default.json
-      {128, 4, 4, 32, 1, 3, true},   {64, 3, 4, 32, 8, 1, false},  // W4A3
+      {128, 4, 4, 32, 1, 3, false},  // configs/default.json
+      {128, 4, 4, 32, 1, 3, true},
+      {64, 3, 4, 32, 8, 1, false},    // W4A3
       {64, 1, 1, 1, 1, 1, false},     // smallest: T = 1 is a sequential sum
       {100, 2, 3, 3, 3, 5, true},     // T and Mc not powers of two, Mc odd
       {50, 4, 4, 256, 64, 4, false},  // one MAC-tree cycle, Mc > 2k
@@ -307,8 +309,10 @@ TEST(LutGemmRow, MatchesHostFpuReference) {
       // Accumulators of L partial sums: L dividing the cycles and not, L above the
       // cycles of a row (the main branch's 1, the compensation's 2), the MACs' last
       // cycle partly filled.
-      {128, 4, 4, 32, 1, 3, false, 2},  {128, 4, 4, 32, 1, 3, true, 3},
-      {100, 2, 3, 3, 3, 5, true, 4},    {50, 4, 4, 256, 3, 2, false, 4},
+      {128, 4, 4, 32, 1, 3, false, 2},
+      {128, 4, 4, 32, 1, 3, true, 3},
+      {100, 2, 3, 3, 3, 5, true, 4},
+      {50, 4, 4, 256, 3, 2, false, 4},
       {64, 1, 1, 1, 1, 13, false, 3},
   };
   for (const Shape& s : shapes) check_rows(s, 24, seed);
@@ -372,9 +376,10 @@ TEST(LutGemmRows, EveryKernelAndThreadCountGivesRowsBits) {
   // with a partial last cycle, entries above 256 (16-bit entry indices), and one MAC-tree
   // cycle only; accumulators of 2, 3 and 4 partial sums.
   const std::vector<Case> cases = {
-      {4096, 4, 4, 32, 8, 21, true}, {4096, 4, 4, 32, 8, 21, false}, {1001, 4, 4, 32, 8, 7, true},
-      {515, 3, 4, 12, 5, 9, true},   {300, 4, 6, 32, 4, 3, false},   {200, 4, 6, 64, 3, 2, true},
-      {77, 2, 2, 16, 2, 0, true},    {4096, 4, 4, 32, 8, 21, false, 2},
+      {4096, 4, 4, 32, 8, 21, true},  {4096, 4, 4, 32, 8, 21, false},
+      {1001, 4, 4, 32, 8, 7, true},   {515, 3, 4, 12, 5, 9, true},
+      {300, 4, 6, 32, 4, 3, false},   {200, 4, 6, 64, 3, 2, true},
+      {77, 2, 2, 16, 2, 0, true},     {4096, 4, 4, 32, 8, 21, false, 2},
       {515, 3, 4, 12, 5, 9, true, 3}, {200, 4, 6, 64, 3, 2, false, 4},
   };
   int runs = 0;
@@ -407,8 +412,8 @@ TEST(LutGemmRows, EveryKernelAndThreadCountGivesRowsBits) {
       }
       const std::string where = "K " + std::to_string(c.k) + " nA " + std::to_string(c.na) +
                                 " nW " + std::to_string(c.nw) + " T " + std::to_string(c.t) +
-                                " L " + std::to_string(c.slots) + " trial " + std::to_string(trial) + " seed " +
-                                std::to_string(seed);
+                                " L " + std::to_string(c.slots) + " trial " +
+                                std::to_string(trial) + " seed " + std::to_string(seed);
       ASSERT_GE(check_kernels(model, tok, w, want, where), 2) << where;
       for (const int threads : {0, 2, 7, 100}) {
         const std::vector<Fp16> y = model.rows(tok, w, threads);
