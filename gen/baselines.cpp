@@ -385,8 +385,8 @@ class MacLineBaselineBlock final : public Block {
       m << "  assign y_valid_o = mg2_valid;\n  assign y_data_o = mg2_prod;\n";
     }
     out.files = {m.file()};
-    // The tree level only where the tree has two inputs or more (else a second top).
-    if (M > 1 || tm.slots > 1) out.files.insert(out.files.begin(), tree_level_module(c));
+    // The tree level; drop_unused_units takes it out when no tree has two inputs.
+    out.files.insert(out.files.begin(), tree_level_module(c));
     out.manifest["macs_per_cycle"] = M;
     out.manifest["mac_trees"] = tm.trees;
     out.manifest["mac_tree_inputs"] = std::min(M, c.mac_tree_inputs);
@@ -396,7 +396,7 @@ class MacLineBaselineBlock final : public Block {
     out.manifest["row_interval_cycles"] = tm.row_interval;
     out.manifest["row_latency_cycles"] = tm.row_latency;
     out.manifest["accumulator"] = f.name();
-    drop_unused_units(out);
+    drop_unused_units(out, c);
     return out;
   }
 };

@@ -532,7 +532,7 @@ class CoreBlock final : public Block {
           {"registers",
            {"chan_next_q", "resid_next_q", "scale_next_q", "cur_chan_q", "cur_resid_q",
             "cur_scale_q"}}}});
-    drop_unused_units(out);
+    drop_unused_units(out, c);
     return out;
   }
 };

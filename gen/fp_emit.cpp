@@ -152,14 +152,21 @@ void chain_stage(SvModule& m, const FpFormat& f, FpOp op, const string& inst, co
   m << pipe_stage(stage, cuts.output_stages, valid, fields);
 }
 
-void drop_unused_units(BlockOutput& out) {
-  for (const string unit : {"oasis_fp_add", "oasis_fp_mul"}) {
-    bool used = false;
+void drop_unused_units(BlockOutput& out, const Config& c) {
+  const auto used = [&](const string& module) {
     for (const SvFile& file : out.files) {
-      for (const InstanceRecord& i : file.instances) used = used || i.module == unit;
+      for (const InstanceRecord& i : file.instances) {
+        if (i.module == module) return true;
+      }
     }
-    if (used) continue;
-    std::erase(out.primitives, unit + ".sv");
+    return false;
+  };
+  for (const string unit : {"oasis_fp_add", "oasis_fp_mul"}) {
+    if (!used(unit)) std::erase(out.primitives, unit + ".sv");
+  }
+  const string level = module_name(c, "tree_level");
+  if (!used(level)) {
+    std::erase_if(out.files, [&](const SvFile& f) { return f.name == level + ".sv"; });
   }
 }
 

@@ -729,12 +729,8 @@ class PeLineBlock final : public Block {
                       "oasis_fp_from_uint.sv",  "oasis_fp_pipe.sv",    "oasis_fifo.sv"};
     out.uses = {"index_counter_array"};
     const auto part = [&](const string& suffix) { return module + "_" + suffix; };
-    // The tree level only where a tree has two inputs or more (the MAC tree, the
-    // main accumulator's over its partial sums, the compensation MACs' over
-    // theirs and the MACs): a module nothing instantiates would be a second top.
-    const bool trees = d.Tp() > 1 || (d.L() > 1 && d.t.main_slots > 1) || d.Ci() > 1 ||
-                       d.t.comp_slots > 1;
-    if (trees) out.files.push_back(tree_level_module(c));
+    // The tree level; drop_unused_units takes it out when no tree has two inputs.
+    out.files.push_back(tree_level_module(c));
     for (SvFile f :
          {mux_tree_module(c), wib_module(part("wib"), d), concat_module(part("concat"), d),
           mac_tree_module(c, part("mac_tree"), d), gather_module(c, part("gather"), d),
@@ -786,7 +782,7 @@ class PeLineBlock final : public Block {
     out.manifest["row_latency_cycles"] = t.row_latency;
     out.manifest["fifo_depth_rows"] = t.fifo_depth;
     out.manifest["accumulator"] = d.f().name();
-    drop_unused_units(out);
+    drop_unused_units(out, c);
     return out;
   }
 };

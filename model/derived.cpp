@@ -73,6 +73,7 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   t.main_slots = std::min(l, t.chunks);
   t.main_acc_latency = l == 1 ? 0 : l + clog2(t.main_slots) * s;
   t.comp_slots = std::min(l, t.groups);
+  t.comp_acc_latency = l;
   t.comp_tree_latency = (clog2(t.comp_slots) + t.comp_levels) * s;
   t.merge_latency = (c.accumulator == AccumulatorFormat::kFp32 ? 4 : 3) * s;
   t.row_interval = d.row.row;
@@ -84,7 +85,7 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   // result is visible a cycle after it leaves the merge pipeline.
   const int main_ready = t.count_beats + d.index_counter_array.latency + t.chunks + t.main_latency +
                          t.main_acc_latency;
-  const int comp_ready = t.groups + t.comp_latency + 1 + l + t.comp_tree_latency;
+  const int comp_ready = t.groups + t.comp_latency + 1 + t.comp_acc_latency + t.comp_tree_latency;
   t.row_latency = std::max(main_ready, comp_ready) + t.merge_latency + 1;
   t.fifo_depth = ceil_div(t.row_latency - 1, t.row_interval) + 1;
   t.last_fill_indices = c.channels - (t.fill_beats - 1) * c.weight_beat_indices;

@@ -118,6 +118,7 @@ struct LineTiming {
   int gather_stages = 0;      ///< registers after the outlier gather's reads: 1
   int comp_latency = 0;       ///< a group's issue to its products: gather_stages + S
   int comp_slots = 0;         ///< partial sums a compensation MAC uses: min(L, groups)
+  int comp_acc_latency = 0;   ///< the MACs' last products to their partial sums read: L
   /// From the MACs' partial sums read (L cycles after their last products):
   /// the tree over each MAC's partial sums, then over the MACs, (ceil(log2
   /// comp_slots) + comp_levels) S.

@@ -161,7 +161,7 @@ void PeLine::clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w_scale, b
     if (g->last) {
       std::vector<AccValue> macs;
       for (const auto& p : mac_products_) macs.push_back(interleaved_sum(p, slots, acc_));
-      comp_tree_pipe_.push(now + uint64_t(slots + timing().comp_tree_latency),
+      comp_tree_pipe_.push(now + uint64_t(timing().comp_acc_latency + timing().comp_tree_latency),
                            pairwise_tree(macs, acc_));
     }
   }
