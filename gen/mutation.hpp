@@ -54,7 +54,7 @@ struct MutationRegistrar {
 
 #define OASIS_MUTATION_CAT2(a, b) a##b
 #define OASIS_MUTATION_CAT(a, b) OASIS_MUTATION_CAT2(a, b)
-#define OASIS_REGISTER_MUTATION(name, what)                                                    \
-  static const ::oasis::gen::MutationRegistrar OASIS_MUTATION_CAT(oasis_mutation_, __LINE__) { \
-    name, what                                                                                 \
+#define OASIS_REGISTER_MUTATION(name, what)                                                       \
+  static const ::oasis::gen::MutationRegistrar OASIS_MUTATION_CAT(oasis_mutation_, __COUNTER__) { \
+    name, what                                                                                    \
   }

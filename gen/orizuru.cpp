@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ OASIS_REGISTER_MUTATION("orizuru.left_pop_lost",
 OASIS_REGISTER_MUTATION("orizuru.next_cycle_pop_lost",
                         "a pop never reaches the levels it rewrites in the cycle after its "
                         "outlier is taken (orizuru_pop_levels below the tree's levels)");
+OASIS_REGISTER_MUTATION("orizuru.pop_wait_short",
+                        "with a pop over more than two cycles, a side presents its next outlier "
+                        "a cycle before the last part of its path is rewritten");
 
 string cmp_module(const Config& c) { return module_name(c, "comparator"); }
 
@@ -56,12 +60,14 @@ SvFile side_module(const Config& c) {
              "Level 0's comparisons come in: the leaf unit shares them between its two sides. "
              "Build: a level's bits are written when its build_i bit is set. Pop: the nodes on "
              "the popped input's path (path_i) rewrite their bits at the levels pop_i names. "
-             "With Cut > 0, level Cut reads the winners of level Cut - 1 from registers (the "
-             "pop's cut, docs/orizuru.md).");
+             "Each level j whose bit is set in Cuts reads the winners of level j - 1 from "
+             "registers (the pop's cuts, docs/orizuru.md).");
   m.param("Inputs", 2, "Inputs of the unit, R: a power of two, at least 2.");
   m.param("MinSide", 0, "1: the min tree; 0: the max tree.");
   m.param("Payload", 1, "Bits carried with each input to the winner (at least 1).");
-  m.param("Cut", 0, "0: no register inside; else the level that reads registered winners.");
+  m.param("Cuts", 0,
+          "Bit j (0 < j < log2(Inputs)): level j reads registered winners; 0: no register "
+          "inside.");
   m.ports(
       {{"input", 0, "clk_i", "Clock."},
        {"input", 0, "rst_ni", "Asynchronous reset, active low."},
@@ -132,8 +138,8 @@ SvFile side_module(const Config& c) {
        "      if (!rst_ni) bit_q <= '0;\n"
        "      else bit_q <= bit_d;\n"
        "    end\n"
-       "    if (j == Cut - 1) begin : g_cut\n"
-       "      // The pop's cut: the level above reads these winners registered.\n"
+       "    if ((Cuts >> (j + 1)) % 2 == 1) begin : g_cut\n"
+       "      // A pop's cut: the level above reads these winners registered.\n"
        "      always_ff @(posedge clk_i or negedge rst_ni) begin\n"
        "        if (!rst_ni) begin\n"
        "          val_up   <= '0;\n"
@@ -154,7 +160,7 @@ SvFile side_module(const Config& c) {
        "      assign pay_up   = pay;\n"
        "    end\n"
        "  end\n\n"
-       "  // The top level is never the cut (Cut < Levels): its winners pass through.\n"
+       "  // The top level is never cut inside the unit: its winners pass through.\n"
        "  assign val_o   = g_level[Levels-1].val_up;\n"
        "  assign avail_o = g_level[Levels-1].avail_up;\n"
        "  assign win_o   = g_level[Levels-1].win_up;\n"
@@ -189,7 +195,7 @@ void sides(SvModule& m, const Config& c, const string& max_val, const string& mi
            {{"Inputs", "Inputs"},
             {"MinSide", is_max ? "0" : "1"},
             {"Payload", payload},
-            {"Cut", "Cut"}});
+            {"Cuts", "Cuts"}});
   }
 }
 
@@ -201,7 +207,7 @@ SvFile leaf_unit_module(const Config& c) {
              "trees: the max tree takes the right leaf iff it is greater, the min tree reuses "
              "the result reversed (right iff not greater, so ties go right).");
   m.param("Inputs", 2, "Leaves, R: a power of two, at least 2.");
-  m.param("Cut", 0, "0: no register inside; else the level that reads registered winners.");
+  m.param("Cuts", 0, "Bit j (0 < j < log2(Inputs)): level j reads registered winners.");
   m.ports(
       {{"input", 0, "clk_i", "Clock."},
        {"input", 0, "rst_ni", "Asynchronous reset, active low."},
@@ -278,7 +284,7 @@ SvFile unit_module(const Config& c) {
              "winner's index is its child's position, above the child's own winner index.");
   m.param("Inputs", 2, "Children, R: a power of two, at least 2.");
   m.param("ChildIndexBits", 1, "Width of a child's index (its position in its subtree), bits.");
-  m.param("Cut", 0, "0: no register inside; else the level that reads registered winners.");
+  m.param("Cuts", 0, "Bit j (0 < j < log2(Inputs)): level j reads registered winners.");
   std::vector<Port> ports = {
       {"input", 0, "clk_i", "Clock."},
       {"input", 0, "rst_ni", "Asynchronous reset, active low."},
@@ -339,20 +345,16 @@ SvFile unit_module(const Config& c) {
   return m.file();
 }
 
-// Where the pop's cut falls (docs/orizuru.md, Drain): nowhere when a pop
-// rewrites its whole path in one cycle; otherwise below tree level
-// pop_levels, either between layer `layer` and the one below it (level 0) or
-// inside layer `layer`'s units, whose level `level` reads registered winners.
-struct PopCut {
-  bool any = false;
-  int layer = 0;
-  int level = 0;
-};
-
-PopCut pop_cut(const OrizuruTiming& t) {
-  return {t.pop_levels > 0 && t.pop_levels < t.tree_levels, t.pop_levels / t.unit_levels,
-          t.pop_levels % t.unit_levels};
+// The pop's cuts (docs/orizuru.md, Drain) are tree levels that read the
+// winners of the level below from registers: a cut at a layer's first level
+// lies between two layers of units (layer_children), any other inside the
+// units of its layer (the side module's Cuts).
+bool cut_below_layer(const OrizuruTiming& t, int l) {
+  return std::find(t.pop_cuts.begin(), t.pop_cuts.end(), l * t.unit_levels) != t.pop_cuts.end();
 }
+
+// The name of the cut at t.pop_cuts[i], a localparam of the top module.
+string cut_name(size_t i) { return fmt::format("Cut{}", i + 1); }
 
 // The signals of one layer of units, each side's winners and, above layer 0,
 // the children they read (the layer below, padded to whole units).
@@ -380,12 +382,10 @@ void layer_children(SvModule& m, const OrizuruTiming& t, int l) {
   const int u = t.units_per_layer[size_t(l)], R = t.unit_inputs, r = t.unit_levels;
   const int below = t.units_per_layer[size_t(l - 1)];
   const int pad = u * R - below;
-  const PopCut p = pop_cut(t);
-  const bool cut = p.any && p.level == 0 && p.layer == l;
+  const bool cut = cut_below_layer(t, l);
   std::vector<Reg> regs;
   if (cut) {
-    m.comment(fmt::format("The pop's cut: layer {} reads layer {}'s winners registered.", l,
-                          l - 1));
+    m.comment(fmt::format("A pop's cut: layer {} reads layer {}'s winners registered.", l, l - 1));
   }
   for (const char* side : {"max", "min"}) {
     const auto padded = [&](const string& field, int bits) {
@@ -408,36 +408,49 @@ void layer_children(SvModule& m, const OrizuruTiming& t, int l) {
 
 // Where a pop rewrites the tree, and when. The popped leaf is the channel its
 // side's root register presents, so its path is decoded from that register
-// instead of walked down the winner bits. Levels below PopLevels are rewritten
-// in the cycle the outlier is taken, the others in the next cycle from the cut
-// registers (layer_children), while the other side's outlier is presented: a
-// side pops at most every other cycle, and until the cut registers change the
-// root register keeps naming the popped leaf (docs/orizuru.md, Drain).
+// instead of walked down the winner bits. The part of the path below the first
+// cut is rewritten pop_delay cycles after the outlier is taken (0: in that
+// cycle), each part above a cut one cycle after the part below it, from the cut
+// registers (layer_children, the side module's Cuts). Until the last part is
+// rewritten the root register keeps naming the popped leaf, and the side's next
+// outlier waits for it (topk_top_module); the other side's is presented
+// meanwhile (docs/orizuru.md, Drain).
 void pop_paths(SvModule& m, const OrizuruTiming& t) {
-  const bool split = pop_cut(t).any, now = t.pop_levels > 0, next = t.pop_levels < t.tree_levels;
-  m.comment(split ? "A pop rewrites levels 0 .. PopLevels-1 of its path in the cycle its "
-                          "outlier is taken, the levels above in the next cycle."
-            : now       ? "A pop rewrites its whole path in the cycle its outlier is taken."
-                        : "A pop rewrites its whole path in the cycle after its outlier is taken.");
+  m.comment(t.pop_cycles == 1 ? "A pop rewrites its whole path in the cycle its outlier is taken."
+            : t.pop_cuts.empty()
+                ? "A pop rewrites its whole path in the cycle after its outlier is taken."
+                : fmt::format("A pop rewrites its path in {} parts, one a cycle, from the leaves "
+                              "up, the first {} its outlier is taken.",
+                              t.pop_cuts.size() + 1,
+                              t.pop_delay ? "in the cycle after" : "in the cycle"));
   m << "  logic [TreeLevels-1:0] max_path, min_path, max_rewrite, min_rewrite;\n"
        "  assign max_path = TreeLevels'(max_chan_q);\n"
        "  assign min_path = TreeLevels'(min_chan_q);\n";
-  if (next) {
-    const bool lost = mutated("orizuru.next_cycle_pop_lost");
-    m << "  logic pop_max_q, pop_min_q;\n";
-    m << registers({{"pop_max_q", lost ? "1'b0" : "pop_max"},
-                    {"pop_min_q", lost ? "1'b0" : "pop_min"}});
-  }
-  for (const char* side : {"max", "min"}) {
-    if (split) {
-      m << fmt::format(
-          "  assign {0}_rewrite = {{{{(TreeLevels - PopLevels){{pop_{0}_q}}}}, "
-          "{{PopLevels{{pop_{0}}}}}}};\n",
-          side);
-    } else {
-      m << fmt::format("  assign {0}_rewrite = {{TreeLevels{{pop_{0}{1}}}}};\n", side,
-                       now ? "" : "_q");
+  // The pop delayed by d cycles, d = 0 .. pop_cycles - 1.
+  const auto delayed = [](const string& side, int d) {
+    return d == 0 ? "pop_" + side : fmt::format("pop_{}_q{}", side, d);
+  };
+  std::vector<Reg> regs;
+  for (int d = 1; d < t.pop_cycles; ++d) {
+    const bool lost = d == 1 && mutated("orizuru.next_cycle_pop_lost");
+    for (const string side : {"max", "min"}) {
+      m << "  logic " << delayed(side, d) << ";\n";
+      regs.push_back({delayed(side, d), lost ? "1'b0" : delayed(side, d - 1)});
     }
+  }
+  if (!regs.empty()) m << registers(regs);
+  const size_t parts = t.pop_cuts.size() + 1;
+  for (const string side : {"max", "min"}) {
+    // The parts from the top down, each its levels' copies of its delayed pop.
+    std::vector<string> items;
+    for (size_t i = parts; i-- > 0;) {
+      const string from = i == 0 ? "" : cut_name(i - 1);
+      const string to = i + 1 == parts ? "TreeLevels" : cut_name(i);
+      const string width = from.empty() ? to : fmt::format("({} - {})", to, from);
+      items.push_back(fmt::format("{{{}{{{}}}}}", width, delayed(side, t.pop_delay + int(i))));
+    }
+    const string lhs = fmt::format("  assign {}_rewrite = ", side);
+    m << lhs << (items.size() == 1 ? items[0] : concat(items, "  ", lhs.size(), 2)) << ";\n";
   }
   m << "\n";
 }
@@ -460,12 +473,21 @@ void unit_pops(SvModule& m, const OrizuruTiming& t, int l) {
   }
 }
 
-// The parameters of layer l's units: the pop's cut inside them when it falls
-// inside that layer's units (between two layers it is in layer_children).
+// The parameters of layer l's units: the pop's cuts that fall inside them
+// (a cut between two layers is in layer_children).
 std::vector<std::pair<string, string>> unit_params(const OrizuruTiming& t, int l,
                                                    std::vector<std::pair<string, string>> params) {
-  if (const PopCut p = pop_cut(t); p.any && p.level != 0 && p.layer == l) {
-    params.push_back({"Cut", l == 0 ? "PopLevels" : fmt::format("PopLevels - {}*UnitLevels", l)});
+  std::vector<string> bits;
+  for (size_t i = 0; i < t.pop_cuts.size(); ++i) {
+    const int level = t.pop_cuts[i] - l * t.unit_levels;
+    if (level <= 0 || level >= t.unit_levels) continue;
+    bits.push_back(l == 0 ? fmt::format("(1 << {})", cut_name(i))
+                          : fmt::format("(1 << ({} - {}*UnitLevels))", cut_name(i), l));
+  }
+  if (!bits.empty()) {
+    string mask = bits[0];
+    for (size_t i = 1; i < bits.size(); ++i) mask += " | " + bits[i];
+    params.push_back({"Cuts", mask});
   }
   return params;
 }
@@ -478,28 +500,43 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   m.localparam("UnitLevels", r, "Comparator levels of a unit, log2(R).");
   m.localparam("TreeLevels", t.tree_levels, "Comparator levels of the tree.");
   m.localparam("LevelsPerStage", t.levels_per_stage, "Levels built in one cycle.");
-  const bool cut = pop_cut(t).any;
-  if (cut) {
-    m.localparam("PopLevels", t.pop_levels,
-                 "Tree levels a pop rewrites in its outlier's cycle, below the pop's cut; the "
-                 "others, the next cycle.");
-    m.localparam("CutStage", "(PopLevels + LevelsPerStage - 1) / LevelsPerStage",
-                 "The first build cycle above the pop's cut.");
+  const size_t cuts = t.pop_cuts.size();
+  for (size_t i = 0; i < cuts; ++i) {
+    m.localparam(cut_name(i), t.pop_cuts[i],
+                 fmt::format("A pop's cut: tree levels from here up read registered winners "
+                             "and are rewritten a cycle after those {}.",
+                             i == 0 ? "below" : fmt::format("from {} up", cut_name(i - 1))));
+  }
+  for (size_t i = 0; i < cuts; ++i) {
+    const string from = i == 0 ? "" : cut_name(i - 1);
+    const string levels = i == 0 ? cut_name(i) : fmt::format("{} - {}", cut_name(i), from);
+    m.localparam(cut_name(i) + "Stage",
+                 fmt::format("{}({} + LevelsPerStage - 1) / LevelsPerStage",
+                             i == 0 ? "" : from + "Stage + ", levels),
+                 fmt::format("The first build cycle of the levels above {}.", cut_name(i)));
+  }
+  if (cuts > 0) {
     m.comment(
-        "Build cycle s writes the winner bits of tree levels s*LevelsPerStage and up below the "
-        "cut, and of levels PopLevels + (s-CutStage)*LevelsPerStage and up above it: no cycle "
-        "builds levels on both sides, since the level above the cut reads registered winners.");
+        "Build cycle s writes the winner bits of LevelsPerStage tree levels, from the leaves "
+        "up, each cut's levels from its first build cycle on: no cycle builds levels on both "
+        "sides of a cut, since the level above it reads registered winners.");
   } else {
     m.comment("Build cycle s writes the winner bits of tree levels s*LevelsPerStage and up.");
   }
   m << "  logic [TreeLevels-1:0] build;\n"
        "  for (genvar j = 0; j < TreeLevels; j++) begin : g_build\n";
-  if (cut) {
-    m << fmt::format(
-        "    localparam int Stage = j < PopLevels ? j / LevelsPerStage\n"
-        "                                         : CutStage + (j - PopLevels) / LevelsPerStage;\n"
-        "    assign build[j] = building && stage_q == {}'(Stage);\n",
-        t.stage_bits);
+  if (cuts > 0) {
+    string stage = "    localparam int Stage = ";
+    const string pad(stage.size(), ' ');
+    for (size_t i = 0; i <= cuts; ++i) {
+      const string from = i == 0 ? "" : cut_name(i - 1);
+      const string term = i == 0 ? "j / LevelsPerStage"
+                                 : fmt::format("{0}Stage + (j - {0}) / LevelsPerStage", from);
+      if (i > 0) stage += "\n" + pad + ": ";
+      stage += i < cuts ? fmt::format("j < {} ? {}", cut_name(i), term) : term;
+    }
+    m << stage << ";\n"
+      << fmt::format("    assign build[j] = building && stage_q == {}'(Stage);\n", t.stage_bits);
   } else {
     m << fmt::format("    assign build[j] = building && stage_q == {}'(j / LevelsPerStage);\n",
                      t.stage_bits);
@@ -747,15 +784,40 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
       range(nb), mask_literal(valid), range(bw), range(sw), range(kw), range(int64_t(nb) * 16),
       range(nb), range(nb), range(cw));
   m << "  assign in_ready_o  = state_q == StLoad;\n"
-       "  assign in_fire     = in_valid_i && in_ready_o;\n"
-       "  assign out_valid_o = state_q == StDrain;\n"
-       "  assign out_fire    = out_valid_o && out_ready_i;\n"
+       "  assign in_fire     = in_valid_i && in_ready_o;\n";
+  if (t.pop_cycles > 2) {
+    // A side's next winner is in its root register pop_cycles after its pop;
+    // the other side's single cycle in between does not cover the wait.
+    m.localparam("PopCycles", t.pop_cycles,
+                 "Cycles from a side's pop until its next winner can be presented.");
+    m.comment("Cycles until each side's root register holds its next winner.");
+    m << fmt::format("  logic {0} max_wait_q, max_wait_d, min_wait_q, min_wait_d;\n",
+                     range(t.pop_wait_bits));
+    m << "  assign out_valid_o = state_q == StDrain && (side ? min_wait_q : max_wait_q) == '0;\n";
+  } else {
+    m << "  assign out_valid_o = state_q == StDrain;\n";
+  }
+  m << "  assign out_fire    = out_valid_o && out_ready_i;\n"
        "  assign side        = count_q[0];\n"
        "  assign pop_max     = out_fire && !side;\n"
        "  assign pop_min     = out_fire && side;\n"
        "  assign building    = state_q == StBuild;\n"
        "  assign out_data_o  = side ? {1'b1, min_val_q, min_chan_q}\n"
        "                            : {1'b0, max_val_q, max_chan_q};\n\n";
+  if (t.pop_cycles > 2) {
+    const int w = t.pop_wait_bits;
+    std::vector<Reg> waits;
+    const int wait = mutated("orizuru.pop_wait_short") ? 2 : 1;
+    for (const string side : {"max", "min"}) {
+      m << fmt::format(
+          "  assign {0}_wait_d = pop_{0} ? {1}'(PopCycles - {2})\n"
+          "                     : {0}_wait_q == '0 ? '0 : {0}_wait_q - {1}'d1;\n",
+          side, w, wait);
+      waits.push_back({side + "_wait_q", side + "_wait_d"});
+      m.op("add", w, side + "_wait_d");
+    }
+    m << registers(waits) << "\n";
+  }
   core(m);
   m << fmt::format(
       "\n  always_comb begin\n"
@@ -855,6 +917,8 @@ nlohmann::ordered_json topk_timing_manifest(const OrizuruTiming& t) {
   m["channel_bits"] = t.channel_bits;
   m["build_latency_cycles"] = t.build_cycles;
   m["outliers_per_cycle"] = 1;
+  m["pop_cycles"] = t.pop_cycles;
+  m["drain_cycles"] = t.drain_cycles;
   m["cycles_per_token"] = t.cycles_per_token;
   m["comparisons_per_token"] = t.comparisons_per_token;
   m["load_while_draining"] = false;
@@ -884,6 +948,7 @@ class Orizuru final : public Block {
         topk_top_module(t, base, what, [&](SvModule& m) { orizuru_core(m, c, t); }));
     out.manifest = topk_timing_manifest(t);
     out.manifest["pop_levels"] = t.pop_levels;
+    out.manifest["pop_cuts"] = t.pop_cuts;
     // Padding leaves and units make some instances idle; synthesis removes them.
     int64_t instances = 0;
     for (int l = 0; l < t.layers; ++l) {

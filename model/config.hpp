@@ -85,14 +85,22 @@ std::string accumulator_name(AccumulatorFormat format);
           "lower half of the levels, rounded down; 0: all in the next cycle; the tree's levels "  \
           "or more: all in one cycle",                                                            \
           "levels", -1, 64, -1, false)                                                            \
+  INTEGER(orizuru_pop_cycles, "",                                                                 \
+          "Cycles over which a pop rewrites its path of the Orizuru tree, the levels above "      \
+          "orizuru_pop_levels split evenly over the cycles after the first; a side presents its " \
+          "next outlier that many cycles after its last, so above 2 the drain has gaps "          \
+          "(docs/orizuru.md, Drain). 0: from target_period_fo4 when it is set (the fewest "       \
+          "cycles whose levels fit it), else 2",                                                  \
+          "cycles", 0, 64, 0, false)                                                              \
   INTEGER(fp_pipeline_stages, "",                                                                 \
           "Register stages of each floating-point unit (0: combinational); the accumulators "     \
           "keep max(1, S) partial sums, which sets their order (docs/numerics.md)",               \
           "stages", 0, 4, 1, false)                                                               \
   INTEGER(target_period_fo4, "",                                                                  \
-          "Clock period the floating-point units are pipelined for, in FO4 delays: sets "         \
-          "fp_pipeline_stages from their delay model (docs/fp_rtl.md, Pipelining); 0 keeps "      \
-          "fp_pipeline_stages as given; 130 is the paper's 500 MHz at 28 nm",                     \
+          "Clock period the floating-point units and Orizuru's pop are pipelined for, in FO4 "    \
+          "delays: sets fp_pipeline_stages, and orizuru_pop_cycles when it is 0, from the delay " \
+          "model (docs/fp_rtl.md, Pipelining); 0 keeps fp_pipeline_stages as given; 130 is the "  \
+          "paper's 500 MHz at 28 nm",                                                             \
           "FO4", 0, 100000, 0, false)                                                             \
   INTEGER(weight_beat_indices, "",                                                                \
           "Weight indices carried by one beat of the weight stream; at most channels", "indices", \

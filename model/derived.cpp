@@ -3,9 +3,26 @@
 #include <algorithm>
 
 #include "model/config.hpp"
+#include "model/perf/fp_delay.hpp"
 
 namespace oasis {
 namespace {
+
+// Where a pop over `cycles` cycles of a tree of `levels` levels splits its
+// path (docs/orizuru.md, Drain): the first level of each part after the
+// first, ascending. The first part is `first` levels (-1: levels / cycles,
+// rounded down but at least 1, since its cycle also carries the handshake's input delay and
+// the path's decode; 0: nothing, the whole path from the next cycle on), the
+// rest split as evenly as the levels allow. No boundary: the whole path in one
+// cycle.
+std::vector<int> pop_boundaries(int levels, int cycles, int first) {
+  const int p = first < 0 ? std::max(1, levels / std::max(1, cycles)) : std::min(first, levels);
+  if (cycles <= 1 || p >= levels) return {};
+  const int parts = std::min(cycles, 1 + levels - p);
+  std::vector<int> b;
+  for (int s = 1; s < parts; ++s) b.push_back(p + (s - 1) * (levels - p) / (parts - 1));
+  return b;
+}
 
 // Orizuru (or its baseline) for N = K leaves in units of R inputs.
 OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline) {
@@ -22,10 +39,28 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline) {
   for (int u : t.units_per_layer) t.units += u;
   t.tree_levels = t.layers * t.unit_levels;
   t.levels_per_stage = c.orizuru_levels_per_stage;
-  // -1: the lower half of the levels (rounded down) in the pop's own cycle,
-  // which also holds the input delay of the handshake and the path's decode.
-  t.pop_levels = c.orizuru_pop_levels < 0 ? t.tree_levels / 2
-                                          : std::min(c.orizuru_pop_levels, t.tree_levels);
+  if (!baseline) {
+    const int levels = t.tree_levels;
+    int cycles = c.orizuru_pop_cycles > 0 ? c.orizuru_pop_cycles : 2;
+    if (c.orizuru_pop_cycles == 0 && c.target_period_fo4 > 0) {
+      // The fewest cycles whose parts of the path each fit the clock.
+      const int fit = orizuru_levels_for_period(c.target_period_fo4);
+      for (cycles = 1; cycles < levels; ++cycles) {
+        const std::vector<int> b = pop_boundaries(levels, cycles, c.orizuru_pop_levels);
+        int longest = 0;
+        for (size_t i = 0; i <= b.size(); ++i) {
+          longest = std::max(longest, (i == b.size() ? levels : b[i]) - (i ? b[i - 1] : 0));
+        }
+        if (longest <= fit) break;
+      }
+    }
+    const std::vector<int> b = pop_boundaries(levels, cycles, c.orizuru_pop_levels);
+    t.pop_delay = !b.empty() && b.front() == 0 ? 1 : 0;
+    t.pop_cuts.assign(b.begin() + t.pop_delay, b.end());
+    t.pop_levels = t.pop_delay ? 0 : b.empty() ? levels : b.front();
+    t.pop_cycles = t.pop_delay + int(t.pop_cuts.size()) + 1;
+  }
+  t.pop_wait_bits = index_width(t.pop_cycles);
   t.beat_activations = t.unit_inputs;
   t.beats = ceil_div(c.channels, t.unit_inputs);
   t.padded_leaves = t.beats * t.unit_inputs;
@@ -37,16 +72,21 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline) {
     t.comparators = 2 * (n - 1);
     t.comparisons_per_token = pops * (n - 1);
   } else {
-    // The levels below and above the pop's cut are built in cycles of their
-    // own: the level above the cut reads registered winners.
-    t.build_cycles = ceil_div(t.pop_levels, t.levels_per_stage) +
-                     ceil_div(t.tree_levels - t.pop_levels, t.levels_per_stage);
+    // The levels between two of the pop's cuts are built in cycles of their
+    // own: the level above a cut reads registered winners.
+    t.build_cycles = 0;
+    for (size_t i = 0; i <= t.pop_cuts.size(); ++i) {
+      const int from = i ? t.pop_cuts[i - 1] : 0;
+      const int to = i == t.pop_cuts.size() ? t.tree_levels : t.pop_cuts[i];
+      t.build_cycles += ceil_div(to - from, t.levels_per_stage);
+    }
     // The max tree's N - 1, the min tree's N/2 - 1 beyond the shared leaf
     // comparisons; each pop re-compares one path of a side.
     t.comparators = (n - 1) + (n - 1 - n / 2);
     t.comparisons_per_token = t.comparators + pops * clog2(n);
   }
-  t.cycles_per_token = t.beats + t.build_cycles + 2 * t.k;
+  t.drain_cycles = t.pop_cycles <= 2 ? int(pops) : (t.k - 1) * t.pop_cycles + 2;
+  t.cycles_per_token = t.beats + t.build_cycles + t.drain_cycles;
   t.beat_bits = index_width(t.beats);
   t.stage_bits = index_width(t.build_cycles);
   t.output_bits = index_width(2 * t.k);
@@ -179,7 +219,7 @@ Derived derive(const Config& c) {
   // through the read's register and the S registers of the subtraction.
   co.clustering_done = co.token_beats * co.clustering_parts + cu.latency + 1;
   co.orizuru_done = (co.token_beats - 1) * co.clustering_parts + d.orizuru.build_cycles + 1;
-  co.error_calculation = d.outliers + co.ecu_latency;
+  co.error_calculation = d.orizuru.drain_cycles + co.ecu_latency;
   co.preprocess_cycles = std::max(co.clustering_done, co.orizuru_done) + co.error_calculation;
   return d;
 }

@@ -66,15 +66,29 @@ struct OrizuruTiming {
   int tree_levels = 0;               ///< comparator levels of the padded tree: layers * log2(R)
   int levels_per_stage = 0;          ///< comparator levels evaluated in one build cycle
   /// Tree levels (from the leaves) a pop rewrites in the cycle its outlier is
-  /// taken; the levels above it rewrites in the next cycle. tree_levels: all
-  /// at once. orizuru_pop_levels resolved (-1: half the levels, rounded up).
+  /// taken; tree_levels: all at once (docs/orizuru.md, Drain).
   int pop_levels = 0;
+  /// The levels, ascending, whose nodes read the winners of the level below
+  /// through the pop's cut registers: each starts the part of the path a pop
+  /// rewrites one cycle later than the part below it.
+  std::vector<int> pop_cuts;
+  /// 1 when a pop rewrites no level in the cycle its outlier is taken (its
+  /// first part, from the leaves, one cycle later), else 0.
+  int pop_delay = 0;
+  /// Cycles from a side's pop to the cycle its next winner can be presented:
+  /// pop_delay + pop_cuts.size() + 1 (the baseline: 1).
+  int pop_cycles = 1;
+  int pop_wait_bits = 1;  ///< a side's wait for its next winner: index_width(pop_cycles)
+  /// Cycles from the first outlier of a token to the last one, inclusive,
+  /// with the consumer always ready: the sides alternate, so 2k while
+  /// pop_cycles <= 2, else (k - 1) * pop_cycles + 2.
+  int drain_cycles = 0;
   int beat_activations = 0;          ///< activations per input beat (= R)
   int beats = 0;                     ///< input beats per token: ceil(N / R)
   int padded_leaves = 0;             ///< beats * R leaf registers (the extra ones unavailable)
   int channel_bits = 0;              ///< width of the channel field of an output
   int build_cycles = 0;              ///< cycles from the last beat to the first output
-  int cycles_per_token = 0;          ///< beats + build_cycles + 2k with no stalls
+  int cycles_per_token = 0;          ///< beats + build_cycles + drain_cycles with no stalls
   int beat_bits = 0;                 ///< an input beat of a token: max(1, clog2(beats))
   int stage_bits = 0;                ///< a build cycle: max(1, clog2(build_cycles))
   int output_bits = 0;               ///< one of the 2k outputs: max(1, clog2(2k))

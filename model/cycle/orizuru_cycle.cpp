@@ -9,6 +9,10 @@ OrizuruCycle::OrizuruCycle(const OrizuruTiming& timing)
     : t_(timing), leaves_(size_t(timing.channels)), outputs_(1) {}
 
 void OrizuruCycle::step(bool in_valid, const std::vector<Fp16>& beat, bool out_ready) {
+  const bool pop = out_valid() && out_ready;
+  const int side = count_ % 2;
+  for (int& w : wait_) w = std::max(0, w - 1);
+  if (pop) wait_[side] = t_.pop_cycles - 1;
   switch (state_) {
     case State::kLoad:
       if (!in_valid) break;
@@ -39,7 +43,7 @@ void OrizuruCycle::step(bool in_valid, const std::vector<Fp16>& beat, bool out_r
       }
       break;
     case State::kDrain:
-      if (!out_ready) break;
+      if (!pop) break;
       if (count_ == 2 * t_.k - 1) {
         count_ = 0;
         state_ = State::kLoad;

@@ -22,7 +22,9 @@ class OrizuruCycle {
 
   /// Outputs of the current cycle; they depend on the state only.
   bool in_ready() const { return state_ == State::kLoad; }
-  bool out_valid() const { return state_ == State::kDrain; }
+  /// While draining, the side whose turn it is has finished rewriting its
+  /// last pop's path (pop_cycles after that pop).
+  bool out_valid() const { return state_ == State::kDrain && wait_[count_ % 2] == 0; }
   /// The output offered this cycle (meaningful while out_valid()).
   const Outlier& out() const { return outputs_[size_t(count_)]; }
 
@@ -41,6 +43,7 @@ class OrizuruCycle {
   int beat_ = 0;
   int stage_ = 0;
   int count_ = 0;
+  int wait_[2] = {0, 0};  ///< per side (max, min): cycles until its next winner
   std::vector<Fp16> leaves_;
   std::vector<Outlier> outputs_;
   uint64_t tokens_done_ = 0;

@@ -101,4 +101,8 @@ int fp_stages_for_period(int period_fo4, const FpFormat& format, int max_stages)
   return max_stages;
 }
 
+int orizuru_levels_for_period(int period_fo4) {
+  return std::max(1, int(fp_stage_budget_fo4(period_fo4) / kOrizuruLevelFo4));
+}
+
 }  // namespace oasis

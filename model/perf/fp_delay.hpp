@@ -66,4 +66,13 @@ bool fits_period(const FpCuts& cuts, int period_fo4);
 /// fp_stage_budget_fo4; `max_stages` when none does.
 int fp_stages_for_period(int period_fo4, const FpFormat& format, int max_stages);
 
+/// The delay of one level of an Orizuru tree in FO4 (a binary16 order-key
+/// comparison and the winner multiplexers it drives), measured with OpenSTA on
+/// osu018 (docs/orizuru.md, Drain).
+inline constexpr double kOrizuruLevelFo4 = 18;
+
+/// The Orizuru tree levels a pop may rewrite in one cycle at a clock period of
+/// `period_fo4`: as many as fit fp_stage_budget_fo4, at least 1.
+int orizuru_levels_for_period(int period_fo4);
+
 }  // namespace oasis

@@ -84,6 +84,7 @@ inline std::vector<ConfigCase> random_cases(int n, uint64_t seed) {
         "orizuru_unit_inputs=" + std::to_string(1 << pick(1, 4)),
         "orizuru_levels_per_stage=" + std::to_string(pick(1, 3)),
         "orizuru_pop_levels=" + std::to_string(pick(-1, 4)),
+        "orizuru_pop_cycles=" + std::to_string(pick(0, 4)),
         "fp_pipeline_stages=" + std::to_string(pick(0, 2)),
         "weight_beat_indices=" + std::to_string(pick(1, std::min(64, K))),
         std::string("accumulator=") + (rng() % 2 ? "fp16" : "fp32"),

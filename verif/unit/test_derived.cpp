@@ -12,10 +12,11 @@
 #include <string>
 
 #include "gen/generator.hpp"
-#include "model/perf/analyze.hpp"
 #include "model/config.hpp"
 #include "model/cycle/core.hpp"
 #include "model/cycle/pe_line.hpp"
+#include "model/perf/analyze.hpp"
+#include "model/perf/fp_delay.hpp"
 #include "model/perf/perf.hpp"
 #include "verif/unit/config_cases.hpp"
 #include "verif/unit/random_gemm.hpp"
@@ -116,6 +117,49 @@ TEST(Derived, OrizuruPopCutAndItsBuild) {
   EXPECT_EQ(timing({"orizuru_levels_per_stage=4"}).cycles_per_token, 256 + 4 + 42);
   // The default config: four layers of 4-input units.
   EXPECT_EQ(derive(load_config(kDefault)).orizuru.pop_levels, 4);
+}
+
+// A pop over more than two cycles: the first part floor(L / C) levels (or
+// orizuru_pop_levels), the rest split evenly; the drain has a gap of C - 2
+// cycles after each pair; a clock target picks the fewest cycles whose parts
+// fit the delay model's levels per cycle.
+TEST(Derived, OrizuruPopOverSeveralCycles) {
+  const std::string paper = std::string(OASIS_SOURCE_DIR) + "/configs/paper.json";
+  const auto timing = [&](std::vector<std::string> sets) {
+    return derive(load_config(paper, sets)).orizuru;
+  };
+  const OrizuruTiming two = timing({});
+  EXPECT_EQ(two.pop_cycles, 2);
+  EXPECT_EQ(two.pop_cuts, std::vector<int>{6});
+  EXPECT_EQ(two.drain_cycles, 42);
+  const OrizuruTiming five = timing({"orizuru_pop_cycles=5"});
+  EXPECT_EQ(five.pop_levels, 2);
+  EXPECT_EQ(five.pop_cuts, (std::vector<int>{2, 4, 7, 9}));
+  EXPECT_EQ(five.pop_cycles, 5);
+  EXPECT_EQ(five.drain_cycles, 20 * 5 + 2);
+  EXPECT_EQ(five.build_cycles, 12);
+  EXPECT_EQ(five.cycles_per_token, 256 + 12 + 102);
+  const OrizuruTiming late = timing({"orizuru_pop_cycles=3", "orizuru_pop_levels=0"});
+  EXPECT_EQ(late.pop_delay, 1);
+  EXPECT_EQ(late.pop_cuts, std::vector<int>{6});
+  EXPECT_EQ(late.pop_cycles, 3);
+  // More cycles than levels above the first part: one level a cycle.
+  EXPECT_EQ(timing({"orizuru_pop_cycles=64"}).pop_cycles, 12);
+  EXPECT_EQ(timing({"orizuru_pop_cycles=1"}).pop_cuts, std::vector<int>{});
+  EXPECT_EQ(timing({"orizuru_pop_cycles=1"}).pop_levels, 12);
+  EXPECT_EQ(timing({"orizuru_pop_cycles=1"}).drain_cycles, 42);
+  // From the clock: 18 FO4 a level; 6 levels fit 130 FO4, 3 fit 80, 2 fit 50.
+  EXPECT_EQ(orizuru_levels_for_period(130), 6);
+  EXPECT_EQ(orizuru_levels_for_period(80), 3);
+  EXPECT_EQ(orizuru_levels_for_period(50), 2);
+  EXPECT_EQ(timing({"target_period_fo4=130"}).pop_cycles, 2);
+  EXPECT_EQ(timing({"target_period_fo4=80"}).pop_cycles, 4);
+  EXPECT_EQ(timing({"target_period_fo4=50"}).pop_cycles, 6);
+  EXPECT_EQ(timing({"target_period_fo4=50"}).pop_cuts, (std::vector<int>{2, 4, 6, 8, 10}));
+  EXPECT_EQ(timing({"target_period_fo4=50", "orizuru_pop_cycles=2"}).pop_cycles, 2);
+  // The core's pre-processing waits for the whole drain.
+  const Derived d = derive(load_config(paper, {"orizuru_pop_cycles=5"}));
+  EXPECT_EQ(d.core.error_calculation, 102 + d.core.ecu_latency);
 }
 
 // The weight stream bounds the row: one bound everywhere, what the cycle
