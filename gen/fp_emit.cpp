@@ -161,7 +161,7 @@ void drop_unused_units(BlockOutput& out, const Config& c) {
     }
     return false;
   };
-  for (const string unit : {"oasis_fp_add", "oasis_fp_mul"}) {
+  for (const string unit : {"oasis_fp_add", "oasis_fp_mul", "oasis_fp_convert"}) {
     if (!used(unit)) std::erase(out.primitives, unit + ".sv");
   }
   const string level = module_name(c, "tree_level");

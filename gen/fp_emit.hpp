@@ -103,7 +103,8 @@ void chain_stage(SvModule& m, const FpFormat& f, FpOp op, const string& inst, co
 
 /// Drops from a block's primitives the combinational oasis_fp_add.sv and
 /// oasis_fp_mul.sv when none of its files instantiates them (every unit of that
-/// kind has registers inside), and from its files the tree level
+/// kind has registers inside), oasis_fp_convert.sv likewise (a binary16 line
+/// converts nothing between formats), and from its files the tree level
 /// (tree_level_module) when no tree has two inputs: a module nothing
 /// instantiates would be a second top.
 void drop_unused_units(BlockOutput& out, const Config& c);

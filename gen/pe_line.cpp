@@ -223,17 +223,18 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
          "  assign unused_lut_tail = ^lut_sel[ChunkLanes*16-1:Lanes*16];\n";
   }
   m << fmt::format("  logic {0} count_a, lut_a;\n", range(int64_t(Tp) * aw));
-  m << "  for (genvar t = 0; t < Lanes; t++) begin : g_lane\n    logic [31:0] count32;\n";
+  // A count straight into A, one rounding (exact in binary32; in binary16 the
+  // same as through binary32, which holds every count exactly).
+  m << "  for (genvar t = 0; t < Lanes; t++) begin : g_lane\n";
   m.inst("oasis_fp_from_uint", "u_count",
-         {{"n_i", "cnt_data_i[t*CountBits +: CountBits]"}, {"result_o", "count32"}}, "    ",
-         {{"IntBits", "CountBits"}, {"ExpBits", "8"}, {"FracBits", "23"}}, "Lanes");
-  m.op("fp_from_uint", W, "count32", Tp);
-  if (aw == 32) {
-    m << "    assign count_a[t*AccBits +: AccBits] = count32;\n";
-  } else {
-    fp_convert(m, kBinary32Format, f, "u_count16", "count32", "count_a[t*AccBits +: AccBits]",
-               "    ", "Lanes");
-  }
+         {{"n_i", "cnt_data_i[t*CountBits +: CountBits]"},
+          {"result_o", "count_a[t*AccBits +: AccBits]"}},
+         "    ",
+         {{"IntBits", "CountBits"},
+          {"ExpBits", std::to_string(f.exp_bits)},
+          {"FracBits", std::to_string(f.frac_bits)}},
+         "Lanes");
+  m.op("fp_from_uint", W, "count_a", Tp);
   widen(m, f, "u_widen", "lut_sel[t*16 +: 16]", "lut_a[t*AccBits +: AccBits]", "    ", "Lanes");
   m << "  end\n";
   m << pipe_stage("conv", S, "cnt_valid_i",
