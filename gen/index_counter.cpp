@@ -314,6 +314,10 @@ class IndexCounterArrayBlock final : public Block {
     const int chunks = ict.chunks_per_row;
     const int bw = ict.beat_bits;
     const int chw = ict.chunk_bits;
+    const bool stage = ict.input_stage;
+    // With the input stage the decoders read the registered beat.
+    const std::string data = stage ? "in_data_q" : "idx_data_i";
+    const std::string mask = stage ? "in_mask_q" : "idx_mask_i";
     const int bank = chunks * t * w;  // presenting bank, padded to whole chunks
     const bool partial = int64_t(beats) * group > c.channels;
     if (group > 65535) {
@@ -373,9 +377,11 @@ class IndexCounterArrayBlock final : public Block {
             "counts ({7} bits each, so K equal indices fit) accumulate in the counting bank, move "
             "to the presenting bank with the row's last beat, and are presented {8} a cycle in "
             "{9} chunk(s) while the next row is counted. A row's last beat waits while the "
-            "presenting bank still holds a row.",
-            counters, inputs, group, b, c.channels, beats, entries, w, t, chunks,
-            kBehaviouralMacro),
+            "presenting bank still holds a row.{11}",
+            counters, inputs, group, b, c.channels, beats, entries, w, t, chunks, kBehaviouralMacro,
+            stage ? " An accepted beat is registered (the input stage) and counted from the "
+                    "register, a cycle later."
+                  : ""),
         ports);
 
     s += fmt::format(
@@ -395,6 +401,27 @@ class IndexCounterArrayBlock final : public Block {
         "  localparam int CountBits = {};\n\n",
         group, c.act_bits, c.weight_bits, sw, w);
 
+    if (stage) {
+      s +=
+          "  /// The input stage: the accepted beat, registered before the decoders and trees; it\n"
+          "  /// takes a beat while empty or while the one it holds is counted.\n"
+          "  logic in_valid_q;\n"
+          "  logic [Positions*IndexBits-1:0] in_data_q;\n"
+          "  logic [Positions-1:0] in_mask_q;\n"
+          "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+          "    if (!rst_ni) begin\n"
+          "      in_valid_q <= 1'b0;\n"
+          "      in_data_q  <= '0;\n"
+          "      in_mask_q  <= '0;\n"
+          "    end else if (idx_valid_i && idx_ready_o) begin\n"
+          "      in_valid_q <= 1'b1;\n"
+          "      in_data_q  <= idx_data_i;\n"
+          "      in_mask_q  <= idx_mask_i;\n"
+          "    end else if (accept) begin\n"
+          "      in_valid_q <= 1'b0;\n"
+          "    end\n"
+          "  end\n\n";
+    }
     // Which positions count.
     s += "  /// Positions counted this beat: the input mask and the row's extent.\n"
          "  logic [Positions-1:0] count_mask;\n";
@@ -416,9 +443,9 @@ class IndexCounterArrayBlock final : public Block {
       s += fmt::format("  /// Positions of the last beat that hold channels below K.\n"
                        "  localparam logic [Positions-1:0] LastBeatMask = {};\n",
                        hex_mask(group, in_row));
-      s += "  assign count_mask = last_beat ? (idx_mask_i & LastBeatMask) : idx_mask_i;\n\n";
+      s += fmt::format("  assign count_mask = last_beat ? ({0} & LastBeatMask) : {0};\n\n", mask);
     } else {
-      s += "  assign count_mask = idx_mask_i;\n\n";
+      s += fmt::format("  assign count_mask = {};\n\n", mask);
     }
 
     // This beat's counts and the row's, as compressor trees and counting-bank adders of full and
@@ -444,8 +471,12 @@ class IndexCounterArrayBlock final : public Block {
         "    for (int e = 0; e < Entries; e++) bin_count[e] = '0;\n"
         "    for (int p = 0; p < Positions; p++) begin\n"
         "      if (count_mask[p]) begin\n"
-        "        bin_count[idx_data_i[p*IndexBits +: IndexBits]] =\n"
-        "            bin_count[idx_data_i[p*IndexBits +: IndexBits]] + BeatCountBits'(1);\n"
+        "        bin_count[" +
+        data +
+        "[p*IndexBits +: IndexBits]] =\n"
+        "            bin_count[" +
+        data +
+        "[p*IndexBits +: IndexBits]] + BeatCountBits'(1);\n"
         "      end\n"
         "    end\n"
         "  end\n"
@@ -468,10 +499,14 @@ class IndexCounterArrayBlock final : public Block {
         "    logic [(1 << WeightBits)-1:0] weight_onehot;\n"
         "    for (genvar a = 0; a < (1 << ActBits); a++) begin : g_act\n"
         "      assign act_onehot[a] =\n"
-        "          count_mask[p] && idx_data_i[p*IndexBits + WeightBits +: ActBits] == ActBits'(a);\n"
+        "          count_mask[p] && " +
+        data +
+        "[p*IndexBits + WeightBits +: ActBits] == ActBits'(a);\n"
         "    end\n"
         "    for (genvar v = 0; v < (1 << WeightBits); v++) begin : g_weight\n"
-        "      assign weight_onehot[v] = idx_data_i[p*IndexBits +: WeightBits] == WeightBits'(v);\n"
+        "      assign weight_onehot[v] = " +
+        data +
+        "[p*IndexBits +: WeightBits] == WeightBits'(v);\n"
         "    end\n"
         "    for (genvar e = 0; e < Entries; e++) begin : g_entry\n"
         "      assign hits[e*Positions + p] =\n"
@@ -514,7 +549,8 @@ class IndexCounterArrayBlock final : public Block {
     s += fmt::format("  logic [{}:0] out_d, out_q;\n", bank - 1);
     s += "  logic out_valid_d, out_valid_q;\n";
     if (chunks > 1) s += fmt::format("  logic [{}:0] chunk_d, chunk_q;\n", chw - 1);
-    s += "  logic accept, load_out, taken, out_free;\n\n";
+    s += stage ? "  logic accept, load_out, taken, out_free, count_ready;\n\n"
+               : "  logic accept, load_out, taken, out_free;\n\n";
     s += chunks > 1 ? fmt::format("  assign cnt_last_o  = chunk_q == {}'d{};\n", chw, chunks - 1)
                     : "  assign cnt_last_o  = 1'b1;\n";
     s += chunks > 1 ? "  assign cnt_chunk_o = chunk_q;\n" : "  assign cnt_chunk_o = 1'b0;\n";
@@ -522,8 +558,14 @@ class IndexCounterArrayBlock final : public Block {
     s += fmt::format("  assign cnt_data_o  = out_q[{}:0];\n", t * w - 1);
     s += "  assign taken       = out_valid_q && cnt_ready_i;\n";
     s += "  assign out_free    = !out_valid_q || (cnt_ready_i && cnt_last_o);\n";
-    s += "  assign idx_ready_o = !last_beat || out_free;\n";
-    s += "  assign accept      = idx_valid_i && idx_ready_o;\n";
+    if (stage) {
+      s += "  assign count_ready = !last_beat || out_free;\n";
+      s += "  assign idx_ready_o = !in_valid_q || count_ready;\n";
+      s += "  assign accept      = in_valid_q && count_ready;\n";
+    } else {
+      s += "  assign idx_ready_o = !last_beat || out_free;\n";
+      s += "  assign accept      = idx_valid_i && idx_ready_o;\n";
+    }
     s += "  assign load_out    = accept && last_beat;\n\n";
 
     const std::string loaded = bank > entries * w
@@ -566,6 +608,7 @@ class IndexCounterArrayBlock final : public Block {
     top.ports = ports;
     out.files.push_back(std::move(top));
 
+    out.manifest["input_stage"] = ict.input_stage;
     out.manifest["latency_cycles"] = ict.latency;
     out.manifest["row_interval_cycles"] = ict.row_interval;
     out.manifest["beats_per_row"] = beats;

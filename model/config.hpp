@@ -92,6 +92,12 @@ std::string accumulator_name(AccumulatorFormat format);
           "(docs/orizuru.md, Drain). 0: from target_period_fo4 when it is set (the fewest "       \
           "cycles whose levels fit it), else 2",                                                  \
           "cycles", 0, 64, 0, false)                                                              \
+  INTEGER(index_counter_input_stage, "",                                                          \
+          "A register between the Concat Units and the Index Counter array's decoders and "       \
+          "trees, a cycle more of latency (docs/index_counter.md): 1 on, 0 off, -1 from "         \
+          "target_period_fo4 (on when the delay model's concatenate-and-count path does not fit " \
+          "it; off without a target)",                                                            \
+          "", -1, 1, -1, false)                                                                   \
   INTEGER(fp_pipeline_stages, "",                                                                 \
           "Register stages of each floating-point unit (0: combinational); the accumulators "     \
           "keep max(1, S) partial sums, which sets their order (docs/numerics.md)",               \

@@ -183,7 +183,12 @@ Derived derive(const Config& c) {
   ic.count_bits = d.count_bits;
   ic.column_bits = count_width(c.counter_inputs);
   ic.beat_sum_bits = count_width(d.indices_per_cycle);
-  ic.latency = 1;
+  ic.input_stage =
+      c.index_counter_input_stage < 0
+          ? c.target_period_fo4 > 0 && index_count_path_fo4(d.indices_per_cycle, d.count_bits) >
+                                           fp_stage_budget_fo4(c.target_period_fo4)
+          : c.index_counter_input_stage == 1;
+  ic.latency = 1 + (ic.input_stage ? 1 : 0);
   ic.row_interval = std::max(ic.beats_per_row, ic.chunks_per_row);
   ic.beat_bits = index_width(ic.beats_per_row);
   ic.chunk_bits = index_width(ic.chunks_per_row);

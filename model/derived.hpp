@@ -106,7 +106,10 @@ struct IndexCounterTiming {
   int count_bits = 0;      ///< clog2(K + 1): a count of K equal indices fits
   int column_bits = 0;     ///< clog2(I + 1): one Index Counter's column sum
   int beat_sum_bits = 0;   ///< clog2(C*I + 1): a beat's sum over the C counters
-  int latency = 0;         ///< a row's last beat accepted to its first chunk presented
+  /// The beat's indices are registered before their decoders and trees
+  /// (index_counter_input_stage resolved).
+  bool input_stage = false;
+  int latency = 0;         ///< a row's last beat accepted to its first chunk presented: 1 + stage
   int row_interval = 0;    ///< max(beats, chunks): double-buffered count banks
   int beat_bits = 0;       ///< max(1, clog2(beats)): the beat of a row being counted
   int chunk_bits = 0;      ///< max(1, clog2(chunks)): the chunk of a row presented

@@ -58,6 +58,7 @@ IndexCounterArray::IndexCounterArray(const Config& c, const Derived& d)
       chunks_(d.index_counter_array.chunks_per_row),
       group_(d.indices_per_cycle),
       lanes_out_(c.mac_tree_inputs),
+      stage_(d.index_counter_array.input_stage),
       acc_(size_t(entries_), 0),
       out_(size_t(entries_), 0) {}
 
@@ -67,12 +68,18 @@ void IndexCounterArray::reset() {
   std::fill(out_.begin(), out_.end(), 0);
   out_valid_ = false;
   chunk_ = 0;
+  in_beat_ = 0;
+  in_valid_ = false;
 }
 
-bool IndexCounterArray::idx_ready(bool cnt_ready) const {
+bool IndexCounterArray::count_ready(bool cnt_ready) const {
   // A row's last beat needs the presenting bank free (or freed this cycle).
   const bool out_free = !out_valid_ || (cnt_ready && cnt_last());
   return beat_ != beats_ - 1 || out_free;
+}
+
+bool IndexCounterArray::idx_ready(bool cnt_ready) const {
+  return stage_ ? !in_valid_ || count_ready(cnt_ready) : count_ready(cnt_ready);
 }
 
 uint32_t IndexCounterArray::cnt_data(int t) const {
@@ -83,16 +90,34 @@ uint32_t IndexCounterArray::cnt_data(int t) const {
 void IndexCounterArray::clock(bool idx_valid, std::span<const int> idx,
                               const std::vector<bool>& mask, bool cnt_ready) {
   const bool accept = idx_valid && idx_ready(cnt_ready);
+  if (accept && (idx.size() != size_t(group_) || mask.size() != size_t(group_))) {
+    throw std::invalid_argument(
+        fmt::format("IndexCounterArray::clock: {} indices and {} mask bits; allowed: C*I = {} each",
+                    idx.size(), mask.size(), group_));
+  }
+  if (!stage_) {
+    count(accept, idx, mask, cnt_ready);
+    return;
+  }
+  const bool counted = in_valid_ && count_ready(cnt_ready);
+  count(counted, in_idx_, in_mask_, cnt_ready);
+  if (accept) {
+    in_idx_.assign(idx.begin(), idx.end());
+    in_mask_ = mask;
+    in_valid_ = true;
+    in_beat_ = in_beat_ == beats_ - 1 ? 0 : in_beat_ + 1;
+  } else if (counted) {
+    in_valid_ = false;
+  }
+}
+
+void IndexCounterArray::count(bool accept, std::span<const int> idx, const std::vector<bool>& mask,
+                              bool cnt_ready) {
   const bool taken = out_valid_ && cnt_ready;
   const bool taken_last = taken && cnt_last();
   if (taken) chunk_ = taken_last ? 0 : chunk_ + 1;
   if (taken_last) out_valid_ = false;
   if (!accept) return;
-  if (idx.size() != size_t(group_) || mask.size() != size_t(group_)) {
-    throw std::invalid_argument(fmt::format(
-        "IndexCounterArray::clock: {} indices and {} mask bits; allowed: C*I = {} each",
-        idx.size(), mask.size(), group_));
-  }
   if (beat_ == 0) std::fill(acc_.begin(), acc_.end(), 0);
   for (int p = 0; p < group_; ++p) {
     if (!mask[size_t(p)] || !index_counter_in_row(config_, beat_, p)) continue;

@@ -60,7 +60,10 @@ std::vector<uint32_t> index_counts(std::span<const int> concat_indices,
                                    const std::vector<bool>& mask, int index_bits);
 
 /// Cycle model. Per cycle: set the inputs, read the outputs (idx_ready may
-/// depend combinationally on cnt_ready), then clock().
+/// depend combinationally on cnt_ready), then clock(). With the input stage
+/// (IndexCounterTiming::input_stage) a beat is registered when accepted and
+/// counted from the register: the stage takes a beat while it is empty or
+/// while the beat it holds is counted.
 class IndexCounterArray {
  public:
   explicit IndexCounterArray(const Config& config);
@@ -77,8 +80,10 @@ class IndexCounterArray {
   bool cnt_last() const { return chunk_ == chunks_ - 1; }
   /// Count t of the presented chunk (0 for entries beyond 2^(nA+nW)).
   uint32_t cnt_data(int t) const;
+  /// The input stage holds a beat not yet counted.
+  bool stage_full() const { return in_valid_; }
   /// The beat of the current row the next accepted beat will be (0-based).
-  int beat() const { return beat_; }
+  int beat() const { return stage_ ? in_beat_ : beat_; }
 
   /// The clock edge. `idx` and `mask` have C*I entries (read only when
   /// idx_valid).
@@ -86,9 +91,20 @@ class IndexCounterArray {
              bool cnt_ready);
 
  private:
+  /// Whether the counting takes a beat this cycle (from the input, or from
+  /// the input stage).
+  bool count_ready(bool cnt_ready) const;
+  /// The counting and the presenting bank's edge, `accept` the beat counted.
+  void count(bool accept, std::span<const int> idx, const std::vector<bool>& mask, bool cnt_ready);
+
   Config config_;
   int entries_, beats_, chunks_, group_, lanes_out_;
-  int beat_ = 0;
+  bool stage_ = false;
+  int beat_ = 0;           ///< the beat of the row the counting takes next
+  int in_beat_ = 0;        ///< with the stage: the beat of the row the input takes next
+  bool in_valid_ = false;  ///< the stage holds a beat
+  std::vector<int> in_idx_;
+  std::vector<bool> in_mask_;
   std::vector<uint32_t> acc_;  ///< the counting bank
   std::vector<uint32_t> out_;  ///< the presenting bank
   bool out_valid_ = false;

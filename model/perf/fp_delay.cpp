@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <tuple>
+#include <vector>
 
 namespace oasis {
 
@@ -103,6 +104,47 @@ int fp_stages_for_period(int period_fo4, const FpFormat& format, int max_stages)
 
 int orizuru_levels_for_period(int period_fo4) {
   return std::max(1, int(fp_stage_budget_fo4(period_fo4) / kOrizuruLevelFo4));
+}
+
+namespace {
+
+// Calibrated on one path, the default config's PE line in binary16 at 50 FO4
+// (16 positions, 8-bit counts; OpenSTA, docs/ppa.md): 11.5 FO4 from the beat
+// register through the Concat Units' multiplexers, 9.4 through the decoders,
+// 11 adder cells at 2.26 FO4 each (5 full-adder stages of the tree, its
+// ripple's last cell and 5 of the bank's carries) and 3 FO4 into the bank.
+constexpr double kConcatFo4 = 11.5;
+constexpr double kDecodeAndBankFo4 = 9.4 + 3;
+constexpr double kAdderCellFo4 = 2.26;
+
+// Full-adder stages until every column of an n-bit popcount holds at most two
+// bits (a full adder takes three bits of a column, leaves one, carries one).
+int popcount_tree_stages(int n) {
+  std::vector<int> h = {n};
+  int stages = 0;
+  while (*std::max_element(h.begin(), h.end()) > 2) {
+    std::vector<int> next(h.size() + 1, 0);
+    for (size_t j = 0; j < h.size(); ++j) {
+      next[j] += h[j] - 2 * (h[j] / 3);
+      next[j + 1] += h[j] / 3;
+    }
+    if (next.back() == 0) next.pop_back();
+    h = next;
+    ++stages;
+  }
+  return stages;
+}
+
+}  // namespace
+
+double index_count_stage_fo4(int positions, int count_bits) {
+  // The bank's ripple: its carries above the beat count's lowest bits.
+  const int cells = popcount_tree_stages(positions) + 1 + std::max(0, count_bits - 3);
+  return kDecodeAndBankFo4 + kAdderCellFo4 * cells;
+}
+
+double index_count_path_fo4(int positions, int count_bits) {
+  return kConcatFo4 + index_count_stage_fo4(positions, count_bits);
 }
 
 }  // namespace oasis

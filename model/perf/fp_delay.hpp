@@ -75,4 +75,16 @@ inline constexpr double kOrizuruLevelFo4 = 18;
 /// `period_fo4`: as many as fit fp_stage_budget_fo4, at least 1.
 int orizuru_levels_for_period(int period_fo4);
 
+/// The path from a PE line's counting-beat register through the Concat
+/// Units' beat multiplexers, the Index Counters' decoders, one entry's tree of
+/// full adders over `positions` bits, and the counting bank's adder of
+/// `count_bits` into its register, in FO4 (docs/index_counter.md, The input
+/// stage): a fixed part and a figure per adder cell on the path (the tree's
+/// full-adder stages, then the ripple of the bank's adder).
+double index_count_path_fo4(int positions, int count_bits);
+
+/// The same path with the input stage: from the stage's register through
+/// the decoders, the tree and the bank's adder.
+double index_count_stage_fo4(int positions, int count_bits);
+
 }  // namespace oasis

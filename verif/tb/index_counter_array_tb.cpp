@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
   };
   const auto drain = [&] {
     uint64_t guard = 0;
-    while ((!queue.empty() || model.cnt_valid() || dut.cnt_valid_o) &&
+    while ((!queue.empty() || model.stage_full() || model.cnt_valid() || dut.cnt_valid_o) &&
            !h.scoreboard().should_stop()) {
       cycle();
       if (++guard > 10'000'000) {

@@ -119,6 +119,30 @@ TEST(Derived, OrizuruPopCutAndItsBuild) {
   EXPECT_EQ(derive(load_config(kDefault)).orizuru.pop_levels, 4);
 }
 
+// The Index Counter array's input stage: from the clock target when -1, by the
+// delay model's concatenate-and-count path (49 FO4 at the default config, 80 at
+// the paper's); a cycle more of latency, in the PE line's row latency too.
+TEST(Derived, IndexCounterInputStage) {
+  const std::string paper = std::string(OASIS_SOURCE_DIR) + "/configs/paper.json";
+  const auto stage = [](const std::string& config, std::vector<std::string> sets) {
+    return derive(load_config(config, sets)).index_counter_array.input_stage;
+  };
+  EXPECT_NEAR(index_count_path_fo4(16, 8), 48.76, 1e-9);
+  EXPECT_NEAR(index_count_path_fo4(512, 13), 80.4, 1e-9);
+  EXPECT_FALSE(stage(kDefault, {}));
+  EXPECT_FALSE(stage(kDefault, {"target_period_fo4=80"}));
+  EXPECT_TRUE(stage(kDefault, {"target_period_fo4=50"}));
+  EXPECT_FALSE(stage(kDefault, {"target_period_fo4=50", "index_counter_input_stage=0"}));
+  EXPECT_TRUE(stage(kDefault, {"index_counter_input_stage=1"}));
+  EXPECT_FALSE(stage(paper, {"target_period_fo4=130"}));
+  EXPECT_TRUE(stage(paper, {"target_period_fo4=80"}));
+  const Derived off = derive(load_config(kDefault, {}));
+  const Derived on = derive(load_config(kDefault, {"index_counter_input_stage=1"}));
+  EXPECT_EQ(on.index_counter_array.latency, off.index_counter_array.latency + 1);
+  EXPECT_EQ(on.pe_line.row_latency, off.pe_line.row_latency + 1);
+  EXPECT_EQ(on.pe_line.row_interval, off.pe_line.row_interval);
+}
+
 // A pop over more than two cycles: the first part floor(L / C) levels (or
 // orizuru_pop_levels), the rest split evenly; the drain has a gap of C - 2
 // cycles after each pair; a clock target picks the fewest cycles whose parts
