@@ -745,11 +745,16 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
              what + fmt::format("\nToken in: {0} beat(s) of {1} binary16 activations (channel "
                                 "beat*{1} + i at [i*16 +: 16]; channels past {2} are padding and "
                                 "never output). Then {3} build cycle(s), then the {4} outliers "
-                                "out, one per cycle while out_ready_i is set, in the order max_1, "
+                                "out, {5} while out_ready_i is set, in the order max_1, "
                                 "min_1, max_2, min_2, ... A new token is taken only after the "
                                 "last outlier of the previous one has gone (in_ready_o is low "
                                 "meanwhile).",
-                                t.beats, B, t.channels, t.build_cycles, 2 * t.k));
+                                t.beats, B, t.channels, t.build_cycles, 2 * t.k,
+                                t.pop_cycles > 2
+                                    ? fmt::format("a pair (max, min) every {} cycles, the "
+                                                  "cycles a pop takes,",
+                                                  t.pop_cycles)
+                                    : string("one per cycle")));
   m.ports({{"input", 0, "clk_i", "Clock."},
            {"input", 0, "rst_ni", "Asynchronous reset, active low."},
            {"input", 0, "in_valid_i", "A beat of the token is offered."},
