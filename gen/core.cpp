@@ -364,8 +364,9 @@ void lines(SvModule& m, const Config& c, const Dims& d) {
       "  logic w_fire, w_first, group_last_d, group_last_q, last_group, last_seen_d, last_seen_q;\n"
       "  logic {0} w_beat_d, w_beat_q;\n"
       "  logic {1} rows_in, rows, group_rows_d, group_rows_q;\n"
-      "  logic [31:0] rows_total_d, rows_total_q, out_count_d, out_count_q;\n"
-      "  logic [31:0] rows_left;\n"
+      "  // Rows of the token sent to the lines and not yet out, a register of its own so that\n"
+      "  // the output side reads no subtraction.\n"
+      "  logic [31:0] rows_left_d, rows_left_q;\n"
       "  assign w_ready_o  = ctx_valid_q && &line_w_ready;\n"
       "  assign w_fire     = w_valid_i && w_ready_o;\n"
       "  assign w_first    = w_beat_q == '0;\n"
@@ -380,9 +381,8 @@ void lines(SvModule& m, const Config& c, const Dims& d) {
   m << fmt::format(
       "  // Output side: one group of rows a beat, lane p from line p. Only the token's last\n"
       "  // group can have fewer than Lines rows; its lines alone must have their outputs.\n"
-      "  assign rows_left = rows_total_q - out_count_q;\n"
-      "  assign y_rows_o  = last_seen_q && rows_left < 32'(Lines) ? {0}'(rows_left)\n"
-      "                                                            : {0}'(Lines);\n"
+      "  assign y_rows_o  = last_seen_q && rows_left_q < 32'(Lines) ? {0}'(rows_left_q)\n"
+      "                                                              : {0}'(Lines);\n"
       "  always_comb begin\n"
       "    y_valid_o = y_rows_o != '0;\n"
       "    y_data_o  = '0;\n"
@@ -396,44 +396,41 @@ void lines(SvModule& m, const Config& c, const Dims& d) {
       "  for (genvar p = 0; p < Lines; p++) begin : g_y_ready\n"
       "    assign line_y_ready[p] = y_ready_i && y_valid_o && {0}'(p) < y_rows_o;\n"
       "  end\n"
-      "  assign y_last_o = last_seen_q && rows_left <= 32'(Lines);\n"
+      "  assign y_last_o = last_seen_q && rows_left_q <= 32'(Lines);\n"
       "  assign idle_o   = !slot_busy_q && !ctx_valid_q && lines_idle;\n\n",
       RB);
-  m.op("sub", 32, "rows_left");
   m.op("lt", 32, "y_rows_o");
   m << fmt::format(
       "  always_comb begin\n"
       "    ctx_valid_d  = ctx_valid_q;\n    w_beat_d     = w_beat_q;\n"
       "    group_rows_d = group_rows_q;\n    group_last_d = group_last_q;\n"
-      "    last_seen_d  = last_seen_q;\n    rows_total_d = rows_total_q;\n"
-      "    out_count_d  = out_count_q;\n"
+      "    last_seen_d  = last_seen_q;\n    rows_left_d  = rows_left_q;\n"
       "    if (w_fire) begin\n"
       "      if (w_first) begin\n        group_rows_d = rows_in;\n        group_last_d = "
       "w_last_i;\n"
       "      end\n"
       "      if (w_beat_q == {0}'(GroupBeats - 1)) begin\n"
-      "        w_beat_d     = '0;\n        rows_total_d = rows_total_q + 32'(rows);\n"
+      "        w_beat_d     = '0;\n        rows_left_d  = rows_left_q + 32'(rows);\n"
       "        if (last_group) begin\n          ctx_valid_d = 1'b0;\n          last_seen_d = "
       "1'b1;\n"
       "        end\n"
       "      end else begin\n        w_beat_d = w_beat_q + {0}'d1;\n      end\n"
       "    end\n"
-      "    if (y_valid_o && y_ready_i) out_count_d = out_count_q + 32'(y_rows_o);\n"
+      "    if (y_valid_o && y_ready_i) rows_left_d = rows_left_d - 32'(y_rows_o);\n"
       "    if (do_switch) begin\n"
       "      ctx_valid_d  = 1'b1;\n      last_seen_d  = 1'b0;\n"
-      "      rows_total_d = '0;\n      out_count_d  = '0;\n"
+      "      rows_left_d  = '0;\n"
       "    end\n  end\n",
       fw);
   m.op("add", fw, "w_beat_d");
-  m.op("add", 32, "rows_total_d");
-  m.op("add", 32, "out_count_d");
+  m.op("add", 32, "rows_left_d");
+  m.op("sub", 32, "rows_left_d");
   m << registers({{"ctx_valid_q", "ctx_valid_d", "1'b0"},
                   {"w_beat_q", "w_beat_d"},
                   {"group_rows_q", "group_rows_d"},
                   {"group_last_q", "group_last_d", "1'b0"},
                   {"last_seen_q", "last_seen_d", "1'b0"},
-                  {"rows_total_q", "rows_total_d"},
-                  {"out_count_q", "out_count_d"}});
+                  {"rows_left_q", "rows_left_d"}});
   m << "\n  for (genvar p = 0; p < Lines; p++) begin : g_line\n";
   m.inst(module_name(c, "pe_line"), "u_line",
          {{"clk_i", "clk_i"},
