@@ -11,10 +11,10 @@ namespace {
 // Where a pop over `cycles` cycles of a tree of `levels` levels splits its
 // path (docs/orizuru.md, Drain): the first level of each part after the
 // first, ascending. The first part is `first` levels (-1: levels / cycles,
-// rounded down but at least 1, since its cycle also carries the handshake's input delay and
-// the path's decode; 0: nothing, the whole path from the next cycle on), the
-// rest split as evenly as the levels allow. No boundary: the whole path in one
-// cycle.
+// rounded down but at least 1, since its cycle also carries the handshake's
+// input delay and the path's decode; 0: nothing, the whole path from the next
+// cycle on), the rest split as evenly as the levels allow. No boundary: the
+// whole path in one cycle.
 std::vector<int> pop_boundaries(int levels, int cycles, int first) {
   const int p = first < 0 ? std::max(1, levels / std::max(1, cycles)) : std::min(first, levels);
   if (cycles <= 1 || p >= levels) return {};
