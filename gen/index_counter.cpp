@@ -464,23 +464,20 @@ class IndexCounterArrayBlock final : public Block {
 
     // The behavioural form: one loop over the positions, one adder per entry (each at a constant
     // offset: in a loop with a variable offset, Verilator rewrites the whole vector per entry).
-    std::string behavioural =
+    std::string behavioural = fmt::format(
         "  /// Entry e's count of the beat.\n"
         "  logic [BeatCountBits-1:0] bin_count [Entries];\n"
         "  always_comb begin\n"
         "    for (int e = 0; e < Entries; e++) bin_count[e] = '0;\n"
         "    for (int p = 0; p < Positions; p++) begin\n"
         "      if (count_mask[p]) begin\n"
-        "        bin_count[" +
-        data +
-        "[p*IndexBits +: IndexBits]] =\n"
-        "            bin_count[" +
-        data +
-        "[p*IndexBits +: IndexBits]] + BeatCountBits'(1);\n"
+        "        bin_count[{0}[p*IndexBits +: IndexBits]] =\n"
+        "            bin_count[{0}[p*IndexBits +: IndexBits]] + BeatCountBits'(1);\n"
         "      end\n"
         "    end\n"
         "  end\n"
-        "  for (genvar e = 0; e < Entries; e++) begin : g_bin\n";
+        "  for (genvar e = 0; e < Entries; e++) begin : g_bin\n",
+        data);
     behavioural +=
         beats > 1 ? "    assign row_counts[e*CountBits +: CountBits] =\n"
                     "        acc_in[e*CountBits +: CountBits] + CountBits'(bin_count[e]);\n"
@@ -492,26 +489,23 @@ class IndexCounterArrayBlock final : public Block {
         "  /// Entry e's hits of the beat, position p at [e*Positions + p]: p counts and holds e.\n"
         "  logic [Entries*Positions-1:0] hits;\n";
     structural += loop_open("p", group, "g_position");
-    structural +=
+    structural += fmt::format(
         "    /// The position's activation index one-hot; zero when the position does not count.\n"
         "    logic [(1 << ActBits)-1:0] act_onehot;\n"
         "    /// Its weight index one-hot.\n"
         "    logic [(1 << WeightBits)-1:0] weight_onehot;\n"
         "    for (genvar a = 0; a < (1 << ActBits); a++) begin : g_act\n"
         "      assign act_onehot[a] =\n"
-        "          count_mask[p] && " +
-        data +
-        "[p*IndexBits + WeightBits +: ActBits] == ActBits'(a);\n"
+        "          count_mask[p] && {0}[p*IndexBits + WeightBits +: ActBits] == ActBits'(a);\n"
         "    end\n"
         "    for (genvar v = 0; v < (1 << WeightBits); v++) begin : g_weight\n"
-        "      assign weight_onehot[v] = " +
-        data +
-        "[p*IndexBits +: WeightBits] == WeightBits'(v);\n"
+        "      assign weight_onehot[v] = {0}[p*IndexBits +: WeightBits] == WeightBits'(v);\n"
         "    end\n"
         "    for (genvar e = 0; e < Entries; e++) begin : g_entry\n"
         "      assign hits[e*Positions + p] =\n"
         "          act_onehot[e >> WeightBits] && weight_onehot[e % (1 << WeightBits)];\n"
-        "    end\n";
+        "    end\n",
+        data);
     structural += loop_close(group) + "\n";
 
     // The trees.
