@@ -24,6 +24,19 @@ std::vector<int> pop_boundaries(int levels, int cycles, int first) {
   return b;
 }
 
+// The levels of each part of a path of `levels` levels split at `boundaries`
+// (ascending; a leading 0 makes an empty first part).
+std::vector<int> part_levels(const std::vector<int>& boundaries, int levels) {
+  std::vector<int> parts;
+  int from = 0;
+  for (int b : boundaries) {
+    parts.push_back(b - from);
+    from = b;
+  }
+  parts.push_back(levels - from);
+  return parts;
+}
+
 // Orizuru (or its baseline) for N = K leaves in units of R inputs.
 OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline) {
   OrizuruTiming t;
@@ -46,12 +59,9 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline) {
       // The fewest cycles whose parts of the path each fit the clock.
       const int fit = orizuru_levels_for_period(c.target_period_fo4);
       for (cycles = 1; cycles < levels; ++cycles) {
-        const std::vector<int> b = pop_boundaries(levels, cycles, c.orizuru_pop_levels);
-        int longest = 0;
-        for (size_t i = 0; i <= b.size(); ++i) {
-          longest = std::max(longest, (i == b.size() ? levels : b[i]) - (i ? b[i - 1] : 0));
-        }
-        if (longest <= fit) break;
+        const std::vector<int> parts =
+            part_levels(pop_boundaries(levels, cycles, c.orizuru_pop_levels), levels);
+        if (*std::max_element(parts.begin(), parts.end()) <= fit) break;
       }
     }
     const std::vector<int> b = pop_boundaries(levels, cycles, c.orizuru_pop_levels);
@@ -75,10 +85,8 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline) {
     // The levels between two of the pop's cuts are built in cycles of their
     // own: the level above a cut reads registered winners.
     t.build_cycles = 0;
-    for (size_t i = 0; i <= t.pop_cuts.size(); ++i) {
-      const int from = i ? t.pop_cuts[i - 1] : 0;
-      const int to = i == t.pop_cuts.size() ? t.tree_levels : t.pop_cuts[i];
-      t.build_cycles += ceil_div(to - from, t.levels_per_stage);
+    for (int part : part_levels(t.pop_cuts, t.tree_levels)) {
+      t.build_cycles += ceil_div(part, t.levels_per_stage);
     }
     // The max tree's N - 1, the min tree's N/2 - 1 beyond the shared leaf
     // comparisons; each pop re-compares one path of a side.

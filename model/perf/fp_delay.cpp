@@ -137,14 +137,11 @@ int popcount_tree_stages(int n) {
 
 }  // namespace
 
-double index_count_stage_fo4(int positions, int count_bits) {
-  // The bank's ripple: its carries above the beat count's lowest bits.
-  const int cells = popcount_tree_stages(positions) + 1 + std::max(0, count_bits - 3);
-  return kDecodeAndBankFo4 + kAdderCellFo4 * cells;
-}
-
 double index_count_path_fo4(int positions, int count_bits) {
-  return kConcatFo4 + index_count_stage_fo4(positions, count_bits);
+  // The tree's stages, its ripple's last cell, and the bank's carries above
+  // the beat count's lowest bits.
+  const int cells = popcount_tree_stages(positions) + 1 + std::max(0, count_bits - 3);
+  return kConcatFo4 + kDecodeAndBankFo4 + kAdderCellFo4 * cells;
 }
 
 }  // namespace oasis

@@ -83,8 +83,4 @@ int orizuru_levels_for_period(int period_fo4);
 /// full-adder stages, then the ripple of the bank's adder).
 double index_count_path_fo4(int positions, int count_bits);
 
-/// The same path with the input stage: from the stage's register through
-/// the decoders, the tree and the bank's adder.
-double index_count_stage_fo4(int positions, int count_bits);
-
 }  // namespace oasis
