@@ -273,10 +273,13 @@ class MacLineBaselineBlock final : public Block {
                     "by a pairwise tree ({3} level(s); {4} tree(s) of {5} inputs), "
                     "accumulates the beat sums in beat order in {7} partial sum(s), then "
                     "scales by s_a and s_w and rounds to binary16. {6} register stage(s) per "
-                    "floating-point unit. No backpressure: a beat is taken whenever w_valid_i "
+                    "floating-point unit{8}. No backpressure: a beat is taken whenever w_valid_i "
                     "is set; y_valid_o is set for one cycle per row.",
                     B, M, f.name(), tm.tree_levels, tm.trees, std::min(M, c.mac_tree_inputs), S,
-                    tm.slots));
+                    tm.slots,
+                    tm.operand_stage ? ", and one between the operand multiplexers and the "
+                                       "multipliers"
+                                     : ""));
     m.ports(
         {{"input", 0, "clk_i", "Clock."},
          {"input", 0, "rst_ni", "Asynchronous reset, active low."},
@@ -299,6 +302,11 @@ class MacLineBaselineBlock final : public Block {
     m.localparam("Centroids", d.weight_centroids, "Weight centroids, 2^nW.");
     m.localparam("IdxBits", nW, "Bits of a weight index, nW.");
     m.localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
+    const bool op_stage = tm.operand_stage;
+    if (op_stage) {
+      m.localparam("OperandStages", 1,
+                   "Registers between the operand multiplexers and the multipliers.");
+    }
     m << fmt::format(
         "\n  // Beat counter within the row.\n"
         "  logic {0} beat_q;\n  logic first, last;\n  logic [15:0] sw_q, sw_cur;\n"
@@ -313,10 +321,24 @@ class MacLineBaselineBlock final : public Block {
     m << (int64_t(B) * M > K
               ? fmt::format("  assign act_pad = {{{}'(0), act_i}};\n", (int64_t(B) * M - K) * 16)
               : string("  assign act_pad = act_i;\n"));
-    m.comment("Lanes: the beat's activation, the dequantized weight, their product.");
+    // The beat's tag {s_w, last, first}, beside the operands' registers when
+    // there are any; `op` names what the multipliers take.
+    const string op_valid = op_stage ? "op_valid" : "w_valid_i";
+    const string op_sw = op_stage ? "op_sw" : "sw_cur";
+    const string op_last = op_stage ? "op_last" : "last";
+    const string op_first = op_stage ? "op_first" : "first";
+    if (op_stage) {
+      m.comment("The beat's tag beside the operand registers.");
+      m << pipe_stage("op", 1, "w_valid_i",
+                      {{"sw", 16, "sw_cur"}, {"last", 0, "last"}, {"first", 0, "first"}});
+    }
+    m.comment(op_stage ? "Lanes: the beat's activation and the dequantized weight, registered, "
+                         "and their product."
+                       : "Lanes: the beat's activation, the dequantized weight, their product.");
     m << fmt::format("  logic {} prod;\n  logic [Macs-1:0] prod_p;\n", range(int64_t(M) * aw));
     const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, S);
     if (mul_cuts.mask != 0) m << "  logic [Macs-1:0] prod_valid;\n";
+    if (op_stage) m << "  logic [Macs-1:0] op_lane_valid;\n";
     m << fmt::format(
         "  for (genvar i = 0; i < Macs; i++) begin : g_lane\n"
         "    logic [15:0] x, w;\n    logic {0} x_a, w_a;\n"
@@ -337,11 +359,20 @@ class MacLineBaselineBlock final : public Block {
         range(aw), bw);
     m.op("eq", bw, "x", int64_t(M) * (B - 1));
     m.op("eq", nW, "w", int64_t(M) * (d.weight_centroids - 1));
-    widen(m, f, "u_widen_x", "x", "x_a", "    ", "Macs");
-    widen(m, f, "u_widen_w", "w", "w_a", "    ", "Macs");
-    chain_unit(m, f, FpOp::kMul, "u_mul", "x_a", "w_a", "prod[i*AccBits +: AccBits]", S,
-               "w_valid_i", "prod_valid[i]", "    ", "Macs");
-    m << "    assign prod_p[i] = i < LastLanes || !last;\n  end\n";
+    if (op_stage) {
+      m << "    logic [15:0] x_op, w_op;\n    logic [31:0] ops;\n";
+      m << pipe("u_operand_pipe", "32", "OperandStages", "w_valid_i", "{x, w}", "op_lane_valid[i]",
+                "ops", "    ");
+      m << "    assign {x_op, w_op} = ops;\n";
+    }
+    widen(m, f, "u_widen_x", op_stage ? "x_op" : "x", "x_a", "    ", "Macs");
+    widen(m, f, "u_widen_w", op_stage ? "w_op" : "w", "w_a", "    ", "Macs");
+    chain_unit(m, f, FpOp::kMul, "u_mul", "x_a", "w_a", "prod[i*AccBits +: AccBits]", S, op_valid,
+               "prod_valid[i]", "    ", "Macs");
+    m << fmt::format("    assign prod_p[i] = i < LastLanes || !{};\n  end\n", op_last);
+    if (op_stage) {
+      m << "  logic unused_op_lane_valid;\n  assign unused_op_lane_valid = ^op_lane_valid;\n";
+    }
     m.comment(
         "The products' registers, then the pairwise tree, one instance per level; the "
         "beat's tag {s_w, last, first} rides beside them through as many registers.");
@@ -350,15 +381,15 @@ class MacLineBaselineBlock final : public Block {
     m << fmt::format("  logic {} mul_lane_valid;\n", range(M));
     m << "  for (genvar i = 0; i < Macs; i++) begin : g_mul_reg\n";
     m << pipe("u_pipe", "AccBits", std::to_string(mul_cuts.output_stages),
-              mul_cuts.mask != 0 ? "prod_valid[i]" : "w_valid_i", "prod[i*AccBits +: AccBits]",
+              mul_cuts.mask != 0 ? "prod_valid[i]" : op_valid, "prod[i*AccBits +: AccBits]",
               "mul_lane_valid[i]", "mul_prod[i*AccBits +: AccBits]", "    ");
     m << "  end\n";
-    m << pipe("u_mul_present_pipe", "Macs", std::to_string(S), "w_valid_i", "prod_p", "mul_valid",
+    m << pipe("u_mul_present_pipe", "Macs", std::to_string(S), op_valid, "prod_p", "mul_valid",
               "mul_present");
     m << "  logic unused_mul_lane_valid;\n  assign unused_mul_lane_valid = ^mul_lane_valid;\n";
     const TreeRoot root = tree(m, c, f, S, "lvl", M, "mul_prod", "mul_present", "mul_valid");
-    m << pipe_stage("tag", (1 + root.levels) * S, "w_valid_i",
-                    {{"sw", 16, "sw_cur"}, {"last", 0, "last"}, {"first", 0, "first"}});
+    m << pipe_stage("tag", (1 + root.levels) * S, op_valid,
+                    {{"sw", 16, op_sw}, {"last", 0, op_last}, {"first", 0, op_first}});
     m << "  // The beat's sum; its present bit is always set (lane 0 holds a channel).\n"
          "  logic unused_root;\n";
     m << fmt::format("  assign unused_root = ^{{{}, {}}};\n", root.present, root.valid);
@@ -395,6 +426,7 @@ class MacLineBaselineBlock final : public Block {
     out.manifest["beats_per_row"] = B;
     out.manifest["row_interval_cycles"] = tm.row_interval;
     out.manifest["row_latency_cycles"] = tm.row_latency;
+    out.manifest["operand_stage"] = tm.operand_stage;
     out.manifest["accumulator"] = f.name();
     drop_unused_units(out, c);
     return out;

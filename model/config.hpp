@@ -98,15 +98,23 @@ std::string accumulator_name(AccumulatorFormat format);
           "target_period_fo4 (on when the delay model's concatenate-and-count path does not fit " \
           "it; off without a target)",                                                            \
           "", -1, 1, -1, false)                                                                   \
+  INTEGER(mac_line_operand_stage, "",                                                             \
+          "A register between the MAC-line baseline's operand multiplexers (the beat's "          \
+          "activation, the dequantized weight) and its multipliers, a cycle more of latency "     \
+          "(docs/synth.md, Baselines): 1 on, 0 off, -1 from target_period_fo4 (on when the "      \
+          "delay model's multiplexers and first multiplier stage do not fit it; off without a "   \
+          "target)",                                                                              \
+          "", -1, 1, -1, false)                                                                   \
   INTEGER(fp_pipeline_stages, "",                                                                 \
           "Register stages of each floating-point unit (0: combinational); the accumulators "     \
           "keep max(1, S) partial sums, which sets their order (docs/numerics.md)",               \
           "stages", 0, 4, 1, false)                                                               \
   INTEGER(target_period_fo4, "",                                                                  \
-          "Clock period the floating-point units and Orizuru's pop are pipelined for, in FO4 "    \
-          "delays: sets fp_pipeline_stages, and orizuru_pop_cycles when it is 0, from the delay " \
-          "model (docs/fp_rtl.md, Pipelining); 0 keeps fp_pipeline_stages as given; 130 is the "  \
-          "paper's 500 MHz at 28 nm",                                                             \
+          "Clock period the blocks are pipelined for, in FO4 delays: sets fp_pipeline_stages, "   \
+          "orizuru_pop_cycles when it is 0, and index_counter_input_stage and "                   \
+          "mac_line_operand_stage when they are -1, from the delay model (docs/fp_rtl.md, "       \
+          "Pipelining); 0 keeps fp_pipeline_stages as given; 130 is the paper's 500 MHz at "      \
+          "28 nm",                                                                                \
           "FO4", 0, 100000, 0, false)                                                             \
   INTEGER(weight_beat_indices, "",                                                                \
           "Weight indices carried by one beat of the weight stream; at most channels", "indices", \

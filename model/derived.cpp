@@ -212,7 +212,14 @@ Derived derive(const Config& c) {
   ml.row_interval = ml.beats;
   ml.beat_bits = index_width(ml.beats);
   ml.slots = std::min(d.accumulator_slots, ml.beats);
-  ml.row_latency = (1 + ml.tree_levels) * s + d.accumulator_slots + clog2(ml.slots) * s + 2 * s +
+  ml.operand_stage =
+      c.mac_line_operand_stage < 0
+          ? c.target_period_fo4 > 0 &&
+                mac_line_operand_path_fo4(c.weight_bits, ml.beats, d.accumulator, s) >
+                    input_stage_budget_fo4(c.target_period_fo4)
+          : c.mac_line_operand_stage == 1;
+  ml.row_latency = (ml.operand_stage ? 1 : 0) + (1 + ml.tree_levels) * s + d.accumulator_slots +
+                   clog2(ml.slots) * s + 2 * s +
                    (c.accumulator == AccumulatorFormat::kFp32 ? s : 0);
 
   CoreTiming& co = d.core;

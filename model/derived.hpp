@@ -162,8 +162,11 @@ struct MacLineTiming {
   int slots = 0;         ///< partial sums the accumulator uses: min(L, beats)
   int row_interval = 0;  ///< cycles a row in steady state: beats
   int beat_bits = 0;     ///< a weight beat of a row: max(1, clog2(beats))
-  /// Last beat taken to y valid: (1 + tree_levels) S + L + ceil(log2 slots) S
-  /// + 2S (+ S for binary32).
+  /// A register between the operand multiplexers and the multipliers
+  /// (mac_line_operand_stage resolved).
+  bool operand_stage = false;
+  /// Last beat taken to y valid: operand_stage + (1 + tree_levels) S + L
+  /// + ceil(log2 slots) S + 2S (+ S for binary32).
   int row_latency = 0;
 };
 

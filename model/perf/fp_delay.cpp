@@ -10,8 +10,9 @@ namespace oasis {
 namespace {
 
 // A register's clock-to-output and setup time in osu018 (DFFSR: 0.34 ns and
-// 0.09 ns), in FO4 of 0.0992 ns, rounded up.
+// 0.09 ns), in FO4 of 0.0992 ns, rounded up; the setup time alone.
 constexpr double kRegisterFo4 = 5;
+constexpr double kSetupFo4 = 1;
 
 }  // namespace
 
@@ -87,6 +88,10 @@ double fp_stage_budget_fo4(int period_fo4) {
   return (1 - kPpaIoBudget) * period_fo4 - kRegisterFo4;
 }
 
+double input_stage_budget_fo4(int period_fo4) {
+  return (1 - kPpaIoBudget) * period_fo4 - kSetupFo4;
+}
+
 bool fits_period(const FpCuts& cuts, int period_fo4) {
   return cuts.longest_fo4() <= fp_stage_budget_fo4(period_fo4);
 }
@@ -142,6 +147,23 @@ double index_count_path_fo4(int positions, int count_bits) {
   // the beat count's lowest bits.
   const int cells = popcount_tree_stages(positions) + 1 + std::max(0, count_bits - 3);
   return kConcatFo4 + kDecodeAndBankFo4 + kAdderCellFo4 * cells;
+}
+
+namespace {
+
+// Calibrated on one path, the default config's MAC-line baseline in binary16
+// at 50 FO4 with four stages (OpenSTA, docs/ppa.md): 47.6 FO4 from w_data_i
+// (after its input delay) to a register inside the multiplier, less the
+// register's setup (kSetupFo4) and the partial products' 31 (fp_mul_segments),
+// leaves 15.6 FO4 for the 4 levels of the 16-entry codebook multiplexer.
+constexpr double kSelectLevelFo4 = 3.9;
+
+}  // namespace
+
+double mac_line_operand_path_fo4(int weight_bits, int beats, const FpFormat& format, int stages) {
+  const int levels = std::max(weight_bits, clog2(beats));
+  return kSelectLevelFo4 * levels +
+         place_chain_cuts(fp_mul_segments(format), stages).stage_fo4.front();
 }
 
 }  // namespace oasis

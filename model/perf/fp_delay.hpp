@@ -55,6 +55,11 @@ inline constexpr double kPpaIoBudget = 0.1;
 /// register's clock-to-output and setup time.
 double fp_stage_budget_fo4(int period_fo4);
 
+/// The logic delay a stage that starts at a block's input port may have: the
+/// period less the input delay make ppa assumes and a register's setup time
+/// (no clock-to-output: no register launches it).
+double input_stage_budget_fo4(int period_fo4);
+
 /// Whether every stage of `cuts` fits fp_stage_budget_fo4(period_fo4).
 bool fits_period(const FpCuts& cuts, int period_fo4);
 
@@ -82,5 +87,14 @@ int orizuru_levels_for_period(int period_fo4);
 /// stage): a fixed part and a figure per adder cell on the path (the tree's
 /// full-adder stages, then the ripple of the bank's adder).
 double index_count_path_fo4(int positions, int count_bits);
+
+/// The MAC-line baseline's operand path in FO4 (docs/synth.md, Baselines): a
+/// weight index from the w_data_i port (input_stage_budget_fo4 applies)
+/// through the dequantization multiplexer over the 2^weight_bits
+/// codebook entries, or the beat's activation through the multiplexer over the
+/// row's `beats`, whichever has more levels, then the first stage of a
+/// multiplier in `format` with `stages` registers placed in a chain
+/// (place_chain_cuts).
+double mac_line_operand_path_fo4(int weight_bits, int beats, const FpFormat& format, int stages);
 
 }  // namespace oasis

@@ -143,6 +143,33 @@ TEST(Derived, IndexCounterInputStage) {
   EXPECT_EQ(on.pe_line.row_interval, off.pe_line.row_interval);
 }
 
+// The MAC-line baseline's operand stage: from the clock target when -1, by the
+// delay model's multiplexers and first multiplier stage against the budget of
+// a stage from an input port (the default config's binary16 line: 46.6 FO4 at
+// 50 FO4, over its 44; 70.6 at 80, within 71; 118.6 at 130, over 116); a cycle
+// more of latency, the same rows a cycle.
+TEST(Derived, MacLineOperandStage) {
+  const auto line = [](std::vector<std::string> sets) {
+    return derive(load_config(kDefault, sets)).mac_line_baseline;
+  };
+  const FpFormat half{5, 10};
+  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, 4), 46.6, 1e-9);
+  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, 2), 70.6, 1e-9);
+  EXPECT_NEAR(input_stage_budget_fo4(80), 71, 1e-9);
+  EXPECT_FALSE(line({}).operand_stage);
+  EXPECT_TRUE(line({"accumulator=fp16", "target_period_fo4=50"}).operand_stage);
+  EXPECT_FALSE(line({"accumulator=fp16", "target_period_fo4=80"}).operand_stage);
+  EXPECT_TRUE(line({"accumulator=fp16", "target_period_fo4=130"}).operand_stage);
+  EXPECT_FALSE(line({"target_period_fo4=130"}).operand_stage);
+  EXPECT_FALSE(
+      line({"accumulator=fp16", "target_period_fo4=50", "mac_line_operand_stage=0"}).operand_stage);
+  EXPECT_TRUE(line({"mac_line_operand_stage=1"}).operand_stage);
+  const MacLineTiming off = line({});
+  const MacLineTiming on = line({"mac_line_operand_stage=1"});
+  EXPECT_EQ(on.row_latency, off.row_latency + 1);
+  EXPECT_EQ(on.row_interval, off.row_interval);
+}
+
 // A pop over more than two cycles: the first part floor(L / C) levels (or
 // orizuru_pop_levels), the rest split evenly; the drain has a gap of C - 2
 // cycles after each pair; a clock target picks the fewest cycles whose parts
