@@ -174,13 +174,14 @@ kind_cluster_lemmas() {
 # orizuru CFG OUTLIERS FREE: the first OUTLIERS pops of each side of the first token.
 kind_orizuru() {
   local dir=$1 cfg=$2 outliers=$3 free=$4 rtl="$out/rtl/$2"
-  local n r cb build beats steps
+  local n r cb build beats drain steps
   n=$(manifest "$rtl" config channels) || return 1
   r=$(manifest "$rtl" orizuru beat_activations) || return 1
   cb=$(manifest "$rtl" orizuru channel_bits) || return 1
   build=$(manifest "$rtl" orizuru build_latency_cycles) || return 1
   beats=$(manifest "$rtl" orizuru beats_per_token) || return 1
-  steps=$((1 + beats + build + 2 * outliers))   # reset, load, build, the pops
+  drain=$(manifest "$rtl" orizuru drain_cycles) || return 1
+  steps=$((1 + beats + build + drain))          # reset, load, build, the pops
   [ "$free" = 1 ] && steps=$((steps + 2))        # room for two stalls
   body() {
     cat <<EOF
@@ -356,6 +357,10 @@ PROOFS=(
   "orizuru.n8_k1|orizuru oz8 1 0"
   "orizuru.n8_k2|orizuru oz8k2 2 0"
   "orizuru.n16_k1|orizuru oz16 1 0"
+  "orizuru.n8_k2_t130|orizuru oz8k2t130 2 0"
+  "orizuru.n8_k2_t80|orizuru oz8k2t80 2 0"
+  "orizuru.n8_k2_t50|orizuru oz8k2t50 2 0"
+  "orizuru.n8_k2_c3|orizuru oz8k2c3 2 0"
   "orizuru.scan_lemmas.n2|topk_lemmas oz2"
   "orizuru.scan_lemmas.n4|topk_lemmas oz4"
   "orizuru.scan_lemmas.n6|topk_lemmas oz6"
@@ -363,6 +368,7 @@ PROOFS=(
   "orizuru.scan_lemmas.n16|topk_lemmas oz16"
   "index_counter_array.c1_i16|index_counter ic1"
   "index_counter_array.c2_i16|index_counter ic2"
+  "index_counter_array.c1_i16_stage|index_counter ic1s"
   "index_counter_array.c1_i16.behavioural|index_counter ic1 behavioural"
   "index_counter_array.c2_i16.behavioural|index_counter ic2 behavioural"
   "index_counter_array.adders|index_counter_adders ic3"
@@ -370,6 +376,7 @@ PROOFS=(
   "netlist.clustering_unit|equiv cu2 clustering_unit"
   "netlist.index_counter_array|equiv ic1 index_counter_array"
   "netlist.fp16_add|equiv cu2 fp16_add"
+  "netlist.fp16_add_t50|equiv fp50 fp16_add"
 )
 
 selected() {
@@ -385,6 +392,7 @@ selected() {
 gen_configs() {
   local ic=(outliers_per_side=1 counter_inputs=16 clustering_lanes=1)
   local oz=(clustering_lanes=1 outliers_per_side=1)
+  local oz8k2=(clustering_lanes=1 outliers_per_side=2 channels=8 orizuru_unit_inputs=2 weight_beat_indices=8)
   gen_config cu1 act_bits=1 clustering_lanes=2
   gen_config cu2 act_bits=2 clustering_lanes=2
   gen_config cu3 act_bits=3 clustering_lanes=2
@@ -394,14 +402,24 @@ gen_configs() {
   gen_config oz4 "${oz[@]}" channels=4 orizuru_unit_inputs=2 weight_beat_indices=4
   gen_config oz6 "${oz[@]}" channels=6 orizuru_unit_inputs=4 weight_beat_indices=6
   gen_config oz8 "${oz[@]}" channels=8 orizuru_unit_inputs=4 weight_beat_indices=8
-  gen_config oz8k2 clustering_lanes=1 outliers_per_side=2 channels=8 orizuru_unit_inputs=2 weight_beat_indices=8
+  gen_config oz8k2 "${oz8k2[@]}"
   gen_config oz16 "${oz[@]}" channels=16 orizuru_unit_inputs=4 weight_beat_indices=16
+  # N = 8 in pairs, 3 levels: at the three clock targets a pop over 1, 1 and 2 cycles; over
+  # 3, one level a cycle, with the gaps between a side's outliers
+  gen_config oz8k2t130 "${oz8k2[@]}" target_period_fo4=130
+  gen_config oz8k2t80 "${oz8k2[@]}" target_period_fo4=80
+  gen_config oz8k2t50 "${oz8k2[@]}" target_period_fo4=50
+  gen_config oz8k2c3 "${oz8k2[@]}" orizuru_pop_cycles=3
   # one counter, K = 12 of G = 16 positions (the extent mask), E = 4, two chunks
   gen_config ic1 "${ic[@]}" channels=12 index_counters=1 act_bits=1 weight_bits=1 mac_tree_inputs=2 weight_beat_indices=12
   # two counters added, K = 28 of G = 32, E = 4, two chunks
   gen_config ic2 "${ic[@]}" channels=28 index_counters=2 act_bits=1 weight_bits=1 mac_tree_inputs=2 weight_beat_indices=28
   # one counter, K = 40: three beats a row, so the counting bank's adder is generated
   gen_config ic3 "${ic[@]}" channels=40 index_counters=1 act_bits=1 weight_bits=1 mac_tree_inputs=2 weight_beat_indices=40
+  # ic1 with the register before the decoders (the clock target's input stage)
+  gen_config ic1s "${ic[@]}" channels=12 index_counters=1 act_bits=1 weight_bits=1 mac_tree_inputs=2 weight_beat_indices=12 index_counter_input_stage=1
+  # fp16_add with the 4 stages of 50 FO4, registers inside the unit
+  gen_config fp50 act_bits=2 clustering_lanes=2 target_period_fo4=50
 }
 
 # run_yosys SCRIPT LOG: 0 when Yosys ran to the end, 1 when it stopped.
