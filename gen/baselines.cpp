@@ -64,20 +64,38 @@ SvFile ce_module(const Config& c) {
   return m.file();
 }
 
-// The bitonic network: one generate loop over its blocks and their stages.
-SvFile network_module(const Config& c) {
+// The bitonic network: one generate loop over its blocks and their stages,
+// with a register after every StagesPerCycle-th stage but the last.
+SvFile network_module(const Config& c, const SortNetworkTiming& sn) {
+  const bool regs = sn.registers > 0;
   SvModule m(module_name(c, "topk_sort_baseline") + "_network",
              "Bitonic sorting network over Positions records (value, availability, channel = "
              "position) in Orizuru's order: position 0 ends highest. Block k (1 .. log2 "
              "Positions) merges runs of 2^k positions in k stages of compare-exchanges at "
-             "distances 2^(k-1) .. 1, every stage reading the one before. Combinational.");
+             "distances 2^(k-1) .. 1, every stage reading the one before" +
+                 string(regs ? "; the records leave every StagesPerCycle-th stage but the last "
+                               "through registers, so the sorted records are out that many "
+                               "cycles after the inputs settle."
+                             : ". Combinational."));
   m.param("Positions", 2, "Records, a power of two, at least 2.");
   m.param("ChanBits", 1, "Bits of a channel.");
-  m.ports({{"input", 0, "val_i", "Position p's value, binary16, at [p*16 +: 16].", "Positions*16"},
-           {"input", 0, "avail_i", "Position p holds a channel.", "Positions"},
-           {"output", 0, "val_o", "The sorted values, highest at position 0.", "Positions*16"},
-           {"output", 0, "chan_o", "Their channels.", "Positions*ChanBits"},
-           {"output", 0, "avail_o", "Their availability.", "Positions"}});
+  if (regs) {
+    m.param("StagesPerCycle", sn.stages_per_cycle,
+            "Stages of compare-exchanges between two registers.");
+  }
+  std::vector<Port> ports;
+  if (regs) {
+    ports.push_back({"input", 0, "clk_i", "Clock."});
+    ports.push_back({"input", 0, "rst_ni", "Asynchronous reset, active low."});
+  }
+  ports.insert(
+      ports.end(),
+      {{"input", 0, "val_i", "Position p's value, binary16, at [p*16 +: 16].", "Positions*16"},
+       {"input", 0, "avail_i", "Position p holds a channel.", "Positions"},
+       {"output", 0, "val_o", "The sorted values, highest at position 0.", "Positions*16"},
+       {"output", 0, "chan_o", "Their channels.", "Positions*ChanBits"},
+       {"output", 0, "avail_o", "Their availability.", "Positions"}});
+  m.ports(ports);
   m.localparam("Blocks", "$clog2(Positions)");
   m.localparam("Pairs", "Positions / 2");
   m.comment("Blocks of at most 1024 iterations in every loop: Verilator unrolls no longer one.");
@@ -91,8 +109,14 @@ SvFile network_module(const Config& c) {
        "  for (genvar k = 1; k <= Blocks; k++) begin : g_block\n"
        "    for (genvar e = 0; e < k; e++) begin : g_stage\n"
        "      localparam int Block = 1 << k;\n"
-       "      localparam int Dist  = 1 << (k - 1 - e);\n"
-       "      logic [Positions*16-1:0]       in_val, val;\n"
+       "      localparam int Dist  = 1 << (k - 1 - e);\n";
+  if (regs) {
+    m << "      // Stage index from 0; a register after the stage ending each cycle.\n"
+         "      localparam int Stage = (k - 1) * k / 2 + e;\n"
+         "      localparam bit Cut   = (Stage + 1) % StagesPerCycle == 0 &&\n"
+         "                             Stage + 1 < Blocks * (Blocks + 1) / 2;\n";
+  }
+  m << "      logic [Positions*16-1:0]       in_val, val;\n"
        "      logic [Positions*ChanBits-1:0] in_chan, chan;\n"
        "      logic [Positions-1:0]          in_avail, avail;\n"
        "      if (k == 1) begin : g_first\n"
@@ -116,6 +140,16 @@ SvFile network_module(const Config& c) {
        "          localparam int I  = (P / Dist) * 2*Dist + P % Dist;\n"
        "          localparam int Hi = (I & Block) == 0 ? I : I + Dist;\n"
        "          localparam int Lo = (I & Block) == 0 ? I + Dist : I;\n";
+  // Without registers the compare-exchange writes the stage's records;
+  // with them, its own, which a register or a wire passes on.
+  const auto out = [&](const string& side, const string& field, const string& slice) {
+    return regs ? side + "_" + field : slice;
+  };
+  if (regs) {
+    m << "          logic [15:0]         hi_val, lo_val;\n"
+         "          logic [ChanBits-1:0] hi_chan, lo_chan;\n"
+         "          logic                hi_avail, lo_avail;\n";
+  }
   m.inst(module_name(c, "topk_sort_baseline") + "_ce", "u_ce",
          {{"a_val_i", "in_val[Hi*16 +: 16]"},
           {"a_chan_i", "in_chan[Hi*ChanBits +: ChanBits]"},
@@ -123,13 +157,50 @@ SvFile network_module(const Config& c) {
           {"b_val_i", "in_val[Lo*16 +: 16]"},
           {"b_chan_i", "in_chan[Lo*ChanBits +: ChanBits]"},
           {"b_avail_i", "in_avail[Lo]"},
-          {"hi_val_o", "val[Hi*16 +: 16]"},
-          {"hi_chan_o", "chan[Hi*ChanBits +: ChanBits]"},
-          {"hi_avail_o", "avail[Hi]"},
-          {"lo_val_o", "val[Lo*16 +: 16]"},
-          {"lo_chan_o", "chan[Lo*ChanBits +: ChanBits]"},
-          {"lo_avail_o", "avail[Lo]"}},
+          {"hi_val_o", out("hi", "val", "val[Hi*16 +: 16]")},
+          {"hi_chan_o", out("hi", "chan", "chan[Hi*ChanBits +: ChanBits]")},
+          {"hi_avail_o", out("hi", "avail", "avail[Hi]")},
+          {"lo_val_o", out("lo", "val", "val[Lo*16 +: 16]")},
+          {"lo_chan_o", out("lo", "chan", "chan[Lo*ChanBits +: ChanBits]")},
+          {"lo_avail_o", out("lo", "avail", "avail[Lo]")}},
          "          ", {{"ChanBits", "ChanBits"}}, "Pairs*Blocks*(Blocks+1)/2");
+  if (regs) {
+    m << "          if (Cut) begin : g_reg\n"
+         "            logic [15:0]         hi_val_q, lo_val_q;\n"
+         "            logic [ChanBits-1:0] hi_chan_q, lo_chan_q;\n"
+         "            logic                hi_avail_q, lo_avail_q;\n"
+         "            always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+         "              if (!rst_ni) begin\n"
+         "                hi_val_q   <= '0;\n"
+         "                hi_chan_q  <= '0;\n"
+         "                hi_avail_q <= 1'b0;\n"
+         "                lo_val_q   <= '0;\n"
+         "                lo_chan_q  <= '0;\n"
+         "                lo_avail_q <= 1'b0;\n"
+         "              end else begin\n"
+         "                hi_val_q   <= hi_val;\n"
+         "                hi_chan_q  <= hi_chan;\n"
+         "                hi_avail_q <= hi_avail;\n"
+         "                lo_val_q   <= lo_val;\n"
+         "                lo_chan_q  <= lo_chan;\n"
+         "                lo_avail_q <= lo_avail;\n"
+         "              end\n"
+         "            end\n"
+         "            assign val[Hi*16 +: 16]              = hi_val_q;\n"
+         "            assign chan[Hi*ChanBits +: ChanBits] = hi_chan_q;\n"
+         "            assign avail[Hi]                     = hi_avail_q;\n"
+         "            assign val[Lo*16 +: 16]              = lo_val_q;\n"
+         "            assign chan[Lo*ChanBits +: ChanBits] = lo_chan_q;\n"
+         "            assign avail[Lo]                     = lo_avail_q;\n"
+         "          end else begin : g_wire\n"
+         "            assign val[Hi*16 +: 16]              = hi_val;\n"
+         "            assign chan[Hi*ChanBits +: ChanBits] = hi_chan;\n"
+         "            assign avail[Hi]                     = hi_avail;\n"
+         "            assign val[Lo*16 +: 16]              = lo_val;\n"
+         "            assign chan[Lo*ChanBits +: ChanBits] = lo_chan;\n"
+         "            assign avail[Lo]                     = lo_avail;\n"
+         "          end\n";
+  }
   m << "        end\n"
        "      end\n"
        "    end\n"
@@ -140,18 +211,12 @@ SvFile network_module(const Config& c) {
   return m.file();
 }
 
-int pow2_at_least(int n) {
-  int p = 1;
-  while (p < n) p *= 2;
-  return p;
-}
-
 // The network over the leaves, and the pointer muxes that pick the next
 // outlier of each side from its sorted output.
-void sort_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
+void sort_core(SvModule& m, const Config& c, const OrizuruTiming& t, const SortNetworkTiming& sn) {
   const int cw = t.channel_bits;
   const int nb = t.padded_leaves;
-  const int P = pow2_at_least(nb);
+  const int P = sn.positions;
   const int kw = t.output_bits;
   const int pw = kw + 1;
   m.localparam("Positions", P, "Positions of the network: the leaves, then padding.");
@@ -167,13 +232,20 @@ void sort_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   } else {
     m << "  assign net_val   = leaf_q;\n  assign net_avail = ValidMask;\n";
   }
-  m.inst(module_name(c, "topk_sort_baseline") + "_network", "u_network",
-         {{"val_i", "net_val"},
-          {"avail_i", "net_avail"},
-          {"val_o", "sorted_val"},
-          {"chan_o", "sorted_chan"},
-          {"avail_o", "sorted_avail"}},
-         "  ", {{"Positions", "Positions"}, {"ChanBits", "ChanBits"}});
+  std::vector<std::pair<string, string>> conns = {{"val_i", "net_val"},
+                                                  {"avail_i", "net_avail"},
+                                                  {"val_o", "sorted_val"},
+                                                  {"chan_o", "sorted_chan"},
+                                                  {"avail_o", "sorted_avail"}};
+  std::vector<std::pair<string, string>> params = {{"Positions", "Positions"},
+                                                   {"ChanBits", "ChanBits"}};
+  if (sn.registers > 0) {
+    m.localparam("StagesPerCycle", sn.stages_per_cycle,
+                 "Stages of the network between two of its registers.");
+    conns.insert(conns.begin(), {{"clk_i", "clk_i"}, {"rst_ni", "rst_ni"}});
+    params.push_back({"StagesPerCycle", "StagesPerCycle"});
+  }
+  m.inst(module_name(c, "topk_sort_baseline") + "_network", "u_network", conns, "  ", params);
   // Selection: max_i at sorted position i-1, min_i at N-i; the pointers count
   // the outliers of each side taken, this cycle's included.
   m << fmt::format(
@@ -215,20 +287,24 @@ class TopkSortBaseline final : public Block {
   string name() const override { return "topk_sort_baseline"; }
 
   BlockOutput emit(const Config& c) const override {
-    const OrizuruTiming t = derive(c).topk_baseline;
+    const Derived d = derive(c);
+    const OrizuruTiming& t = d.topk_sort_baseline;
+    const SortNetworkTiming& sn = d.sort_network;
     BlockOutput out;
     out.uses = {"comparator"};
     const string base = module_name(c, name());
-    const int P = pow2_at_least(t.padded_leaves);
-    const int m = clog2(P);
+    const int P = sn.positions;
     const string what = fmt::format(
         "Sorting-network top-k baseline for Orizuru: the k = {0} largest and k smallest of a "
         "token of N = {1} activations by a bitonic sorting network over {2} positions ({3} "
-        "stages of compare-exchanges in Orizuru's order), in one build cycle; max_i is sorted "
-        "position i-1, min_i position N-i.",
-        t.k, t.channels, P, m * (m + 1) / 2);
-    out.files = {ce_module(c), network_module(c),
-                 topk_top_module(t, base, what, [&](SvModule& mod) { sort_core(mod, c, t); })};
+        "stages of compare-exchanges in Orizuru's order), {4}; max_i is sorted position i-1, "
+        "min_i position N-i.",
+        t.k, t.channels, P, sn.stages,
+        sn.registers > 0 ? fmt::format("{} a build cycle, in {} build cycles", sn.stages_per_cycle,
+                                       t.build_cycles)
+                         : string("in one build cycle"));
+    out.files = {ce_module(c), network_module(c, sn),
+                 topk_top_module(t, base, what, [&](SvModule& mod) { sort_core(mod, c, t, sn); })};
     out.manifest = topk_timing_manifest(t);
     out.manifest.erase("units");
     out.manifest.erase("units_per_layer");
@@ -236,7 +312,9 @@ class TopkSortBaseline final : public Block {
     out.manifest["comparators"] = bitonic_compare_exchanges(t.padded_leaves);
     out.manifest["comparisons_per_token"] = out.manifest["comparators"];
     out.manifest["network_positions"] = P;
-    out.manifest["network_stages"] = m * (m + 1) / 2;
+    out.manifest["network_stages"] = sn.stages;
+    out.manifest["network_stages_per_cycle"] = sn.stages_per_cycle;
+    out.manifest["network_registers"] = sn.registers;
     return out;
   }
 };

@@ -92,6 +92,11 @@ std::string accumulator_name(AccumulatorFormat format);
           "(docs/orizuru.md, Drain). 0: from target_period_fo4 when it is set (the fewest "       \
           "cycles whose levels fit it), else 2",                                                  \
           "cycles", 0, 64, 0, false)                                                              \
+  INTEGER(topk_sort_stages_per_cycle, "",                                                         \
+          "Compare-exchange stages of the sorting-network top-k baseline between two of its "     \
+          "registers, each register a build cycle more (docs/synth.md, Baselines). 0: from "      \
+          "target_period_fo4 when it is set (as many as fit it), else all (one build cycle)",     \
+          "stages", 0, 1000, 0, false)                                                            \
   INTEGER(index_counter_input_stage, "",                                                          \
           "A register between the Concat Units and the Index Counter array's decoders and "       \
           "trees, a cycle more of latency (docs/index_counter.md): 1 on, 0 off, -1 from "         \
@@ -111,8 +116,9 @@ std::string accumulator_name(AccumulatorFormat format);
           "stages", 0, 4, 1, false)                                                               \
   INTEGER(target_period_fo4, "",                                                                  \
           "Clock period the blocks are pipelined for, in FO4 delays: sets fp_pipeline_stages, "   \
-          "orizuru_pop_cycles when it is 0, and index_counter_input_stage and "                   \
-          "mac_line_operand_stage when they are -1, from the delay model (docs/fp_rtl.md, "       \
+          "orizuru_pop_cycles and topk_sort_stages_per_cycle when they are 0, and "               \
+          "index_counter_input_stage and mac_line_operand_stage when they are -1, from the "      \
+          "delay model (docs/fp_rtl.md, "                                                         \
           "Pipelining); 0 keeps fp_pipeline_stages as given; 130 is the paper's 500 MHz at "      \
           "28 nm",                                                                                \
           "FO4", 0, 100000, 0, false)                                                             \

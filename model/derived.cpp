@@ -37,8 +37,9 @@ std::vector<int> part_levels(const std::vector<int>& boundaries, int levels) {
   return parts;
 }
 
-// Orizuru (or its baseline) for N = K leaves in units of R inputs.
-OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline) {
+// Orizuru (or a baseline, whose build takes 1 + build_registers cycles) for
+// N = K leaves in units of R inputs.
+OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline, int build_registers = 0) {
   OrizuruTiming t;
   t.channels = c.channels;
   t.k = c.outliers_per_side;
@@ -78,7 +79,7 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline) {
   const int64_t n = c.channels;
   const int64_t pops = 2 * int64_t(t.k);
   if (baseline) {
-    t.build_cycles = 1;
+    t.build_cycles = 1 + build_registers;
     t.comparators = 2 * (n - 1);
     t.comparisons_per_token = pops * (n - 1);
   } else {
@@ -184,6 +185,16 @@ Derived derive(const Config& c) {
 
   d.orizuru = orizuru(c, d, false);
   d.topk_baseline = orizuru(c, d, true);
+  SortNetworkTiming& sn = d.sort_network;
+  sn.positions = 1 << clog2(d.topk_baseline.padded_leaves);
+  const int m = clog2(sn.positions);
+  sn.stages = m * (m + 1) / 2;
+  sn.stages_per_cycle = c.topk_sort_stages_per_cycle > 0 ? c.topk_sort_stages_per_cycle
+                        : c.target_period_fo4 > 0 ? sort_stages_for_period(c.target_period_fo4)
+                                                  : sn.stages;
+  sn.stages_per_cycle = std::min(sn.stages_per_cycle, sn.stages);
+  sn.registers = ceil_div(sn.stages, sn.stages_per_cycle) - 1;
+  d.topk_sort_baseline = orizuru(c, d, true, sn.registers);
 
   IndexCounterTiming& ic = d.index_counter_array;
   ic.beats_per_row = d.row.count;

@@ -99,6 +99,17 @@ struct OrizuruTiming {
   int64_t comparisons_per_token = 0;
 };
 
+/// The bitonic network of the sorting-network top-k baseline (docs/synth.md,
+/// Baselines).
+struct SortNetworkTiming {
+  int positions = 0;  ///< the padded leaves rounded up to a power of two
+  int stages = 0;     ///< stages of compare-exchanges: m(m+1)/2, m = log2(positions)
+  /// Stages between two registers (topk_sort_stages_per_cycle resolved); a
+  /// register after every stages_per_cycle-th stage but the last.
+  int stages_per_cycle = 0;
+  int registers = 0;  ///< ranks of registers in the network: ceil(stages / per cycle) - 1
+};
+
 /// The Index Counter array of one PE line (docs/index_counter.md).
 struct IndexCounterTiming {
   int beats_per_row = 0;   ///< ceil(K / (C*I)) beats of C*I indices
@@ -214,6 +225,10 @@ struct Derived {
   ClusteringTiming clustering_unit;
   OrizuruTiming orizuru;
   OrizuruTiming topk_baseline;
+  /// The sorting-network baseline: the k-round one's figures but its build,
+  /// 1 + sort_network.registers cycles.
+  OrizuruTiming topk_sort_baseline;
+  SortNetworkTiming sort_network;
   IndexCounterTiming index_counter_array;
   LineTiming pe_line;
   MacLineTiming mac_line_baseline;

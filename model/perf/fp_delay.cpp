@@ -111,6 +111,10 @@ int orizuru_levels_for_period(int period_fo4) {
   return std::max(1, int(fp_stage_budget_fo4(period_fo4) / kOrizuruLevelFo4));
 }
 
+int sort_stages_for_period(int period_fo4) {
+  return std::max(1, int(fp_stage_budget_fo4(period_fo4) / kCompareExchangeFo4));
+}
+
 namespace {
 
 // Calibrated on one path, the default config's PE line in binary16 at 50 FO4

@@ -80,6 +80,18 @@ inline constexpr double kOrizuruLevelFo4 = 18;
 /// `period_fo4`: as many as fit fp_stage_budget_fo4, at least 1.
 int orizuru_levels_for_period(int period_fo4);
 
+/// The delay of one stage of compare-exchanges of the sorting-network top-k
+/// baseline in FO4 (an order-key comparison and the multiplexers of the two
+/// records), the pointer multiplexers after the network counted in: the
+/// default config's network, 28 stages in one cycle, measured 492.6 FO4 with
+/// OpenSTA on osu018 (docs/ppa.md).
+inline constexpr double kCompareExchangeFo4 = 17.6;
+
+/// The stages of compare-exchanges the sorting network may have between two
+/// registers at a clock period of `period_fo4`: as many as fit
+/// fp_stage_budget_fo4, at least 1.
+int sort_stages_for_period(int period_fo4);
+
 /// The path from a PE line's counting-beat register through the Concat
 /// Units' beat multiplexers, the Index Counters' decoders, one entry's tree of
 /// full adders over `positions` bits, and the counting bank's adder of

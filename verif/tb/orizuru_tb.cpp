@@ -22,6 +22,9 @@
 #ifndef OASIS_TOPK_BASELINE
 #define OASIS_TOPK_BASELINE 0
 #endif
+#ifndef OASIS_TOPK_SORT
+#define OASIS_TOPK_SORT 0
+#endif
 
 namespace {
 
@@ -56,8 +59,10 @@ int main(int argc, char** argv) {
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   auto& dut = h.dut();
   const oasis::Config config = oasis::parse_config(options.manifest.at("config"), options.manifest_path);
-  const oasis::OrizuruTiming t = OASIS_TOPK_BASELINE ? oasis::derive(config).topk_baseline
-                                                     : oasis::derive(config).orizuru;
+  const oasis::Derived derived = oasis::derive(config);
+  const oasis::OrizuruTiming t = OASIS_TOPK_SORT       ? derived.topk_sort_baseline
+                                 : OASIS_TOPK_BASELINE ? derived.topk_baseline
+                                                       : derived.orizuru;
   const int n = t.channels;
   const int k = t.k;
   oasis::OrizuruCycle model(t);

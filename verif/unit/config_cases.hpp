@@ -88,6 +88,9 @@ inline std::vector<ConfigCase> random_cases(int n, uint64_t seed) {
         "fp_pipeline_stages=" + std::to_string(pick(0, 2)),
         "weight_beat_indices=" + std::to_string(pick(1, std::min(64, K))),
         std::string("accumulator=") + (rng() % 2 ? "fp16" : "fp32"),
+        "index_counter_input_stage=" + std::to_string(pick(-1, 1)),
+        "mac_line_operand_stage=" + std::to_string(pick(-1, 1)),
+        "topk_sort_stages_per_cycle=" + std::to_string(pick(0, 4)),
     };
     try {
       out.push_back({"random " + std::to_string(out.size()),

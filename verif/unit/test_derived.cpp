@@ -143,6 +143,33 @@ TEST(Derived, IndexCounterInputStage) {
   EXPECT_EQ(on.pe_line.row_interval, off.pe_line.row_interval);
 }
 
+// The sorting-network baseline's registers: stages a cycle from the clock
+// target (17.6 FO4 a stage: 6, 3 and 2 at 130, 80 and 50 FO4), each rank a
+// build cycle more; the k-round baseline keeps one build cycle.
+TEST(Derived, SortNetworkRegisters) {
+  const auto derived = [](std::vector<std::string> sets) {
+    return derive(load_config(kDefault, sets));
+  };
+  const Derived plain = derived({});
+  EXPECT_EQ(plain.sort_network.positions, 128);
+  EXPECT_EQ(plain.sort_network.stages, 28);
+  EXPECT_EQ(plain.sort_network.registers, 0);
+  EXPECT_EQ(plain.topk_sort_baseline.build_cycles, 1);
+  EXPECT_EQ(sort_stages_for_period(130), 6);
+  EXPECT_EQ(sort_stages_for_period(80), 3);
+  EXPECT_EQ(sort_stages_for_period(50), 2);
+  const Derived t50 = derived({"target_period_fo4=50"});
+  EXPECT_EQ(t50.sort_network.stages_per_cycle, 2);
+  EXPECT_EQ(t50.sort_network.registers, 13);
+  EXPECT_EQ(t50.topk_sort_baseline.build_cycles, 14);
+  EXPECT_EQ(t50.topk_sort_baseline.cycles_per_token,
+            plain.topk_sort_baseline.cycles_per_token + 13);
+  EXPECT_EQ(t50.topk_baseline.build_cycles, 1);
+  const Derived five = derived({"topk_sort_stages_per_cycle=5"});
+  EXPECT_EQ(five.sort_network.registers, 5);
+  EXPECT_EQ(derived({"topk_sort_stages_per_cycle=1000"}).sort_network.registers, 0);
+}
+
 // The MAC-line baseline's operand stage: from the clock target when -1, by the
 // delay model's multiplexers and first multiplier stage against the budget of
 // a stage from an input port (the default config's binary16 line: 46.6 FO4 at
