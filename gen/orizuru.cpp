@@ -638,7 +638,9 @@ SvFile topk_baseline_level_module(const Config& c);
 namespace {
 
 // The baseline: the whole masked vector reduced to its max and its min every
-// cycle by two pairwise trees (same tie rules), the winners' masks cleared.
+// cycle by two pairwise trees (same tie rules), the winners' masks cleared;
+// the levels in t.pop_cuts read their inputs through registers, so a side's
+// next winner is at the root t.pop_cycles cycles after its pop.
 void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   const int cw = t.channel_bits;
   m.localparam("Leaves", t.padded_leaves, "Leaf registers.");
@@ -647,7 +649,10 @@ void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   m << loop_open("i", t.padded_leaves, "g_chan");
   m << "    assign leaf_chan[i*ChanBits +: ChanBits] = ChanBits'(i);\n";
   m << loop_close(t.padded_leaves);
-  m.comment("Each side a pairwise tree of levels, ceil(n/2) winners out of n.");
+  m.comment(t.pop_cuts.empty()
+                ? "Each side a pairwise tree of levels, ceil(n/2) winners out of n."
+                : "Each side a pairwise tree of levels, ceil(n/2) winners out of n; the levels "
+                  "that start a later cycle of the pop read their records through registers.");
   const string level_mod = module_name(c, "topk_baseline") + "_level";
   for (const char* side : {"max", "min"}) {
     const bool is_max = side == string("max");
@@ -656,6 +661,30 @@ void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
     for (int n = t.padded_leaves; n > 1; n = (n + 1) / 2, ++level) {
       const int next = (n + 1) / 2;
       const string p = fmt::format("{}{}", side, level);
+      if (std::find(t.pop_cuts.begin(), t.pop_cuts.end(), level) != t.pop_cuts.end()) {
+        // A rank of registers before this level, one record at a time.
+        const string q = p + "_in";
+        m << fmt::format("  logic {} {}_val;\n  logic {} {}_avail;\n  logic {} {}_chan;\n",
+                         range(int64_t(n) * 16), q, range(n), q, range(int64_t(n) * cw), q);
+        m << loop_open("j", n, "g_" + q);
+        m << fmt::format(
+            "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+            "      if (!rst_ni) begin\n"
+            "        {0}_val[j*16 +: 16]              <= '0;\n"
+            "        {0}_avail[j]                     <= 1'b0;\n"
+            "        {0}_chan[j*ChanBits +: ChanBits] <= '0;\n"
+            "      end else begin\n"
+            "        {0}_val[j*16 +: 16]              <= {1}[j*16 +: 16];\n"
+            "        {0}_avail[j]                     <= {2}[j];\n"
+            "        {0}_chan[j*ChanBits +: ChanBits] <= {3}[j*ChanBits +: ChanBits];\n"
+            "      end\n"
+            "    end\n",
+            q, val, avail, chan);
+        m << loop_close(n);
+        val = q + "_val";
+        avail = q + "_avail";
+        chan = q + "_chan";
+      }
       m << fmt::format("  logic {} {}_val;\n  logic {} {}_avail;\n  logic {} {}_chan;\n",
                        range(next * 16), p, range(next), p, range(int64_t(next) * cw), p);
       m.inst(level_mod, "u_" + p,
@@ -979,14 +1008,19 @@ class TopkBaseline final : public Block {
     const string what = fmt::format(
         "Top-k baseline for Orizuru: the k = {0} largest and k smallest of a token of N = {1} "
         "activations by reducing the whole masked vector to its max and its min every cycle "
-        "(two pairwise trees, ties as in Orizuru), k rounds.",
-        t.k, t.channels);
+        "(two pairwise trees, ties as in Orizuru), k rounds{2}.",
+        t.k, t.channels,
+        t.pop_cuts.empty()
+            ? string()
+            : fmt::format("; registers before tree levels {} split a pop over {} cycles",
+                          fmt::join(t.pop_cuts, ", "), t.pop_cycles));
     out.files = {topk_baseline_level_module(c),
                  topk_top_module(t, base, what, [&](SvModule& m) { baseline_core(m, c, t); })};
     out.manifest = topk_timing_manifest(t);
     out.manifest.erase("units");
     out.manifest.erase("units_per_layer");
     out.manifest.erase("tree_levels");
+    out.manifest["pop_cuts"] = t.pop_cuts;
     return out;
   }
 };

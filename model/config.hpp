@@ -92,6 +92,12 @@ std::string accumulator_name(AccumulatorFormat format);
           "(docs/orizuru.md, Drain). 0: from target_period_fo4 when it is set (the fewest "       \
           "cycles whose levels fit it), else 2",                                                  \
           "cycles", 0, 64, 0, false)                                                              \
+  INTEGER(topk_baseline_pop_cycles, "",                                                           \
+          "Cycles from a pop of the k-round top-k baseline until its side's next winner: its "    \
+          "pairwise trees split into that many parts by registers, each a build cycle more "      \
+          "(docs/orizuru.md, Baseline). 0: from target_period_fo4 when it is set (the fewest "    \
+          "cycles whose parts fit it), else 1",                                                   \
+          "cycles", 0, 64, 0, false)                                                              \
   INTEGER(topk_sort_stages_per_cycle, "",                                                         \
           "Compare-exchange stages of the sorting-network top-k baseline between two of its "     \
           "registers, each register a build cycle more (docs/synth.md, Baselines). 0: from "      \
@@ -116,9 +122,9 @@ std::string accumulator_name(AccumulatorFormat format);
           "stages", 0, 4, 1, false)                                                               \
   INTEGER(target_period_fo4, "",                                                                  \
           "Clock period the blocks are pipelined for, in FO4 delays: sets fp_pipeline_stages, "   \
-          "orizuru_pop_cycles and topk_sort_stages_per_cycle when they are 0, and "               \
-          "index_counter_input_stage and mac_line_operand_stage when they are -1, from the "      \
-          "delay model (docs/fp_rtl.md, "                                                         \
+          "orizuru_pop_cycles, topk_baseline_pop_cycles and topk_sort_stages_per_cycle when "     \
+          "they are 0, and index_counter_input_stage and mac_line_operand_stage when they are "   \
+          "-1, from the delay model (docs/fp_rtl.md, "                                            \
           "Pipelining); 0 keeps fp_pipeline_stages as given; 130 is the paper's 500 MHz at "      \
           "28 nm",                                                                                \
           "FO4", 0, 100000, 0, false)                                                             \

@@ -37,9 +37,32 @@ std::vector<int> part_levels(const std::vector<int>& boundaries, int levels) {
   return parts;
 }
 
-// Orizuru (or a baseline, whose build takes 1 + build_registers cycles) for
-// N = K leaves in units of R inputs.
-OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline, int build_registers = 0) {
+// The k-round baseline's pairwise trees over `leaves`: ceil(log2 leaves)
+// levels split into topk_baseline_pop_cycles parts (from the clock target when
+// 0), the first parts the smaller; the levels that start a later part, their
+// inputs registered.
+std::vector<int> kround_cuts(const Config& c, int leaves) {
+  const int levels = clog2(leaves);
+  int parts = c.topk_baseline_pop_cycles;
+  if (parts == 0) {
+    parts = c.target_period_fo4 > 0
+                ? ceil_div(levels, orizuru_levels_for_period(c.target_period_fo4))
+                : 1;
+  }
+  parts = std::clamp(parts, 1, std::max(1, levels));
+  std::vector<int> cuts;
+  for (int s = 1; s < parts; ++s) cuts.push_back(s * levels / parts);
+  return cuts;
+}
+
+// The three top-k engines behind Orizuru's interface.
+enum class TopkEngine { kOrizuru, kKRound, kSortNetwork };
+
+// Orizuru or a baseline for N = K leaves in units of R inputs; the sorting
+// network's build takes 1 + sort_registers cycles.
+OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine,
+                      int sort_registers = 0) {
+  const bool baseline = engine != TopkEngine::kOrizuru;
   OrizuruTiming t;
   t.channels = c.channels;
   t.k = c.outliers_per_side;
@@ -71,15 +94,21 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, bool baseline, int buil
     t.pop_levels = t.pop_delay ? 0 : b.empty() ? levels : b.front();
     t.pop_cycles = t.pop_delay + int(t.pop_cuts.size()) + 1;
   }
-  t.pop_wait_bits = index_width(t.pop_cycles);
   t.beat_activations = t.unit_inputs;
   t.beats = ceil_div(c.channels, t.unit_inputs);
   t.padded_leaves = t.beats * t.unit_inputs;
+  if (engine == TopkEngine::kKRound) {
+    // The k-round baseline: its trees' registers delay a side's next winner.
+    t.pop_cuts = kround_cuts(c, t.padded_leaves);
+    t.pop_levels = t.pop_cuts.empty() ? clog2(t.padded_leaves) : t.pop_cuts.front();
+    t.pop_cycles = int(t.pop_cuts.size()) + 1;
+  }
+  t.pop_wait_bits = index_width(t.pop_cycles);
   t.channel_bits = d.channel_bits;
   const int64_t n = c.channels;
   const int64_t pops = 2 * int64_t(t.k);
   if (baseline) {
-    t.build_cycles = 1 + build_registers;
+    t.build_cycles = 1 + sort_registers + int(t.pop_cuts.size());
     t.comparators = 2 * (n - 1);
     t.comparisons_per_token = pops * (n - 1);
   } else {
@@ -183,8 +212,8 @@ Derived derive(const Config& c) {
   cu.activations_per_cycle = c.clustering_lanes * cu.beats_per_cycle;
   cu.comparators = c.clustering_lanes * c.act_bits;
 
-  d.orizuru = orizuru(c, d, false);
-  d.topk_baseline = orizuru(c, d, true);
+  d.orizuru = orizuru(c, d, TopkEngine::kOrizuru);
+  d.topk_baseline = orizuru(c, d, TopkEngine::kKRound);
   SortNetworkTiming& sn = d.sort_network;
   sn.positions = 1 << clog2(d.topk_baseline.padded_leaves);
   const int m = clog2(sn.positions);
@@ -194,7 +223,7 @@ Derived derive(const Config& c) {
                                                   : sn.stages;
   sn.stages_per_cycle = std::min(sn.stages_per_cycle, sn.stages);
   sn.registers = ceil_div(sn.stages, sn.stages_per_cycle) - 1;
-  d.topk_sort_baseline = orizuru(c, d, true, sn.registers);
+  d.topk_sort_baseline = orizuru(c, d, TopkEngine::kSortNetwork, sn.registers);
 
   IndexCounterTiming& ic = d.index_counter_array;
   ic.beats_per_row = d.row.count;

@@ -76,7 +76,8 @@ struct OrizuruTiming {
   /// first part, from the leaves, one cycle later), else 0.
   int pop_delay = 0;
   /// Cycles from a side's pop to the cycle its next winner can be presented:
-  /// pop_delay + pop_cuts.size() + 1 (the baseline: 1).
+  /// pop_delay + pop_cuts.size() + 1 (the k-round baseline: its trees' parts,
+  /// pop_cuts.size() + 1; the sorting-network baseline: 1).
   int pop_cycles = 1;
   int pop_wait_bits = 1;  ///< a side's wait for its next winner: index_width(pop_cycles)
   /// Cycles from the first outlier of a token to the last one, inclusive,
@@ -87,7 +88,9 @@ struct OrizuruTiming {
   int beats = 0;                     ///< input beats per token: ceil(N / R)
   int padded_leaves = 0;             ///< beats * R leaf registers (the extra ones unavailable)
   int channel_bits = 0;              ///< width of the channel field of an output
-  int build_cycles = 0;              ///< cycles from the last beat to the first output
+  /// Cycles from the last beat to the first output (the baselines: 1, plus
+  /// their register ranks).
+  int build_cycles = 0;
   int cycles_per_token = 0;          ///< beats + build_cycles + drain_cycles with no stalls
   int beat_bits = 0;                 ///< an input beat of a token: max(1, clog2(beats))
   int stage_bits = 0;                ///< a build cycle: max(1, clog2(build_cycles))

@@ -145,7 +145,7 @@ TEST(Derived, IndexCounterInputStage) {
 
 // The sorting-network baseline's registers: stages a cycle from the clock
 // target (17.6 FO4 a stage: 6, 3 and 2 at 130, 80 and 50 FO4), each rank a
-// build cycle more; the k-round baseline keeps one build cycle.
+// build cycle more; its pops take one cycle at any target.
 TEST(Derived, SortNetworkRegisters) {
   const auto derived = [](std::vector<std::string> sets) {
     return derive(load_config(kDefault, sets));
@@ -164,10 +164,33 @@ TEST(Derived, SortNetworkRegisters) {
   EXPECT_EQ(t50.topk_sort_baseline.build_cycles, 14);
   EXPECT_EQ(t50.topk_sort_baseline.cycles_per_token,
             plain.topk_sort_baseline.cycles_per_token + 13);
-  EXPECT_EQ(t50.topk_baseline.build_cycles, 1);
+  EXPECT_EQ(t50.topk_sort_baseline.pop_cycles, 1);
   const Derived five = derived({"topk_sort_stages_per_cycle=5"});
   EXPECT_EQ(five.sort_network.registers, 5);
   EXPECT_EQ(derived({"topk_sort_stages_per_cycle=1000"}).sort_network.registers, 0);
+}
+
+// The k-round baseline's trees split by the clock target into parts of at
+// most orizuru_levels_for_period levels (7 levels at the default config: 6,
+// 3 and 2 a cycle at 130, 80 and 50 FO4), a side's next winner that many
+// cycles after its pop, a build cycle more for each rank of registers.
+TEST(Derived, KRoundBaselinePops) {
+  const auto timing = [](std::vector<std::string> sets) {
+    return derive(load_config(kDefault, sets)).topk_baseline;
+  };
+  const OrizuruTiming plain = timing({});
+  EXPECT_EQ(plain.pop_cycles, 1);
+  EXPECT_EQ(plain.build_cycles, 1);
+  EXPECT_EQ(plain.pop_cuts, std::vector<int>{});
+  EXPECT_EQ(timing({"target_period_fo4=130"}).pop_cuts, std::vector<int>{3});
+  EXPECT_EQ(timing({"target_period_fo4=80"}).pop_cuts, (std::vector<int>{2, 4}));
+  const OrizuruTiming t50 = timing({"target_period_fo4=50"});
+  EXPECT_EQ(t50.pop_cuts, (std::vector<int>{1, 3, 5}));
+  EXPECT_EQ(t50.pop_cycles, 4);
+  EXPECT_EQ(t50.build_cycles, 4);
+  EXPECT_EQ(t50.drain_cycles, (3 - 1) * 4 + 2);
+  EXPECT_EQ(timing({"topk_baseline_pop_cycles=64"}).pop_cycles, 7);
+  EXPECT_EQ(timing({"target_period_fo4=50", "topk_baseline_pop_cycles=1"}).pop_cycles, 1);
 }
 
 // The MAC-line baseline's operand stage: from the clock target when -1, by the
