@@ -16,6 +16,7 @@
 #include "gen/block.hpp"
 #include "gen/mutation.hpp"
 #include "gen/sv.hpp"
+#include "model/perf/fp_delay.hpp"
 
 namespace oasis::gen {
 namespace {
@@ -959,6 +960,18 @@ nlohmann::ordered_json topk_timing_manifest(const OrizuruTiming& t) {
   return m;
 }
 
+nlohmann::ordered_json stage_model(const string& path, const string& unit, double unit_fo4,
+                                   const std::vector<int>& parts) {
+  nlohmann::ordered_json m;
+  m["path"] = path;
+  m["unit"] = unit;
+  m["unit_fo4"] = unit_fo4;
+  m["units_per_stage"] = parts;
+  m["longest_stage_fo4"] =
+      unit_fo4 * (parts.empty() ? 0 : *std::max_element(parts.begin(), parts.end()));
+  return m;
+}
+
 namespace {
 
 class Orizuru final : public Block {
@@ -983,6 +996,9 @@ class Orizuru final : public Block {
     out.manifest = topk_timing_manifest(t);
     out.manifest["pop_levels"] = t.pop_levels;
     out.manifest["pop_cuts"] = t.pop_cuts;
+    out.manifest["stage_model"] =
+        stage_model("a pop, from out_ready_i through its part of the tree", "tree level",
+                    kOrizuruLevelFo4, t.pop_part_levels);
     // Padding leaves and units make some instances idle; synthesis removes them.
     int64_t instances = 0;
     for (int l = 0; l < t.layers; ++l) {
@@ -1021,6 +1037,9 @@ class TopkBaseline final : public Block {
     out.manifest.erase("units_per_layer");
     out.manifest.erase("tree_levels");
     out.manifest["pop_cuts"] = t.pop_cuts;
+    out.manifest["stage_model"] =
+        stage_model("a pop, from out_ready_i through the mask's clear and its part of a tree",
+                    "tree level", kOrizuruLevelFo4, t.pop_part_levels);
     return out;
   }
 };

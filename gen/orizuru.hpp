@@ -6,6 +6,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "gen/sv.hpp"
 #include "model/cycle/orizuru_cycle.hpp"
@@ -23,5 +24,11 @@ SvFile topk_top_module(const OrizuruTiming& t, const std::string& module, const 
 
 /// Manifest figures shared by the top-k engines.
 nlohmann::ordered_json topk_timing_manifest(const OrizuruTiming& t);
+
+/// The delay model's estimate of an engine's longest stage (manifest
+/// `stage_model`, which make ppa sets beside its measurement): `parts` units of
+/// `unit_fo4` each per cycle.
+nlohmann::ordered_json stage_model(const std::string& path, const std::string& unit,
+                                   double unit_fo4, const std::vector<int>& parts);
 
 }  // namespace oasis::gen

@@ -93,6 +93,7 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine,
     t.pop_cuts.assign(b.begin() + t.pop_delay, b.end());
     t.pop_levels = t.pop_delay ? 0 : b.empty() ? levels : b.front();
     t.pop_cycles = t.pop_delay + int(t.pop_cuts.size()) + 1;
+    t.pop_part_levels = part_levels(t.pop_cuts, levels);
   }
   t.beat_activations = t.unit_inputs;
   t.beats = ceil_div(c.channels, t.unit_inputs);
@@ -102,6 +103,7 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine,
     t.pop_cuts = kround_cuts(c, t.padded_leaves);
     t.pop_levels = t.pop_cuts.empty() ? clog2(t.padded_leaves) : t.pop_cuts.front();
     t.pop_cycles = int(t.pop_cuts.size()) + 1;
+    t.pop_part_levels = part_levels(t.pop_cuts, clog2(t.padded_leaves));
   }
   t.pop_wait_bits = index_width(t.pop_cycles);
   t.channel_bits = d.channel_bits;

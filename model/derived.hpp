@@ -80,6 +80,9 @@ struct OrizuruTiming {
   /// pop_cuts.size() + 1; the sorting-network baseline: 1).
   int pop_cycles = 1;
   int pop_wait_bits = 1;  ///< a side's wait for its next winner: index_width(pop_cycles)
+  /// The tree levels of each cycle's part of a pop's path, the delay model's
+  /// unit for it (empty for the sorting network, which pops no tree).
+  std::vector<int> pop_part_levels;
   /// Cycles from the first outlier of a token to the last one, inclusive,
   /// with the consumer always ready: the sides alternate, so 2k while
   /// pop_cycles <= 2, else (k - 1) * pop_cycles + 2.

@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "gen/generator.hpp"
+#include "model/config.hpp"
 #include "sim/ppa/flow.hpp"
 #include "sim/ppa/generic.hpp"
 #include "sim/ppa/liberty.hpp"
@@ -18,6 +20,7 @@
 #include "sim/ppa/report.hpp"
 #include "sim/ppa/reports.hpp"
 #include "verif/unit/run_command.hpp"
+#include "verif/unit/test_support.hpp"
 
 namespace oasis::ppa {
 namespace {
@@ -502,6 +505,30 @@ TEST(Report, DelayModelAgainstTheMeasurement) {
   EXPECT_NEAR(r["measured_over_model"].get<double>(), 91.0 / 87, 1e-3);
   in.period_fo4 = 80;
   EXPECT_FALSE(delay_model(in)[0]["model_fits"].get<bool>()) << "87 FO4 > 0.9 x 80 - 5";
+}
+
+// And of each top-k engine whose registers the model places by a unit's
+// delay, from the manifest's stage_model as the generator writes it.
+TEST(Report, EngineStageModelAgainstTheMeasurement) {
+  ReportInputs in;
+  in.fo4 = 0.1;
+  in.period_fo4 = 50;
+  const Config c = load_config(test::kDefault, {"target_period_fo4=50"});
+  const auto files = gen::render(c, {"configs/default.json", {"target_period_fo4=50"}, "x"});
+  in.manifest = nlohmann::ordered_json::parse(files.at("manifest.json")).at("blocks");
+  in.blocks = nlohmann::ordered_json::parse(R"({
+    "orizuru": {"timing": {"critical_path": 4.48, "met": true}},
+    "topk_sort_baseline": {"timing": {"critical_path": 3.97, "met": true}}})");
+  const auto rows = delay_model(in);
+  ASSERT_EQ(rows.size(), 2u) << rows.dump();
+  EXPECT_EQ(rows[0]["block"], "orizuru");
+  EXPECT_EQ(rows[0]["cuts"], "tree level a stage: 2+2+2+2");
+  EXPECT_DOUBLE_EQ(rows[0]["model_longest_stage_fo4"].get<double>(), 36);
+  EXPECT_TRUE(rows[0]["model_fits"].get<bool>()) << "36 FO4 <= 0.9 x 50 - 5";
+  EXPECT_EQ(rows[1]["block"], "topk_sort_baseline");
+  EXPECT_EQ(rows[1]["cuts"], "compare-exchange stage a stage: 2+2+2+2+2+2+2+2+2+2+2+2+2+2");
+  EXPECT_NEAR(rows[1]["model_longest_stage_fo4"].get<double>(), 35.2, 1e-9);
+  EXPECT_NEAR(rows[1]["measured_over_model"].get<double>(), 39.7 / 35.2, 1e-3);
 }
 
 // make synth's figures: Yosys's CMOS costs, a flip-flop with an asynchronous
