@@ -206,51 +206,45 @@ json table2(const ReportInputs& in) {
 json delay_model(const ReportInputs& in) {
   json rows = json::array();
   const double budget = fp_stage_budget_fo4(int(std::lround(in.period_fo4)));
-  for (const auto& [name, m] : in.manifest.items()) {
-    if (!m.contains("pipeline") || !in.blocks.contains(name)) continue;
-    const json& pl = m.at("pipeline");
-    double longest = 0;
-    for (const auto& d : pl.at("stage_fo4")) longest = std::max(longest, d.get<double>());
+  // One row: the model's longest stage beside the block's measured path.
+  const auto row = [&](const std::string& name, const std::string& cuts, const json& after,
+                       double longest) {
     const json& t = in.blocks.at(name).at("timing");
     const double measured = t.at("critical_path").get<double>() / in.fo4;
-    // The places used, place 0 rightmost, as the generated Cuts parameter reads; a place
-    // follows each segment the manifest names but the last.
-    const unsigned mask = pl.at("cuts").get<unsigned>();
-    std::string cuts;
-    for (size_t k = pl.at("places").size() - 1; k-- > 0;) cuts += (mask >> k & 1u) ? '1' : '0';
     rows.push_back(
         {{"block", name},
          {"cuts", cuts},
-         {"registers_after", pl.at("registers_after")},
+         {"registers_after", after},
          {"model_longest_stage_fo4", num(longest, 1)},
          {"model_stage_budget_fo4", num(budget, 1)},
          {"model_fits", longest <= budget},
          {"measured_critical_path_fo4", num(measured, 1)},
          {"measured_over_model", num(longest > 0 ? measured / longest : std::nan(""), 3)},
          {"measured_met", t.at("met")}});
+  };
+  for (const auto& [name, m] : in.manifest.items()) {
+    if (!m.contains("pipeline") || !in.blocks.contains(name)) continue;
+    const json& pl = m.at("pipeline");
+    double longest = 0;
+    for (const auto& d : pl.at("stage_fo4")) longest = std::max(longest, d.get<double>());
+    // The places used, place 0 rightmost, as the generated Cuts parameter reads; a place
+    // follows each segment the manifest names but the last.
+    const unsigned mask = pl.at("cuts").get<unsigned>();
+    std::string cuts;
+    for (size_t k = pl.at("places").size() - 1; k-- > 0;) cuts += (mask >> k & 1u) ? '1' : '0';
+    row(name, cuts, pl.at("registers_after"), longest);
   }
   // The blocks whose registers the model places by a unit's delay (a tree
   // level, a compare-exchange stage): their longest stage by the model.
   for (const auto& [name, m] : in.manifest.items()) {
     if (!m.contains("stage_model") || !in.blocks.contains(name)) continue;
     const json& sm = m.at("stage_model");
-    const double longest = sm.at("longest_stage_fo4").get<double>();
-    const json& t = in.blocks.at(name).at("timing");
-    const double measured = t.at("critical_path").get<double>() / in.fo4;
     std::string parts;
     for (const auto& p : sm.at("units_per_stage")) {
       parts += (parts.empty() ? "" : "+") + std::to_string(p.get<int>());
     }
-    rows.push_back(
-        {{"block", name},
-         {"cuts", fmt::format("{} a stage: {}", sm.at("unit").get<std::string>(), parts)},
-         {"registers_after", nullptr},
-         {"model_longest_stage_fo4", num(longest, 1)},
-         {"model_stage_budget_fo4", num(budget, 1)},
-         {"model_fits", longest <= budget},
-         {"measured_critical_path_fo4", num(measured, 1)},
-         {"measured_over_model", num(longest > 0 ? measured / longest : std::nan(""), 3)},
-         {"measured_met", t.at("met")}});
+    row(name, fmt::format("{} a stage: {}", sm.at("unit").get<std::string>(), parts), nullptr,
+        sm.at("longest_stage_fo4").get<double>());
   }
   return rows;
 }
