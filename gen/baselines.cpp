@@ -15,6 +15,7 @@
 
 #include "gen/block.hpp"
 #include "gen/fp_emit.hpp"
+#include "gen/mutation.hpp"
 #include "gen/orizuru.hpp"
 #include "model/cycle/mac_line_baseline.hpp"
 #include "model/cycle/topk_sort_baseline.hpp"
@@ -22,6 +23,13 @@
 
 namespace oasis::gen {
 namespace {
+
+OASIS_REGISTER_MUTATION("topk_sort_baseline.stage_register_extra",
+                        "the sorting network holds a register every stage fewer than its build "
+                        "counts, so the pointers read records a cycle behind");
+OASIS_REGISTER_MUTATION("mac_line_baseline.operand_register_dropped",
+                        "the MAC-line baseline's operand registers pass their data through "
+                        "while the beat's tag is still registered");
 
 // ---- Sorting-network top-k ----------------------------------------------
 
@@ -241,7 +249,8 @@ void sort_core(SvModule& m, const Config& c, const OrizuruTiming& t, const SortN
   std::vector<std::pair<string, string>> params = {{"Positions", "Positions"},
                                                    {"ChanBits", "ChanBits"}};
   if (sn.registers > 0) {
-    m.localparam("StagesPerCycle", sn.stages_per_cycle,
+    const bool extra = mutated("topk_sort_baseline.stage_register_extra");
+    m.localparam("StagesPerCycle", sn.stages_per_cycle - (extra ? 1 : 0),
                  "Stages of the network between two of its registers.");
     conns.insert(conns.begin(), {{"clk_i", "clk_i"}, {"rst_ni", "rst_ni"}});
     params.push_back({"StagesPerCycle", "StagesPerCycle"});
@@ -388,7 +397,8 @@ class MacLineBaselineBlock final : public Block {
     m.localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
     const bool op_stage = tm.operand_stage;
     if (op_stage) {
-      m.localparam("OperandStages", 1,
+      const bool dropped = mutated("mac_line_baseline.operand_register_dropped");
+      m.localparam("OperandStages", dropped ? 0 : 1,
                    "Registers between the operand multiplexers and the multipliers.");
     }
     m << fmt::format(

@@ -31,6 +31,9 @@ OASIS_REGISTER_MUTATION("orizuru.left_pop_lost",
 OASIS_REGISTER_MUTATION("orizuru.next_cycle_pop_lost",
                         "a pop never reaches the levels it rewrites in the cycle after its "
                         "outlier is taken (orizuru_pop_levels below the tree's levels)");
+OASIS_REGISTER_MUTATION("topk_baseline.tree_register_extra",
+                        "the k-round baseline's trees read level 1 through a rank of registers "
+                        "more than its pop cycles count");
 OASIS_REGISTER_MUTATION("orizuru.pop_wait_short",
                         "with a pop over more than two cycles, a side presents its next outlier "
                         "a cycle before the last part of its path is rewritten");
@@ -662,7 +665,8 @@ void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
     for (int n = t.padded_leaves; n > 1; n = (n + 1) / 2, ++level) {
       const int next = (n + 1) / 2;
       const string p = fmt::format("{}{}", side, level);
-      if (std::find(t.pop_cuts.begin(), t.pop_cuts.end(), level) != t.pop_cuts.end()) {
+      const bool cut = std::find(t.pop_cuts.begin(), t.pop_cuts.end(), level) != t.pop_cuts.end();
+      if (cut || (level == 1 && mutated("topk_baseline.tree_register_extra"))) {
         // A rank of registers before this level, one record at a time.
         const string q = p + "_in";
         m << fmt::format("  logic {} {}_val;\n  logic {} {}_avail;\n  logic {} {}_chan;\n",
@@ -842,7 +846,9 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
   if (t.pop_cycles > 2) {
     const int w = t.pop_wait_bits;
     std::vector<Reg> waits;
-    const int wait = mutated("orizuru.pop_wait_short") ? 2 : 1;
+    // The bug is Orizuru's, not the k-round baseline's, whose top module this also is.
+    const bool orizuru = module.ends_with("_orizuru");
+    const int wait = orizuru && mutated("orizuru.pop_wait_short") ? 2 : 1;
     for (const string side : {"max", "min"}) {
       m << fmt::format(
           "  assign {0}_wait_d = pop_{0} ? {1}'(PopCycles - {2})\n"
