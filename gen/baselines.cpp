@@ -249,7 +249,8 @@ void sort_core(SvModule& m, const Config& c, const OrizuruTiming& t, const SortN
   std::vector<std::pair<string, string>> params = {{"Positions", "Positions"},
                                                    {"ChanBits", "ChanBits"}};
   if (sn.registers > 0) {
-    const bool extra = mutated("topk_sort_baseline.stage_register_extra");
+    const bool extra =
+        sn.stages_per_cycle > 1 && mutated("topk_sort_baseline.stage_register_extra");
     m.localparam("StagesPerCycle", sn.stages_per_cycle - (extra ? 1 : 0),
                  "Stages of the network between two of its registers.");
     conns.insert(conns.begin(), {{"clk_i", "clk_i"}, {"rst_ni", "rst_ni"}});
