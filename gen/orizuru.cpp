@@ -560,8 +560,8 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
           {"rst_ni", "rst_ni"},
           {"build_i", "build[0 +: UnitLevels]"},
           {"leaf_i", "leaf_q[u*UnitInputs*16 +: UnitInputs*16]"},
-          {"max_avail_i", "max_avail_d[u*UnitInputs +: UnitInputs]"},
-          {"min_avail_i", "min_avail_d[u*UnitInputs +: UnitInputs]"},
+          {"max_avail_i", "max_avail[u*UnitInputs +: UnitInputs]"},
+          {"min_avail_i", "min_avail[u*UnitInputs +: UnitInputs]"},
           {"max_pop_i", "l0_max_pop[u*UnitLevels +: UnitLevels]"},
           {"min_pop_i", "l0_min_pop[u*UnitLevels +: UnitLevels]"},
           {"max_path_i", "max_path[0 +: UnitLevels]"},
@@ -660,7 +660,7 @@ void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   const string level_mod = module_name(c, "topk_baseline") + "_level";
   for (const char* side : {"max", "min"}) {
     const bool is_max = side == string("max");
-    string val = "leaf_q", avail = fmt::format("{}_avail_d", side), chan = "leaf_chan";
+    string val = "leaf_q", avail = fmt::format("{}_avail", side), chan = "leaf_chan";
     int level = 0;
     for (int n = t.padded_leaves; n > 1; n = (n + 1) / 2, ++level) {
       const int next = (n + 1) / 2;
@@ -816,14 +816,23 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
       "  logic {} count_q, count_d;\n"
       "  logic {} leaf_q;\n"
       "  logic {} max_avail_q, max_avail_d, min_avail_q, min_avail_d;\n"
+      "  logic {} max_avail, min_avail;\n"
       "  logic {} max_clear, min_clear;\n"
       "  logic [15:0] max_val_q, min_val_q, root_max_val, root_min_val;\n"
       "  logic {} max_chan_q, min_chan_q, root_max_chan, root_min_chan;\n"
       "  logic in_fire, out_fire, side, pop_max, pop_min, building;\n\n",
       range(nb), mask_literal(valid), range(bw), range(sw), range(kw), range(int64_t(nb) * 16),
-      range(nb), range(nb), range(cw));
+      range(nb), range(nb), range(nb), range(cw));
   m << "  assign in_ready_o  = state_q == StLoad;\n"
        "  assign in_fire     = in_valid_i && in_ready_o;\n";
+  // The trees read the masks less this cycle's pops and not this cycle's load (what
+  // they compute while loading is never used): so they depend on registers only, and
+  // a simulator evaluates them once a cycle rather than at every change of an input.
+  m.comment(
+      "The trees see the masks less this cycle's pops, never a load: what they compute while "
+      "loading is not used.");
+  m << "  assign max_avail   = max_avail_q & ~max_clear;\n"
+       "  assign min_avail   = min_avail_q & ~min_clear;\n";
   if (t.pop_cycles > 2) {
     // A side's next winner is in its root register pop_cycles after its pop;
     // the other side's single cycle in between does not cover the wait.
@@ -866,8 +875,8 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
       "    beat_d      = beat_q;\n"
       "    stage_d     = stage_q;\n"
       "    count_d     = count_q;\n"
-      "    max_avail_d = max_avail_q & ~max_clear;\n"
-      "    min_avail_d = min_avail_q & ~min_clear;\n"
+      "    max_avail_d = max_avail;\n"
+      "    min_avail_d = min_avail;\n"
       "    unique case (state_q)\n"
       "      StLoad: begin\n"
       "        if (in_fire) begin\n"
