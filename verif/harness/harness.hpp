@@ -35,6 +35,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "port_bits.hpp"
+
 #if __has_include("Vdut_ports.hpp")
 #include "Vdut_ports.hpp"  // OASIS_DUT_PORTS(X): X(direction, name, width) per port
 #endif
@@ -91,39 +93,6 @@ class Scoreboard {
   uint64_t checks_ = 0;
   uint64_t mismatches_ = 0;
 };
-
-/// Bits [lsb, lsb + width) of a port of any width (width <= 64): Verilator
-/// holds narrow ports in integers and wide ones in VlWide word arrays.
-template <class T>
-uint64_t get_bits(const T& port, int lsb, int width) {
-  const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
-  if constexpr (std::is_integral_v<T>) {
-    return (uint64_t(port) >> lsb) & mask;
-  } else {
-    uint64_t r = 0;
-    for (int b = 0; b < width; ++b) {
-      const int bit = lsb + b;
-      r |= uint64_t((port[size_t(bit / 32)] >> (bit % 32)) & 1u) << b;
-    }
-    return r;
-  }
-}
-
-/// Sets bits [lsb, lsb + width) of a port of any width to value.
-template <class T>
-void set_bits(T& port, int lsb, int width, uint64_t value) {
-  if constexpr (std::is_integral_v<T>) {
-    const uint64_t mask = (width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1) << lsb;
-    port = T((uint64_t(port) & ~mask) | ((value << lsb) & mask));
-  } else {
-    for (int b = 0; b < width; ++b) {
-      const int bit = lsb + b;
-      const uint32_t m = 1u << (bit % 32);
-      auto& word = port[size_t(bit / 32)];
-      word = ((value >> b) & 1) ? (word | m) : (word & ~m);
-    }
-  }
-}
 
 /// Writes the vector file of --record: a first line `# ports:` with the
 /// ports' direction:name:width in file order, then one line per cycle with
