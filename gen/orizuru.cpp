@@ -660,7 +660,7 @@ void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   const string level_mod = module_name(c, "topk_baseline") + "_level";
   for (const char* side : {"max", "min"}) {
     const bool is_max = side == string("max");
-    string val = "leaf_q", avail = fmt::format("{}_avail", side), chan = "leaf_chan";
+    string val = "leaf_q", avail = fmt::format("{}_avail_d", side), chan = "leaf_chan";
     int level = 0;
     for (int n = t.padded_leaves; n > 1; n = (n + 1) / 2, ++level) {
       const int next = (n + 1) / 2;
@@ -825,12 +825,14 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
       range(nb), range(nb), range(nb), range(cw));
   m << "  assign in_ready_o  = state_q == StLoad;\n"
        "  assign in_fire     = in_valid_i && in_ready_o;\n";
-  // The trees read the masks less this cycle's pops and not this cycle's load (what
-  // they compute while loading is never used): so they depend on registers only, and
-  // a simulator evaluates them once a cycle rather than at every change of an input.
-  m.comment(
-      "The trees see the masks less this cycle's pops, never a load: what they compute while "
-      "loading is not used.");
+  // Orizuru's trees read the masks less this cycle's pops and not this cycle's load
+  // (what they compute while loading is never used): so they depend on registers only,
+  // and a simulator evaluates them once a cycle rather than at every change of an input.
+  // The baselines' trees keep the masks as written (avail_d).
+  m.comment(module.ends_with("_orizuru")
+                ? "The masks less this cycle's pops, which the trees read, never a load's: what "
+                  "they compute while loading is not used."
+                : "The masks less this cycle's pops.");
   m << "  assign max_avail   = max_avail_q & ~max_clear;\n"
        "  assign min_avail   = min_avail_q & ~min_clear;\n";
   if (t.pop_cycles > 2) {
