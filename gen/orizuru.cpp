@@ -496,12 +496,160 @@ std::vector<std::pair<string, string>> unit_params(const OrizuruTiming& t, int l
   return params;
 }
 
+// The behavioural form of the trees (simulation only, under kBehaviouralMacro):
+// each side's whole padded tree as one loop over its levels, nodes in heap order,
+// evaluated only while a token is built or drained. The structural form's units
+// compute the same winners every cycle, but the trees' values matter only then:
+// while a token loads, the root registers are not presented (out_valid_o is low)
+// and the build rewrites every level before the first outlier, so the bits a
+// pop's last parts would rewrite in the first cycle of the next load, and the
+// cut registers' values from it, are never read. A subtree of padding has an
+// unavailable winner of value and index 0 in both forms.
+string behavioural_trees(const OrizuruTiming& t) {
+  const int leaf_regs = std::min(t.padded_leaves, t.units_per_layer[0] * t.unit_inputs);
+  string cut_levels;
+  for (size_t i = 0; i < t.pop_cuts.size(); ++i) {
+    cut_levels += fmt::format("{}j == {}", i == 0 ? "" : " || ", cut_name(i));
+  }
+  string s = fmt::format(
+      "  // The behavioural form: each side's tree, padded to Leaves leaves, as one loop over\n"
+      "  // its levels (level j's nodes from Leaves - (Leaves >> j) on), evaluated only while\n"
+      "  // a token is built or drained. While one loads, the roots are not presented and\n"
+      "  // the build rewrites every level before the first outlier is taken.\n"
+      "  /// Leaves of the padded tree.\n"
+      "  localparam int Leaves = 1 << TreeLevels;\n"
+      "  /// Nodes of the padded tree.\n"
+      "  localparam int Nodes = Leaves - 1;\n"
+      "  /// Leaves that have a leaf register: the leaf units' inputs.\n"
+      "  localparam int LeafRegs = {};\n"
+      "  // The comparator's gt_o: a > b under the order key (NaN above +Inf, -0 = +0).\n"
+      "  function automatic logic key_gt(input logic [15:0] a, input logic [15:0] b);\n"
+      "    logic a_nan, b_nan;\n"
+      "    a_nan = a[14:10] == 5'h1f && a[9:0] != 10'd0;\n"
+      "    b_nan = b[14:10] == 5'h1f && b[9:0] != 10'd0;\n"
+      "    if (a_nan || b_nan) key_gt = a_nan && !b_nan;\n"
+      "    else if (a[14:0] == 15'd0 && b[14:0] == 15'd0) key_gt = 1'b0;\n"
+      "    else if (a[15] != b[15]) key_gt = !a[15];\n"
+      "    else key_gt = a[15] ? a[14:0] < b[14:0] : a[14:0] > b[14:0];\n"
+      "  endfunction\n"
+      "  logic active;\n"
+      "  assign active = state_q != StLoad;\n",
+      leaf_regs);
+  if (leaf_regs != t.units_per_layer[0] * t.unit_inputs) {
+    throw std::logic_error("orizuru: the leaf units read past the leaf registers");
+  }
+  for (const string side : {"max", "min"}) {
+    const bool cuts = !t.pop_cuts.empty();
+    s += fmt::format(
+        "  // The {0} tree: per node its winner bit (1: the right child), its winner's value,\n"
+        "  // availability and leaf{1}.\n"
+        "  logic [Nodes-1:0]            {0}_bit_q, {0}_bit_d, {0}_avl;\n"
+        "  logic [Nodes*16-1:0]         {0}_val;\n"
+        "  logic [Nodes*TreeLevels-1:0] {0}_win;\n",
+        side, cuts ? "; registered, for the levels above a cut" : "");
+    if (cuts) {
+      s += fmt::format(
+          "  logic [Nodes-1:0]            {0}_avl_r;\n"
+          "  logic [Nodes*16-1:0]         {0}_val_r;\n"
+          "  logic [Nodes*TreeLevels-1:0] {0}_win_r;\n",
+          side);
+    }
+    s += fmt::format(
+        "  always_comb begin : b_{0}_tree\n"
+        "    int node, child;\n"
+        "    logic [TreeLevels-1:0] lw, rw;\n"
+        "    logic [15:0] lv, rv;\n"
+        "    logic la, ra, right;\n"
+        "    {{node, child, lw, rw, lv, rv, la, ra, right}} = '0;\n"
+        "    {0}_bit_d = {0}_bit_q;\n"
+        "    {0}_val   = (Nodes*16)'(0);\n"
+        "    {0}_avl   = Nodes'(0);\n"
+        "    {0}_win   = (Nodes*TreeLevels)'(0);\n"
+        "    if (active) begin\n"
+        "      for (int j = 0; j < TreeLevels; j++) begin\n"
+        "        for (int n = 0; n < (j == 0 ? LeafRegs / 2 : Leaves >> (j + 1)); n++) begin\n"
+        "          node = Leaves - (Leaves >> j) + n;\n"
+        "          if (j == 0) begin\n"
+        "            lv = leaf_q[2*n*16 +: 16];\n"
+        "            rv = leaf_q[(2*n+1)*16 +: 16];\n"
+        "            la = {0}_avail[2*n];\n"
+        "            ra = {0}_avail[2*n+1];\n"
+        "            lw = TreeLevels'(2*n);\n"
+        "            rw = TreeLevels'(2*n+1);\n",
+        side);
+    if (cuts) {
+      s += fmt::format(
+          "          end else if ({1}) begin\n"
+          "            child = Leaves - (Leaves >> (j - 1)) + 2*n;\n"
+          "            lv = {0}_val_r[child*16 +: 16];\n"
+          "            rv = {0}_val_r[(child+1)*16 +: 16];\n"
+          "            la = {0}_avl_r[child];\n"
+          "            ra = {0}_avl_r[child+1];\n"
+          "            lw = {0}_win_r[child*TreeLevels +: TreeLevels];\n"
+          "            rw = {0}_win_r[(child+1)*TreeLevels +: TreeLevels];\n",
+          side, cut_levels);
+    }
+    s += fmt::format(
+        "          end else begin\n"
+        "            child = Leaves - (Leaves >> (j - 1)) + 2*n;\n"
+        "            lv = {0}_val[child*16 +: 16];\n"
+        "            rv = {0}_val[(child+1)*16 +: 16];\n"
+        "            la = {0}_avl[child];\n"
+        "            ra = {0}_avl[child+1];\n"
+        "            lw = {0}_win[child*TreeLevels +: TreeLevels];\n"
+        "            rw = {0}_win[(child+1)*TreeLevels +: TreeLevels];\n"
+        "          end\n"
+        "          right = ra && (!la || {1});\n"
+        "          if (build[j] || ({0}_rewrite[j] && "
+        "{0}_path >> (j + 1) == TreeLevels'(n))) begin\n"
+        "            {0}_bit_d[node] = right;\n"
+        "          end\n"
+        "          {0}_val[node*16 +: 16] = {0}_bit_d[node] ? rv : lv;\n"
+        "          {0}_avl[node] = la || ra;\n"
+        "          {0}_win[node*TreeLevels +: TreeLevels] = {0}_bit_d[node] ? rw : lw;\n"
+        "        end\n"
+        "      end\n"
+        "    end\n"
+        "  end\n",
+        side,
+        side == "max"                      ? "key_gt(rv, lv)"
+        : mutated("orizuru.min_ties_left") ? "(j == 0 ? key_gt(lv, rv) : !key_gt(rv, lv))"
+                                           : "!key_gt(rv, lv)");
+    s += fmt::format(
+        "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+        "    if (!rst_ni) begin\n"
+        "      {0}_bit_q <= Nodes'(0);\n"
+        "{1}"
+        "    end else if (active) begin\n"
+        "      {0}_bit_q <= {0}_bit_d;\n"
+        "{2}"
+        "    end\n"
+        "  end\n"
+        "  assign root_{0}_val  = {0}_val[(Nodes-1)*16 +: 16];\n"
+        "  assign root_{0}_chan = {0}_win[(Nodes-1)*TreeLevels +: {3}];\n"
+        "  // A popped leaf is cleared in the cycle its level 0 is rewritten.\n"
+        "  assign {0}_clear = {0}_rewrite[0]{5} ? {4}'(1) << {0}_path : '0;\n",
+        side,
+        cuts ? fmt::format("      {0}_val_r <= (Nodes*16)'(0);\n"
+                           "      {0}_avl_r <= Nodes'(0);\n"
+                           "      {0}_win_r <= (Nodes*TreeLevels)'(0);\n",
+                           side)
+             : "",
+        cuts ? fmt::format("      {0}_val_r <= {0}_val;\n"
+                           "      {0}_avl_r <= {0}_avl;\n"
+                           "      {0}_win_r <= {0}_win;\n",
+                           side)
+             : "",
+        t.channel_bits, t.padded_leaves,
+        mutated("orizuru.left_pop_lost") ? fmt::format(" && {}_path[0]", side) : "");
+  }
+  return s;
+}
+
 // The tree of units: layer 0 holds the leaf units, each further layer units
 // over up to R winners of the layer below, the last layer one unit.
 void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   const int R = t.unit_inputs, r = t.unit_levels, T = t.layers;
-  m.localparam("UnitInputs", R, "Inputs of a unit, R.");
-  m.localparam("UnitLevels", r, "Comparator levels of a unit, log2(R).");
   m.localparam("TreeLevels", t.tree_levels, "Comparator levels of the tree.");
   m.localparam("LevelsPerStage", t.levels_per_stage, "Levels built in one cycle.");
   const size_t cuts = t.pop_cuts.size();
@@ -547,6 +695,12 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   }
   m << "  end\n\n";
   m.op("eq", t.stage_bits, "build", t.tree_levels);
+  // The pop's paths in each branch: the structural form declares them after its layers.
+  m << fmt::format("`ifdef {}\n", kBehaviouralMacro);
+  pop_paths(m, t);
+  m << behavioural_trees(t) << "`else\n";
+  m.localparam("UnitInputs", R, "Inputs of a unit, R.");
+  m.localparam("UnitLevels", r, "Comparator levels of a unit, log2(R).");
   for (int l = 0; l < T; ++l) layer_signals(m, t, l);
   m << "\n";
   for (int l = 1; l < T; ++l) layer_children(m, t, l);
@@ -633,6 +787,7 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
        "  // channel width only address padding.\n"
        "  logic unused_root;\n";
   m << "  assign unused_root = ^" << concat(unused, "  ", 24) << ";\n";
+  m << "`endif\n";
 }
 
 }  // namespace

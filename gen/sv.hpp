@@ -22,10 +22,10 @@ inline constexpr size_t kMaxColumns = 100;
 
 /// The macro that selects, for simulation speed, the behavioural form of the structures written
 /// gate by gate for synthesis: the Index Counter array's compressor trees and counting-bank
-/// adders, the multiplexer trees, and the PE line's Concat Units (docs/generator.md, "Two forms
-/// of the large structures"). Both forms compute the same function; undefined (the
-/// default, and what synthesis reads) gives the structural form. `sim/vltest --behavioural`
-/// defines it; the manifest names it (`behavioural_macro`).
+/// adders, the multiplexer trees, the PE line's Concat Units and Orizuru's trees
+/// (docs/generator.md, "Two forms of the large structures"). Both forms compute the same function;
+/// undefined (the default, and what synthesis reads) gives the structural form. `sim/vltest
+/// --behavioural` defines it; the manifest names it (`behavioural_macro`).
 inline constexpr const char* kBehaviouralMacro = "OASIS_BEHAVIOURAL";
 
 /// `behavioural` and `structural` (each whole lines) as the two branches of an `ifdef` on

@@ -171,10 +171,12 @@ kind_cluster_lemmas() {
   count 4 1 >"$dir/bug_count.ys"
 }
 
-# orizuru CFG OUTLIERS FREE: the first OUTLIERS pops of each side of the first token.
+# orizuru CFG OUTLIERS FREE [behavioural]: the first OUTLIERS pops of each side of the
+# first token; with `behavioural`, of the RTL read with the generator's behavioural macro
+# defined (the trees the paper-size core is simulated with), against the same bugs.
 kind_orizuru() {
-  local dir=$1 cfg=$2 outliers=$3 free=$4 rtl="$out/rtl/$2"
-  local n r cb build beats drain steps
+  local dir=$1 cfg=$2 outliers=$3 free=$4 rtl="$out/rtl/$2" form=${5:-structural}
+  local n r cb build beats drain steps defines=""
   n=$(manifest "$rtl" config channels) || return 1
   r=$(manifest "$rtl" orizuru beat_activations) || return 1
   cb=$(manifest "$rtl" orizuru channel_bits) || return 1
@@ -183,9 +185,12 @@ kind_orizuru() {
   drain=$(manifest "$rtl" orizuru drain_cycles) || return 1
   steps=$((1 + beats + build + drain))          # reset, load, build, the pops
   [ "$free" = 1 ] && steps=$((steps + 2))        # room for two stalls
+  if [ "$form" = behavioural ]; then
+    defines="-D$("$gen" --query "$rtl/manifest.json" behavioural_macro) " || return 1
+  fi
   body() {
     cat <<EOF
-read_verilog -sv $(srcs "$1" orizuru)
+read_verilog -sv $defines$(srcs "$1" orizuru)
 read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_orizuru -DOASIS_CMP=oasis_${cfg}_comparator $(fv oasis_formal_topk_tree.sv oasis_formal_orizuru.sv)
 hierarchy -check -top oasis_formal_orizuru -chparam Channels $n -chparam BeatLanes $r -chparam Outliers $outliers -chparam ChanBits $cb -chparam BuildCycles $build -chparam FreeHandshake $free
 $(prep_for oasis_formal_orizuru)
@@ -361,6 +366,9 @@ PROOFS=(
   "orizuru.n8_k2_t80|orizuru oz8k2t80 2 0"
   "orizuru.n8_k2_t50|orizuru oz8k2t50 2 0"
   "orizuru.n8_k2_c3|orizuru oz8k2c3 2 0"
+  "orizuru.n6_k1.behavioural|orizuru oz6 1 0 behavioural"
+  "orizuru.n8_k2.behavioural|orizuru oz8k2 2 0 behavioural"
+  "orizuru.n8_k2_c3.behavioural|orizuru oz8k2c3 2 0 behavioural"
   "orizuru.scan_lemmas.n2|topk_lemmas oz2"
   "orizuru.scan_lemmas.n4|topk_lemmas oz4"
   "orizuru.scan_lemmas.n6|topk_lemmas oz6"
