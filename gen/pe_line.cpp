@@ -150,20 +150,45 @@ SvFile concat_module(const string& name, const Dims& d) {
       "      if (beat_i == {}'(b)) idx_o = concat[b*BeatBits +: BeatBits];\n"
       "    end\n  end\n",
       d.t.beat_bits);
-  // Behaviourally, only the beat's positions are formed: each reads its channel of the beat (a
-  // variable part-select) and is written at a constant offset. (Verilator rebuilds all of idx_o
-  // for each position of a loop, and joins the structural form's K assignments into one
-  // concatenation unless its data-flow optimizer is off, sim/vltest.)
-  std::string behavioural = channels +
-                            "  /// Positions of a beat.\n"
-                            "  localparam int Positions = BeatBits / IdxBits;\n";
+  // Behaviourally, only the beat's positions are formed: the beat's activation and weight
+  // indices are two part-selects at the beat's offset, and each position pairs them at
+  // constant offsets. (Verilator rebuilds all of idx_o for each position of a loop, joins the
+  // structural form's K assignments into one concatenation unless its data-flow optimizer is
+  // off, sim/vltest, and without it computes a variable offset again in every expression that
+  // reads it.)
+  const bool partial = beats * d.G > d.K;
+  // A beat past the row's last (the counter never holds one) presents 0, as structurally.
+  const bool past = (int64_t(1) << d.t.beat_bits) > beats;
+  std::string behavioural = fmt::format(
+      "{}  /// Positions of a beat.\n"
+      "  localparam int Positions = BeatBits / IdxBits;\n"
+      "{}"
+      "  // The beat's indices, activation and weight.\n"
+      "  logic [Positions*ActBits-1:0]    beat_act;\n"
+      "  logic [Positions*WeightBits-1:0] beat_row;\n",
+      partial ? channels : "",
+      partial || past
+          ? fmt::format("  /// Counting beats of a row.\n  localparam int Beats = {};\n", beats)
+          : "");
+  if (partial) {
+    // Past K the last beat reads padding, so that no part-select leaves its vector.
+    behavioural +=
+        "  // The indices padded to whole beats.\n"
+        "  logic [Beats*Positions*ActBits-1:0]    act_pad;\n"
+        "  logic [Beats*Positions*WeightBits-1:0] row_pad;\n"
+        "  assign act_pad  = {{(Beats*Positions - Channels)*ActBits{1'b0}}, act_idx_i};\n"
+        "  assign row_pad  = {{(Beats*Positions - Channels)*WeightBits{1'b0}}, row_i};\n";
+  }
+  const std::string act = partial ? "act_pad" : "act_idx_i", row = partial ? "row_pad" : "row_i";
+  const std::string guard = past ? "int'(beat_i) >= Beats ? '0\n      : " : "";
+  behavioural += fmt::format(
+      "  assign beat_act = {0}{1}[int'(beat_i)*Positions*ActBits +: Positions*ActBits];\n"
+      "  assign beat_row = {0}{2}[int'(beat_i)*Positions*WeightBits +: Positions*WeightBits];\n",
+      guard, act, row);
   behavioural += loop_open("p", d.G, "g_position");
   behavioural +=
-      "    /// The channel at this position in the current beat.\n"
-      "    int k;\n"
-      "    assign k = int'(beat_i) * Positions + p;\n"
-      "    assign idx_o[p*IdxBits +: IdxBits] = k < Channels\n"
-      "        ? {act_idx_i[k*ActBits +: ActBits], row_i[k*WeightBits +: WeightBits]} : '0;\n";
+      "    assign idx_o[p*IdxBits +: IdxBits] =\n"
+      "        {beat_act[p*ActBits +: ActBits], beat_row[p*WeightBits +: WeightBits]};\n";
   behavioural += loop_close(d.G);
   m << "\n" << behavioural_or(behavioural, structural);
   m.op("eq", d.t.beat_bits, "idx_o", beats);
