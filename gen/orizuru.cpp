@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -506,7 +507,10 @@ std::vector<std::pair<string, string>> unit_params(const OrizuruTiming& t, int l
 // cut registers' values from it, are never read. A subtree of padding has an
 // unavailable winner of value and index 0 in both forms.
 string behavioural_trees(const OrizuruTiming& t) {
-  const int leaf_regs = std::min(t.padded_leaves, t.units_per_layer[0] * t.unit_inputs);
+  const int leaf_regs = t.units_per_layer[0] * t.unit_inputs;
+  if (leaf_regs > t.padded_leaves) {
+    throw std::logic_error("orizuru: the leaf units read past the leaf registers");
+  }
   string cut_levels;
   for (size_t i = 0; i < t.pop_cuts.size(); ++i) {
     cut_levels += fmt::format("{}j == {}", i == 0 ? "" : " || ", cut_name(i));
@@ -535,9 +539,6 @@ string behavioural_trees(const OrizuruTiming& t) {
       "  logic active;\n"
       "  assign active = state_q != StLoad;\n",
       leaf_regs);
-  if (leaf_regs != t.units_per_layer[0] * t.unit_inputs) {
-    throw std::logic_error("orizuru: the leaf units read past the leaf registers");
-  }
   for (const string side : {"max", "min"}) {
     const bool cuts = !t.pop_cuts.empty();
     s += fmt::format(

@@ -215,14 +215,19 @@ TEST(Mutation, EveryNamedBugChangesTheRtlAndNothingElse) {
       }
       applied = true;
       const auto intact = generate_config("default", sets);
+      // The block the bug is in, the name's first part: only its files may change (both
+      // forms of a structure that has a behavioural one).
+      const std::string block = mut.name.substr(0, mut.name.find('.'));
       size_t changed = 0;
       for (const auto& [file, text] : bad) {
         if (!file.ends_with(".sv")) continue;
         // Past the banner, whose regenerate line names the mutation.
         const auto body = [](const std::string& t) { return t.substr(t.find("`default_nettype")); };
-        if (body(text) != body(intact.at(file))) ++changed;
+        if (body(text) == body(intact.at(file))) continue;
+        ++changed;
+        EXPECT_NE(file.find(block), std::string::npos) << mut.name << " changes " << file;
       }
-      EXPECT_EQ(changed, 1u) << mut.name;
+      EXPECT_GE(changed, 1u) << mut.name;
       EXPECT_EQ(nlohmann::json::parse(bad.at("manifest.json"))["mutation"], mut.name);
     }
     EXPECT_TRUE(applied) << mut.name << " changes no config of this test";
