@@ -67,6 +67,14 @@ manifest() {
 . "$root/tools/yosys_paths.sh"
 # srcs DIR BLOCK: the block's sources, absolute, from its file list.
 srcs() { yosys_sources "$1" "$2"; }
+# form_defines RTL FORM: the read_verilog option that selects FORM of the RTL in folder RTL,
+# -D and the generator's behavioural macro for `behavioural`, nothing for `structural`.
+form_defines() {
+  [ "$2" = behavioural ] || return 0
+  local macro
+  macro=$("$gen" --query "$1/manifest.json" behavioural_macro) || return 1
+  echo "-D$macro"
+}
 # fv FILE...: files of verif/formal.
 fv() {
   local f words=() IFS=' '
@@ -185,12 +193,10 @@ kind_orizuru() {
   drain=$(manifest "$rtl" orizuru drain_cycles) || return 1
   steps=$((1 + beats + build + drain))          # reset, load, build, the pops
   [ "$free" = 1 ] && steps=$((steps + 2))        # room for two stalls
-  if [ "$form" = behavioural ]; then
-    defines="-D$("$gen" --query "$rtl/manifest.json" behavioural_macro) " || return 1
-  fi
+  defines=$(form_defines "$rtl" "$form") || return 1
   body() {
     cat <<EOF
-read_verilog -sv $defines$(srcs "$1" orizuru)
+read_verilog -sv $defines $(srcs "$1" orizuru)
 read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_orizuru -DOASIS_CMP=oasis_${cfg}_comparator $(fv oasis_formal_topk_tree.sv oasis_formal_orizuru.sv)
 hierarchy -check -top oasis_formal_orizuru -chparam Channels $n -chparam BeatLanes $r -chparam Outliers $outliers -chparam ChanBits $cb -chparam BuildCycles $build -chparam FreeHandshake $free
 $(prep_for oasis_formal_orizuru)
@@ -260,12 +266,10 @@ kind_index_counter() {
   beats=$(manifest "$rtl" index_counter_array beats_per_row) || return 1
   [ "$beats" = 1 ] || { echo "prove: config $cfg has $beats beats a row; the proof wants one" >&2; return 1; }
   steps=$((2 + lat + chunks))   # reset, the row accepted in cycle 2 or 3, its chunks
-  if [ "$form" = behavioural ]; then
-    defines="-D$("$gen" --query "$rtl/manifest.json" behavioural_macro) " || return 1
-  fi
+  defines=$(form_defines "$rtl" "$form") || return 1
   body() {
     cat <<EOF
-read_verilog -sv $defines$(srcs "$1" index_counter_array)
+read_verilog -sv $defines $(srcs "$1" index_counter_array)
 read_verilog -sv -formal -DOASIS_DUT=oasis_${cfg}_index_counter_array $(fv oasis_formal_index_counter_array.sv)
 hierarchy -check -top oasis_formal_index_counter_array -chparam Positions $g -chparam IdxBits $b -chparam Channels $k -chparam CountBits $w -chparam Tree $t -chparam Chunks $chunks -chparam Latency $lat
 $(prep_for oasis_formal_index_counter_array)
