@@ -80,7 +80,7 @@ coverage: build
 	sim/coverage --build $(BUILD_Q)
 
 prove: build
-	set -f; tools/prove.sh -j $(JOBS) $(BUILD_Q) $(PROOFS)
+	set -f; $(BUILD_Q)/oasis-prove --build $(BUILD_Q) -j $(JOBS) $(PROOFS)
 
 bench: build
 	cmake --build $(BUILD_Q) -j $(JOBS) --target oasis_bench

@@ -1,5 +1,5 @@
 // Bugs the generator injects on purpose (oasis-gen --mutate NAME), so that a
-// check can show it catches each one (tools/prove.sh runs every proof once on
+// check can show it catches each one (oasis-prove runs every proof once on
 // the mutated RTL and wants a counterexample). An emitter declares its
 // mutations with OASIS_REGISTER_MUTATION and asks mutated(NAME) where it
 // writes the construct; a generation with a mutation fails unless some
