@@ -1,0 +1,294 @@
+// oasis-icarus (sim/icarus, the iv.* tests; docs/icarus.md): runs one block's Verilator
+// testbench with --record (oasis-vltest), then replays the recorded stimulus on the same
+// generated RTL in Icarus Verilog (iverilog -g2012) and compares every output, every cycle,
+// with what the Verilator run observed. The Verilator run checks the outputs against the model
+// first, so a passing replay means Icarus computes the model's outputs.
+//
+//   oasis-icarus --build DIR --block NAME --config FILE [--label NAME] [--set key=value]...
+//                [--gates] [--source DIR] [-- testbench arguments...]
+//
+// The testbench arguments go to the Verilator run (--vectors N keeps it short; --record-cycles
+// N records only the first N cycles). The vector file, the replay testbench (replay_tb.sv,
+// written from the block's ports in the manifest: gen/replay_tb.hpp) and the logs are in
+// DIR/vl/<block>/<label>/icarus/; the Verilator build is oasis-vltest's own, shared with the
+// plain test of the same label. The X rule is the replay testbench's (docs/icarus.md).
+// --gates: replay on the block's gate-level netlist in the real cell library instead of the
+// RTL: the netlist oasis-ppa maps, buffers and times (docs/ppa.md), simulated with the
+// library's own Verilog cell models and their delays (iverilog -gspecify), the inputs applied
+// a clock period before the outputs are compared; in DIR/vl/<block>/<label>/icarus-gates.
+// Environment: SEED=<n> and RESET_SEED=<n> as for oasis-vltest; ICARUS_TIMEOUT=<s> bounds the
+// vvp run (300 s by default); OASIS_CELLS_V=<file> the cell models (default: osu018's from
+// qflow-tech-osu018).
+// Bad input: one message, exit status 2; a failed run, exit status 1.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gen/replay_tb.hpp"
+#include "sim/ppa/plan.hpp"
+#include "sim/ppa/run.hpp"
+#include "tools/commands.hpp"
+
+namespace oasis_icarus_command {
+
+using namespace oasis;
+using namespace oasis::ppa;
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+struct Failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Options {
+  std::string build, block, config, label, source;
+  std::vector<std::string> sets;
+  bool gates = false;
+  std::vector<std::string> tb_args;
+};
+
+Options parse(int argc, char** argv, int& status) {
+  Options o;
+  std::vector<char*> own;
+  int i = 0;
+  for (; i < argc && std::strcmp(argv[i], "--") != 0; ++i) own.push_back(argv[i]);
+  for (++i; i < argc; ++i) o.tb_args.emplace_back(argv[i]);
+  CLI::App app{
+      "oasis-icarus: a block's Verilator run recorded and replayed in Icarus Verilog, every "
+      "output compared every cycle (docs/icarus.md; arguments after -- go to the testbench)"};
+  app.add_option("--build", o.build, "the build folder")->required();
+  app.add_option("--block", o.block, "the block")->required();
+  app.add_option("--config", o.config, "JSON config, as oasis-gen reads it")->required();
+  app.add_option("--label", o.label, "the run's name (default: the config file's name)");
+  app.add_option("--set", o.sets, "override a config field: key=value (repeatable)");
+  app.add_flag("--gates", o.gates, "replay on the gate-level netlist in the cell library");
+  app.add_option("--source", o.source, "the project folder; default: the one this was built from")
+      ->default_str(OASIS_SOURCE_DIR);
+  o.source = OASIS_SOURCE_DIR;
+  try {
+    app.parse(static_cast<int>(own.size()), own.data());
+  } catch (const CLI::CallForHelp& e) {
+    status = app.exit(e);
+    return o;
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(fmt::format("{} (see oasis-icarus --help)", e.what()));
+  }
+  status = -1;
+  if (find_program("iverilog").empty() || find_program("vvp").empty()) {
+    throw UsageError(
+        "Icarus Verilog is not installed (Debian package iverilog; make deps installs it)");
+  }
+  if (!fs::is_directory(o.build)) {
+    throw UsageError(fmt::format("--build {}: no such folder (run make build first)", o.build));
+  }
+  return o;
+}
+
+// The lines of a text that match `re` (that do not, when `keep` is false).
+std::vector<std::string> matching(const std::string& text, const std::regex& re, bool keep = true) {
+  std::istringstream in(text);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_search(line, re) == keep) lines.push_back(line);
+  }
+  return lines;
+}
+
+double since(std::chrono::steady_clock::time_point t0) { return seconds_since(t0); }
+
+int run(int argc, char** argv) {
+  int status = 0;
+  Options o = parse(argc, argv, status);
+  if (status >= 0) return status;
+  const fs::path build = fs::canonical(o.build);
+  if (o.label.empty()) o.label = fs::path(o.config).stem().string();
+  const fs::path out = build / "vl" / o.block / o.label;
+  const fs::path work = out / (o.gates ? "icarus-gates" : "icarus");
+  const char* cells_env = std::getenv("OASIS_CELLS_V");
+  const fs::path cells_v = cells_env && *cells_env
+                               ? fs::path(cells_env)
+                               : fs::path("/usr/share/qflow/tech/osu018/osu018_stdcells.v");
+  if (o.gates && !fs::exists(cells_v)) {
+    throw UsageError(
+        fmt::format("no cell models {} (Debian package qflow-tech-osu018; make deps installs it)",
+                    cells_v.string()));
+  }
+  const long long timeout = [] {
+    const char* v = std::getenv("ICARUS_TIMEOUT");
+    if (!v || !*v) return 300LL;
+    char* end = nullptr;
+    const long long n = std::strtoll(v, &end, 10);
+    if (*end || n < 1) {
+      throw UsageError(fmt::format("ICARUS_TIMEOUT={}: expected a whole number of seconds", v));
+    }
+    return n;
+  }();
+  fs::create_directories(work);
+  const fs::path vectors = work / "vectors.txt";
+  for (const char* f : {"vectors.txt", "replay_tb.sv", "replay.vvp", "summary.txt"}) {
+    fs::remove(work / f);
+  }
+
+  // 1. The Verilator run, recording.
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::string> vl = {(build / "oasis-vltest").string(),
+                                 "--source",
+                                 o.source,
+                                 "--build",
+                                 build.string(),
+                                 "--block",
+                                 o.block,
+                                 "--config",
+                                 o.config,
+                                 "--label",
+                                 o.label};
+  for (const auto& s : o.sets) vl.insert(vl.end(), {"--set", s});
+  vl.push_back("--");
+  vl.insert(vl.end(), o.tb_args.begin(), o.tb_args.end());
+  vl.insert(vl.end(), {"--record", vectors.string()});
+  const fs::path vl_log = work / "verilator.log";
+  fs::remove(vl_log);
+  if (run_tool(vl, vl_log) != 0) {
+    std::fprintf(stderr, "%s", tail(vl_log, 40).c_str());
+    throw Failure(fmt::format("the Verilator run of {} for {} failed (log: {})", o.block, o.label,
+                              vl_log.string()));
+  }
+  const double t_vl = since(t0);
+  for (const auto& line : matching(read_text(vl_log), std::regex("^PASS"))) {
+    std::printf("%s\n", line.c_str());
+  }
+
+  // The gate-level netlist and its clock period (one Yosys, blifFanout and OpenSTA run; reused
+  // while the RTL and the flow are unchanged).
+  long settle = 1;
+  if (o.gates) {
+    std::vector<std::string> ppa = {(build / "oasis-ppa").string(), "--build", build.string(),
+                                    "--config", o.config};
+    for (const auto& s : o.sets) ppa.insert(ppa.end(), {"--set", s});
+    ppa.insert(ppa.end(), {"--blocks", o.block, "--out", (work / "ppa").string()});
+    const fs::path ppa_log = work / "ppa.log";
+    fs::remove(ppa_log);
+    if (run_tool(ppa, ppa_log) != 0) {
+      std::fprintf(stderr, "%s", tail(ppa_log, 30).c_str());
+      throw Failure(fmt::format("the real-library flow of {} for {} failed (log: {})", o.block,
+                                o.label, ppa_log.string()));
+    }
+    const json r = json::parse(read_text(work / "ppa" / "blocks" / (o.block + ".json")));
+    settle = static_cast<long>(r.at("timing").at("period").get<double>() + 2);
+  }
+
+  // 2. The replay testbench, from the block's ports in its manifest, the list the Verilator
+  // testbench recorded by.
+  const std::string recorded = read_text(vectors);
+  if (recorded.rfind("# ports: ", 0) != 0) {
+    throw Failure(fmt::format("{} does not start with a '# ports:' line", vectors.string()));
+  }
+  const long cycles = static_cast<long>(std::count(recorded.begin(), recorded.end(), '\n')) - 1;
+  if (cycles <= 0) throw Failure("the Verilator run recorded no cycle");
+  const fs::path sv = work / "replay_tb.sv";
+  write_text(sv,
+             gen::replay_testbench(json::parse(read_text(out / "rtl" / "manifest.json")), o.block));
+
+  // 3. Compile and run. Icarus 11 prints "sorry" notes for constructs it handles in a simpler
+  // way (the sensitivity of always_comb to part-selects, unique case): they are in
+  // iverilog.log.
+  auto t1 = std::chrono::steady_clock::now();
+  std::vector<std::string> iverilog = {"iverilog", "-g2012", "-Wall", "-Wno-timescale"};
+  if (o.gates) iverilog.push_back("-gspecify");
+  iverilog.insert(iverilog.end(),
+                  {"-P", fmt::format("oasis_replay_tb.Settle={}", settle), "-o",
+                   (work / "replay.vvp").string(), "-s", "oasis_replay_tb", sv.string()});
+  if (o.gates) {
+    iverilog.push_back((work / "ppa" / "work" / o.block / "netlist.v").string());
+    iverilog.push_back(cells_v.string());
+  } else {
+    std::istringstream list(read_text(out / "rtl" / (o.block + ".f")));
+    for (std::string f; std::getline(list, f);) {
+      if (!f.empty() && f.rfind("//", 0) != 0) iverilog.push_back((out / "rtl" / f).string());
+    }
+  }
+  const fs::path iv_log = work / "iverilog.log";
+  fs::remove(iv_log);
+  if (run_tool(iverilog, iv_log) != 0) {
+    const auto lines = matching(read_text(iv_log),
+                                std::regex("sorry: (constant selects|Case "
+                                           "unique)"),
+                                /*keep=*/false);
+    for (size_t i = lines.size() > 40 ? lines.size() - 40 : 0; i < lines.size(); ++i) {
+      std::fprintf(stderr, "%s\n", lines[i].c_str());
+    }
+    throw Failure(
+        fmt::format("iverilog rejected {} for {} (log: {})", o.block, o.label, iv_log.string()));
+  }
+  const double t_comp = since(t1);
+  // A zero-delay loop never returns: bound the run.
+  auto t2 = std::chrono::steady_clock::now();
+  const fs::path replay_log = work / "replay.log";
+  fs::remove(replay_log);
+  const int vvp = run_tool({"timeout", std::to_string(timeout), "vvp", "-n",
+                            (work / "replay.vvp").string(), "+vectors=" + vectors.string()},
+                           replay_log);
+  if (vvp == 124) {
+    std::fprintf(stderr, "oasis-icarus: vvp did not finish in %lld s (a zero-delay loop?)\n",
+                 timeout);
+  }
+  const double t_run = since(t2);
+  const char* seed = std::getenv("SEED");
+  const std::string summary = fmt::format(
+      "{} config={} seed={}: {} cycles recorded; Verilator {:.1f} s, iverilog {:.1f} s, vvp "
+      "{:.1f} s",
+      o.block, o.label, seed && *seed ? seed : "1", cycles, t_vl, t_comp, t_run);
+  const std::string replayed = read_text(replay_log);
+  const auto passes = matching(replayed, std::regex("^PASS icarus"));
+  const auto complete =
+      matching(replayed, std::regex(fmt::format("^PASS icarus: {} cycles", cycles)));
+  if (!passes.empty() && !complete.empty()) {
+    std::string text = "PASS icarus " + summary + "\n";
+    for (const auto& line : passes) text += line + "\n";
+    write_text(work / "summary.txt", text);
+    std::printf("%s", text.c_str());
+    return 0;
+  }
+  auto shown = matching(replayed, std::regex("^(MISMATCH|FAIL|PASS)"));
+  if (shown.empty()) {
+    std::fprintf(stderr, "%s", tail(replay_log, 20).c_str());
+  } else {
+    if (shown.size() > 20) shown.resize(20);
+    for (const auto& line : shown) std::fprintf(stderr, "%s\n", line.c_str());
+  }
+  throw Failure(fmt::format("FAIL icarus {} (log: {}, testbench: {})", summary, replay_log.string(),
+                            sv.string()));
+}
+
+}  // namespace oasis_icarus_command
+
+namespace oasis::commands {
+int oasis_icarus(int argc, char** argv) {
+  return oasis::ppa::command_main("oasis-icarus", [&] {
+    try {
+      return oasis_icarus_command::run(argc, argv);
+    } catch (const oasis_icarus_command::Failure& e) {
+      const std::string what = e.what();
+      // A failed replay's line is the test's verdict, printed as it is.
+      if (what.rfind("FAIL icarus ", 0) == 0) {
+        std::fprintf(stderr, "%s\n", what.c_str());
+      } else {
+        std::fprintf(stderr, "oasis-icarus: %s\n", what.c_str());
+      }
+      return 1;
+    }
+  });
+}
+}  // namespace oasis::commands
