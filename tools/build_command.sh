@@ -14,5 +14,6 @@ for ((i = 1; i < $#; i++)); do
   if [ "${!i}" = --build ]; then j=$((i + 1)); build=${!j}; break; fi
 done
 [ -n "$build" ] || { echo "$name: --build DIR is required" >&2; exit 2; }
-[ -x "$build/$name" ] || { echo "$name: no $build/$name: build the project first (make build)" >&2; exit 2; }
+[ -x "$build/$name" ] ||
+  { echo "$name: no $build/$name: build the project first (make build)" >&2; exit 2; }
 exec "$build/$name" --source "$root" "$@"
