@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# tools/build_command.sh NAME ARGS...: runs the command NAME of the build folder that ARGS
-# give with --build (BUILD/NAME, a link to oasis-commands), with this project as its source
-# folder (--source) and ARGS. sim/vltest and sim/icarus are this for oasis-vltest and
-# oasis-icarus, so that the tests and scripts can name them by their place in the project.
+# tools/build_command.sh [--source] NAME ARGS...: runs the command NAME of the build folder
+# that ARGS give with --build (BUILD/NAME, a link to oasis-commands) with ARGS; with --source,
+# this project as its source folder first (--source DIR). sim/vltest, sim/icarus,
+# sim/coverage and sim/synthcheck are this, so that the tests and scripts can name the
+# commands by their place in the project.
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: tools/build_command.sh NAME ARGS..." >&2; exit 2; }
+source_args=()
+if [ "${1:-}" = --source ]; then
+  source_args=(--source "$(cd "$(dirname "$0")/.." && pwd)")
+  shift
+fi
+[ $# -ge 1 ] || { echo "usage: tools/build_command.sh [--source] NAME ARGS..." >&2; exit 2; }
 name=$1
 shift
-root=$(cd "$(dirname "$0")/.." && pwd)
 build=""
 for ((i = 1; i < $#; i++)); do
   [ "${!i}" = -- ] && break
@@ -16,4 +21,4 @@ done
 [ -n "$build" ] || { echo "$name: --build DIR is required" >&2; exit 2; }
 [ -x "$build/$name" ] ||
   { echo "$name: no $build/$name: build the project first (make build)" >&2; exit 2; }
-exec "$build/$name" --source "$root" "$@"
+exec "$build/$name" "${source_args[@]}" "$@"

@@ -24,14 +24,13 @@ echo "== golden model: output error against FP32 on synthetic LLM-like data"
 "$build/oasis-model" report --config "$config" --seed "${SEED:-1}"
 echo
 echo "== oasis-gen: $config -> $out"
-rm -f "$out"/yosys_*.log   # left inside by older versions of tools/yosys_check.sh
 "$build/oasis-gen" --config "$config" --out "$out"
 # Yosys on the core (about two CPU minutes for the default config) runs beside the lint and
 # the Verilator run, on the other core.
 # Its logs go beside the generated folder, which holds only what oasis-gen wrote.
 mkdir -p "$out.yosys"
 yosys_log="$out.yosys/yosys_core.demo.out"
-"$root/tools/yosys_check.sh" --gen "$build/oasis-gen" "$out" core >"$yosys_log" 2>&1 &
+"$build/oasis-synthcheck" --rtl "$out" core >"$yosys_log" 2>&1 &
 yosys_pid=$!
 trap 'kill "$yosys_pid" 2>/dev/null || true' EXIT
 # The core is every module of the design but the baselines and the FP units' stand-alone

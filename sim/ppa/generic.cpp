@@ -11,14 +11,26 @@ namespace oasis::ppa {
 
 namespace fs = std::filesystem;
 
+std::string yosys_check_script(const std::vector<std::string>& sources, const std::string& top,
+                               const std::string& ports_json) {
+  std::string s = "read_verilog -sv";
+  for (const auto& src : sources) s += " rtl/" + src;
+  s += "\n";
+  s += fmt::format("hierarchy -check -top {}\nproc\n", top);
+  // The elaborated ports, from a copy of the design with every cell and process deleted.
+  if (!ports_json.empty()) {
+    s += fmt::format(
+        "design -save elab\ndelete t:* p:*\nopt_clean -purge\nwrite_json {}\ndesign -load elab\n",
+        ports_json);
+  }
+  s += "check -assert\nselect -assert-none t:$dlatch t:$adlatch t:$dlatchsr\n";
+  s += fmt::format("synth -top {}\ncheck -assert\nstat\n", top);
+  return s;
+}
+
 std::string generic_script(const GenericJob& job) {
   std::string s = fmt::format("# oasis-synth: {}, generic cells\n", job.label);
-  s += "read_verilog -sv";
-  for (const auto& src : job.sources) s += " rtl/" + src;
-  s += "\n";
-  s += fmt::format("hierarchy -check -top {}\n", job.top);
-  s += "proc\ncheck -assert\nselect -assert-none t:$dlatch t:$adlatch t:$dlatchsr\n";
-  s += fmt::format("synth -top {}\ncheck -assert\nstat\n", job.top);
+  s += yosys_check_script(job.sources, job.top);
   // Measured flat; then the flip-flops with enables become plain ones and a
   // multiplexer, which the CMOS costs know.
   s += "flatten\nopt_clean\ntee -q -o cells.stat stat\ntee -q -o depth.ltp ltp -noff\n";

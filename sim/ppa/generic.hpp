@@ -28,10 +28,16 @@ struct GenericFigures {
   long transistors = 0;  ///< CMOS cost of every cell (generic_transistors)
 };
 
+/// make test's Yosys checks of a block (the yosys.* tests, oasis-synthcheck), run in a folder
+/// where `rtl` links to the generated folder: read the sources, hierarchy -check, proc, when
+/// `ports_json` is given the elaborated ports written there (from a copy of the design with
+/// every cell and process deleted), check -assert, no latch, synth, check -assert, stat.
+std::string yosys_check_script(const std::vector<std::string>& sources, const std::string& top,
+                               const std::string& ports_json = "");
+
 /// The Yosys script, run in the work folder where `rtl` links to the
-/// generated folder: the same checks as make test's yosys.* tests
-/// (hierarchy -check, proc, check -assert, no latch, synth, check -assert),
-/// then the measuring commands writing cells.stat, depth.ltp and cmos.stat.
+/// generated folder: yosys_check_script's checks, then the measuring commands
+/// writing cells.stat, depth.ltp and cmos.stat.
 std::string generic_script(const GenericJob& job);
 
 /// The regular expression of Yosys messages that fail the run (yosys -e):

@@ -12,7 +12,7 @@
 //   source, a manifest, names.
 //
 // sim/vltest writes the harness's list from the manifest, and checks a
-// netlist's ports against the manifest and the RTL; tools/yosys_check.sh
+// netlist's ports against the manifest and the RTL; oasis-synthcheck
 // checks every block's manifest ports against the elaborated RTL.
 #include <fmt/format.h>
 

@@ -1,0 +1,169 @@
+// oasis-synthcheck (sim/synthcheck, the yosys.* tests; make demo): Yosys's checks of generated
+// blocks: hierarchy -check, proc, check -assert, no latch, synth, check -assert; implicit or
+// undriven nets, latches, logic loops and conflicting drivers stop the run (yosys -e). The
+// script is oasis-synth's (sim/ppa/generic.hpp, yosys_check_script).
+//
+//   oasis-synthcheck --build DIR --block NAME --config FILE [--label NAME] [--set key=value]...
+//       generates the config into DIR/yosys/<block>/<label>/rtl and checks the block, and that
+//       its ports as Yosys elaborates them are those its manifest lists (portcheck);
+//   oasis-synthcheck --rtl DIR [--ports] [BLOCK...]
+//       checks blocks (all when none is named) of a folder oasis-gen wrote.
+//
+// Logs, and the ports with --ports, go to <rtl folder>.yosys/, beside the generated folder,
+// which holds only what oasis-gen wrote. Yosys runs there, where a link `rtl` names the
+// generated folder, so that no path in its script holds a space (docs/paths.md).
+// Bad input: one message, exit status 2; a block that fails, exit status 1.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gen/generator.hpp"
+#include "model/config.hpp"
+#include "sim/ppa/generic.hpp"
+#include "sim/ppa/plan.hpp"
+#include "sim/ppa/run.hpp"
+#include "tools/commands.hpp"
+
+namespace oasis_synthcheck_command {
+
+using namespace oasis;
+using namespace oasis::ppa;
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+struct Failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The sources of a block, relative to the generated folder, from its file list.
+std::vector<std::string> sources_of(const fs::path& rtl, const std::string& block) {
+  std::istringstream in(read_text(rtl / (block + ".f")));
+  std::vector<std::string> files;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.rfind("//", 0) != 0) files.push_back(line);
+  }
+  if (files.empty())
+    throw Failure(fmt::format("no sources in {}", (rtl / (block + ".f")).string()));
+  return files;
+}
+
+// Checks `blocks` of the generated folder `rtl`; with `ports`, writes each block's elaborated
+// ports to <rtl>.yosys/ports_<block>.json.
+void check_blocks(const fs::path& rtl, const std::vector<std::string>& blocks, bool ports) {
+  const json manifest = json::parse(read_text(rtl / "manifest.json"));
+  const fs::path logs = rtl.string() + ".yosys";
+  fs::create_directories(logs);
+  fs::remove(logs / "rtl");
+  fs::create_directory_symlink(rtl, logs / "rtl");
+  for (const auto& block : blocks) {
+    const std::string top = manifest.at("blocks").at(block).at("top").get<std::string>();
+    const fs::path log = logs / fmt::format("yosys_{}.log", block);
+    const std::string script = fmt::format("yosys_{}.ys", block);
+    write_text(logs / script, yosys_check_script(sources_of(rtl, block), top,
+                                                 ports ? fmt::format("ports_{}.json", block) : ""));
+    fs::remove(log);
+    if (run_tool({"yosys", "-q", "-e", kYosysErrors, "-l", log.string(), "-s", script},
+                 logs / "yosys.out", logs) != 0) {
+      std::fprintf(stderr, "%s", tail(log, 30).c_str());
+      throw Failure(fmt::format("block {} failed (log: {})", block, log.string()));
+    }
+  }
+  std::printf("yosys: %zu blocks synthesized, check -assert clean, no latches (%s)\n",
+              blocks.size(), rtl.string().c_str());
+}
+
+int run(int argc, char** argv) {
+  std::string build, block, config, label, rtl_arg;
+  std::vector<std::string> sets, blocks;
+  bool ports = false;
+  CLI::App app{
+      "oasis-synthcheck: Yosys's checks of generated blocks (check -assert, no latch, synth)"};
+  app.add_option("--build", build, "the build folder (with --config)");
+  app.add_option("--block", block, "the block to generate and check (with --config)");
+  app.add_option("--config", config, "JSON config, as oasis-gen reads it");
+  app.add_option("--label", label, "the run's name (default: the config file's name)");
+  app.add_option("--set", sets, "override a config field: key=value (repeatable)");
+  app.add_option("--rtl", rtl_arg, "check blocks of this folder oasis-gen wrote instead");
+  app.add_flag("--ports", ports, "with --rtl: write each block's elaborated ports");
+  app.add_option("blocks", blocks, "with --rtl: the blocks (default: all)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(fmt::format("{} (see oasis-synthcheck --help)", e.what()));
+  }
+  if (find_program("yosys").empty()) throw UsageError("yosys not found (make deps installs it)");
+  if (!rtl_arg.empty()) {
+    if (!config.empty() || !build.empty() || !block.empty()) {
+      throw UsageError("--rtl checks a generated folder: not with --build, --block or --config");
+    }
+    const fs::path rtl = fs::canonical(rtl_arg);
+    if (!fs::exists(rtl / "manifest.json")) {
+      throw UsageError(fmt::format("--rtl {}: no manifest.json of oasis-gen there", rtl_arg));
+    }
+    const json manifest = json::parse(read_text(rtl / "manifest.json"));
+    if (blocks.empty()) {
+      for (const auto& [name, b] : manifest.at("blocks").items()) blocks.push_back(name);
+    }
+    for (const auto& b : blocks) {
+      if (!manifest.at("blocks").contains(b)) {
+        throw UsageError(fmt::format("--rtl {}: no block '{}'", rtl_arg, b));
+      }
+    }
+    check_blocks(rtl, blocks, ports);
+    return 0;
+  }
+  if (build.empty() || block.empty() || config.empty()) {
+    throw UsageError("--build, --block and --config are required (or --rtl DIR)");
+  }
+  if (!blocks.empty()) throw UsageError("blocks are named by --block with --config");
+  if (label.empty()) label = fs::path(config).stem().string();
+  gen::GenerateRequest request;
+  request.config_path = config;
+  request.overrides = sets;
+  const fs::path out = fs::absolute(build) / "yosys" / block / label / "rtl";
+  request.out_dir = out.string();
+  const auto files = gen::render(load_config(config, sets), request);
+  if (!json::parse(files.at("manifest.json")).at("blocks").contains(block)) {
+    throw UsageError(fmt::format("no block '{}' in config {}", block, config));
+  }
+  // The folder is this command's own: start afresh.
+  fs::remove_all(out);
+  fs::remove_all(out.string() + ".yosys");
+  fs::create_directories(out);
+  for (const auto& [name, text] : files) write_text(out / name, text);
+  check_blocks(out, {block}, true);
+  // The ports as Yosys elaborates them must be those the manifest lists.
+  const fs::path log = out.string() + ".yosys/portcheck.log";
+  if (run_tool(
+          {(fs::path(build) / "portcheck").string(), "--block", block,
+           (out / "manifest.json").string(), (out.string() + ".yosys/ports_" + block + ".json")},
+          log) != 0) {
+    std::fprintf(stderr, "%s", read_text(log).c_str());
+    throw Failure(
+        fmt::format("the ports of {} differ from its manifest's (log: {})", block, log.string()));
+  }
+  return 0;
+}
+
+}  // namespace oasis_synthcheck_command
+
+namespace oasis::commands {
+int oasis_synthcheck(int argc, char** argv) {
+  return oasis::ppa::command_main("oasis-synthcheck", [&] {
+    try {
+      return oasis_synthcheck_command::run(argc, argv);
+    } catch (const oasis_synthcheck_command::Failure& e) {
+      std::fprintf(stderr, "yosys: %s\n", e.what());
+      return 1;
+    }
+  });
+}
+}  // namespace oasis::commands
