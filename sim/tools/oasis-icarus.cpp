@@ -39,6 +39,7 @@
 #include "gen/replay_tb.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/run.hpp"
+#include "sim/tools/flow_commands.hpp"
 #include "tools/commands.hpp"
 
 namespace oasis_icarus_command {
@@ -48,50 +49,24 @@ using namespace oasis::ppa;
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
-struct Failure : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using flow::Failure;
 
-struct Options {
-  std::string build, block, config, label, source;
-  std::vector<std::string> sets;
+struct Options : flow::RunOptions {
   bool gates = false;
-  std::vector<std::string> tb_args;
 };
 
 Options parse(int argc, char** argv, int& status) {
   Options o;
-  std::vector<char*> own;
-  int i = 0;
-  for (; i < argc && std::strcmp(argv[i], "--") != 0; ++i) own.push_back(argv[i]);
-  for (++i; i < argc; ++i) o.tb_args.emplace_back(argv[i]);
   CLI::App app{
       "oasis-icarus: a block's Verilator run recorded and replayed in Icarus Verilog, every "
       "output compared every cycle (docs/icarus.md; arguments after -- go to the testbench)"};
-  app.add_option("--build", o.build, "the build folder")->required();
-  app.add_option("--block", o.block, "the block")->required();
-  app.add_option("--config", o.config, "JSON config, as oasis-gen reads it")->required();
-  app.add_option("--label", o.label, "the run's name (default: the config file's name)");
-  app.add_option("--set", o.sets, "override a config field: key=value (repeatable)");
+  flow::add_run_options(app, o);
   app.add_flag("--gates", o.gates, "replay on the gate-level netlist in the cell library");
-  app.add_option("--source", o.source, "the project folder; default: the one this was built from")
-      ->default_str(OASIS_SOURCE_DIR);
-  o.source = OASIS_SOURCE_DIR;
-  try {
-    app.parse(static_cast<int>(own.size()), own.data());
-  } catch (const CLI::CallForHelp& e) {
-    status = app.exit(e);
-    return o;
-  } catch (const CLI::ParseError& e) {
-    throw UsageError(fmt::format("{} (see oasis-icarus --help)", e.what()));
-  }
-  status = -1;
+  status = flow::parse_run_options(app, o, argc, argv, "oasis-icarus");
+  if (status >= 0) return o;
   if (find_program("iverilog").empty() || find_program("vvp").empty()) {
     throw UsageError(
         "Icarus Verilog is not installed (Debian package iverilog; make deps installs it)");
-  }
-  if (!fs::is_directory(o.build)) {
-    throw UsageError(fmt::format("--build {}: no such folder (run make build first)", o.build));
   }
   return o;
 }
@@ -113,7 +88,6 @@ int run(int argc, char** argv) {
   Options o = parse(argc, argv, status);
   if (status >= 0) return status;
   const fs::path build = fs::canonical(o.build);
-  if (o.label.empty()) o.label = fs::path(o.config).stem().string();
   const fs::path out = build / "vl" / o.block / o.label;
   const fs::path work = out / (o.gates ? "icarus-gates" : "icarus");
   const char* cells_env = std::getenv("OASIS_CELLS_V");
@@ -214,9 +188,8 @@ int run(int argc, char** argv) {
     iverilog.push_back((work / "ppa" / "work" / o.block / "netlist.v").string());
     iverilog.push_back(cells_v.string());
   } else {
-    std::istringstream list(read_text(out / "rtl" / (o.block + ".f")));
-    for (std::string f; std::getline(list, f);) {
-      if (!f.empty() && f.rfind("//", 0) != 0) iverilog.push_back((out / "rtl" / f).string());
+    for (const auto& f : flow::file_list(out / "rtl", o.block)) {
+      iverilog.push_back((out / "rtl" / f).string());
     }
   }
   const fs::path iv_log = work / "iverilog.log";
@@ -276,19 +249,6 @@ int run(int argc, char** argv) {
 
 namespace oasis::commands {
 int oasis_icarus(int argc, char** argv) {
-  return oasis::ppa::command_main("oasis-icarus", [&] {
-    try {
-      return oasis_icarus_command::run(argc, argv);
-    } catch (const oasis_icarus_command::Failure& e) {
-      const std::string what = e.what();
-      // A failed replay's line is the test's verdict, printed as it is.
-      if (what.rfind("FAIL icarus ", 0) == 0) {
-        std::fprintf(stderr, "%s\n", what.c_str());
-      } else {
-        std::fprintf(stderr, "oasis-icarus: %s\n", what.c_str());
-      }
-      return 1;
-    }
-  });
+  return flow::flow_main("oasis-icarus", [&] { return oasis_icarus_command::run(argc, argv); });
 }
 }  // namespace oasis::commands

@@ -35,6 +35,7 @@
 #include "model/config.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/run.hpp"
+#include "sim/tools/flow_commands.hpp"
 #include "tools/commands.hpp"
 
 namespace oasis_prove_command {
@@ -220,14 +221,7 @@ class Context {
 
   // The sources of a block as a script names them, in its file list's order.
   static std::string sources(const Rtl& rtl, const std::string& block) {
-    std::istringstream in(read_text(rtl.disk / (block + ".f")));
-    std::string line, words;
-    while (std::getline(in, line)) {
-      if (line.empty() || line.rfind("//", 0) == 0) continue;
-      words += fmt::format("{}{}/{}", words.empty() ? "" : " ", rtl.name, line);
-    }
-    if (words.empty()) throw std::runtime_error("no sources in " + (rtl.disk / block).string());
-    return words;
+    return fmt::format("{}", fmt::join(flow::file_list(rtl.disk, block, rtl.name + "/"), " "));
   }
 
   // The config `cfg` generated again with `bug` injected, into the proof's folder `sub`.
@@ -740,6 +734,15 @@ void check_out(const fs::path& out, const std::string& given) {
     throw UsageError(fmt::format("--out {}: is a file, not a folder", given));
   }
   if (fs::is_empty(out) || fs::exists(out / kMarker)) return;
+  // A folder of make prove's earlier shell driver: its configs (rtl/) and one folder a proof,
+  // each with its prove.ys (and this command's link to the wrappers, formal, if it ran there).
+  bool earlier = true;
+  for (const auto& e : fs::directory_iterator(out)) {
+    earlier = earlier && e.is_directory() &&
+              (e.path().filename() == "rtl" || e.path().filename() == "formal" ||
+               fs::exists(e.path() / "prove.ys"));
+  }
+  if (earlier) return;
   throw UsageError(fmt::format(
       "--out {}: holds files and no {} of an earlier run; allowed: a new or empty folder, or "
       "one oasis-prove wrote. Nothing was written or deleted",

@@ -28,6 +28,7 @@
 #include "sim/ppa/generic.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/run.hpp"
+#include "sim/tools/flow_commands.hpp"
 #include "tools/commands.hpp"
 
 namespace oasis_synthcheck_command {
@@ -37,21 +38,7 @@ using namespace oasis::ppa;
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
-struct Failure : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// The sources of a block, relative to the generated folder, from its file list.
-std::vector<std::string> sources_of(const fs::path& rtl, const std::string& block) {
-  std::istringstream in(read_text(rtl / (block + ".f")));
-  std::vector<std::string> files;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.rfind("//", 0) != 0) files.push_back(line);
-  }
-  if (files.empty())
-    throw Failure(fmt::format("no sources in {}", (rtl / (block + ".f")).string()));
-  return files;
-}
+using flow::Failure;
 
 // Checks `blocks` of the generated folder `rtl`; with `ports`, writes each block's elaborated
 // ports to <rtl>.yosys/ports_<block>.json.
@@ -65,7 +52,7 @@ void check_blocks(const fs::path& rtl, const std::vector<std::string>& blocks, b
     const std::string top = manifest.at("blocks").at(block).at("top").get<std::string>();
     const fs::path log = logs / fmt::format("yosys_{}.log", block);
     const std::string script = fmt::format("yosys_{}.ys", block);
-    write_text(logs / script, yosys_check_script(sources_of(rtl, block), top,
+    write_text(logs / script, yosys_check_script(flow::file_list(rtl, block), top,
                                                  ports ? fmt::format("ports_{}.json", block) : ""));
     fs::remove(log);
     if (run_tool({"yosys", "-q", "-e", kYosysErrors, "-l", log.string(), "-s", script},
@@ -157,13 +144,7 @@ int run(int argc, char** argv) {
 
 namespace oasis::commands {
 int oasis_synthcheck(int argc, char** argv) {
-  return oasis::ppa::command_main("oasis-synthcheck", [&] {
-    try {
-      return oasis_synthcheck_command::run(argc, argv);
-    } catch (const oasis_synthcheck_command::Failure& e) {
-      std::fprintf(stderr, "yosys: %s\n", e.what());
-      return 1;
-    }
-  });
+  return flow::flow_main("oasis-synthcheck",
+                         [&] { return oasis_synthcheck_command::run(argc, argv); });
 }
 }  // namespace oasis::commands

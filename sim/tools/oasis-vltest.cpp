@@ -56,6 +56,7 @@
 #include "model/config.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/run.hpp"
+#include "sim/tools/flow_commands.hpp"
 #include "tools/commands.hpp"
 
 namespace oasis_vltest_command {
@@ -65,18 +66,13 @@ using namespace oasis::ppa;
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
-// A build or a check that failed, with the log to read; exit status 1.
-struct Failure : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using flow::Failure;
 
-struct Options {
-  std::string build, block, config, label, source, mutate, coverage;
-  std::vector<std::string> sets;
+struct Options : flow::RunOptions {
+  std::string mutate, coverage;
   bool netlist = false;
   int hier = -1;         ///< 1 --hier, 0 --flat, -1 chosen by size
   int behavioural = -1;  ///< 1 --behavioural, 0 --structural, -1 chosen by size
-  std::vector<std::string> tb_args;
 };
 
 // An environment variable as a whole number, `fallback` when unset.
@@ -94,19 +90,10 @@ long long env_number(const char* name, long long fallback) {
 
 Options parse(int argc, char** argv, int& status) {
   Options o;
-  // The testbench's arguments are everything after "--".
-  std::vector<char*> own;
-  int i = 0;
-  for (; i < argc && std::strcmp(argv[i], "--") != 0; ++i) own.push_back(argv[i]);
-  for (++i; i < argc; ++i) o.tb_args.emplace_back(argv[i]);
   CLI::App app{
       "oasis-vltest: generate a config, verilate one block's testbench against it and run it "
       "(docs/generator.md; arguments after -- go to the testbench)"};
-  app.add_option("--build", o.build, "the build folder")->required();
-  app.add_option("--block", o.block, "the block (verif/tb/<block>_tb.cpp)")->required();
-  app.add_option("--config", o.config, "JSON config, as oasis-gen reads it")->required();
-  app.add_option("--label", o.label, "the run's name (default: the config file's name)");
-  app.add_option("--set", o.sets, "override a config field: key=value (repeatable)");
+  flow::add_run_options(app, o);
   app.add_option("--mutate", o.mutate, "inject a bug on purpose (oasis-gen --mutations)");
   auto* netlist = app.add_flag("--netlist", o.netlist, "simulate Yosys's gate-level netlist");
   app.add_option("--coverage", o.coverage, "build with coverage; write the counts to FILE")
@@ -119,19 +106,8 @@ Options parse(int argc, char** argv, int& status) {
       "--behavioural", [&](int64_t) { o.behavioural = 1; }, "the behavioural form");
   app.add_flag_function(
       "--structural", [&](int64_t) { o.behavioural = 0; }, "the structural form");
-  app.add_option("--source", o.source,
-                 "the project folder (verif/tb); default: the one this program was built from")
-      ->default_str(OASIS_SOURCE_DIR);
-  o.source = OASIS_SOURCE_DIR;
-  try {
-    app.parse(static_cast<int>(own.size()), own.data());
-  } catch (const CLI::CallForHelp& e) {
-    status = app.exit(e);
-    return o;
-  } catch (const CLI::ParseError& e) {
-    throw UsageError(fmt::format("{} (see oasis-vltest --help)", e.what()));
-  }
-  status = -1;
+  status = flow::parse_run_options(app, o, argc, argv, "oasis-vltest");
+  if (status >= 0) return o;
   if (!fs::exists(fs::path(o.source) / "verif" / "tb" / (o.block + "_tb.cpp"))) {
     throw UsageError(
         fmt::format("no testbench verif/tb/{}_tb.cpp for block '{}'", o.block, o.block));
@@ -146,9 +122,6 @@ Options parse(int argc, char** argv, int& status) {
     throw UsageError(
         "--behavioural selects a form of the RTL: the netlist is synthesized from the "
         "structural one");
-  }
-  if (!fs::is_directory(o.build)) {
-    throw UsageError(fmt::format("--build {}: no such folder (run make build first)", o.build));
   }
   if (o.netlist || !o.coverage.empty()) o.hier = 0;
   if (o.netlist) o.behavioural = 0;
@@ -224,19 +197,6 @@ bool write_rtl(const std::map<std::string, std::string>& files, const fs::path& 
   return true;
 }
 
-// The block's sources from its file list, each as "<prefix><line>".
-std::vector<std::string> file_list(const fs::path& rtl, const std::string& block,
-                                   const std::string& prefix) {
-  std::istringstream in(read_text(rtl / (block + ".f")));
-  std::vector<std::string> files;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line.rfind("//", 0) == 0) continue;
-    files.push_back(prefix + line);
-  }
-  if (files.empty()) throw Failure("no sources in " + (rtl / (block + ".f")).string());
-  return files;
-}
-
 // Synthesizes the gate-level netlist (make synth's synth of the hierarchy, each module once,
 // flattened afterwards for the simulation) and checks its ports against the RTL's and the
 // manifest's. Yosys runs in `out`, every path relative to it.
@@ -252,7 +212,7 @@ std::vector<std::string> file_list(const fs::path& rtl, const std::string& block
 // netlist was 50 MB and half a minute for the PE line).
 void synthesize(const Options& o, const fs::path& out, const std::string& top, bool changed) {
   std::string script = "read_verilog -sv";
-  for (const auto& f : file_list(out / "rtl", o.block, "rtl/")) script += " " + f;
+  for (const auto& f : flow::file_list(out / "rtl", o.block, "rtl/")) script += " " + f;
   script += fmt::format(
       "; hierarchy -check -top {0}; proc; write_json rtl_ports.json; synth -top {0}; flatten; "
       "opt_clean; splitnets; opt_clean; write_verilog -noattr netlist.v; design -reset; "
@@ -299,7 +259,6 @@ int run(int argc, char** argv) {
   if (status >= 0) return status;
   const fs::path root = fs::absolute(o.source).lexically_normal();
   const fs::path build = fs::canonical(o.build);
-  if (o.label.empty()) o.label = fs::path(o.config).stem().string();
   const long long seed = env_number("SEED", 1);
   const long long reset_seed = env_number("RESET_SEED", seed);
   const bool trace = std::getenv("TRACE") && std::string(std::getenv("TRACE")) == "1";
@@ -402,7 +361,7 @@ int run(int argc, char** argv) {
     // Verilator 5.006 hands a hierarchical block's verilation the contents of a -F file as
     // bare names, which it cannot find: the sources are named one by one.
     sources = {"hier.vlt"};
-    for (const auto& f : file_list(out / "rtl", o.block, "../rtl/")) sources.push_back(f);
+    for (const auto& f : flow::file_list(out / "rtl", o.block, "../rtl/")) sources.push_back(f);
     // A hierarchical block is opaque: Verilator takes each of its outputs to depend on all its
     // inputs, and so sees loops (valid into a line, ready out of it, back into valid) that the
     // flat model shows are not there. It iterates them to a fixed point; the checks are the
@@ -540,15 +499,6 @@ int run(int argc, char** argv) {
 
 namespace oasis::commands {
 int oasis_vltest(int argc, char** argv) {
-  return oasis::ppa::command_main("oasis-vltest", [&] {
-    try {
-      return oasis_vltest_command::run(argc, argv);
-    } catch (const oasis_vltest_command::Failure& e) {
-      std::fprintf(stderr, "oasis-vltest: %s\n", e.what());
-      return 1;
-    } catch (const gen::MutationError& e) {
-      throw oasis::ppa::UsageError(e.what());
-    }
-  });
+  return flow::flow_main("oasis-vltest", [&] { return oasis_vltest_command::run(argc, argv); });
 }
 }  // namespace oasis::commands
