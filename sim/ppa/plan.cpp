@@ -88,15 +88,19 @@ double figure(const Variant& v, const std::string& block, const std::string& key
                                      (v.dir / "manifest.json").string()));
 }
 
-std::vector<std::string> block_sources(const Variant& v, const std::string& block) {
+std::vector<std::string> file_list(const fs::path& dir, const std::string& block) {
   std::vector<std::string> sources;
-  std::istringstream list(read_text(v.dir / (block + ".f")));
+  std::istringstream list(read_text(dir / (block + ".f")));
   std::string line;
   while (std::getline(list, line)) {
     if (line.empty() || line.rfind("//", 0) == 0) continue;
     sources.push_back(line);
   }
   return sources;
+}
+
+std::vector<std::string> block_sources(const Variant& v, const std::string& block) {
+  return file_list(v.dir, block);
 }
 
 std::vector<std::string> selected_blocks(const std::string& list) {

@@ -10,7 +10,6 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -32,12 +31,9 @@ struct Failure : std::runtime_error {
 inline std::vector<std::string> file_list(const std::filesystem::path& rtl,
                                           const std::string& block,
                                           const std::string& prefix = "") {
-  std::istringstream in(ppa::read_text(rtl / (block + ".f")));
-  std::vector<std::string> files;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.rfind("//", 0) != 0) files.push_back(prefix + line);
-  }
+  std::vector<std::string> files = ppa::file_list(rtl, block);
   if (files.empty()) throw Failure("no sources in " + (rtl / (block + ".f")).string());
+  for (auto& f : files) f = prefix + f;
   return files;
 }
 
