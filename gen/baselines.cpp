@@ -231,7 +231,6 @@ void sort_core(SvModule& m, const Config& c, const OrizuruTiming& t, const SortN
   m.localparam("Positions", P, "Positions of the network: the leaves, then padding.");
   m.localparam("Channels", t.channels, "Channels N.");
   m.localparam("K", t.k, "Outliers per side, k.");
-  m.localparam("ChanBits", cw, "Bits of a channel.");
   m << fmt::format("  logic {} net_val, sorted_val;\n  logic {} net_avail, sorted_avail;\n",
                    range(int64_t(P) * 16), range(P));
   m << fmt::format("  logic {} sorted_chan;\n", range(int64_t(P) * cw));
@@ -374,27 +373,29 @@ class MacLineBaselineBlock final : public Block {
                     tm.operand_stage ? ", and one between the operand multiplexers and the "
                                        "multipliers"
                                      : ""));
+    m.header_localparam("Channels", K, "Channels K of a token and of a weight row.");
+    m.header_localparam("Macs", M, "Multiply-accumulates a cycle, M.");
+    m.header_localparam("Centroids", d.weight_centroids, "Weight centroids, 2^nW.");
+    m.header_localparam("IdxBits", nW, "Bits of a weight index, nW.");
     m.ports(
         {{"input", 0, "clk_i", "Clock."},
          {"input", 0, "rst_ni", "Asynchronous reset, active low."},
-         {"input", K * 16, "act_i",
-          "The token's activations x[k], binary16, at [k*16 +: 16]; held while rows run."},
+         {"input", 0, "act_i",
+          "The token's activations x[k], binary16, at [k*16 +: 16]; held while rows run.",
+          "Channels*16"},
          {"input", 16, "act_scale_i", "The token's scale s_a, binary16."},
-         {"input", d.weight_centroids * 16, "weight_codebook_i",
-          "The weight codebook C_W: entry j, binary16, at [j*16 +: 16]."},
+         {"input", 0, "weight_codebook_i",
+          "The weight codebook C_W: entry j, binary16, at [j*16 +: 16].", "Centroids*16"},
          {"input", 0, "w_valid_i", "A beat of the weight row is offered (and taken)."},
-         {"input", M * nW, "w_data_i",
-          fmt::format("The beat: iw[n][b*M + i] at [i*{0} +: {0}]; indices past K are "
-                      "ignored.",
-                      nW)},
+         {"input", 0, "w_data_i",
+          "The beat: iw[n][b*Macs + i] at [i*IdxBits +: IdxBits]; indices past K are "
+          "ignored.",
+          "Macs*IdxBits"},
          {"input", 16, "w_scale_i", "The row's scale s_w, binary16, read with its first beat."},
          {"output", 0, "y_valid_o", "y is valid this cycle (one cycle per row, rows in order)."},
          {"output", 16, "y_data_o", "y[n], binary16."}});
-    m.localparam("Macs", M, "Multiply-accumulates a cycle, M.");
     m.localparam("Beats", B, "Beats of a row.");
     m.localparam("LastLanes", K - (B - 1) * M, "Lanes that hold a channel in the last beat.");
-    m.localparam("Centroids", d.weight_centroids, "Weight centroids, 2^nW.");
-    m.localparam("IdxBits", nW, "Bits of a weight index, nW.");
     m.localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
     const bool op_stage = tm.operand_stage;
     if (op_stage) {

@@ -85,25 +85,26 @@ class ClusteringUnitBlock final : public Block {
                            "presents it {3} cycle(s) later. boundaries_i is read at every level: "
                            "hold it while busy_o is set.",
                            lanes, na, c.clustering_levels_per_stage, t.stages));
+    m.header_localparam("Lanes", lanes, "Activations a beat.");
+    m.header_localparam("ActBits", na, "Bits of a cluster index, nA.");
+    m.header_localparam("Boundaries", nbounds, "Cluster boundaries, 2^nA - 1.");
     m.ports({{"input", 0, "clk_i", "Clock."},
              {"input", 0, "rst_ni", "Asynchronous reset, active low."},
-             {"input", nbounds * 16, "boundaries_i",
-              fmt::format("The {} boundaries b_0 < ... < b_{}, binary16, b_j at [j*16 +: 16]; "
-                          "from the register file, changed per layer while busy_o is low.",
-                          nbounds, nbounds - 1)},
+             {"input", 0, "boundaries_i",
+              "The boundaries b_0 < ... < b_(Boundaries-1), binary16, b_j at [j*16 +: 16]; "
+              "from the register file, changed per layer while busy_o is low.",
+              "Boundaries*16"},
              {"input", 0, "act_valid_i", "A beat of activations is offered."},
              {"output", 0, "act_ready_o", "The unit takes the offered beat this cycle."},
-             {"input", lanes * 16, "act_data_i",
-              "The beat: lane i's binary16 activation at [i*16 +: 16]."},
+             {"input", 0, "act_data_i", "The beat: lane i's binary16 activation at [i*16 +: 16].",
+              "Lanes*16"},
              {"output", 0, "idx_valid_o", "A beat of cluster indices is presented."},
              {"input", 0, "idx_ready_i", "The consumer takes the presented beat this cycle."},
-             {"output", lanes * na, "idx_data_o",
-              fmt::format("The indices: lane i's {0}-bit index at [i*{0} +: {0}].", na)},
+             {"output", 0, "idx_data_o", "The indices: lane i's index at [i*ActBits +: ActBits].",
+              "Lanes*ActBits"},
              {"output", 0, "busy_o",
               "Some pipeline stage holds a beat (boundaries_i must then "
               "hold)."}});
-    m.localparam("Lanes", lanes, "Activations a beat.");
-    m.localparam("ActBits", na, "Bits of a cluster index, nA.");
     m.localparam("Stages", t.stages, "Register stages.");
     m.localparam("LevelsPerStage", c.clustering_levels_per_stage,
                  "Levels of the search between two registers.");
@@ -113,7 +114,7 @@ class ClusteringUnitBlock final : public Block {
     m.comment(
         "The boundaries in search-tree order: level l compares with tree node 2^l - 1 + p "
         "for resolved index bits p, at [(2^l - 1 + p)*16 +: 16].");
-    m << fmt::format("  logic {} tree_bounds;\n", range(nbounds * 16));
+    m << "  logic [Boundaries*16-1:0] tree_bounds;\n";
     std::vector<std::string> nodes;
     for (int l = na - 1; l >= 0; --l) {
       for (int p = (1 << l) - 1; p >= 0; --p) {

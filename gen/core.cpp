@@ -74,53 +74,61 @@ struct Dims {
   int jw() const { return d.orizuru.output_bits; }
 };
 
-std::vector<Port> core_ports(const Config& c, const Dims& d) {
-  const int P = c.pe_lines, R = d.t.beat_activations, lw = d.t.weight_lane_bits;
-  return {
-      {"input", 0, "clk_i", "Clock."},
-      {"input", 0, "rst_ni", "Asynchronous reset, active low."},
-      {"input", 0, "reg_we_i",
-       "Register port: write strobe (reg_wdata_i to reg_addr_i at this edge)."},
-      {"input", 0, "reg_re_i",
-       "Register port: read strobe (the word appears on reg_rdata_o next cycle)."},
-      {"input", kRegAddrBits, "reg_addr_i", "Register port: word address (regmap.json)."},
-      {"input", 16, "reg_wdata_i", "Register port: write data."},
-      {"output", 0, "reg_rvalid_o", "Register port: read data valid, one cycle after reg_re_i."},
-      {"output", 16, "reg_rdata_o", "Register port: read data."},
-      {"input", 0, "x_valid_i", "A token beat is offered."},
-      {"output", 0, "x_ready_o", "The core takes the offered token beat this cycle."},
-      {"input", R * 16, "x_data_i",
-       fmt::format("The beat: xhat[b*{} + i], binary16, at [i*16 +: 16] (channels past K "
-                   "ignored).",
-                   R)},
-      {"input", 16, "x_scale_i",
-       "The token's scale s_a, binary16, taken with the token's first "
-       "beat."},
-      {"input", 0, "w_valid_i", "A weight beat is offered."},
-      {"output", 0, "w_ready_o", "The core takes the offered weight beat this cycle."},
-      {"input", P * lw, "w_data_i",
-       fmt::format("The beat: lane p (row g*{0} + p of group g) at [p*{1} +: {1}], its index i "
-                   "at [p*{1} + i*{2} +: {2}] (channel b*{3} + i; indices past K ignored).",
-                   P, lw, c.weight_bits, c.weight_beat_indices)},
-      {"input", P * 16, "w_scale_i",
-       "The rows' scales s_w, binary16, lane p at [p*16 +: 16]; taken with the first beat."},
-      {"input", d.t.rows_bits, "w_rows_i",
-       fmt::format("Rows in the token's last group (1 .. {0}; other values mean {0}); taken with "
-                   "the first beat of a group whose w_last_i is high. Other groups have {0} "
-                   "rows.",
-                   P)},
-      {"input", 0, "w_last_i", "The group is the token's last; taken with the group's first beat."},
-      {"output", 0, "y_valid_o", "An output group is presented."},
-      {"input", 0, "y_ready_i", "The consumer takes the presented group this cycle."},
-      {"output", P * 16, "y_data_o",
-       fmt::format("The group's outputs, binary16: lane p (row g*{} + p of group g) at "
-                   "[p*16 +: 16]; lanes at or past y_rows_o are 0.",
-                   P)},
-      {"output", d.t.rows_bits, "y_rows_o",
-       fmt::format("Rows in the presented group ({}, or fewer in the token's last group).", P)},
-      {"output", 0, "y_last_o", "The presented group is the token's last."},
-      {"output", 0, "idle_o",
-       "Nothing in flight and no token waiting for weights: registers may be written."}};
+// The core's header: the figures its port widths are written in, and its ports, documented.
+void core_header(SvModule& m, const Config& c, const Dims& d) {
+  m.header_localparam("Lines", c.pe_lines, "PE lines P: the rows of a weight group.");
+  m.header_localparam("BeatLanes", d.t.beat_activations, "Activations a token beat.");
+  m.header_localparam("BeatIndices", c.weight_beat_indices,
+                      "Weight indices a beat of one lane of the weight stream.");
+  m.header_localparam("WeightBits", c.weight_bits, "Bits of a weight index.");
+  m.header_localparam("LaneBits", "BeatIndices*WeightBits", "One line's lane of a weight beat.");
+  m.header_localparam("RowsBits", d.t.rows_bits, "Bits of a group's row count, 1 .. Lines.");
+  m.header_localparam("RegAddrBits", kRegAddrBits, "Bits of a register word address.");
+  m.ports(
+      {{"input", 0, "clk_i", "Clock."},
+       {"input", 0, "rst_ni", "Asynchronous reset, active low."},
+       {"input", 0, "reg_we_i",
+        "Register port: write strobe (reg_wdata_i to reg_addr_i at this edge)."},
+       {"input", 0, "reg_re_i",
+        "Register port: read strobe (the word appears on reg_rdata_o next cycle)."},
+       {"input", 0, "reg_addr_i", "Register port: word address (regmap.json).", "RegAddrBits"},
+       {"input", 16, "reg_wdata_i", "Register port: write data."},
+       {"output", 0, "reg_rvalid_o", "Register port: read data valid, one cycle after reg_re_i."},
+       {"output", 16, "reg_rdata_o", "Register port: read data."},
+       {"input", 0, "x_valid_i", "A token beat is offered."},
+       {"output", 0, "x_ready_o", "The core takes the offered token beat this cycle."},
+       {"input", 0, "x_data_i",
+        "The beat: xhat[b*BeatLanes + i], binary16, at [i*16 +: 16] (channels past K ignored).",
+        "BeatLanes*16"},
+       {"input", 16, "x_scale_i",
+        "The token's scale s_a, binary16, taken with the token's first beat."},
+       {"input", 0, "w_valid_i", "A weight beat is offered."},
+       {"output", 0, "w_ready_o", "The core takes the offered weight beat this cycle."},
+       {"input", 0, "w_data_i",
+        "The beat: lane p (row g*Lines + p of group g) at [p*LaneBits +: LaneBits], its index i "
+        "at [p*LaneBits + i*WeightBits +: WeightBits] (channel b*BeatIndices + i; indices past "
+        "K ignored).",
+        "Lines*LaneBits"},
+       {"input", 0, "w_scale_i",
+        "The rows' scales s_w, binary16, lane p at [p*16 +: 16]; taken with the first beat.",
+        "Lines*16"},
+       {"input", 0, "w_rows_i",
+        "Rows in the token's last group (1 .. Lines; other values mean Lines); taken with the "
+        "first beat of a group whose w_last_i is high. Other groups have Lines rows.",
+        "RowsBits"},
+       {"input", 0, "w_last_i",
+        "The group is the token's last; taken with the group's first beat."},
+       {"output", 0, "y_valid_o", "An output group is presented."},
+       {"input", 0, "y_ready_i", "The consumer takes the presented group this cycle."},
+       {"output", 0, "y_data_o",
+        "The group's outputs, binary16: lane p (row g*Lines + p of group g) at [p*16 +: 16]; "
+        "lanes at or past y_rows_o are 0.",
+        "Lines*16"},
+       {"output", 0, "y_rows_o",
+        "Rows in the presented group (Lines, or fewer in the token's last group).", "RowsBits"},
+       {"output", 0, "y_last_o", "The presented group is the token's last."},
+       {"output", 0, "idle_o",
+        "Nothing in flight and no token waiting for weights: registers may be written."}});
 }
 
 // The register file, the Clustering Unit fed from the hold register, Orizuru.
@@ -253,7 +261,6 @@ void index_buffer(SvModule& m, const Config& c, const Dims& d) {
   const int K = c.channels, nA = c.act_bits;
   m << "  // Activation Index Buffer of the next token: channel ch is lane i of part p of\n"
        "  // beat b, written when the Clustering Unit presents that part.\n";
-  m.localparam("BeatLanes", d.t.beat_activations, "Activations a token beat.");
   m.localparam("ActBits", nA, "Bits of an activation index, nA.");
   m << fmt::format("  logic {0} idx_next_q, cur_idx_q;\n  logic do_switch;\n",
                    range(int64_t(K) * nA));
@@ -340,9 +347,7 @@ void lines(SvModule& m, const Config& c, const Dims& d) {
   const int fw = d.d.pe_line.fill_bits;  // the lines' weight-beat counter
   m << "  // The current token's context, read by every line; it changes only when the\n"
        "  // lines are idle and the previous token has had all its weight groups.\n";
-  m.localparam("Lines", P, "PE lines, P.");
   m.localparam("GroupBeats", d.t.group_beats, "Weight-stream beats a group of rows.");
-  m.localparam("LaneBits", d.t.weight_lane_bits, "One line's lane of a weight beat.");
   m << fmt::format(
       "  logic lines_idle, ctx_valid_d, ctx_valid_q;\n"
       "  logic {} cur_chan_q;\n  logic {} cur_resid_q;\n"
@@ -481,7 +486,7 @@ class CoreBlock final : public Block {
                            K, P, c.weight_bits, nA, c.outliers_per_side, tm.token_beats,
                            tm.beat_activations, c.clustering_lanes, tm.clustering_parts, P,
                            tm.group_beats, c.weight_beat_indices));
-    m.ports(core_ports(c, d));
+    core_header(m, c, d);
     token_side(m, c, d);
     index_buffer(m, c, d);
     residuals(m, d, ecu);

@@ -236,10 +236,10 @@ ordered_json top_ports(const std::string& block, const std::string& top,
     }
     ordered_json ports = ordered_json::array();
     for (const Port& p : f.ports) {
-      if (!p.width_expr.empty()) {
+      if (!p.width_expr.empty() && p.width == 0) {
         throw std::logic_error(
             fmt::format("block '{}': port {} of its top module has the width "
-                        "'{}', not a number",
+                        "'{}', not of its header's figures",
                         block, p.name, p.width_expr));
       }
       ports.push_back({{"name", p.name}, {"direction", p.dir}, {"width", std::max(1, p.width)}});

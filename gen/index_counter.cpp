@@ -348,21 +348,25 @@ class IndexCounterArrayBlock final : public Block {
         {"input", 0, "idx_valid_i", "A beat of indices is offered."},
         {"output", 0, "idx_ready_o", "The array takes the offered beat this cycle."},
         {"input", group * b, "idx_data_i",
-         fmt::format("The beat: position p = c*{0} + i (counter c, input i) at [p*{1} +: {1}], "
-                     "channel beat*{2} + p of the row; index {{ia, iw}}, activation bits high.",
-                     inputs, b, group)},
+         fmt::format("The beat: position p = c*{} + i (counter c, input i) at [p*IndexBits +: "
+                     "IndexBits], channel beat*Positions + p of the row; index {{ia, iw}}, "
+                     "activation bits high.",
+                     inputs),
+         "Positions*IndexBits"},
         {"input", group, "idx_mask_i",
          "Position p is counted when bit p is set; positions at or beyond K in the row's last "
-         "beat are never counted."},
+         "beat are never counted.",
+         "Positions"},
         {"output", 0, "cnt_valid_o", "A chunk of a row's counts is presented."},
         {"input", 0, "cnt_ready_i",
          "The consumer (the MAC tree) takes the presented chunk this cycle."},
         {"output", t * w, "cnt_data_o",
-         fmt::format("The chunk: count of entry cnt_chunk_o*{0} + t at [t*{1} +: {1}] (0 beyond "
-                     "entry {2}).",
-                     t, w, entries - 1)},
+         fmt::format("The chunk: count of entry cnt_chunk_o*ChunkCounts + t at [t*CountBits +: "
+                     "CountBits] (0 beyond entry {}).",
+                     entries - 1),
+         "ChunkCounts*CountBits"},
         {"output", chw, "cnt_chunk_o",
-         fmt::format("Which chunk of the row is presented, 0 .. {}.", chunks - 1)},
+         fmt::format("Which chunk of the row is presented, 0 .. {}.", chunks - 1), "ChunkBits"},
         {"output", 0, "cnt_last_o", "The presented chunk is the row's last."}};
     std::string s = module_header(
         module,
@@ -382,24 +386,23 @@ class IndexCounterArrayBlock final : public Block {
             stage ? " An accepted beat is registered (the input stage) and counted from the "
                     "register, a cycle later."
                   : ""),
-        ports);
+        ports,
+        {{"Positions", group, "Positions a beat, C*I.", true},
+         {"ActBits", c.act_bits,
+          "Bits of an activation index (the high bits of a concatenated index).", true},
+         {"WeightBits", c.weight_bits, "Bits of a weight index (the low bits).", true},
+         {"IndexBits", b, "Bits of a concatenated index.", true, "ActBits + WeightBits"},
+         {"CountBits", w, "Bits of an entry's count of a row, $clog2(K + 1).", true},
+         {"ChunkCounts", t, "Counts presented a cycle, T.", true},
+         {"ChunkBits", chw, "Bits of a chunk number.", true}});
 
     s += fmt::format(
-        "  /// Positions a beat, C*I.\n"
-        "  localparam int Positions = {};\n"
-        "  /// Bits of an activation index (the high bits of a concatenated index).\n"
-        "  localparam int ActBits = {};\n"
-        "  /// Bits of a weight index (the low bits).\n"
-        "  localparam int WeightBits = {};\n"
-        "  /// Bits of a concatenated index.\n"
-        "  localparam int IndexBits = ActBits + WeightBits;\n"
         "  /// Entries counted, 2^IndexBits.\n"
         "  localparam int Entries = 1 << IndexBits;\n"
         "  /// Bits of an entry's count of a beat, $clog2(Positions + 1).\n"
         "  localparam int BeatCountBits = {};\n"
-        "  /// Bits of an entry's count of a row, $clog2(K + 1).\n"
-        "  localparam int CountBits = {};\n\n",
-        group, c.act_bits, c.weight_bits, sw, w);
+        "\n",
+        sw);
 
     if (stage) {
       s +=

@@ -804,7 +804,6 @@ namespace {
 void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   const int cw = t.channel_bits;
   m.localparam("Leaves", t.padded_leaves, "Leaf registers.");
-  m.localparam("ChanBits", cw, "Bits of a channel index.");
   m << fmt::format("  logic {} leaf_chan;\n", range(int64_t(t.padded_leaves) * cw));
   m << loop_open("i", t.padded_leaves, "g_chan");
   m << "    assign leaf_chan[i*ChanBits +: ChanBits] = ChanBits'(i);\n";
@@ -945,19 +944,21 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
                                                   "cycles a pop takes,",
                                                   t.pop_cycles)
                                     : string("one per cycle")));
+  m.header_localparam("BeatLanes", B, "Activations a beat.");
+  m.header_localparam("ChanBits", cw, "Bits of a channel number.");
   m.ports({{"input", 0, "clk_i", "Clock."},
            {"input", 0, "rst_ni", "Asynchronous reset, active low."},
            {"input", 0, "in_valid_i", "A beat of the token is offered."},
            {"output", 0, "in_ready_o", "The engine takes the offered beat this cycle."},
-           {"input", B * 16, "in_data_i", "The beat: activation i, binary16, at [i*16 +: 16]."},
+           {"input", 0, "in_data_i", "The beat: activation i, binary16, at [i*16 +: 16].",
+            "BeatLanes*16"},
            {"output", 0, "out_valid_o", "An outlier is presented."},
            {"input", 0, "out_ready_i", "The consumer takes the presented outlier this cycle."},
-           {"output", cw + 17, "out_data_o",
-            fmt::format("The outlier: [{}] side (0 max, 1 min), [{}:{}] binary16 value as "
-                        "loaded, [{}:0] channel.",
-                        cw + 16, cw + 15, cw, cw - 1)}});
+           {"output", 0, "out_data_o",
+            "The outlier {side, value, channel}: [ChanBits+16] side (0 max, 1 min), "
+            "[ChanBits +: 16] binary16 value as loaded, [ChanBits-1:0] channel.",
+            "ChanBits + 17"}});
   m.localparam("Beats", t.beats, "Beats of a token.");
-  m.localparam("BeatLanes", B, "Activations a beat.");
   m.localparam("BuildCycles", t.build_cycles, "Cycles of the build.");
   m.localparam("Outliers", 2 * t.k, "Outliers of a token, 2k.");
   m << fmt::format(

@@ -508,36 +508,47 @@ SvFile merge_module(const string& name, const Dims& d) {
   return m.file();
 }
 
-// The line's ports, documented.
-std::vector<Port> line_ports(const Dims& d) {
-  return {
-      kClk,
-      kRst,
-      {"input", d.K * d.nA, "act_idx_i",
-       fmt::format("The token's activation indices: ia[k] at [k*{0} +: {0}]; held while busy.",
-                   d.nA)},
-      {"input", d.k2() * d.CW(), "outlier_chan_i",
-       fmt::format("The token's outlier channels in Orizuru's order (max_1, min_1, ...): o_j "
-                   "at [j*{0} +: {0}]; held while busy.",
-                   d.CW())},
-      {"input", d.k2() * 16, "residual_i",
-       "The residuals r[o_j], binary16, at [j*16 +: 16]; held while busy."},
-      {"input", 16, "act_scale_i", "The token's scale s_a, binary16; held while busy."},
-      {"input", d.E * 16, "lut_i",
-       "The Cartesian-product LUT: L[e], binary16, at [e*16 +: 16]; held while busy."},
-      {"input", d.centroids() * 16, "weight_codebook_i",
-       "The weight codebook C_W: centroid i, binary16, at [i*16 +: 16]; held while busy."},
-      {"input", 0, "w_valid_i", "A beat of a weight row is offered."},
-      {"output", 0, "w_ready_o", "The line takes the offered beat this cycle."},
-      {"input", d.Wb * d.nW, "w_data_i",
-       fmt::format("The beat: iw[n][b*{0} + i] at [i*{1} +: {1}] (indices past K ignored).", d.Wb,
-                   d.nW)},
-      {"input", 16, "w_scale_i",
-       "The row's scale s_w[n], binary16, taken with the row's first beat."},
-      {"output", 0, "y_valid_o", "An output is presented."},
-      {"input", 0, "y_ready_i", "The consumer takes the presented output this cycle."},
-      {"output", 16, "y_data_o", "The output y[n], binary16, rows in order."},
-      {"output", 0, "idle_o", "No row is anywhere in the line: the token's inputs may change."}};
+// The line's header: the figures its port widths are written in, and its ports, documented.
+void line_header(SvModule& m, const Dims& d) {
+  m.header_localparam("Channels", d.K, "Channels K of a token and of a weight row.");
+  m.header_localparam("ActBits", d.nA, "Bits of an activation index.");
+  m.header_localparam("WeightBits", d.nW, "Bits of a weight index.");
+  m.header_localparam("Outliers", d.k2(), "Outliers of a token, 2k.");
+  m.header_localparam("ChanBits", d.CW(), "Bits of a channel number.");
+  m.header_localparam("Entries", d.E, "Entries of the Cartesian-product LUT.");
+  m.header_localparam("Centroids", d.centroids(), "Centroids of the weight codebook.");
+  m.header_localparam("BeatIndices", d.Wb, "Weight indices a beat of the weight stream.");
+  m.ports(
+      {kClk,
+       kRst,
+       {"input", 0, "act_idx_i",
+        "The token's activation indices: ia[k] at [k*ActBits +: ActBits]; held while busy.",
+        "Channels*ActBits"},
+       {"input", 0, "outlier_chan_i",
+        "The token's outlier channels in Orizuru's order (max_1, min_1, ...): o_j at "
+        "[j*ChanBits +: ChanBits]; held while busy.",
+        "Outliers*ChanBits"},
+       {"input", 0, "residual_i",
+        "The residuals r[o_j], binary16, at [j*16 +: 16]; held while busy.", "Outliers*16"},
+       {"input", 16, "act_scale_i", "The token's scale s_a, binary16; held while busy."},
+       {"input", 0, "lut_i",
+        "The Cartesian-product LUT: L[e], binary16, at [e*16 +: 16]; held while busy.",
+        "Entries*16"},
+       {"input", 0, "weight_codebook_i",
+        "The weight codebook C_W: centroid i, binary16, at [i*16 +: 16]; held while busy.",
+        "Centroids*16"},
+       {"input", 0, "w_valid_i", "A beat of a weight row is offered."},
+       {"output", 0, "w_ready_o", "The line takes the offered beat this cycle."},
+       {"input", 0, "w_data_i",
+        "The beat: iw[n][b*BeatIndices + i] at [i*WeightBits +: WeightBits] (indices past K "
+        "ignored).",
+        "BeatIndices*WeightBits"},
+       {"input", 16, "w_scale_i",
+        "The row's scale s_w[n], binary16, taken with the row's first beat."},
+       {"output", 0, "y_valid_o", "An output is presented."},
+       {"input", 0, "y_ready_i", "The consumer takes the presented output this cycle."},
+       {"output", 16, "y_data_o", "The output y[n], binary16, rows in order."},
+       {"output", 0, "idle_o", "No row is anywhere in the line: the token's inputs may change."}});
 }
 
 // The control of the line: the fill side, the read side, the credits.
@@ -639,7 +650,7 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
                   "last weight beat to its output.",
                   d.K, d.nW, t.fill_beats, d.Wb, d.G, t.count_beats, d.Tp(), t.chunks, Ci, d.k2(),
                   t.groups, t.fifo_depth, d.f().name(), d.S, t.row_interval, t.row_latency));
-  m.ports(line_ports(d));
+  line_header(m, d);
   control(m, d);
   const auto part = [&](const string& suffix) { return module + "_" + suffix; };
   m << "  // Weight Index Buffer.\n";

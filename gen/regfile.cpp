@@ -34,6 +34,7 @@ class RegFile final : public Block {
                            "reg_rvalid_o. Unmapped addresses read as 0 and ignore writes. "
                            "Everything resets to 0.",
                            c.name));
+    m.header_localparam("AddrBits", aw, "Bits of a word address.");
     std::vector<Port> ports = {
         {"input", 0, "clk_i", "Clock."},
         {"input", 0, "rst_ni", "Asynchronous reset, active low."},
@@ -42,30 +43,31 @@ class RegFile final : public Block {
         {"input", 0, "reg_re_i",
          "Read strobe: the word at reg_addr_i appears on reg_rdata_o "
          "next cycle."},
-        {"input", aw, "reg_addr_i", "Word address."},
+        {"input", 0, "reg_addr_i", "Word address.", "AddrBits"},
         {"input", 16, "reg_wdata_i", "Write data, one binary16 value or register word."},
         {"output", 0, "reg_rvalid_o", "Read data valid, one cycle after reg_re_i."}};
     std::string decls, writes, reads;
     std::vector<Reg> regs;
     for (const auto& r : map) {
       if (!r.writable) continue;
-      ports.push_back({"output", r.size * 16, r.name + "_o",
-                       fmt::format("Region '{}' ({}), {} binary16 words, word i at bits "
-                                   "[16*i +: 16].",
-                                   r.name, r.meaning, r.size)});
       const std::string base = upper_camel(r.name) + "Base";
       const std::string words = upper_camel(r.name) + "Words";
+      m.header_localparam(words, r.size, fmt::format("Region '{}': its words.", r.name));
+      ports.push_back({"output", 0, r.name + "_o",
+                       fmt::format("Region '{}' ({}), {} binary16 words, word i at bits "
+                                   "[16*i +: 16].",
+                                   r.name, r.meaning, words),
+                       words + "*16"});
       m.localparam(base, r.base, fmt::format("Region '{}': its first word address.", r.name));
-      m.localparam(words, r.size, fmt::format("Region '{}': its words.", r.name));
-      decls += fmt::format("  logic {1} {0}_d, {0}_q;\n", r.name, range(r.size * 16));
+      decls += fmt::format("  logic {1} {0}_d, {0}_q;\n", r.name, range(words + "*16"));
       writes += fmt::format(
           "    {0}_d = {0}_q;\n"
           "    for (int i = 0; i < {2}; i++) begin\n"
-          "      if (reg_we_i && reg_addr_i == {3}'({1} + i)) begin\n"
+          "      if (reg_we_i && reg_addr_i == AddrBits'({1} + i)) begin\n"
           "        {0}_d[i*16 +: 16] = reg_wdata_i;\n"
           "      end\n"
           "    end\n",
-          r.name, base, words, aw);
+          r.name, base, words);
       m.op("eq", aw, r.name + "_d", 2 * int64_t(r.size));
       regs.push_back({r.name + "_q", r.name + "_d"});
     }

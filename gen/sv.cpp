@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -64,6 +65,17 @@ std::string range(int64_t width) { return fmt::format("[{}:0]", width - 1); }
 
 std::string range(const std::string& width) {
   if (is_number(width)) return range(std::stoll(width));
+  // "X + 17" folds to "[X+16:0]".
+  const size_t plus = width.rfind('+');
+  if (plus != std::string::npos && width.find_first_of("()", plus) == std::string::npos) {
+    std::string head = width.substr(0, plus), tail = width.substr(plus + 1);
+    while (!head.empty() && head.back() == ' ') head.pop_back();
+    while (!tail.empty() && tail.front() == ' ') tail.erase(0, 1);
+    if (is_number(tail) && head.find_first_of("()") == std::string::npos) {
+      const int64_t n = std::stoll(tail) - 1;
+      return n == 0 ? fmt::format("[{}:0]", head) : fmt::format("[{}+{}:0]", head, n);
+    }
+  }
   return fmt::format("[{}-1:0]", width);
 }
 
@@ -147,15 +159,42 @@ std::string module_header(const std::string& module, const std::string& doc,
     s += fmt::format("module {} (\n", module);
   } else {
     s += fmt::format("module {} #(\n", module);
-    size_t w = 0;
-    for (const Param& p : params) w = std::max(w, p.name.size());
+    size_t w = 0, kw = 0;
+    const auto keyword = [](const Param& p) { return p.local ? "localparam" : "parameter"; };
+    for (const Param& p : params) {
+      w = std::max(w, p.name.size());
+      kw = std::max(kw, std::string(keyword(p)).size());
+    }
     for (size_t i = 0; i < params.size(); ++i) {
       const Param& p = params[i];
       s += wrap("  /// ", p.doc);
-      s += fmt::format("  parameter int {:<{}} = {}{}\n", p.name, w, p.default_value,
+      const std::string value =
+          p.value_text.empty() ? std::to_string(p.default_value) : p.value_text;
+      s += fmt::format("  {:<{}} int {:<{}} = {}{}\n", keyword(p), kw, p.name, w, value,
                        i + 1 < params.size() ? "," : "");
     }
     s += ") (\n";
+  }
+  // A port whose width is written in the header's localparams must have that width.
+  std::map<std::string, int64_t> figures;
+  for (const Param& p : params) {
+    if (p.local) figures[p.name] = p.default_value;
+  }
+  for (const Param& p : params) {
+    const std::optional<int64_t> v =
+        p.value_text.empty() ? std::optional<int64_t>() : evaluate(p.value_text, figures);
+    if (v && *v != p.default_value) {
+      throw std::logic_error(fmt::format("{}: localparam {} = {} is {}, not {}", module, p.name,
+                                         p.value_text, *v, p.default_value));
+    }
+  }
+  for (const Port& p : ports) {
+    const std::optional<int64_t> v =
+        p.width_expr.empty() ? std::optional<int64_t>() : evaluate(p.width_expr, figures);
+    if (v && p.width != 0 && *v != p.width) {
+      throw std::logic_error(fmt::format("{}: port {} is {} bits, its width {} is {}", module,
+                                         p.name, p.width, p.width_expr, *v));
+    }
   }
   size_t dir_w = 0, range_w = 0;
   std::vector<std::string> ranges;
@@ -251,14 +290,126 @@ SvModule& SvModule::param(const std::string& name, int64_t default_value, const 
   return *this;
 }
 
+SvModule& SvModule::header_localparam(const std::string& name, int64_t value,
+                                      const std::string& doc) {
+  if (header_.contains(name)) {
+    throw std::logic_error(fmt::format("{}: header localparam {} declared twice", name_, name));
+  }
+  header_[name] = value;
+  numeric_[name] = std::to_string(value);
+  params_.push_back({name, value, doc, true});
+  return *this;
+}
+
+SvModule& SvModule::header_localparam(const std::string& name, const std::string& expr,
+                                      const std::string& doc) {
+  const std::optional<int64_t> v = evaluate(expr, header_);
+  if (!v) {
+    throw std::logic_error(fmt::format(
+        "{}: header localparam {} = {}: not of the figures before it", name_, name, expr));
+  }
+  header_localparam(name, *v, doc);
+  params_.back().value_text = expr;
+  return *this;
+}
+
 SvModule& SvModule::port(const Port& p) {
-  ports_.push_back(p);
+  Port q = p;
+  if (!q.width_expr.empty()) {
+    if (const std::optional<int64_t> v = evaluate(q.width_expr, header_)) {
+      if (q.width != 0 && q.width != *v) {
+        throw std::logic_error(fmt::format("{}: port {} is {} bits, its width {} is {}", name_,
+                                           q.name, q.width, q.width_expr, *v));
+      }
+      q.width = int(*v);
+    }
+  }
+  ports_.push_back(q);
   return *this;
 }
 
 SvModule& SvModule::ports(const std::vector<Port>& ps) {
-  ports_.insert(ports_.end(), ps.begin(), ps.end());
+  for (const Port& p : ps) port(p);
   return *this;
+}
+
+namespace {
+
+// A recursive-descent reader of evaluate()'s expressions.
+class WidthExpr {
+ public:
+  WidthExpr(const std::string& text, const std::map<std::string, int64_t>& names)
+      : s_(text), names_(names) {}
+
+  std::optional<int64_t> value() {
+    const std::optional<int64_t> v = sum();
+    skip();
+    return p_ == s_.size() ? v : std::nullopt;
+  }
+
+ private:
+  void skip() {
+    while (p_ < s_.size() && s_[p_] == ' ') ++p_;
+  }
+  bool take(char ch) {
+    skip();
+    if (p_ < s_.size() && s_[p_] == ch) {
+      ++p_;
+      return true;
+    }
+    return false;
+  }
+  std::optional<int64_t> sum() {
+    std::optional<int64_t> v = product();
+    while (v) {
+      if (take('+')) {
+        const std::optional<int64_t> r = product();
+        v = r ? std::optional<int64_t>(*v + *r) : std::nullopt;
+      } else if (take('-')) {
+        const std::optional<int64_t> r = product();
+        v = r ? std::optional<int64_t>(*v - *r) : std::nullopt;
+      } else {
+        break;
+      }
+    }
+    return v;
+  }
+  std::optional<int64_t> product() {
+    std::optional<int64_t> v = atom();
+    while (v && take('*')) {
+      const std::optional<int64_t> r = atom();
+      v = r ? std::optional<int64_t>(*v * *r) : std::nullopt;
+    }
+    return v;
+  }
+  std::optional<int64_t> atom() {
+    if (take('(')) {
+      const std::optional<int64_t> v = sum();
+      return v && take(')') ? v : std::nullopt;
+    }
+    skip();
+    const size_t b = p_;
+    const auto ident = [](char ch) {
+      return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_';
+    };
+    while (p_ < s_.size() && ident(s_[p_])) ++p_;
+    const std::string word = s_.substr(b, p_ - b);
+    if (is_number(word)) return std::stoll(word);
+    const auto it = names_.find(word);
+    if (it == names_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  const std::string& s_;
+  const std::map<std::string, int64_t>& names_;
+  size_t p_ = 0;
+};
+
+}  // namespace
+
+std::optional<int64_t> evaluate(const std::string& expr,
+                                const std::map<std::string, int64_t>& names) {
+  return WidthExpr(expr, names).value();
 }
 
 SvModule& SvModule::localparam(const std::string& name, int64_t value, const std::string& doc) {
@@ -267,6 +418,9 @@ SvModule& SvModule::localparam(const std::string& name, int64_t value, const std
 
 SvModule& SvModule::localparam(const std::string& name, const std::string& expr,
                                const std::string& doc) {
+  if (header_.contains(name)) {
+    throw std::logic_error(fmt::format("{}: localparam {} is also the header's", name_, name));
+  }
   if (is_number(expr)) numeric_[name] = expr;
   // A marker line: str() writes the declaration only if the module uses the name.
   localparams_.push_back({name, (doc.empty() ? "" : wrap("  /// ", doc)) +
@@ -358,7 +512,28 @@ std::string SvModule::str() const {
     }
     p = e + 1;
   }
-  std::string s = module_header(name_, doc_, ports_, params_) + body;
+  // Header localparams nothing uses are left out too.
+  std::string code;  // the body without its comments
+  for (const std::string& line : lines_of(body)) code += line.substr(0, line.find("//")) + "\n";
+  // Used: by the body, a port's width, or a used header localparam's value.
+  std::set<std::string> used;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const Param& p : params_) {
+      if (used.contains(p.name)) continue;
+      bool u = !p.local || uses_identifier(code, p.name);
+      for (const Port& port : ports_) u = u || uses_identifier(port.width_expr, p.name);
+      for (const Param& q : params_) {
+        u = u || (used.contains(q.name) && uses_identifier(q.value_text, p.name));
+      }
+      if (u) grew = used.insert(p.name).second || grew;
+    }
+  }
+  std::vector<Param> params;
+  for (const Param& p : params_) {
+    if (used.contains(p.name)) params.push_back(p);
+  }
+  std::string s = module_header(name_, doc_, ports_, params) + body;
   if (!s.ends_with("\n\n")) s += "\n";
   s += "endmodule\n";
   check_columns(name_, s);

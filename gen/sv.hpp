@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -59,11 +60,15 @@ std::string concat(const std::vector<std::string>& items, const std::string& ind
 
 // ---- Module ------------------------------------------------------------------
 
-/// A parameter of a parameterized module: `parameter int Name = default`.
+/// A parameter of a parameterized module, `parameter int Name = default`, or with `local` a
+/// localparam of the module's header, `localparam int Name = value`: a fixed figure of the
+/// config that the port widths are written in.
 struct Param {
   std::string name;
   int64_t default_value;
   std::string doc;
+  bool local = false;
+  std::string value_text = "";  ///< a localparam's value as written, when not the number
 };
 
 /// `/// doc` lines, `module name (`, the ports with their comments, `);`.
@@ -87,6 +92,17 @@ class SvModule {
   const std::string& name() const { return name_; }
 
   SvModule& param(const std::string& name, int64_t default_value, const std::string& doc);
+  /// A localparam of the header (`#(localparam int Name = value, ...)`), for the port widths of
+  /// a module that is not parameterized: `input logic [Channels*ActBits-1:0] act_idx_i`.
+  /// Declared before the ports that use it; left out of str() when nothing uses it.
+  SvModule& header_localparam(const std::string& name, int64_t value, const std::string& doc);
+  /// The same with its value written as an expression of the header localparams before it
+  /// (`LaneBits = BeatIndices*WeightBits`).
+  SvModule& header_localparam(const std::string& name, const std::string& expr,
+                              const std::string& doc);
+  /// A port. A width written as an expression (Port::width_expr) of numbers and header
+  /// localparams is evaluated, so the port's number (what the manifest lists) and its text
+  /// come from the same figures; a number given beside it must agree (std::logic_error).
   SvModule& port(const Port& p);
   SvModule& ports(const std::vector<Port>& ps);
 
@@ -134,7 +150,13 @@ class SvModule {
   std::vector<OpRecord> ops_;
   std::vector<InstanceRecord> instances_;
   std::map<std::string, std::string> numeric_;  ///< localparams of numbers
+  std::map<std::string, int64_t> header_;       ///< header localparams
 };
+
+/// The value of `expr`, a width written with numbers, names of `names`, `+`, `-`, `*` and
+/// parentheses; nothing when it holds anything else (a parameter, a function).
+std::optional<int64_t> evaluate(const std::string& expr,
+                                const std::map<std::string, int64_t>& names);
 
 /// Throws std::logic_error when a line of `text` is longer than kMaxColumns.
 void check_columns(const std::string& where, const std::string& text);

@@ -6,15 +6,18 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
 
 #include "gen/block.hpp"
 #include "gen/generator.hpp"
+#include "gen/sv.hpp"
 #include "model/config.hpp"
 #include "verif/unit/run_command.hpp"
 #include "verif/unit/test_support.hpp"
@@ -298,14 +301,18 @@ TEST(Generator, EveryBlockHasAFileListAndAManifestEntry) {
 }
 
 // Every block's top-level ports are in the manifest, in declaration order, as
-// the top module's header declares them (the yosys.* tests check them against
-// the elaborated RTL).
+// the top module's header declares them, widths written in the header's
+// localparams read through them (the yosys.* tests check them against the
+// elaborated RTL).
 TEST(Generator, ManifestListsEveryBlocksPortsInOrder) {
   const Config c = load_config(kDefault);
   const auto files = render(c, {"configs/default.json", {}, "x"});
   const auto manifest = nlohmann::json::parse(files.at("manifest.json"));
   // A port declaration of a generated header: direction, optional range, name.
-  const std::regex decl(R"(^  (input|output) +logic +(?:\[(\d+):0\] +)?([a-z0-9_]+),?$)");
+  const std::regex decl(R"(^  (input|output) +logic +(?:\[([^\]]+):0\] +)?([a-z0-9_]+),?$)");
+  // A localparam of the header: name, value.
+  const std::regex figure(R"(^  localparam int (\w+) += (.+?),?$)");
+  size_t named = 0;  // ports whose width is written in localparams
   for (const Block* b : registered_blocks()) {
     SCOPED_TRACE(b->name());
     const auto& ports = manifest["blocks"][b->name()]["ports"];
@@ -314,21 +321,33 @@ TEST(Generator, ManifestListsEveryBlocksPortsInOrder) {
     std::string line;
     size_t i = 0;
     bool header = false;
+    std::map<std::string, int64_t> figures;
     while (std::getline(text, line)) {
       if (line.starts_with("module " + module_name(c, b->name()) + " ")) header = true;
       if (!header) continue;
       if (line == ");") break;
       std::smatch m;
+      if (std::regex_match(line, m, figure)) {
+        const std::optional<int64_t> v = evaluate(m[2].str(), figures);
+        ASSERT_TRUE(v.has_value()) << line;
+        figures[m[1].str()] = *v;
+      }
       if (!std::regex_match(line, m, decl)) continue;
       ASSERT_LT(i, ports.size()) << line;
       EXPECT_EQ(ports[i]["name"], m[3].str());
       EXPECT_EQ(ports[i]["direction"], m[1].str());
-      EXPECT_EQ(ports[i]["width"], m[2].matched ? std::stoi(m[2].str()) + 1 : 1) << line;
+      std::optional<int64_t> msb = 0;
+      if (m[2].matched) msb = evaluate(m[2].str(), figures);
+      ASSERT_TRUE(msb.has_value()) << line;
+      EXPECT_EQ(ports[i]["width"], *msb + 1) << line;
+      named += m[2].matched && !std::isdigit(static_cast<unsigned char>(m[2].str()[0]));
       ++i;
     }
     EXPECT_GT(i, 0u);
     EXPECT_EQ(i, ports.size());
   }
+  // The PE line, the core, the Index Counter array, Orizuru and the others write theirs so.
+  EXPECT_GE(named, 30u);
   const auto& cmp = manifest["blocks"]["comparator"]["ports"];
   EXPECT_EQ(cmp.dump(), R"([{"direction":"input","name":"a_i","width":16},)"
                         R"({"direction":"input","name":"b_i","width":16},)"

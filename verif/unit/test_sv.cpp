@@ -30,6 +30,12 @@ TEST(Sv, NumbersAreFolded) {
   EXPECT_EQ(range(int64_t(16)), "[15:0]");
   EXPECT_EQ(range(std::string("34")), "[33:0]");
   EXPECT_EQ(range(std::string("Inputs*Width")), "[Inputs*Width-1:0]");
+  EXPECT_EQ(range(std::string("ChanBits + 17")), "[ChanBits+16:0]");
+  EXPECT_EQ(range(std::string("ChanBits + 1")), "[ChanBits:0]");
+  EXPECT_EQ(range(std::string("(A + 1)*B")), "[(A + 1)*B-1:0]");
+  EXPECT_EQ(evaluate("(A + 1)*B - 2", {{"A", 3}, {"B", 5}}), 18);
+  EXPECT_EQ(evaluate("A*Width", {{"A", 3}}), std::nullopt);
+  EXPECT_EQ(evaluate("$clog2(A)", {{"A", 3}}), std::nullopt);
   EXPECT_EQ(literal(4, 3), "4'd3");
   EXPECT_EQ(lane("v", 0, 16), "v[15:0]");
   EXPECT_EQ(lane("v", 3, 16), "v[48 +: 16]");
@@ -89,6 +95,34 @@ TEST(Sv, ModuleChecksColumnsAndDropsUnusedLocalparams) {
   SvModule wide("oasis_t_wide", "Too wide.");
   wide << "  assign y_o = " + std::string(120, 'a') + ";\n";
   EXPECT_THROW(wide.str(), std::logic_error);
+}
+
+// A module that is not parameterized writes its port widths in localparams of its header; the
+// port's number comes from them, and a header localparam nothing reads is left out.
+TEST(Sv, PortWidthsAreWrittenInTheHeadersLocalparams) {
+  SvModule m("oasis_t_header", "An example.");
+  m.header_localparam("Channels", 128, "Channels.");
+  m.header_localparam("IdxBits", 4, "Bits of an index.");
+  m.header_localparam("LaneBits", "Channels*IdxBits", "A lane.");
+  m.header_localparam("Unused", 3, "Nothing reads it.");
+  m.header_localparam("Body", 2, "Read by the body only.");
+  m.port({"input", 0, "a_i", "Lanes.", "LaneBits"});
+  m.port({"output", 0, "y_o", "A lane and a bit.", "Channels*IdxBits + 1"});
+  m << "  assign y_o = {1'(Body), a_i};\n";
+  EXPECT_EQ(m.file().ports[0].width, 512);
+  EXPECT_EQ(m.file().ports[1].width, 513);
+  const std::string s = m.str();
+  EXPECT_NE(s.find("module oasis_t_header #(\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("  localparam int LaneBits = Channels*IdxBits,\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("  localparam int Body     = 2\n) ("), std::string::npos) << s;
+  EXPECT_NE(s.find("logic [LaneBits-1:0]"), std::string::npos) << s;
+  EXPECT_NE(s.find("logic [Channels*IdxBits:0]"), std::string::npos) << s;
+  EXPECT_EQ(s.find("Unused"), std::string::npos) << s;
+  // A number beside the expression must agree; a name is declared once.
+  EXPECT_THROW(m.port({"input", 8, "b_i", "Wrong.", "IdxBits*4"}), std::logic_error);
+  EXPECT_THROW(m.header_localparam("IdxBits", 4, "Again."), std::logic_error);
+  EXPECT_THROW(m.localparam("Channels", 1, "Also the header's."), std::logic_error);
+  EXPECT_THROW(m.header_localparam("Bad", "Missing*2", "Not declared."), std::logic_error);
 }
 
 TEST(Sv, PipeStageUnpacksNamedFields) {
