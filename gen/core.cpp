@@ -30,20 +30,23 @@ SvFile ecu_module(const Config& c, const string& name, const Derived& d) {
                                "balanced tree of 2-to-1 multiplexers; {} register stage(s) "
                                "after the reads, {} after the subtraction.",
                                K, R, S));
+  m.header_localparam("Channels", K, "Channels K of a token.");
+  m.header_localparam("IdxBits", nA, "Bits of an activation index, nA.");
+  m.header_localparam("Centroids", d.act_centroids, "Activation centroids, 2^nA.");
+  m.header_localparam("ChanBits", CW, "Bits of a channel number.");
   m.ports({{"input", 0, "clk_i", "Clock."},
            {"input", 0, "rst_ni", "Asynchronous reset, active low."},
            {"input", 0, "fire_i", "An outlier is taken this cycle."},
-           {"input", 16 + CW, "outlier_i",
-            fmt::format("The outlier: channel o at [{}:0], xhat[o] (binary16) above it.", CW - 1)},
-           {"input", K * nA, "act_idx_i", fmt::format("The token's ia[k] at [k*{0} +: {0}].", nA)},
-           {"input", d.act_centroids * 16, "act_codebook_i",
-            "C_A: centroid i, binary16, at [i*16 +: 16]."},
+           {"input", 0, "outlier_i",
+            "The outlier {xhat[o], o}: channel o at [ChanBits-1:0], xhat[o] (binary16) above it.",
+            "ChanBits + 16"},
+           {"input", 0, "act_idx_i", "The token's ia[k] at [k*IdxBits +: IdxBits].",
+            "Channels*IdxBits"},
+           {"input", 0, "act_codebook_i", "C_A: centroid i, binary16, at [i*16 +: 16].",
+            "Centroids*16"},
            {"output", 0, "valid_o", "data_o holds an outlier's residual."},
-           {"output", 16 + CW, "data_o",
-            fmt::format("The channel o at [{}:{}] and r = xhat[o] - C_A[ia[o]] at [15:0].", 15 + CW,
-                        16)}});
-  m.localparam("Centroids", d.act_centroids, "Activation centroids, 2^nA.");
-  m.localparam("IdxBits", nA, "Bits of an activation index, nA.");
+           {"output", 0, "data_o",
+            "{o, r}: the channel o above r = xhat[o] - C_A[ia[o]] at [15:0].", "ChanBits + 16"}});
   m << fmt::format("\n  logic {} chan;\n  logic [15:0] value, ca;\n  logic {} ia;\n", range(CW),
                    range(nA));
   m << "  assign {value, chan} = outlier_i;\n";

@@ -61,30 +61,36 @@ SvFile wib_module(const string& name, const Dims& d) {
                                "one bank, {} beat(s) of {} indices a row (s_w with beat 0); the "
                                "read side reads the other whole.",
                                d.K, d.nW, t.fill_beats, d.Wb));
+  m.header_localparam("Channels", d.K, "Channels K of a row.");
+  m.header_localparam("WeightBits", d.nW, "Bits of a weight index, nW.");
+  m.header_localparam("BeatIndices", d.Wb, "Indices a beat.");
+  m.header_localparam("BeatBits", "BeatIndices*WeightBits", "Bits of a whole beat.");
+  m.header_localparam("BeatNumBits", d.t.fill_bits, "Bits of a beat number.");
   m.ports({kClk,
            kRst,
            {"input", 0, "wr_en_i", "Write the beat on wr_data_i."},
            {"input", 0, "wr_bank_i", "The bank the fill side writes."},
-           {"input", d.t.fill_bits, "wr_beat_i", "Which beat of the row wr_data_i is."},
-           {"input", d.Wb * d.nW, "wr_data_i",
-            fmt::format("The beat: index b*{0} + i at [i*{1} +: {1}] (those past K ignored).", d.Wb,
-                        d.nW)},
+           {"input", 0, "wr_beat_i", "Which beat of the row wr_data_i is.", "BeatNumBits"},
+           {"input", 0, "wr_data_i",
+            "The beat: index b*BeatIndices + i at [i*WeightBits +: WeightBits] (those past K "
+            "ignored).",
+            "BeatBits"},
            {"input", 16, "wr_scale_i", "The row's s_w, binary16, written with beat 0."},
            {"input", 0, "rd_bank_i", "The bank the read side reads."},
-           {"output", d.K * d.nW, "rd_row_o", "The read bank's row: iw[k] at [k*nW +: nW]."},
+           {"output", 0, "rd_row_o", "The read bank's row: iw[k] at [k*WeightBits +: WeightBits].",
+            "Channels*WeightBits"},
            {"output", 16, "rd_scale_o", "The read bank's s_w."}});
   m.localparam("Beats", t.fill_beats, "Beats of a row.");
-  m.localparam("BeatBits", d.Wb * d.nW, "Bits of a whole beat.");
   m.localparam("LastBeatBits", t.last_fill_indices * d.nW,
                "Bits of the row's last beat: its indices below K.");
-  m << fmt::format("\n  logic {} bank0_q, bank1_q;\n  logic [15:0] scale0_q, scale1_q;\n\n",
-                   range(int64_t(d.K) * d.nW));
+  m << "\n  logic [Channels*WeightBits-1:0] bank0_q, bank1_q;\n"
+       "  logic [15:0] scale0_q, scale1_q;\n\n";
   m.comment("Each beat of the row has its own register block; the last one holds fewer indices.");
   m << loop_open("b", t.fill_beats, "g_beat");
   m << fmt::format(
       "    localparam int Bits = b == Beats - 1 ? LastBeatBits : BeatBits;\n"
       "    logic wr_beat;\n"
-      "    assign wr_beat = wr_en_i && wr_beat_i == {0}'(b);\n"
+      "    assign wr_beat = wr_en_i && wr_beat_i == BeatNumBits'(b);\n"
       "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
       "      if (!rst_ni) begin\n"
       "        bank0_q[b*BeatBits +: Bits] <= '0;\n"
@@ -93,8 +99,7 @@ SvFile wib_module(const string& name, const Dims& d) {
       "        if (wr_bank_i) bank1_q[b*BeatBits +: Bits] <= wr_data_i[Bits-1:0];\n"
       "        else bank0_q[b*BeatBits +: Bits] <= wr_data_i[Bits-1:0];\n"
       "      end\n"
-      "    end\n",
-      d.t.fill_bits);
+      "    end\n");
   m << loop_close(t.fill_beats);
   m.op("eq", d.t.fill_bits, "wr_beat", t.fill_beats);
   if (t.last_fill_indices < d.Wb) {
@@ -122,20 +127,23 @@ SvFile concat_module(const string& name, const Dims& d) {
                                "activation bits high) for each of the K = {} channels; counting "
                                "beat b presents channels b*{} .. b*{} + {}. Combinational.",
                                d.B, d.K, d.G, d.G, d.G - 1));
-  m.ports({{"input", d.K * d.nA, "act_idx_i", "The token's activation indices ia[k]."},
-           {"input", d.K * d.nW, "row_i", "The row's weight indices iw[k]."},
-           {"input", d.t.beat_bits, "beat_i", "The counting beat."},
-           {"output", d.G * d.B, "idx_o", "The beat's indices: position p at [p*B +: B]."}});
-  m.localparam("ActBits", d.nA, "Bits of an activation index, nA.");
-  m.localparam("WeightBits", d.nW, "Bits of a weight index, nW.");
-  m.localparam("IdxBits", d.B, "Bits of a concatenated index, nA + nW.");
-  m.localparam("BeatBits", d.G * d.B, "Bits of a beat's indices.");
-  const std::string channels =
-      fmt::format("  /// Channels K.\n  localparam int Channels = {};\n", d.K);
+  m.header_localparam("Channels", d.K, "Channels K.");
+  m.header_localparam("ActBits", d.nA, "Bits of an activation index, nA.");
+  m.header_localparam("WeightBits", d.nW, "Bits of a weight index, nW.");
+  m.header_localparam("IdxBits", "ActBits + WeightBits", "Bits of a concatenated index.");
+  m.header_localparam("Positions", d.G, "Indices a counting beat, G.");
+  m.header_localparam("BeatBits", "Positions*IdxBits", "Bits of a beat's indices.");
+  m.header_localparam("BeatNumBits", d.t.beat_bits, "Bits of a beat number.");
+  m.ports({{"input", 0, "act_idx_i", "The token's activation indices ia[k].", "Channels*ActBits"},
+           {"input", 0, "row_i", "The row's weight indices iw[k].", "Channels*WeightBits"},
+           {"input", 0, "beat_i", "The counting beat.", "BeatNumBits"},
+           {"output", 0, "idx_o", "The beat's indices: position p at [p*IdxBits +: IdxBits].",
+            "BeatBits"}});
   // The structural form: every channel's index, then the beat's picked.
   std::string structural = fmt::format(
-      "{}  /// Counting beats of a row.\n  localparam int Beats = {};\n  logic {} concat;\n",
-      beats * d.G > d.K ? channels : "", beats, range(int64_t(beats) * d.G * d.B));
+      "  /// Counting beats of a row.\n  localparam int Beats = {};\n"
+      "  logic [Beats*BeatBits-1:0] concat;\n",
+      beats);
   structural += loop_open("k", d.K, "g_concat");
   structural += "    assign concat[k*IdxBits +: IdxBits] =\n"
                 "        {act_idx_i[k*ActBits +: ActBits], row_i[k*WeightBits +: WeightBits]};\n";
@@ -144,12 +152,11 @@ SvFile concat_module(const string& name, const Dims& d) {
     structural += "  // Positions past K in the last beat.\n"
                   "  assign concat[Beats*BeatBits-1:Channels*IdxBits] = '0;\n";
   }
-  structural += fmt::format(
+  structural +=
       "  always_comb begin\n    idx_o = '0;\n"
       "    for (int b = 0; b < Beats; b++) begin\n"
-      "      if (beat_i == {}'(b)) idx_o = concat[b*BeatBits +: BeatBits];\n"
-      "    end\n  end\n",
-      d.t.beat_bits);
+      "      if (beat_i == BeatNumBits'(b)) idx_o = concat[b*BeatBits +: BeatBits];\n"
+      "    end\n  end\n";
   // Behaviourally, only the beat's positions are formed: the beat's activation and weight
   // indices are two part-selects at the beat's offset, and each position pairs them at
   // constant offsets. (Verilator rebuilds all of idx_o for each position of a loop, joins the
@@ -160,13 +167,10 @@ SvFile concat_module(const string& name, const Dims& d) {
   // A beat past the row's last (the counter never holds one) presents 0, as structurally.
   const bool past = (int64_t(1) << d.t.beat_bits) > beats;
   std::string behavioural = fmt::format(
-      "{}  /// Positions of a beat.\n"
-      "  localparam int Positions = BeatBits / IdxBits;\n"
       "{}"
       "  // The beat's indices, activation and weight.\n"
       "  logic [Positions*ActBits-1:0]    beat_act;\n"
       "  logic [Positions*WeightBits-1:0] beat_row;\n",
-      partial ? channels : "",
       partial || past
           ? fmt::format("  /// Counting beats of a row.\n  localparam int Beats = {};\n", beats)
           : "");
@@ -206,21 +210,23 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
                                "over them, and the accumulator of {} partial sum(s); {} chunk(s) "
                                "a row. {} register stage(s) for every unit.",
                                T, f.name(), Tp, d.t.main_slots, CH, S));
+  m.header_localparam("Entries", d.E, "LUT entries E.");
+  m.header_localparam("ChunkLanes", T, "Counts a chunk carries, T.");
+  m.header_localparam("CountBits", W, "Bits of a count.");
+  m.header_localparam("ChunkBits", d.t.chunk_bits, "Bits of a chunk number.");
+  m.header_localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
   m.ports({kClk,
            kRst,
            {"input", 0, "cnt_valid_i", "A chunk of counts is presented."},
-           {"input", T * W, "cnt_data_i", fmt::format("The counts, {} bits each.", W)},
-           {"input", d.t.chunk_bits, "cnt_chunk_i", "Which chunk of the row."},
+           {"input", 0, "cnt_data_i", "The counts: t at [t*CountBits +: CountBits].",
+            "ChunkLanes*CountBits"},
+           {"input", 0, "cnt_chunk_i", "Which chunk of the row.", "ChunkBits"},
            {"input", 0, "cnt_last_i", "The row's last chunk."},
-           {"input", d.E * 16, "lut_i", "The LUT: L[e], binary16, at [e*16 +: 16]."},
+           {"input", 0, "lut_i", "The LUT: L[e], binary16, at [e*16 +: 16].", "Entries*16"},
            {"output", 0, "row_valid_o", "The row's main-branch sum is on row_sum_o."},
-           {"output", aw, "row_sum_o", "The row's main-branch sum."}});
-  m.localparam("Entries", d.E, "LUT entries E.");
+           {"output", 0, "row_sum_o", "The row's main-branch sum.", "AccBits"}});
   m.localparam("Chunks", CH, "Chunks of a row.");
-  m.localparam("ChunkLanes", T, "Counts a chunk carries, T.");
   m.localparam("Lanes", Tp, "Lanes in use: min(T, E).");
-  m.localparam("CountBits", W, "Bits of a count.");
-  m.localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
   m << "\n";
   if (T > Tp) {
     m << "  // Lanes of the chunk past the LUT's entries.\n  logic unused_cnt_tail;\n"
@@ -331,19 +337,25 @@ SvFile gather_module(const Config& c, const string& name, const Dims& d) {
                          "weight index iw[o_j], read from the row by a balanced tree of 2-to-1 "
                          "multiplexers over the K = {} channels. Combinational.",
                          Ci, d.Mc, k2, d.K));
-  m.ports({{"input", d.t.group_bits, "group_i", "The compensation cycle g."},
-           {"input", k2 * CW, "outlier_chan_i", "The outlier channels o_j, Orizuru's order."},
-           {"input", k2 * 16, "residual_i", "The residuals r[o_j], binary16."},
-           {"input", d.K * d.nW, "row_i", "The row's weight indices."},
-           {"output", Ci * d.nW, "iw_o", "Slot m's weight index iw[o_j]."},
-           {"output", Ci * 16, "res_o", "Slot m's residual r[o_j]."},
-           {"output", Ci, "present_o", "Slot m holds an outlier (j < 2k)."}});
+  m.header_localparam("Channels", d.K, "Channels K of a row.");
+  m.header_localparam("IdxBits", d.nW, "Bits of a weight index, nW.");
+  m.header_localparam("Outliers", k2, "Outliers of a token, 2k.");
+  m.header_localparam("ChanBits", CW, "Bits of a channel index.");
+  m.header_localparam("Slots", Ci, "Slots in use: min(Mc, 2k).");
+  m.header_localparam("GroupBits", d.t.group_bits, "Bits of a compensation cycle number.");
+  m.ports({{"input", 0, "group_i", "The compensation cycle g.", "GroupBits"},
+           {"input", 0, "outlier_chan_i",
+            "The outlier channels o_j, Orizuru's order, at [j*ChanBits +: ChanBits].",
+            "Outliers*ChanBits"},
+           {"input", 0, "residual_i", "The residuals r[o_j], binary16, at [j*16 +: 16].",
+            "Outliers*16"},
+           {"input", 0, "row_i", "The row's weight indices.", "Channels*IdxBits"},
+           {"output", 0, "iw_o", "Slot m's weight index iw[o_j], at [m*IdxBits +: IdxBits].",
+            "Slots*IdxBits"},
+           {"output", 0, "res_o", "Slot m's residual r[o_j], at [m*16 +: 16].", "Slots*16"},
+           {"output", 0, "present_o", "Slot m holds an outlier (j < 2k).", "Slots"}});
   m.localparam("Groups", GR, "Compensation cycles of a row.");
   m.localparam("Macs", d.Mc, "Compensation MACs, Mc.");
-  m.localparam("Slots", Ci, "Slots in use: min(Mc, 2k).");
-  m.localparam("Outliers", k2, "Outliers of a token, 2k.");
-  m.localparam("ChanBits", CW, "Bits of a channel index.");
-  m.localparam("IdxBits", d.nW, "Bits of a weight index, nW.");
   m << fmt::format("\n  logic {} chan_pad;\n  logic {} res_pad;\n  logic {} g_chan;\n",
                    range(slots * CW), range(slots * 16), range(Ci * CW));
   m << (slots > k2 ? fmt::format("  assign chan_pad = {{{}'(0), outlier_chan_i}};\n"
@@ -381,13 +393,13 @@ SvFile dequant_module(const string& name, const Dims& d) {
                                "each of the {} compensation slot(s), from the 2^nW = {} entries. "
                                "Combinational.",
                                d.Ci(), d.centroids()));
+  m.header_localparam("Slots", d.Ci(), "Compensation slots.");
+  m.header_localparam("Centroids", d.centroids(), "Weight centroids, 2^nW.");
+  m.header_localparam("IdxBits", d.nW, "Bits of a weight index, nW.");
   m.ports(
-      {{"input", d.Ci() * d.nW, "iw_i", "Slot m's weight index."},
-       {"input", d.centroids() * 16, "codebook_i", "C_W: centroid i, binary16, at [i*16 +: 16]."},
-       {"output", d.Ci() * 16, "w_o", "Slot m's centroid, binary16."}});
-  m.localparam("Slots", d.Ci(), "Compensation slots.");
-  m.localparam("Centroids", d.centroids(), "Weight centroids, 2^nW.");
-  m.localparam("IdxBits", d.nW, "Bits of a weight index, nW.");
+      {{"input", 0, "iw_i", "Slot m's weight index, at [m*IdxBits +: IdxBits].", "Slots*IdxBits"},
+       {"input", 0, "codebook_i", "C_W: centroid i, binary16, at [i*16 +: 16].", "Centroids*16"},
+       {"output", 0, "w_o", "Slot m's centroid, binary16, at [m*16 +: 16].", "Slots*16"}});
   m << fmt::format(
       "\n  for (genvar m = 0; m < Slots; m++) begin : g_slot\n"
       "    always_comb begin\n"
@@ -411,19 +423,19 @@ SvFile comp_module(const Config& c, const string& name, const Dims& d) {
                                "partial sum(s) over the row's {} cycle(s), then the pairwise "
                                "tree over each MAC's partial sums and over the MACs.",
                                Ci, f.name(), S, d.t.comp_slots, d.t.groups));
+  m.header_localparam("Slots", Ci, "Compensation MACs in use.");
+  m.header_localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
   m.ports({kClk,
            kRst,
            {"input", 0, "issue_i", "A compensation cycle of the row is issued."},
            {"input", 0, "first_i", "It is the row's first."},
            {"input", 0, "last_i", "It is the row's last."},
-           {"input", Ci, "present_i", "Slot m holds an outlier."},
-           {"input", Ci * 16, "res_i", "Slot m's residual, binary16."},
-           {"input", Ci * 16, "w_i", "Slot m's weight centroid, binary16."},
+           {"input", 0, "present_i", "Slot m holds an outlier.", "Slots"},
+           {"input", 0, "res_i", "Slot m's residual, binary16, at [m*16 +: 16].", "Slots*16"},
+           {"input", 0, "w_i", "Slot m's weight centroid, binary16, at [m*16 +: 16].", "Slots*16"},
            {"output", 0, "valid_o", "The row's compensation sum is on sum_o."},
-           {"output", aw, "sum_o", "The row's compensation sum."}});
-  m.localparam("Slots", Ci, "Compensation MACs in use.");
+           {"output", 0, "sum_o", "The row's compensation sum.", "AccBits"}});
   m.localparam("Outliers", d.k2(), "Outliers of a token, 2k: MAC m's g-th is j = g*Mc + m.");
-  m.localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
   const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, S);
   const string prod_valid = mul_cuts.mask != 0 ? "prod_valid[0]" : "issue_i";
   m << fmt::format("\n  logic {} g_prod;\n", range(Ci * aw));
@@ -463,20 +475,20 @@ SvFile merge_module(const string& name, const Dims& d) {
                                "row are there, add_A, x s_a, x s_w{}, each followed by {} "
                                "register stage(s), into the output FIFO.",
                                D, fp32 ? ", to binary16" : "", S));
+  m.header_localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
   m.ports({kClk,
            kRst,
            {"input", 0, "main_valid_i", "A row's main-branch sum."},
-           {"input", aw, "main_i", "The sum."},
+           {"input", 0, "main_i", "The sum.", "AccBits"},
            {"input", 0, "comp_valid_i", "A row's compensation sum."},
-           {"input", aw, "comp_i", "The sum."},
+           {"input", 0, "comp_i", "The sum.", "AccBits"},
            {"input", 0, "sw_valid_i", "A row's s_w (when the row starts)."},
            {"input", 16, "sw_i", "s_w, binary16."},
            {"input", 16, "act_scale_i", "The token's s_a, binary16."},
            {"input", 0, "y_pop_i", "The consumer takes y this cycle."},
            {"output", 0, "y_valid_o", "An output is presented."},
            {"output", 16, "y_data_o", "y[n], binary16, rows in order."}});
-  m << fmt::format("  logic {0} main_head, comp_head;\n  logic [15:0] sw_head, y_head;\n",
-                   range(aw));
+  m << "  logic [AccBits-1:0] main_head, comp_head;\n  logic [15:0] sw_head, y_head;\n";
   m << "  logic merge_fire, main_empty, comp_empty, unused_sw_empty, y_empty;\n"
        "  logic unused_main_full, unused_comp_full, unused_sw_full, unused_y_full;\n";
   m << fifo("u_main_fifo", aw, D, "main_valid_i", "main_i", "merge_fire", "main_head", "main_empty",
