@@ -289,85 +289,77 @@ std::string hex_mask(int width, const std::vector<bool>& bits) {
   return s + "\n    }";
 }
 
-class IndexCounterArrayBlock final : public Block {
- public:
-  std::string name() const override { return "index_counter_array"; }
-
-  BlockOutput emit(const Config& c) const override {
-    BlockOutput out;
-    const std::string module = module_name(c, name());
-    const std::string tree = module + "_tree";
-    const std::string add = module + "_add";
-    out.primitives = {"oasis_fa.sv", "oasis_ha.sv"};
-
-    const Derived d = derive(c);
-    const IndexCounterTiming& ict = d.index_counter_array;
-    const int b = d.concat_index_bits;
-    const int entries = d.lut_entries;
-    const int counters = c.index_counters;
-    const int inputs = c.counter_inputs;
-    const int group = d.indices_per_cycle;
-    const int t = c.mac_tree_inputs;
-    const int w = ict.count_bits;
-    const int sw = ict.beat_sum_bits;
-    const int beats = ict.beats_per_row;
-    const int chunks = ict.chunks_per_row;
-    const int bw = ict.beat_bits;
-    const int chw = ict.chunk_bits;
-    const bool stage = ict.input_stage;
-    // With the input stage the decoders read the registered beat.
-    const std::string data = stage ? "in_data_q" : "idx_data_i";
-    const std::string mask = stage ? "in_mask_q" : "idx_mask_i";
-    const int bank = chunks * t * w;  // presenting bank, padded to whole chunks
-    const bool partial = int64_t(beats) * group > c.channels;
+// The figures of one array, from derive(c), and the text of its top module in parts.
+struct CounterArray {
+  explicit CounterArray(const Config& config)
+      : c(config),
+        d(derive(c)),
+        ict(d.index_counter_array),
+        b(d.concat_index_bits),
+        entries(d.lut_entries),
+        counters(c.index_counters),
+        inputs(c.counter_inputs),
+        group(d.indices_per_cycle),
+        t(c.mac_tree_inputs),
+        w(ict.count_bits),
+        sw(ict.beat_sum_bits),
+        beats(ict.beats_per_row),
+        chunks(ict.chunks_per_row),
+        bw(ict.beat_bits),
+        chw(ict.chunk_bits),
+        stage(ict.input_stage),
+        // With the input stage the decoders read the registered beat.
+        data(stage ? "in_data_q" : "idx_data_i"),
+        mask(stage ? "in_mask_q" : "idx_mask_i"),
+        bank(chunks * t * w),  // presenting bank, padded to whole chunks
+        partial(int64_t(beats) * group > c.channels) {
     if (group > 65535) {
       throw std::logic_error(fmt::format("index_counter_array: {} positions a beat; the tree "
                                          "module counts at most 65535",
                                          group));
     }
+  }
 
-    // Stage 1's first full adder of column 1 reads its first input, the carry from column 0
-    // of stage 0, as 0.
-    const std::string full_a = mutated("index_counter_array.tree_carry_dropped")
-                                   ? "s == 1 && j == 1 && k == 0 ? 1'b0 : in[From + 3*k]"
-                                   : "in[From + 3*k]";
-    out.files.push_back(
-        {tree + ".sv", with_module(kTreeModule, {{"@MODULE@", tree}, {"@FULL_A@", full_a}})});
-    if (beats > 1) {
-      // The carry into column 1 of the counting bank's adder is lost.
-      const std::string carry_in = mutated("index_counter_array.bank_carry_dropped")
-                                       ? "j == 1 ? 1'b0 : carry[j]"
-                                       : "carry[j]";
-      out.files.push_back(
-          {add + ".sv", with_module(kAddModule, {{"@MODULE@", add}, {"@CARRY_IN@", carry_in}})});
-    }
+  const Config& c;
+  const Derived d;
+  const IndexCounterTiming& ict;
+  const int b, entries, counters, inputs, group, t, w, sw, beats, chunks, bw, chw;
+  const bool stage;
+  const std::string data, mask;
+  const int bank;
+  const bool partial;
 
-    const std::vector<Port> ports = {
-        {"input", 0, "clk_i", "Clock."},
-        {"input", 0, "rst_ni", "Asynchronous reset, active low."},
-        {"input", 0, "idx_valid_i", "A beat of indices is offered."},
-        {"output", 0, "idx_ready_o", "The array takes the offered beat this cycle."},
-        {"input", group * b, "idx_data_i",
-         fmt::format("The beat: position p = c*{} + i (counter c, input i) at [p*IndexBits +: "
-                     "IndexBits], channel beat*Positions + p of the row; index {{ia, iw}}, "
-                     "activation bits high.",
-                     inputs),
-         "Positions*IndexBits"},
-        {"input", group, "idx_mask_i",
-         "Position p is counted when bit p is set; positions at or beyond K in the row's last "
-         "beat are never counted.",
-         "Positions"},
-        {"output", 0, "cnt_valid_o", "A chunk of a row's counts is presented."},
-        {"input", 0, "cnt_ready_i",
-         "The consumer (the MAC tree) takes the presented chunk this cycle."},
-        {"output", t * w, "cnt_data_o",
-         fmt::format("The chunk: count of entry cnt_chunk_o*ChunkCounts + t at [t*CountBits +: "
-                     "CountBits] (0 beyond entry {}).",
-                     entries - 1),
-         "ChunkCounts*CountBits"},
-        {"output", chw, "cnt_chunk_o",
-         fmt::format("Which chunk of the row is presented, 0 .. {}.", chunks - 1), "ChunkBits"},
-        {"output", 0, "cnt_last_o", "The presented chunk is the row's last."}};
+  // The top module's ports, documented.
+  std::vector<Port> ports() const {
+    return {{"input", 0, "clk_i", "Clock."},
+            {"input", 0, "rst_ni", "Asynchronous reset, active low."},
+            {"input", 0, "idx_valid_i", "A beat of indices is offered."},
+            {"output", 0, "idx_ready_o", "The array takes the offered beat this cycle."},
+            {"input", group * b, "idx_data_i",
+             fmt::format("The beat: position p = c*{} + i (counter c, input i) at [p*IndexBits +: "
+                         "IndexBits], channel beat*Positions + p of the row; index {{ia, iw}}, "
+                         "activation bits high.",
+                         inputs),
+             "Positions*IndexBits"},
+            {"input", group, "idx_mask_i",
+             "Position p is counted when bit p is set; positions at or beyond K in the row's last "
+             "beat are never counted.",
+             "Positions"},
+            {"output", 0, "cnt_valid_o", "A chunk of a row's counts is presented."},
+            {"input", 0, "cnt_ready_i",
+             "The consumer (the MAC tree) takes the presented chunk this cycle."},
+            {"output", t * w, "cnt_data_o",
+             fmt::format("The chunk: count of entry cnt_chunk_o*ChunkCounts + t at [t*CountBits +: "
+                         "CountBits] (0 beyond entry {}).",
+                         entries - 1),
+             "ChunkCounts*CountBits"},
+            {"output", chw, "cnt_chunk_o",
+             fmt::format("Which chunk of the row is presented, 0 .. {}.", chunks - 1), "ChunkBits"},
+            {"output", 0, "cnt_last_o", "The presented chunk is the row's last."}};
+  }
+
+  // The header, its figures and the input stage.
+  std::string header(const std::string& module) const {
     std::string s = module_header(
         module,
         fmt::format(
@@ -386,7 +378,7 @@ class IndexCounterArrayBlock final : public Block {
             stage ? " An accepted beat is registered (the input stage) and counted from the "
                     "register, a cycle later."
                   : ""),
-        ports,
+        ports(),
         {{"Positions", group, "Positions a beat, C*I.", true},
          {"ActBits", c.act_bits,
           "Bits of an activation index (the high bits of a concatenated index).", true},
@@ -425,6 +417,13 @@ class IndexCounterArrayBlock final : public Block {
           "    end\n"
           "  end\n\n";
     }
+    return s;
+  }
+
+  // Which positions count, and this beat's counts and the row's: compressor trees and
+  // counting-bank adders of full and half adders, or behaviourally for simulation speed.
+  std::string counting(const std::string& tree, const std::string& add) const {
+    std::string s;
     // Which positions count.
     s += "  /// Positions counted this beat: the input mask and the row's extent.\n"
          "  logic [Positions-1:0] count_mask;\n";
@@ -540,7 +539,12 @@ class IndexCounterArrayBlock final : public Block {
                     "  end\n";
     }
     s += behavioural_or(behavioural, structural) + "\n";
+    return s;
+  }
 
+  // The presenting bank, shifted one chunk at a time, and the handshakes.
+  std::string presenting() const {
+    std::string s;
     // The presenting bank, shifted one chunk at a time.
     s += "  /// The presenting bank: the chunk presented in the low bits, the rest above it.\n";
     s += fmt::format("  logic [{}:0] out_d, out_q;\n", bank - 1);
@@ -601,30 +605,66 @@ class IndexCounterArrayBlock final : public Block {
     if (chunks > 1) s += "      chunk_q     <= chunk_d;\n";
     if (beats > 1) s += "      acc_q       <= acc_d;\n      beat_q      <= beat_d;\n";
     s += "    end\n  end\n\nendmodule\n";
-    SvFile top{module + ".sv", s};
-    top.ports = ports;
-    out.files.push_back(std::move(top));
+    return s;
+  }
 
-    out.manifest["input_stage"] = ict.input_stage;
-    out.manifest["latency_cycles"] = ict.latency;
-    out.manifest["row_interval_cycles"] = ict.row_interval;
-    out.manifest["beats_per_row"] = beats;
-    out.manifest["chunks_per_row"] = chunks;
-    out.manifest["indices_per_cycle"] = group;
-    out.manifest["count_bits"] = w;
-    out.manifest["beat_count_bits"] = sw;
-    out.manifest["count_registers_bits"] = (beats > 1 ? entries * w : 0) + bank;
+  // The block's figures in the manifest.
+  void manifest(nlohmann::ordered_json& m) const {
+    m["input_stage"] = ict.input_stage;
+    m["latency_cycles"] = ict.latency;
+    m["row_interval_cycles"] = ict.row_interval;
+    m["beats_per_row"] = beats;
+    m["chunks_per_row"] = chunks;
+    m["indices_per_cycle"] = group;
+    m["count_bits"] = w;
+    m["beat_count_bits"] = sw;
+    m["count_registers_bits"] = (beats > 1 ? entries * w : 0) + bank;
     // Adder cells: one tree an entry, and one counting-bank adder an entry when a row is
     // several beats; the floor is that of the beat's count, popcount_adder_floor(C*I).
     const AdderCells tree_cells = index_counter_tree_adders(c);
     const AdderCells acc_cells = index_counter_accumulator_adders(c);
-    out.manifest["tree_full_adders"] = tree_cells.full;
-    out.manifest["tree_half_adders"] = tree_cells.half;
-    out.manifest["tree_adder_floor"] = popcount_adder_floor(group);
-    out.manifest["accumulator_full_adders"] = acc_cells.full;
-    out.manifest["accumulator_half_adders"] = acc_cells.half;
-    out.manifest["full_adders"] = entries * (tree_cells.full + acc_cells.full);
-    out.manifest["half_adders"] = entries * (tree_cells.half + acc_cells.half);
+    m["tree_full_adders"] = tree_cells.full;
+    m["tree_half_adders"] = tree_cells.half;
+    m["tree_adder_floor"] = popcount_adder_floor(group);
+    m["accumulator_full_adders"] = acc_cells.full;
+    m["accumulator_half_adders"] = acc_cells.half;
+    m["full_adders"] = entries * (tree_cells.full + acc_cells.full);
+    m["half_adders"] = entries * (tree_cells.half + acc_cells.half);
+  }
+};
+
+class IndexCounterArrayBlock final : public Block {
+ public:
+  std::string name() const override { return "index_counter_array"; }
+
+  BlockOutput emit(const Config& c) const override {
+    BlockOutput out;
+    const std::string module = module_name(c, name());
+    const std::string tree = module + "_tree";
+    const std::string add = module + "_add";
+    out.primitives = {"oasis_fa.sv", "oasis_ha.sv"};
+    const CounterArray a(c);
+
+    // Stage 1's first full adder of column 1 reads its first input, the carry from column 0
+    // of stage 0, as 0.
+    const std::string full_a = mutated("index_counter_array.tree_carry_dropped")
+                                   ? "s == 1 && j == 1 && k == 0 ? 1'b0 : in[From + 3*k]"
+                                   : "in[From + 3*k]";
+    out.files.push_back(
+        {tree + ".sv", with_module(kTreeModule, {{"@MODULE@", tree}, {"@FULL_A@", full_a}})});
+    if (a.beats > 1) {
+      // The carry into column 1 of the counting bank's adder is lost.
+      const std::string carry_in = mutated("index_counter_array.bank_carry_dropped")
+                                       ? "j == 1 ? 1'b0 : carry[j]"
+                                       : "carry[j]";
+      out.files.push_back(
+          {add + ".sv", with_module(kAddModule, {{"@MODULE@", add}, {"@CARRY_IN@", carry_in}})});
+    }
+
+    SvFile top{module + ".sv", a.header(module) + a.counting(tree, add) + a.presenting()};
+    top.ports = a.ports();
+    out.files.push_back(std::move(top));
+    a.manifest(out.manifest);
     return out;
   }
 };
