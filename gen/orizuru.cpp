@@ -361,21 +361,29 @@ bool cut_below_layer(const OrizuruTiming& t, int l) {
 // The name of the cut at t.pop_cuts[i], a localparam of the top module.
 string cut_name(size_t i) { return fmt::format("Cut{}", i + 1); }
 
+// The bits of the index a winner of layer l carries: UnitLevels a layer, layers 0 .. l.
+string index_bits(int l) { return l == 0 ? "UnitLevels" : fmt::format("UnitLevels*{}", l + 1); }
+
 // The signals of one layer of units, each side's winners and, above layer 0,
 // the children they read (the layer below, padded to whole units).
 void layer_signals(SvModule& m, const OrizuruTiming& t, int l) {
-  const int u = t.units_per_layer[size_t(l)], R = t.unit_inputs, r = t.unit_levels;
-  m << fmt::format("  // Layer {0}: {1} unit(s), heights {2}..{3} of the tree.\n", l, u, l * r + 1,
-                   l * r + r);
+  const int u = t.units_per_layer[size_t(l)], r = t.unit_levels;
+  const string units = fmt::format("L{}Units", l);
+  m.localparam(
+      units, u,
+      fmt::format("Units of layer {}, heights {}..{} of the tree.", l, l * r + 1, l * r + r));
   for (const char* side : {"max", "min"}) {
-    m << fmt::format("  logic {} l{}_{}_val;\n", range(u * 16), l, side);
-    m << fmt::format("  logic {} l{}_{}_avail;\n", range(u), l, side);
-    m << fmt::format("  logic {} l{}_{}_pop;\n", range(u * r), l, side);
-    m << fmt::format("  logic {} l{}_{}_idx;\n", range(u * r * (l + 1)), l, side);
+    const auto decl = [&](const string& width, const string& field) {
+      m << fmt::format("  logic {} l{}_{}_{};\n", range(width), l, side, field);
+    };
+    decl(units + "*16", "val");
+    decl(units, "avail");
+    decl(units + "*UnitLevels", "pop");
+    decl(units + "*" + index_bits(l), "idx");
     if (l > 0) {
-      m << fmt::format("  logic {} l{}_{}_child_val;\n", range(u * R * 16), l, side);
-      m << fmt::format("  logic {} l{}_{}_child_avail;\n", range(u * R), l, side);
-      m << fmt::format("  logic {} l{}_{}_child_idx;\n", range(u * R * r * l), l, side);
+      decl(units + "*UnitInputs*16", "child_val");
+      decl(units + "*UnitInputs", "child_avail");
+      decl(units + "*UnitInputs*" + index_bits(l - 1), "child_idx");
     }
   }
 }
@@ -384,22 +392,26 @@ void layer_signals(SvModule& m, const OrizuruTiming& t, int l) {
 // children tied to unavailable; registered when the pop's cut lies between
 // the two layers.
 void layer_children(SvModule& m, const OrizuruTiming& t, int l) {
-  const int u = t.units_per_layer[size_t(l)], R = t.unit_inputs, r = t.unit_levels;
+  const int u = t.units_per_layer[size_t(l)], R = t.unit_inputs;
   const int below = t.units_per_layer[size_t(l - 1)];
   const int pad = u * R - below;
+  const string children = fmt::format("L{}Units*UnitInputs", l);
   const bool cut = cut_below_layer(t, l);
   std::vector<Reg> regs;
   if (cut) {
     m.comment(fmt::format("A pop's cut: layer {} reads layer {}'s winners registered.", l, l - 1));
   }
   for (const char* side : {"max", "min"}) {
-    const auto padded = [&](const string& field, int bits) {
-      return pad > 0 ? fmt::format("{{{}'d0, l{}_{}_{}}}", pad * bits, l - 1, side, field)
-                     : fmt::format("l{}_{}_{}", l - 1, side, field);
+    // Zero-extended to whole units: the missing children are unavailable.
+    const auto padded = [&](const string& field, const string& bits) {
+      const string winners = fmt::format("l{}_{}_{}", l - 1, side, field);
+      return pad > 0 ? fmt::format("({}{})'({})", children, bits, winners) : winners;
     };
-    const std::vector<std::pair<string, string>> children = {
-        {"val", padded("val", 16)}, {"avail", padded("avail", 1)}, {"idx", padded("idx", r * l)}};
-    for (const auto& [field, value] : children) {
+    const std::vector<std::pair<string, string>> fields = {
+        {"val", padded("val", "*16")},
+        {"avail", padded("avail", "")},
+        {"idx", padded("idx", "*" + index_bits(l - 1))}};
+    for (const auto& [field, value] : fields) {
       const string child = fmt::format("l{}_{}_child_{}", l, side, field);
       if (cut) {
         regs.push_back({child, value});
@@ -627,9 +639,9 @@ string behavioural_trees(const OrizuruTiming& t) {
         "    end\n"
         "  end\n"
         "  assign root_{0}_val  = {0}_val[(Nodes-1)*16 +: 16];\n"
-        "  assign root_{0}_chan = {0}_win[(Nodes-1)*TreeLevels +: {3}];\n"
+        "  assign root_{0}_chan = {0}_win[(Nodes-1)*TreeLevels +: ChanBits];\n"
         "  // A popped leaf is cleared in the cycle its level 0 is rewritten.\n"
-        "  assign {0}_clear = {0}_rewrite[0]{5} ? {4}'(1) << {0}_path : '0;\n",
+        "  assign {0}_clear = {0}_rewrite[0]{3} ? TokenLanes'(1) << {0}_path : '0;\n",
         side,
         cuts ? fmt::format("      {0}_val_r <= (Nodes*16)'(0);\n"
                            "      {0}_avl_r <= Nodes'(0);\n"
@@ -641,7 +653,6 @@ string behavioural_trees(const OrizuruTiming& t) {
                            "      {0}_win_r <= {0}_win;\n",
                            side)
              : "",
-        t.channel_bits, t.padded_leaves,
         mutated("orizuru.left_pop_lost") ? fmt::format(" && {}_path[0]", side) : "");
   }
   return s;
@@ -804,7 +815,7 @@ namespace {
 void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   const int cw = t.channel_bits;
   m.localparam("Leaves", t.padded_leaves, "Leaf registers.");
-  m << fmt::format("  logic {} leaf_chan;\n", range(int64_t(t.padded_leaves) * cw));
+  m << "  logic [Leaves*ChanBits-1:0] leaf_chan;\n";
   m << loop_open("i", t.padded_leaves, "g_chan");
   m << "    assign leaf_chan[i*ChanBits +: ChanBits] = ChanBits'(i);\n";
   m << loop_close(t.padded_leaves);
@@ -899,7 +910,12 @@ SvFile topk_baseline_level_module(const Config& c) {
            {"output", 0, "avail_o", "Winner j is available.", "(Inputs+1)/2"},
            {"output", 0, "chan_o", "Winner j's channel.", "((Inputs+1)/2)*ChanBits"}});
   m.localparam("Outputs", "(Inputs + 1) / 2");
-  m << "\n  for (genvar j = 0; j < Outputs; j++) begin : g_pair\n"
+  m.comment("Blocks of at most 1024 pairs: Verilator unrolls no longer loop.");
+  m.localparam("Block", "Outputs < 1024 ? Outputs : 1024");
+  m << "\n  for (genvar hi = 0; hi < (Outputs + Block - 1) / Block; hi++) begin : g_hi\n"
+       "  for (genvar lo = 0; lo < Block; lo++) begin : g_pair\n"
+       "  if (hi*Block + lo < Outputs) begin : g_in\n"
+       "    localparam int j = hi*Block + lo;\n"
        "    if (2*j + 1 < Inputs) begin : g_cmp\n"
        "      logic gt, right, unused_lt, unused_eq;\n";
   compare(m, c, "u_cmp", "val_i[(2*j+1)*16 +: 16]", "val_i[2*j*16 +: 16]", "unused_lt", "unused_eq",
@@ -915,6 +931,8 @@ SvFile topk_baseline_level_module(const Config& c) {
        "      assign chan_o[j*ChanBits +: ChanBits] = chan_i[2*j*ChanBits +: ChanBits];\n"
        "      assign avail_o[j] = avail_i[2*j];\n"
        "    end\n"
+       "  end\n"
+       "  end\n"
        "  end\n";
   return m.file();
 }
@@ -961,25 +979,29 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
   m.localparam("Beats", t.beats, "Beats of a token.");
   m.localparam("BuildCycles", t.build_cycles, "Cycles of the build.");
   m.localparam("Outliers", 2 * t.k, "Outliers of a token, 2k.");
+  m.localparam("TokenLanes", "Beats * BeatLanes",
+               "Leaf registers: a token's beats of activations, the last beat's padding too.");
+  m.localparam("BeatBits", bw, "Bits of the beat counter.");
+  m.localparam("StageBits", sw, "Bits of the build-cycle counter.");
+  m.localparam("CountBits", kw, "Bits of the outlier counter.");
   m << fmt::format(
       "  /// Leaves that hold a channel (the others are padding, never available).\n"
-      "  localparam logic {} ValidMask = {};\n"
+      "  localparam logic [TokenLanes-1:0] ValidMask = {};\n"
       "  localparam logic [1:0] StLoad  = 2'd0;\n"
       "  localparam logic [1:0] StBuild = 2'd1;\n"
       "  localparam logic [1:0] StDrain = 2'd2;\n\n"
       "  logic [1:0] state_q, state_d;\n"
-      "  logic {} beat_q, beat_d;\n"
-      "  logic {} stage_q, stage_d;\n"
-      "  logic {} count_q, count_d;\n"
-      "  logic {} leaf_q;\n"
-      "  logic {} max_avail_q, max_avail_d, min_avail_q, min_avail_d;\n"
-      "  logic {} max_avail, min_avail;\n"
-      "  logic {} max_clear, min_clear;\n"
+      "  logic [BeatBits-1:0] beat_q, beat_d;\n"
+      "  logic [StageBits-1:0] stage_q, stage_d;\n"
+      "  logic [CountBits-1:0] count_q, count_d;\n"
+      "  logic [TokenLanes*16-1:0] leaf_q;\n"
+      "  logic [TokenLanes-1:0] max_avail_q, max_avail_d, min_avail_q, min_avail_d;\n"
+      "  logic [TokenLanes-1:0] max_avail, min_avail;\n"
+      "  logic [TokenLanes-1:0] max_clear, min_clear;\n"
       "  logic [15:0] max_val_q, min_val_q, root_max_val, root_min_val;\n"
-      "  logic {} max_chan_q, min_chan_q, root_max_chan, root_min_chan;\n"
+      "  logic [ChanBits-1:0] max_chan_q, min_chan_q, root_max_chan, root_min_chan;\n"
       "  logic in_fire, out_fire, side, pop_max, pop_min, building;\n\n",
-      range(nb), mask_literal(valid), range(bw), range(sw), range(kw), range(int64_t(nb) * 16),
-      range(nb), range(nb), range(nb), range(cw));
+      mask_literal(valid));
   m << "  assign in_ready_o  = state_q == StLoad;\n"
        "  assign in_fire     = in_valid_i && in_ready_o;\n";
   // Orizuru's trees read the masks less this cycle's pops and not this cycle's load
@@ -998,8 +1020,8 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
     m.localparam("PopCycles", t.pop_cycles,
                  "Cycles from a side's pop until its next winner can be presented.");
     m.comment("Cycles until each side's root register holds its next winner.");
-    m << fmt::format("  logic {0} max_wait_q, max_wait_d, min_wait_q, min_wait_d;\n",
-                     range(t.pop_wait_bits));
+    m.localparam("WaitBits", t.pop_wait_bits, "Bits of a side's wait counter.");
+    m << "  logic [WaitBits-1:0] max_wait_q, max_wait_d, min_wait_q, min_wait_d;\n";
     m << "  assign out_valid_o = state_q == StDrain && (side ? min_wait_q : max_wait_q) == '0;\n";
   } else {
     m << "  assign out_valid_o = state_q == StDrain;\n";
@@ -1019,59 +1041,57 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
     const int wait = orizuru && mutated("orizuru.pop_wait_short") ? 2 : 1;
     for (const string side : {"max", "min"}) {
       m << fmt::format(
-          "  assign {0}_wait_d = pop_{0} ? {1}'(PopCycles - {2})\n"
-          "                     : {0}_wait_q == '0 ? '0 : {0}_wait_q - {1}'d1;\n",
-          side, w, wait);
+          "  assign {0}_wait_d = pop_{0} ? WaitBits'(PopCycles - {1})\n"
+          "                     : {0}_wait_q == '0 ? '0 : {0}_wait_q - WaitBits'(1);\n",
+          side, wait);
       waits.push_back({side + "_wait_q", side + "_wait_d"});
       m.op("add", w, side + "_wait_d");
     }
     m << registers(waits) << "\n";
   }
   core(m);
-  m << fmt::format(
-      "\n  always_comb begin\n"
-      "    state_d     = state_q;\n"
-      "    beat_d      = beat_q;\n"
-      "    stage_d     = stage_q;\n"
-      "    count_d     = count_q;\n"
-      "    max_avail_d = max_avail;\n"
-      "    min_avail_d = min_avail;\n"
-      "    unique case (state_q)\n"
-      "      StLoad: begin\n"
-      "        if (in_fire) begin\n"
-      "          max_avail_d = ValidMask;\n"
-      "          min_avail_d = ValidMask;\n"
-      "          if (beat_q == {0}'(Beats - 1)) begin\n"
-      "            beat_d  = '0;\n"
-      "            stage_d = '0;\n"
-      "            state_d = StBuild;\n"
-      "          end else begin\n"
-      "            beat_d = beat_q + {0}'d1;\n"
-      "          end\n"
-      "        end\n"
-      "      end\n"
-      "      StBuild: begin\n"
-      "        if (stage_q == {1}'(BuildCycles - 1)) begin\n"
-      "          count_d = '0;\n"
-      "          state_d = StDrain;\n"
-      "        end else begin\n"
-      "          stage_d = stage_q + {1}'d1;\n"
-      "        end\n"
-      "      end\n"
-      "      StDrain: begin\n"
-      "        if (out_fire) begin\n"
-      "          if (count_q == {2}'(Outliers - 1)) begin\n"
-      "            count_d = '0;\n"
-      "            state_d = StLoad;\n"
-      "          end else begin\n"
-      "            count_d = count_q + {2}'d1;\n"
-      "          end\n"
-      "        end\n"
-      "      end\n"
-      "      default: state_d = StLoad;\n"
-      "    endcase\n"
-      "  end\n\n",
-      bw, sw, kw);
+  m << "\n  always_comb begin\n"
+       "    state_d     = state_q;\n"
+       "    beat_d      = beat_q;\n"
+       "    stage_d     = stage_q;\n"
+       "    count_d     = count_q;\n"
+       "    max_avail_d = max_avail;\n"
+       "    min_avail_d = min_avail;\n"
+       "    unique case (state_q)\n"
+       "      StLoad: begin\n"
+       "        if (in_fire) begin\n"
+       "          max_avail_d = ValidMask;\n"
+       "          min_avail_d = ValidMask;\n"
+       "          if (beat_q == BeatBits'(Beats - 1)) begin\n"
+       "            beat_d  = '0;\n"
+       "            stage_d = '0;\n"
+       "            state_d = StBuild;\n"
+       "          end else begin\n"
+       "            beat_d = beat_q + BeatBits'(1);\n"
+       "          end\n"
+       "        end\n"
+       "      end\n"
+       "      StBuild: begin\n"
+       "        if (stage_q == StageBits'(BuildCycles - 1)) begin\n"
+       "          count_d = '0;\n"
+       "          state_d = StDrain;\n"
+       "        end else begin\n"
+       "          stage_d = stage_q + StageBits'(1);\n"
+       "        end\n"
+       "      end\n"
+       "      StDrain: begin\n"
+       "        if (out_fire) begin\n"
+       "          if (count_q == CountBits'(Outliers - 1)) begin\n"
+       "            count_d = '0;\n"
+       "            state_d = StLoad;\n"
+       "          end else begin\n"
+       "            count_d = count_q + CountBits'(1);\n"
+       "          end\n"
+       "        end\n"
+       "      end\n"
+       "      default: state_d = StLoad;\n"
+       "    endcase\n"
+       "  end\n\n";
   m.op("add", bw, "beat_d");
   m.op("add", sw, "stage_d");
   m.op("add", kw, "count_d");
@@ -1093,21 +1113,19 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
       "The leaves and masks, one register block per beat; a beat's leaves are written only "
       "when that beat is taken.");
   m << loop_open("b", t.beats, "g_leaf");
-  m << fmt::format(
-      "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-      "      if (!rst_ni) begin\n"
-      "        leaf_q[b*BeatLanes*16 +: BeatLanes*16] <= '0;\n"
-      "        max_avail_q[b*BeatLanes +: BeatLanes]  <= '0;\n"
-      "        min_avail_q[b*BeatLanes +: BeatLanes]  <= '0;\n"
-      "      end else begin\n"
-      "        if (in_fire && beat_q == {}'(b)) begin\n"
-      "          leaf_q[b*BeatLanes*16 +: BeatLanes*16] <= in_data_i;\n"
-      "        end\n"
-      "        max_avail_q[b*BeatLanes +: BeatLanes] <= max_avail_d[b*BeatLanes +: BeatLanes];\n"
-      "        min_avail_q[b*BeatLanes +: BeatLanes] <= min_avail_d[b*BeatLanes +: BeatLanes];\n"
-      "      end\n"
-      "    end\n",
-      bw);
+  m << "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+       "      if (!rst_ni) begin\n"
+       "        leaf_q[b*BeatLanes*16 +: BeatLanes*16] <= '0;\n"
+       "        max_avail_q[b*BeatLanes +: BeatLanes]  <= '0;\n"
+       "        min_avail_q[b*BeatLanes +: BeatLanes]  <= '0;\n"
+       "      end else begin\n"
+       "        if (in_fire && beat_q == BeatBits'(b)) begin\n"
+       "          leaf_q[b*BeatLanes*16 +: BeatLanes*16] <= in_data_i;\n"
+       "        end\n"
+       "        max_avail_q[b*BeatLanes +: BeatLanes] <= max_avail_d[b*BeatLanes +: BeatLanes];\n"
+       "        min_avail_q[b*BeatLanes +: BeatLanes] <= min_avail_d[b*BeatLanes +: BeatLanes];\n"
+       "      end\n"
+       "    end\n";
   m << loop_close(t.beats);
   m.op("eq", bw, "leaf_q", t.beats);
   return m.file();
