@@ -425,8 +425,8 @@ class MacLineBaselineBlock final : public Block {
     const string op_first = op_stage ? "op_first" : "first";
     if (op_stage) {
       m.comment("The beat's tag beside the operand registers.");
-      m << pipe_stage("op", 1, "w_valid_i",
-                      {{"sw", 16, "sw_cur"}, {"last", 0, "last"}, {"first", 0, "first"}});
+      m.pipe_stage("op", 1, "w_valid_i",
+                   {{"sw", 16, "sw_cur"}, {"last", 0, "last"}, {"first", 0, "first"}});
     }
     m.comment(op_stage ? "Lanes: the beat's activation and the dequantized weight, registered, "
                          "and their product."
@@ -484,8 +484,8 @@ class MacLineBaselineBlock final : public Block {
               "mul_present");
     m << "  logic unused_mul_lane_valid;\n  assign unused_mul_lane_valid = ^mul_lane_valid;\n";
     const TreeRoot root = tree(m, c, f, S, "lvl", M, "mul_prod", "mul_present", "mul_valid");
-    m << pipe_stage("tag", (1 + root.levels) * S, op_valid,
-                    {{"sw", 16, op_sw}, {"last", 0, op_last}, {"first", 0, op_first}});
+    m.pipe_stage("tag", (1 + root.levels) * S, op_valid,
+                 {{"sw", 16, op_sw}, {"last", 0, op_last}, {"first", 0, op_first}});
     m << "  // The beat's sum; its present bit is always set (lane 0 holds a channel).\n"
          "  logic unused_root;\n";
     m << fmt::format("  assign unused_root = ^{{{}, {}}};\n", root.present, root.valid);
@@ -494,8 +494,8 @@ class MacLineBaselineBlock final : public Block {
     m << fmt::format("  logic unused_acc_present;\n  assign unused_acc_present = {};\n",
                      acc.present);
     m.comment("The row's s_w beside the accumulator, from its last beat to the row's sum.");
-    m << pipe_stage("done", d.accumulator_slots + acc.levels * S, "tag_valid && tag_last",
-                    {{"sw", 16, "tag_sw"}});
+    m.pipe_stage("done", d.accumulator_slots + acc.levels * S, "tag_valid && tag_last",
+                 {{"sw", 16, "tag_sw"}});
     m << "  logic unused_done_valid;\n  assign unused_done_valid = done_valid;\n";
     m << fmt::format("  logic {0} sa_a, sw_a;\n", range(aw));
     widen(m, f, "u_widen_sa", "act_scale_i", "sa_a");

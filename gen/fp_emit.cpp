@@ -132,7 +132,7 @@ std::vector<Field> beside_unit(SvModule& m, const string& stage, const FpCuts& c
   const int inside = std::popcount(cuts.mask);
   if (inside == 0 || fields.empty()) return fields;
   const string side = stage + "_side";
-  m << pipe_stage(side, inside, valid_i, fields);
+  m.pipe_stage(side, inside, valid_i, fields);
   m << fmt::format("  logic unused_{0}_valid;\n  assign unused_{0}_valid = {0}_valid;\n", side);
   for (Field& field : fields) field.in = side + "_" + field.name;
   return fields;
@@ -149,7 +149,7 @@ void chain_stage(SvModule& m, const FpFormat& f, FpOp op, const string& inst, co
   chain_unit(m, f, op, inst, a, b, unit, stages, valid_i, valid);
   fields = beside_unit(m, stage, cuts, valid_i, std::move(fields));
   fields.push_back({result, f.width(), unit});
-  m << pipe_stage(stage, cuts.output_stages, valid, fields);
+  m.pipe_stage(stage, cuts.output_stages, valid, fields);
 }
 
 void drop_unused_units(BlockOutput& out, const Config& c) {

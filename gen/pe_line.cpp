@@ -235,25 +235,24 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   m.comment(
       "The LUT padded to whole chunks; lane t of chunk c holds entry c*T + t when it "
       "exists.");
-  m << fmt::format("  logic {} lut_pad;\n  logic {} lut_sel;\n  logic {} main_present;\n",
-                   range(int64_t(CH) * T * 16), range(T * 16), range(Tp));
-  m << (CH * T > d.E ? fmt::format("  assign lut_pad = {{{}'(0), lut_i}};\n", (CH * T - d.E) * 16)
+  m << "  logic [Chunks*ChunkLanes*16-1:0] lut_pad;\n  logic [ChunkLanes*16-1:0] lut_sel;\n"
+       "  logic [Lanes-1:0] main_present;\n";
+  m << (CH * T > d.E ? string("  assign lut_pad = (Chunks*ChunkLanes*16)'(lut_i);\n")
                      : string("  assign lut_pad = lut_i;\n"));
   m << fmt::format(
       "  always_comb begin\n    lut_sel = '0;\n    main_present = '0;\n"
       "    for (int c = 0; c < Chunks; c++) begin\n"
-      "      if (cnt_chunk_i == {}'(c)) begin\n"
+      "      if (cnt_chunk_i == ChunkBits'(c)) begin\n"
       "        lut_sel = lut_pad[c*ChunkLanes*16 +: ChunkLanes*16];\n"
       "        for (int t = 0; t < Lanes; t++) main_present[t] = c*ChunkLanes + t < Entries;\n"
-      "      end\n    end\n  end\n",
-      d.t.chunk_bits);
+      "      end\n    end\n  end\n");
   m.op("eq", d.t.chunk_bits, "lut_sel", CH);
   m.op("mux", T * 16, "lut_sel", CH);
   if (T > Tp) {
     m << "  logic unused_lut_tail;\n"
          "  assign unused_lut_tail = ^lut_sel[ChunkLanes*16-1:Lanes*16];\n";
   }
-  m << fmt::format("  logic {0} count_a, lut_a;\n", range(int64_t(Tp) * aw));
+  m << "  logic [Lanes*AccBits-1:0] count_a, lut_a;\n";
   // A count straight into A, one rounding (exact in binary32; in binary16 the
   // same as through binary32, which holds every count exactly).
   m << "  for (genvar t = 0; t < Lanes; t++) begin : g_lane\n";
@@ -268,15 +267,15 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   m.op("fp_from_uint", W, "count_a", Tp);
   widen(m, f, "u_widen", "lut_sel[t*16 +: 16]", "lut_a[t*AccBits +: AccBits]", "    ", "Lanes");
   m << "  end\n";
-  m << pipe_stage("conv", S, "cnt_valid_i",
-                  {{"last", 0, "cnt_last_i"},
-                   {"first", 0, fmt::format("cnt_chunk_i == {}'d0", d.t.chunk_bits)},
-                   {"present", Tp, "main_present"},
-                   {"count", int64_t(Tp) * aw, "count_a"},
-                   {"lut", int64_t(Tp) * aw, "lut_a"}});
+  m.pipe_stage("conv", S, "cnt_valid_i",
+               {{"last", 0, "cnt_last_i"},
+                {"first", 0, "cnt_chunk_i == ChunkBits'(0)"},
+                {"present", Tp, "main_present", "Lanes"},
+                {"count", int64_t(Tp) * aw, "count_a", "Lanes*AccBits"},
+                {"lut", int64_t(Tp) * aw, "lut_a", "Lanes*AccBits"}});
   const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, S);
   const string prod_valid = mul_cuts.mask != 0 ? "prod_valid[0]" : "conv_valid";
-  m << fmt::format("  logic {} prod;\n", range(int64_t(Tp) * aw));
+  m << "  logic [Lanes*AccBits-1:0] prod;\n";
   if (mul_cuts.mask != 0) {
     m << "  // Every lane's valid bit is the same; lane 0's is used.\n"
          "  logic [Lanes-1:0] prod_valid;\n  logic unused_prod_valid;\n"
@@ -287,17 +286,18 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
              "conv_lut[t*AccBits +: AccBits]", "prod[t*AccBits +: AccBits]", S, "conv_valid",
              "prod_valid[t]", "    ", "Lanes");
   m << "  end\n";
-  std::vector<Field> mul_fields = beside_unit(
-      m, "mul", mul_cuts, "conv_valid",
-      {{"last", 0, "conv_last"}, {"first", 0, "conv_first"}, {"present", Tp, "conv_present"}});
-  mul_fields.push_back({"prod", int64_t(Tp) * aw, "prod"});
-  m << pipe_stage("mul", mul_cuts.output_stages, prod_valid, mul_fields);
+  std::vector<Field> mul_fields = beside_unit(m, "mul", mul_cuts, "conv_valid",
+                                              {{"last", 0, "conv_last"},
+                                               {"first", 0, "conv_first"},
+                                               {"present", Tp, "conv_present", "Lanes"}});
+  mul_fields.push_back({"prod", int64_t(Tp) * aw, "prod", "Lanes*AccBits"});
+  m.pipe_stage("mul", mul_cuts.output_stages, prod_valid, mul_fields);
   m.comment(
       "The pairwise tree, one instance per level; the chunk's first and last flags ride "
       "beside it through as many registers.");
   const TreeRoot root = tree(m, c, f, S, "lvl", Tp, "mul_prod", "mul_present", "mul_valid");
-  m << pipe_stage("tag", root.levels * S, "mul_valid",
-                  {{"last", 0, "mul_last"}, {"first", 0, "mul_first"}});
+  m.pipe_stage("tag", root.levels * S, "mul_valid",
+               {{"last", 0, "mul_last"}, {"first", 0, "mul_first"}});
   m << "  // The root's present bit is always set (a chunk has an entry).\n"
        "  logic unused_root;\n";
   m << fmt::format(
@@ -307,7 +307,7 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
     m.comment(
         "The accumulator: the combinational adder and one register, so the loop closes in a "
         "cycle; chunk 0 loads it.");
-    m << fmt::format("  logic {} main_sum, main_d, main_q;\n", range(aw));
+    m << "  logic [AccBits-1:0] main_sum, main_d, main_q;\n";
     fp_add(m, f, "u_main_acc", "main_q", root.value, "main_sum");
     m << fmt::format("  assign main_d = tag_valid ? (tag_first ? {} : main_sum) : main_q;\n",
                      root.value);
@@ -438,24 +438,24 @@ SvFile comp_module(const Config& c, const string& name, const Dims& d) {
   m.localparam("Outliers", d.k2(), "Outliers of a token, 2k: MAC m's g-th is j = g*Mc + m.");
   const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, S);
   const string prod_valid = mul_cuts.mask != 0 ? "prod_valid[0]" : "issue_i";
-  m << fmt::format("\n  logic {} g_prod;\n", range(Ci * aw));
+  m << "\n  logic [Slots*AccBits-1:0] g_prod;\n";
   if (mul_cuts.mask != 0) {
     m << "  // Every slot's valid bit is the same; slot 0's is used.\n"
          "  logic [Slots-1:0] prod_valid;\n  logic unused_prod_valid;\n"
          "  assign unused_prod_valid = ^prod_valid;\n";
   }
   m << "  for (genvar m = 0; m < Slots; m++) begin : g_mul\n";
-  m << fmt::format("    logic {} w_a, r_a;\n", range(aw));
+  m << "    logic [AccBits-1:0] w_a, r_a;\n";
   widen(m, f, "u_widen_w", "w_i[m*16 +: 16]", "w_a", "    ", "Slots");
   widen(m, f, "u_widen_r", "res_i[m*16 +: 16]", "r_a", "    ", "Slots");
   chain_unit(m, f, FpOp::kMul, "u_mul", "r_a", "w_a", "g_prod[m*AccBits +: AccBits]", S,
              "issue_i", "prod_valid[m]", "    ", "Slots");
   m << "  end\n";
-  std::vector<Field> cm_fields =
-      beside_unit(m, "cm", mul_cuts, "issue_i",
-                  {{"last", 0, "last_i"}, {"first", 0, "first_i"}, {"present", Ci, "present_i"}});
-  cm_fields.push_back({"prod", int64_t(Ci) * aw, "g_prod"});
-  m << pipe_stage("cm", mul_cuts.output_stages, prod_valid, cm_fields);
+  std::vector<Field> cm_fields = beside_unit(
+      m, "cm", mul_cuts, "issue_i",
+      {{"last", 0, "last_i"}, {"first", 0, "first_i"}, {"present", Ci, "present_i", "Slots"}});
+  cm_fields.push_back({"prod", int64_t(Ci) * aw, "g_prod", "Slots*AccBits"});
+  m.pipe_stage("cm", mul_cuts.output_stages, prod_valid, cm_fields);
   const TreeRoot root = accumulator(m, c, f, S, d.L(), d.t.comp_slots, Ci, "Slots", "Outliers",
                                     "cm_valid", "cm_first", "cm_last", "cm_present", "cm_prod");
   m << fmt::format("  logic unused_acc_present;\n  assign unused_acc_present = {};\n",
@@ -498,7 +498,7 @@ SvFile merge_module(const string& name, const Dims& d) {
   m << fifo("u_sw_fifo", 16, D, "sw_valid_i", "sw_i", "merge_fire", "sw_head", "unused_sw_empty",
             "unused_sw_full");
   m << "  assign merge_fire = !main_empty && !comp_empty;\n";
-  m << fmt::format("  logic {0} sa_a, sw_a;\n", range(aw));
+  m << "  logic [AccBits-1:0] sa_a, sw_a;\n";
   chain_stage(m, f, FpOp::kAdd, "u_merge", "main_head", "comp_head", "mg1", S, "merge_fire",
               {{"sw", 16, "sw_head"}}, "sum");
   widen(m, f, "u_widen_sa", "act_scale_i", "sa_a");
@@ -511,7 +511,7 @@ SvFile merge_module(const string& name, const Dims& d) {
   if (fp32) {
     m << "  logic [15:0] y16;\n";
     fp_convert(m, f, kBinary16Format, "u_round", "mg3_prod", "y16");
-    m << pipe_stage("round", S, "mg3_valid", {{"y", 16, "y16"}});
+    m.pipe_stage("round", S, "mg3_valid", {{"y", 16, "y16"}});
     y_valid = "round_valid";
     y_value = "round_y";
   }
@@ -575,60 +575,58 @@ void control(SvModule& m, const Dims& d) {
   m.localparam("CountBeats", t.count_beats, "Index Counter beats a row.");
   m.localparam("Groups", t.groups, "Compensation cycles a row.");
   m.localparam("Depth", t.fifo_depth, "Rows in flight at most.");
+  m.localparam("FillBits", fbw, "Bits of the fill side's beat.");
+  m.localparam("BeatBits", cbw, "Bits of the counting beat.");
+  m.localparam("GroupBits", grw, "Bits of the compensation group.");
+  m.localparam("CreditBits", crw, "Bits of the credits.");
   m << "  logic full0_d, full0_q, full1_d, full1_q;\n"
        "  logic wr_bank_d, wr_bank_q, rd_bank_d, rd_bank_q, rd_busy_d, rd_busy_q;\n";
-  m << fmt::format("  logic {} wr_beat_d, wr_beat_q;\n", range(fbw));
-  m << fmt::format("  logic {} cnt_beat_d, cnt_beat_q, cnt_beat_next;\n", range(cbw));
-  m << fmt::format("  logic {} group_d, group_q, group_next;\n", range(grw));
-  m << fmt::format("  logic {} credits_d, credits_q;\n", range(crw));
+  m << "  logic [FillBits-1:0] wr_beat_d, wr_beat_q;\n"
+       "  logic [BeatBits-1:0] cnt_beat_d, cnt_beat_q, cnt_beat_next;\n"
+       "  logic [GroupBits-1:0] group_d, group_q, group_next;\n"
+       "  logic [CreditBits-1:0] credits_d, credits_q;\n";
   m << "  logic w_fire, w_last, start, go, idx_valid, idx_ready, idx_fire, issue, rd_release;\n"
        "  logic y_pop;\n";
-  m << fmt::format("  /// The bank being read, and its row's s_w.\n  logic {} row;\n",
-                   range(int64_t(d.K) * d.nW));
+  m << "  /// The bank being read, and its row's s_w.\n  logic [Channels*WeightBits-1:0] row;\n";
   m << "  logic [15:0] row_scale;\n\n";
   m << "  assign w_ready_o = !(wr_bank_q ? full1_q : full0_q);\n"
        "  assign w_fire    = w_valid_i && w_ready_o;\n";
-  m << (t.fill_beats > 1
-            ? fmt::format("  assign w_last    = wr_beat_q == {}'(FillBeats - 1);\n", fbw)
-            : string("  assign w_last    = 1'b1;\n"));
-  m << fmt::format(
-      "  assign start = !rd_busy_q && (rd_bank_q ? full1_q : full0_q) && credits_q != "
-      "{0}'(Depth);\n"
-      "  assign go = rd_busy_q || start;\n"
-      "  assign idx_valid = go && cnt_beat_q != {1}'(CountBeats);\n"
-      "  assign idx_fire = idx_valid && idx_ready;\n"
-      "  assign issue = go && group_q != {2}'(Groups);\n"
-      "  assign cnt_beat_next = cnt_beat_q + {1}'(idx_fire);\n"
-      "  assign group_next = group_q + {2}'(issue);\n"
-      "  assign rd_release = go && cnt_beat_next == {1}'(CountBeats) && group_next == "
-      "{2}'(Groups);\n"
-      "  assign y_pop = y_valid_o && y_ready_i;\n"
-      "  assign idle_o = !full0_q && !full1_q && credits_q == '0 && wr_beat_q == '0;\n\n",
-      crw, cbw, grw);
+  m << (t.fill_beats > 1 ? string("  assign w_last    = wr_beat_q == FillBits'(FillBeats - 1);\n")
+                         : string("  assign w_last    = 1'b1;\n"));
+  m << "  assign start = !rd_busy_q && (rd_bank_q ? full1_q : full0_q) && credits_q != "
+       "CreditBits'(Depth);\n"
+       "  assign go = rd_busy_q || start;\n"
+       "  assign idx_valid = go && cnt_beat_q != BeatBits'(CountBeats);\n"
+       "  assign idx_fire = idx_valid && idx_ready;\n"
+       "  assign issue = go && group_q != GroupBits'(Groups);\n"
+       "  assign cnt_beat_next = cnt_beat_q + BeatBits'(idx_fire);\n"
+       "  assign group_next = group_q + GroupBits'(issue);\n"
+       "  assign rd_release = go && cnt_beat_next == BeatBits'(CountBeats) &&\n"
+       "                      group_next == GroupBits'(Groups);\n"
+       "  assign y_pop = y_valid_o && y_ready_i;\n"
+       "  assign idle_o = !full0_q && !full1_q && credits_q == '0 && wr_beat_q == '0;\n\n";
   m.op("add", cbw, "cnt_beat_next");
   m.op("add", grw, "group_next");
   m.op("eq", cbw, "rd_release");
-  m << fmt::format(
-      "  always_comb begin\n"
-      "    wr_bank_d  = wr_bank_q ^ (w_fire && w_last);\n"
-      "    wr_beat_d  = w_fire ? (w_last ? '0 : wr_beat_q + {0}'d1) : wr_beat_q;\n"
-      "    full0_d    = full0_q;\n"
-      "    full1_d    = full1_q;\n"
-      "    if (w_fire && w_last) begin\n"
-      "      if (wr_bank_q) full1_d = 1'b1;\n"
-      "      else full0_d = 1'b1;\n"
-      "    end\n"
-      "    if (rd_release) begin\n"
-      "      if (rd_bank_q) full1_d = 1'b0;\n"
-      "      else full0_d = 1'b0;\n"
-      "    end\n"
-      "    rd_bank_d  = rd_bank_q ^ rd_release;\n"
-      "    rd_busy_d  = go && !rd_release;\n"
-      "    cnt_beat_d = rd_release ? '0 : cnt_beat_next;\n"
-      "    group_d    = rd_release ? '0 : group_next;\n"
-      "    credits_d  = credits_q + {1}'(start) - {1}'(y_pop);\n"
-      "  end\n\n",
-      fbw, crw);
+  m << "  always_comb begin\n"
+       "    wr_bank_d  = wr_bank_q ^ (w_fire && w_last);\n"
+       "    wr_beat_d  = w_fire ? (w_last ? '0 : wr_beat_q + FillBits'(1)) : wr_beat_q;\n"
+       "    full0_d    = full0_q;\n"
+       "    full1_d    = full1_q;\n"
+       "    if (w_fire && w_last) begin\n"
+       "      if (wr_bank_q) full1_d = 1'b1;\n"
+       "      else full0_d = 1'b1;\n"
+       "    end\n"
+       "    if (rd_release) begin\n"
+       "      if (rd_bank_q) full1_d = 1'b0;\n"
+       "      else full0_d = 1'b0;\n"
+       "    end\n"
+       "    rd_bank_d  = rd_bank_q ^ rd_release;\n"
+       "    rd_busy_d  = go && !rd_release;\n"
+       "    cnt_beat_d = rd_release ? '0 : cnt_beat_next;\n"
+       "    group_d    = rd_release ? '0 : group_next;\n"
+       "    credits_d  = credits_q + CreditBits'(start) - CreditBits'(y_pop);\n"
+       "  end\n\n";
   m.op("add", fbw, "wr_beat_d");
   m.op("add", crw, "credits_d", 2);
   m << registers({{"full0_q", "full0_d", "1'b0"},
@@ -681,14 +679,17 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
   // Every position of a beat counts (the array masks the row's last beat itself). A
   // replication, not '1: Icarus 11 connects an unsized '1 to a port as one bit.
   m.localparam("Positions", d.G, "Indices a counting beat, G.");
-  m << fmt::format("  logic {} idx_data;\n", range(d.G * d.B));
+  m << "  logic [Positions*(ActBits+WeightBits)-1:0] idx_data;\n";
   m.inst(part("concat"), "u_concat",
          {{"act_idx_i", "act_idx_i"},
           {"row_i", "row"},
           {"beat_i", "cnt_beat_q"},
           {"idx_o", "idx_data"}});
-  m << fmt::format("  logic cnt_valid, cnt_last;\n  logic {} cnt_data;\n  logic {} cnt_chunk;\n",
-                   range(d.T * d.W()), range(d.t.chunk_bits));
+  m.localparam("ChunkLanes", d.T, "Counts a chunk of the array's output carries, T.");
+  m.localparam("CountBits", d.W(), "Bits of a count.");
+  m.localparam("ChunkBits", d.t.chunk_bits, "Bits of a chunk number.");
+  m << "  logic cnt_valid, cnt_last;\n  logic [ChunkLanes*CountBits-1:0] cnt_data;\n"
+       "  logic [ChunkBits-1:0] cnt_chunk;\n";
   m.inst(module_name(c, "index_counter_array"), "u_counters",
          {{"clk_i", "clk_i"},
           {"rst_ni", "rst_ni"},
@@ -702,7 +703,8 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
           {"cnt_chunk_o", "cnt_chunk"},
           {"cnt_last_o", "cnt_last"}});
   m << "\n  // Main branch: the MAC tree over counts and LUT entries, and its accumulator.\n";
-  m << fmt::format("  logic main_valid;\n  logic {} main_sum;\n", range(aw));
+  m.localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", d.f().name()));
+  m << "  logic main_valid;\n  logic [AccBits-1:0] main_sum;\n";
   m.inst(part("mac_tree"), "u_mac_tree",
          {{"clk_i", "clk_i"},
           {"rst_ni", "rst_ni"},
@@ -714,8 +716,9 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
           {"row_valid_o", "main_valid"},
           {"row_sum_o", "main_sum"}});
   m << "\n  // Outlier branch: the gather, the Dequantization Unit, the compensation MACs.\n";
-  m << fmt::format("  logic {} g_iw;\n  logic {} g_res, g_w;\n  logic {} g_present;\n",
-                   range(Ci * d.nW), range(Ci * 16), range(Ci));
+  m.localparam("Slots", Ci, "Compensation MACs in use, outliers gathered a cycle.");
+  m << "  logic [Slots*WeightBits-1:0] g_iw;\n  logic [Slots*16-1:0] g_res, g_w;\n"
+       "  logic [Slots-1:0] g_present;\n";
   m.inst(part("gather"), "u_gather",
          {{"group_i", "group_q"},
           {"outlier_chan_i", "outlier_chan_i"},
@@ -727,15 +730,15 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
   m.comment(
       "The gather's reads registered: the K-to-1 multiplexers and the Dequantization Unit "
       "with the multiplier are a cycle apart (docs/pe_line.md, outlier branch).");
-  m << pipe_stage("gq", d.t.gather_stages, "issue",
-                  {{"first", 0, "group_q == '0"},
-                   {"last", 0, fmt::format("group_q == {}'(Groups - 1)", d.t.group_bits)},
-                   {"present", Ci, "g_present"},
-                   {"iw", int64_t(Ci) * d.nW, "g_iw"},
-                   {"res", Ci * 16, "g_res"}});
+  m.pipe_stage("gq", d.t.gather_stages, "issue",
+               {{"first", 0, "group_q == '0"},
+                {"last", 0, "group_q == GroupBits'(Groups - 1)"},
+                {"present", Ci, "g_present", "Slots"},
+                {"iw", int64_t(Ci) * d.nW, "g_iw", "Slots*WeightBits"},
+                {"res", Ci * 16, "g_res", "Slots*16"}});
   m.inst(part("dequant"), "u_dequant",
          {{"iw_i", "gq_iw"}, {"codebook_i", "weight_codebook_i"}, {"w_o", "g_w"}});
-  m << fmt::format("  logic comp_valid;\n  logic {} comp_sum;\n", range(aw));
+  m << "  logic comp_valid;\n  logic [AccBits-1:0] comp_sum;\n";
   m.inst(part("comp_macs"), "u_comp_macs",
          {{"clk_i", "clk_i"},
           {"rst_ni", "rst_ni"},

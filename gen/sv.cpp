@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gen/block.hpp"
+
 namespace oasis::gen {
 namespace {
 
@@ -48,9 +50,9 @@ std::string wrap(const std::string& prefix, const std::string& text) {
   return out;
 }
 
-std::string join(const std::vector<std::string>& items) {
+std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
   std::string s;
-  for (size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + items[i];
+  for (size_t i = 0; i < items.size(); ++i) s += (i ? sep : "") + items[i];
   return s;
 }
 
@@ -421,12 +423,36 @@ SvModule& SvModule::localparam(const std::string& name, const std::string& expr,
   if (header_.contains(name)) {
     throw std::logic_error(fmt::format("{}: localparam {} is also the header's", name_, name));
   }
-  if (is_number(expr)) numeric_[name] = expr;
+  if (is_number(expr)) {
+    numeric_[name] = expr;
+  } else if (const std::optional<int64_t> v = evaluate(expr, figures())) {
+    numeric_[name] = std::to_string(*v);
+  }
   // A marker line: str() writes the declaration only if the module uses the name.
   localparams_.push_back({name, (doc.empty() ? "" : wrap("  /// ", doc)) +
                                     fmt::format("  localparam int {} = {};\n", name, expr)});
   body_ += fmt::format("\x01{}\n", localparams_.size() - 1);
   return *this;
+}
+
+std::map<std::string, int64_t> SvModule::figures() const {
+  std::map<std::string, int64_t> names = header_;
+  for (const auto& [name, value] : numeric_) names[name] = std::stoll(value);
+  return names;
+}
+
+SvModule& SvModule::pipe_stage(const std::string& stage, int stages, const std::string& valid_in,
+                               const std::vector<Field>& fields, const std::string& indent) {
+  const std::map<std::string, int64_t> names = figures();
+  for (const Field& f : fields) {
+    if (f.width_expr.empty()) continue;
+    const std::optional<int64_t> v = evaluate(f.width_expr, names);
+    if (v && *v != f.width) {
+      throw std::logic_error(fmt::format("{}: field {}_{} is {} bits, its width {} is {}", name_,
+                                         stage, f.name, f.width, f.width_expr, *v));
+    }
+  }
+  return *this << oasis::gen::pipe_stage(stage, stages, valid_in, fields, indent);
 }
 
 SvModule& SvModule::operator<<(const std::string& text) {
@@ -563,17 +589,35 @@ std::string registers(const std::vector<Reg>& regs, const std::string& indent,
 
 std::string pipe_stage(const std::string& stage, int stages, const std::string& valid_in,
                        const std::vector<Field>& fields, const std::string& indent) {
-  int64_t total = 0;
+  int64_t total = 0, numbers = 0;
+  // The fields' widths in order, the expressions as written, runs of numbers summed.
+  std::vector<std::string> terms;
   std::string s = fmt::format("{}logic {}_valid;\n", indent, stage);
   std::vector<std::string> ins, outs;
   for (const Field& f : fields) {
     total += std::max<int64_t>(f.width, 1);
     const std::string sig = stage + "_" + f.name;
-    s += fmt::format("{}logic {}{};\n", indent, f.width > 0 ? range(f.width) + " " : "", sig);
+    if (!f.width_expr.empty()) {
+      if (numbers > 0) terms.push_back(std::to_string(numbers));
+      numbers = 0;
+      terms.push_back(f.width_expr);
+      s += fmt::format("{}logic {} {};\n", indent, range(f.width_expr), sig);
+    } else {
+      numbers += std::max<int64_t>(f.width, 1);
+      s += fmt::format("{}logic {}{};\n", indent, f.width > 0 ? range(f.width) + " " : "", sig);
+    }
     ins.push_back(f.in);
     outs.push_back(sig);
   }
-  s += fmt::format("{}logic {} {}_q;\n", indent, range(total), stage);
+  std::string width = std::to_string(total);
+  if (!terms.empty()) {
+    // <stage> -> <Stage>Bits: rd -> RdBits, mul_side -> MulSideBits.
+    width = upper_camel(stage) + "Bits";
+    if (numbers > 0) terms.push_back(std::to_string(numbers));
+    s += fmt::format("{0}/// Bits of the {1} stage's record.\n{0}localparam int {2} = {3};\n",
+                     indent, stage, width, join(terms, " + "));
+  }
+  s += fmt::format("{}logic {} {}_q;\n", indent, range(width), stage);
   const std::string data_in =
       fields.size() == 1 ? ins.front() : fmt::format("{{{}}}", join(ins));
   s += instance("oasis_fp_pipe", "u_" + stage + "_pipe",
@@ -583,7 +627,7 @@ std::string pipe_stage(const std::string& stage, int stages, const std::string& 
                  {"data_i", data_in},
                  {"valid_o", stage + "_valid"},
                  {"data_o", stage + "_q"}},
-                indent, {{"Width", std::to_string(total)}, {"Stages", std::to_string(stages)}});
+                indent, {{"Width", width}, {"Stages", std::to_string(stages)}});
   const std::string lhs = indent + "assign ";
   if (fields.size() == 1) {
     s += fmt::format("{}{} = {}_q;\n", lhs, outs.front(), stage);

@@ -83,6 +83,17 @@ std::string instance(const std::string& module, const std::string& inst,
                      const std::string& indent = "  ",
                      const std::vector<std::pair<std::string, std::string>>& params = {});
 
+/// One named field of a pipeline stage: `name` (the stage's signal is
+/// <stage>_<name>), its width in bits (0: a scalar), the expression that
+/// feeds it and, when set, its width as written in the module's named figures
+/// (`Lanes*AccBits`).
+struct Field {
+  std::string name;
+  int64_t width;
+  std::string in;
+  std::string width_expr = "";
+};
+
 /// A module under construction: header, body text, and the records of the
 /// operators and instances it holds. str() and file() check the line width.
 class SvModule {
@@ -112,6 +123,11 @@ class SvModule {
   /// `localparam int Name = expr;` for a parameterized module.
   SvModule& localparam(const std::string& name, const std::string& expr,
                        const std::string& doc = "");
+  /// A pipeline stage (the free pipe_stage()) in the body; a field width written as an
+  /// expression of the module's localparams of numbers and header localparams must agree with
+  /// the field's number (std::logic_error).
+  SvModule& pipe_stage(const std::string& stage, int stages, const std::string& valid_in,
+                       const std::vector<Field>& fields, const std::string& indent = "  ");
   /// Body text, taken as it is (lines already indented, newlines included).
   SvModule& operator<<(const std::string& text);
   /// "  // text", the text wrapped at kMaxColumns.
@@ -149,6 +165,9 @@ class SvModule {
   std::vector<std::pair<std::string, std::string>> localparams_;  ///< name, declaration
   std::vector<OpRecord> ops_;
   std::vector<InstanceRecord> instances_;
+  /// The localparams of numbers and the header's, for evaluate().
+  std::map<std::string, int64_t> figures() const;
+
   std::map<std::string, std::string> numeric_;  ///< localparams of numbers
   std::map<std::string, int64_t> header_;       ///< header localparams
 };
@@ -177,20 +196,13 @@ struct Reg {
 std::string registers(const std::vector<Reg>& regs, const std::string& indent = "  ",
                       const std::string& enable = "");
 
-/// One named field of a pipeline stage: `name` (the stage's signal is
-/// <stage>_<name>), its width in bits (0: a scalar) and the expression that
-/// feeds it.
-struct Field {
-  std::string name;
-  int64_t width;
-  std::string in;
-};
-
 /// A stage of `stages` registers with a valid bit (oasis_fp_pipe) over a
 /// record of named fields: declares <stage>_valid and <stage>_<field> for
 /// every field, packs the fields (first field most significant) into the
 /// pipe and unpacks them behind it, so that no field is read through a
-/// computed offset. The pipe is u_<stage>_pipe; its data, <stage>_q.
+/// computed offset. The pipe is u_<stage>_pipe; its data, <stage>_q. When a
+/// field's width is written as an expression, the record's width is a
+/// localparam <Stage>Bits, the sum of the fields' widths as written.
 std::string pipe_stage(const std::string& stage, int stages, const std::string& valid_in,
                        const std::vector<Field>& fields, const std::string& indent = "  ");
 

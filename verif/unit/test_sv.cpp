@@ -134,6 +134,30 @@ TEST(Sv, PipeStageUnpacksNamedFields) {
   EXPECT_NE(s.find("assign {conv_last, conv_lut} = conv_q;"), std::string::npos);
 }
 
+TEST(Sv, PipeStageRecordIsWrittenInTheFieldsNamedWidths) {
+  SvModule m("oasis_t_stage", "An example.");
+  m.header_localparam("AccBits", 32, "Bits of a value.");
+  m.localparam("Lanes", 4, "Lanes.");
+  m.localparam("LaneBits", "Lanes*AccBits", "Every lane's value.");
+  m.pipe_stage("mul_side", 1, "v_i",
+               {{"last", 0, "a"},
+                {"first", 0, "b"},
+                {"present", 4, "p", "Lanes"},
+                {"tag", 3, "t"},
+                {"prod", 128, "x", "LaneBits"}});
+  const std::string s = m.str();
+  EXPECT_NE(s.find("logic [Lanes-1:0] mul_side_present;"), std::string::npos) << s;
+  EXPECT_NE(s.find("logic [2:0] mul_side_tag;"), std::string::npos) << s;
+  EXPECT_NE(s.find("logic [LaneBits-1:0] mul_side_prod;"), std::string::npos) << s;
+  // The record's width: the fields' in order, runs of numbers summed.
+  EXPECT_NE(s.find("localparam int MulSideBits = 2 + Lanes + 3 + LaneBits;"), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("logic [MulSideBits-1:0] mul_side_q;"), std::string::npos) << s;
+  EXPECT_NE(s.find(".Width (MulSideBits)"), std::string::npos) << s;
+  // A width as written must be the field's number.
+  EXPECT_THROW(m.pipe_stage("bad", 1, "v_i", {{"prod", 64, "x", "LaneBits"}}), std::logic_error);
+}
+
 std::map<std::string, std::string> generate_config(const std::string& name,
                                                    const std::vector<std::string>& sets = {},
                                                    const std::string& mutation = "") {
