@@ -8,18 +8,20 @@
 
 // One X(...) a command: the function oasis::commands::<first> runs the command named by the
 // string, with main's arguments, and returns main's exit status.
-#define OASIS_COMMANDS(X)                 \
-  X(oasis_gen, "oasis-gen")               \
-  X(oasis_model, "oasis-model")           \
-  X(oasis_perf, "oasis-perf")             \
-  X(oasis_ppa, "oasis-ppa")               \
-  X(oasis_synth, "oasis-synth")           \
-  X(oasis_prove, "oasis-prove")           \
-  X(oasis_vltest, "oasis-vltest")         \
-  X(oasis_icarus, "oasis-icarus")         \
-  X(oasis_coverage, "oasis-coverage")     \
-  X(oasis_synthcheck, "oasis-synthcheck") \
-  X(covreport, "covreport")               \
+#define OASIS_COMMANDS(X)                       \
+  X(oasis_gen, "oasis-gen")                     \
+  X(oasis_model, "oasis-model")                 \
+  X(oasis_perf, "oasis-perf")                   \
+  X(oasis_ppa, "oasis-ppa")                     \
+  X(oasis_synth, "oasis-synth")                 \
+  X(oasis_prove, "oasis-prove")                 \
+  X(oasis_vltest, "oasis-vltest")               \
+  X(oasis_icarus, "oasis-icarus")               \
+  X(oasis_coverage, "oasis-coverage")           \
+  X(oasis_synthcheck, "oasis-synthcheck")       \
+  X(oasis_bench_orizuru, "oasis-bench-orizuru") \
+  X(oasis_bench_core, "oasis-bench-core")       \
+  X(covreport, "covreport")                     \
   X(portcheck, "portcheck")
 
 namespace oasis::commands {
