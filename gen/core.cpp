@@ -135,14 +135,16 @@ void core_header(SvModule& m, const Config& c, const Dims& d) {
 
 // The register file, the Clustering Unit fed from the hold register, Orizuru.
 void token_side(SvModule& m, const Config& c, const Dims& d) {
-  const int R = d.t.beat_activations, L = c.clustering_lanes, nA = c.act_bits;
-  const int parts = d.t.clustering_parts, bw = d.bw(), pw = d.pw(), CW = d.d.channel_bits;
+  const int R = d.t.beat_activations, L = c.clustering_lanes;
+  const int parts = d.t.clustering_parts;
   m << "  // Register file: the layer's LUT, codebooks and boundaries.\n";
-  m << fmt::format(
-      "  logic {} lut;\n  logic {} act_codebook;\n  logic {} weight_codebook;\n"
-      "  logic {} boundaries;\n",
-      range(d.d.lut_entries * 16), range(d.d.act_centroids * 16), range(d.d.weight_centroids * 16),
-      range(d.d.boundaries * 16));
+  m.localparam("Entries", d.d.lut_entries, "Entries of the LUT.");
+  m.localparam("ActCentroids", d.d.act_centroids, "Centroids of the activation codebook.");
+  m.localparam("WeightCentroids", d.d.weight_centroids, "Centroids of the weight codebook.");
+  m.localparam("Boundaries", d.d.boundaries, "Boundaries of the Clustering Unit.");
+  m << "  logic [Entries*16-1:0] lut;\n  logic [ActCentroids*16-1:0] act_codebook;\n"
+       "  logic [WeightCentroids*16-1:0] weight_codebook;\n"
+       "  logic [Boundaries*16-1:0] boundaries;\n";
   m.inst(module_name(c, "regfile"), "u_regfile",
          {{"clk_i", "clk_i"},
           {"rst_ni", "rst_ni"},
@@ -161,10 +163,15 @@ void token_side(SvModule& m, const Config& c, const Dims& d) {
   m.localparam("TokenBeats", d.t.token_beats, "Beats of a token.");
   m.localparam("Parts", parts, "Clustering Unit beats a token beat.");
   m.localparam("Lanes", L, "Clustering lanes.");
-  m << fmt::format("  logic {} in_beat_d, in_beat_q, out_beat_d, out_beat_q;\n", range(bw));
-  m << fmt::format("  logic {} hold_part_d, hold_part_q, out_part_d, out_part_q;\n", range(pw));
-  m << fmt::format("  logic {} hold_q;\n  logic {} cu_act;\n", range(R * 16), range(L * 16));
-  m << fmt::format("  logic {} cu_idx;\n", range(L * nA));
+  m.localparam("ActBits", c.act_bits, "Bits of an activation index, nA.");
+  m.localparam("ChanBits", d.d.channel_bits, "Bits of a channel index.");
+  m.localparam("BeatBits", d.bw(), "Bits of a token beat's number.");
+  m.localparam("PartBits", d.pw(), "Bits of a part's number.");
+  const string bw = "BeatBits", pw = "PartBits";
+  m << "  logic [BeatBits-1:0] in_beat_d, in_beat_q, out_beat_d, out_beat_q;\n"
+       "  logic [PartBits-1:0] hold_part_d, hold_part_q, out_part_d, out_part_q;\n"
+       "  logic [BeatLanes*16-1:0] hold_q;\n  logic [Lanes*16-1:0] cu_act;\n"
+       "  logic [Lanes*ActBits-1:0] cu_idx;\n";
   m << "  logic slot_busy_d, slot_busy_q, hold_valid_d, hold_valid_q, idx_done_d, idx_done_q;\n"
        "  logic oz_in_ready, cu_act_ready, cu_idx_valid, hold_ok, x_fire, cu_fire;\n"
        "  logic unused_cu_busy, unused_oz_side;\n"
@@ -178,17 +185,16 @@ void token_side(SvModule& m, const Config& c, const Dims& d) {
   m.comment(
       "Part p of the held beat: activations p*Lanes and up (the last part may be short: "
       "its missing lanes read 0).");
-  m << fmt::format("  logic {} hold_pad;\n", range(parts * L * 16));
-  m << (parts * L > R
-            ? fmt::format("  assign hold_pad = {{{}'(0), hold_q}};\n", (parts * L - R) * 16)
-            : string("  assign hold_pad = hold_q;\n"));
+  m << "  logic [Parts*Lanes*16-1:0] hold_pad;\n";
+  m << (parts * L > R ? "  assign hold_pad = (Parts*Lanes*16)'(hold_q);\n"
+                      : "  assign hold_pad = hold_q;\n");
   m << fmt::format(
       "  always_comb begin\n    cu_act = '0;\n"
       "    for (int p = 0; p < Parts; p++) begin\n"
       "      if (hold_part_q == {}'(p)) cu_act = hold_pad[p*Lanes*16 +: Lanes*16];\n"
       "    end\n  end\n\n",
       pw);
-  m.op("eq", pw, "cu_act", parts);
+  m.op("eq", pw, "cu_act", std::to_string(parts));
   m.inst(module_name(c, "clustering_unit"), "u_clustering",
          {{"clk_i", "clk_i"},
           {"rst_ni", "rst_ni"},
@@ -200,7 +206,7 @@ void token_side(SvModule& m, const Config& c, const Dims& d) {
           {"idx_ready_i", "1'b1"},
           {"idx_data_o", "cu_idx"},
           {"busy_o", "unused_cu_busy"}});
-  m << fmt::format("\n  logic oz_out_valid;\n  logic {} oz_out;\n", range(17 + CW));
+  m << "\n  logic oz_out_valid;\n  logic [ChanBits+16:0] oz_out;\n";
   m.inst(module_name(c, "orizuru"), "u_orizuru",
          {{"clk_i", "clk_i"},
           {"rst_ni", "rst_ni"},
@@ -210,12 +216,12 @@ void token_side(SvModule& m, const Config& c, const Dims& d) {
           {"out_valid_o", "oz_out_valid"},
           {"out_ready_i", "idx_done_q"},
           {"out_data_o", "oz_out"}});
-  m << fmt::format("  assign unused_oz_side = oz_out[{}];\n", 16 + CW);
+  m << "  assign unused_oz_side = oz_out[ChanBits+16];\n";
   if (L > R) {
     // More clustering lanes than a token beat has activations: the extra lanes
     // cluster the padding and are never read.
-    m << fmt::format("  logic unused_cu_lanes;\n  assign unused_cu_lanes = ^cu_idx[{}:{}];\n",
-                     L * nA - 1, R * nA);
+    m << "  logic unused_cu_lanes;\n"
+         "  assign unused_cu_lanes = ^cu_idx[Lanes*ActBits-1:BeatLanes*ActBits];\n";
   }
   m << "\n";
   m << fmt::format(
@@ -226,18 +232,18 @@ void token_side(SvModule& m, const Config& c, const Dims& d) {
       "    idx_done_d   = idx_done_q;\n"
       "    if (x_fire) begin\n"
       "      slot_busy_d  = 1'b1;\n      hold_valid_d = 1'b1;\n      hold_part_d  = '0;\n"
-      "      in_beat_d    = in_beat_q == {bw}'(TokenBeats - 1) ? '0 : in_beat_q + {bw}'d1;\n"
+      "      in_beat_d    = in_beat_q == {bw}'(TokenBeats - 1) ? '0 : in_beat_q + {bw}'(1);\n"
       "    end else if (cu_fire) begin\n"
       "      if (hold_part_q == {pw}'(Parts - 1)) hold_valid_d = 1'b0;\n"
-      "      else hold_part_d = hold_part_q + {pw}'d1;\n"
+      "      else hold_part_d = hold_part_q + {pw}'(1);\n"
       "    end\n"
       "    if (cu_idx_valid) begin\n"
       "      if (out_part_q == {pw}'(Parts - 1)) begin\n"
       "        out_part_d = '0;\n"
       "        if (out_beat_q == {bw}'(TokenBeats - 1)) begin\n"
       "          out_beat_d = '0;\n          idx_done_d = 1'b1;\n"
-      "        end else begin\n          out_beat_d = out_beat_q + {bw}'d1;\n        end\n"
-      "      end else begin\n        out_part_d = out_part_q + {pw}'d1;\n      end\n"
+      "        end else begin\n          out_beat_d = out_beat_q + {bw}'(1);\n        end\n"
+      "      end else begin\n        out_part_d = out_part_q + {pw}'(1);\n      end\n"
       "    end\n"
       "    if (do_switch) begin\n      slot_busy_d = 1'b0;\n      idx_done_d  = 1'b0;\n    end\n"
       "  end\n\n",
@@ -260,36 +266,34 @@ void token_side(SvModule& m, const Config& c, const Dims& d) {
 
 // The Activation Index Buffer of the next token and the current one.
 void index_buffer(SvModule& m, const Config& c, const Dims& d) {
-  const int K = c.channels, nA = c.act_bits;
+  const int K = c.channels;
   m << "  // Activation Index Buffer of the next token: channel ch is lane i of part p of\n"
        "  // beat b, written when the Clustering Unit presents that part.\n";
-  m.localparam("ActBits", nA, "Bits of an activation index, nA.");
-  m << fmt::format("  logic {0} idx_next_q, cur_idx_q;\n  logic do_switch;\n",
-                   range(int64_t(K) * nA));
+  m.localparam("Channels", K, "Channels, K.");
+  m << "  logic [Channels*ActBits-1:0] idx_next_q, cur_idx_q;\n  logic do_switch;\n";
   m << loop_open("ch", K, "g_idx");
-  m << fmt::format(
-      "    localparam int Beat = ch / BeatLanes;\n"
-      "    localparam int Part = (ch % BeatLanes) / Lanes;\n"
-      "    localparam int Lane = (ch % BeatLanes) % Lanes;\n"
-      "    logic write;\n"
-      "    assign write = cu_idx_valid && out_beat_q == {0}'(Beat) && out_part_q == {1}'(Part);\n"
-      "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-      "      if (!rst_ni) begin\n"
-      "        idx_next_q[ch*ActBits +: ActBits] <= '0;\n"
-      "      end else if (write) begin\n"
-      "        idx_next_q[ch*ActBits +: ActBits] <= cu_idx[Lane*ActBits +: ActBits];\n"
-      "      end\n"
-      "    end\n"
-      "    // The current token's index (one reset per channel: a K * nA-bit '0 is too\n"
-      "    // wide a replication for lint).\n"
-      "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-      "      if (!rst_ni) begin\n"
-      "        cur_idx_q[ch*ActBits +: ActBits] <= '0;\n"
-      "      end else if (do_switch) begin\n"
-      "        cur_idx_q[ch*ActBits +: ActBits] <= idx_next_q[ch*ActBits +: ActBits];\n"
-      "      end\n"
-      "    end\n",
-      d.bw(), d.pw());
+  m << "    localparam int Beat = ch / BeatLanes;\n"
+       "    localparam int Part = (ch % BeatLanes) / Lanes;\n"
+       "    localparam int Lane = (ch % BeatLanes) % Lanes;\n"
+       "    logic write;\n"
+       "    assign write = cu_idx_valid && out_beat_q == BeatBits'(Beat) &&\n"
+       "                   out_part_q == PartBits'(Part);\n"
+       "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+       "      if (!rst_ni) begin\n"
+       "        idx_next_q[ch*ActBits +: ActBits] <= '0;\n"
+       "      end else if (write) begin\n"
+       "        idx_next_q[ch*ActBits +: ActBits] <= cu_idx[Lane*ActBits +: ActBits];\n"
+       "      end\n"
+       "    end\n"
+       "    // The current token's index (one reset per channel: a K * nA-bit '0 is too\n"
+       "    // wide a replication for lint).\n"
+       "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+       "      if (!rst_ni) begin\n"
+       "        cur_idx_q[ch*ActBits +: ActBits] <= '0;\n"
+       "      end else if (do_switch) begin\n"
+       "        cur_idx_q[ch*ActBits +: ActBits] <= idx_next_q[ch*ActBits +: ActBits];\n"
+       "      end\n"
+       "    end\n";
   m << loop_close(K);
   m.op("eq", d.bw() + d.pw(), "idx_next_q", K);
   m << "\n";
@@ -297,23 +301,22 @@ void index_buffer(SvModule& m, const Config& c, const Dims& d) {
 
 // The Error Calculation Unit and the next token's outliers and residuals.
 void residuals(SvModule& m, const Dims& d, const string& ecu) {
-  const int CW = d.d.channel_bits, k2 = d.d.outliers, jw = d.jw();
+  const int k2 = d.d.outliers;
   m << "  // Error Calculation Unit: r = xhat[o] - C_A[ia[o]] for each outlier Orizuru gives,\n"
        "  // once the token's indices are all in; the residuals fill the next context in\n"
        "  // Orizuru's order.\n";
   m.localparam("Outliers", k2, "Outliers of a token, 2k.");
-  m.localparam("ChanBits", CW, "Bits of a channel index.");
-  m << fmt::format(
-      "  logic ecu_fire, ecu_valid, next_full_d, next_full_q;\n"
-      "  logic {} ecu_q;\n  logic {} ecu_count_d, ecu_count_q;\n"
-      "  logic {} resid_next_q;\n  logic {} chan_next_q;\n"
-      "  assign ecu_fire = oz_out_valid && idx_done_q;\n",
-      range(16 + CW), range(jw), range(k2 * 16), range(k2 * CW));
+  m.localparam("OutlierBits", d.jw(), "Bits of an outlier's number.");
+  const string jw = "OutlierBits";
+  m << "  logic ecu_fire, ecu_valid, next_full_d, next_full_q;\n"
+       "  logic [ChanBits+15:0] ecu_q;\n  logic [OutlierBits-1:0] ecu_count_d, ecu_count_q;\n"
+       "  logic [Outliers*16-1:0] resid_next_q;\n  logic [Outliers*ChanBits-1:0] chan_next_q;\n"
+       "  assign ecu_fire = oz_out_valid && idx_done_q;\n";
   m.inst(ecu, "u_ecu",
          {{"clk_i", "clk_i"},
           {"rst_ni", "rst_ni"},
           {"fire_i", "ecu_fire"},
-          {"outlier_i", fmt::format("oz_out[{}:0]", 15 + CW)},
+          {"outlier_i", "oz_out[ChanBits+15:0]"},
           {"act_idx_i", "idx_next_q"},
           {"act_codebook_i", "act_codebook"},
           {"valid_o", "ecu_valid"},
@@ -324,7 +327,7 @@ void residuals(SvModule& m, const Dims& d, const string& ecu) {
       "    if (ecu_valid) begin\n"
       "      if (ecu_count_q == {0}'(Outliers - 1)) begin\n"
       "        ecu_count_d = '0;\n        next_full_d = 1'b1;\n"
-      "      end else begin\n        ecu_count_d = ecu_count_q + {0}'d1;\n      end\n"
+      "      end else begin\n        ecu_count_d = ecu_count_q + {0}'(1);\n      end\n"
       "    end\n"
       "    if (do_switch) next_full_d = 1'b0;\n"
       "  end\n",
@@ -345,67 +348,65 @@ void residuals(SvModule& m, const Dims& d, const string& ecu) {
 
 // The current token's context, the weight and output streams, the lines.
 void lines(SvModule& m, const Config& c, const Dims& d) {
-  const int P = c.pe_lines, k2 = d.d.outliers, CW = d.d.channel_bits, RB = d.t.rows_bits;
-  const int fw = d.d.pe_line.fill_bits;  // the lines' weight-beat counter
+  const int P = c.pe_lines, RB = d.t.rows_bits;
   m << "  // The current token's context, read by every line; it changes only when the\n"
        "  // lines are idle and the previous token has had all its weight groups.\n";
   m.localparam("GroupBeats", d.t.group_beats, "Weight-stream beats a group of rows.");
-  m << fmt::format(
-      "  logic lines_idle, ctx_valid_d, ctx_valid_q;\n"
-      "  logic {} cur_chan_q;\n  logic {} cur_resid_q;\n"
-      "  logic [15:0] cur_scale_q;\n"
-      "  logic {} line_w_valid, line_w_ready, line_y_valid, line_y_ready, line_idle;\n"
-      "  logic {} line_y_data;\n"
-      "  assign lines_idle = &line_idle;\n"
-      "  assign do_switch  = next_full_q && !ctx_valid_q && lines_idle;\n",
-      range(k2 * CW), range(k2 * 16), range(P), range(P * 16));
+  m.localparam("FillBits", d.d.pe_line.fill_bits, "Bits of the lines' weight-beat counter.");
+  const string fw = "FillBits";
+  m << "  logic lines_idle, ctx_valid_d, ctx_valid_q;\n"
+       "  logic [Outliers*ChanBits-1:0] cur_chan_q;\n  logic [Outliers*16-1:0] cur_resid_q;\n"
+       "  logic [15:0] cur_scale_q;\n"
+       "  logic [Lines-1:0] line_w_valid, line_w_ready, line_y_valid, line_y_ready, line_idle;\n"
+       "  logic [Lines*16-1:0] line_y_data;\n"
+       "  assign lines_idle = &line_idle;\n"
+       "  assign do_switch  = next_full_q && !ctx_valid_q && lines_idle;\n";
   m << registers({{"cur_chan_q", "chan_next_q"},
                   {"cur_resid_q", "resid_next_q"},
                   {"cur_scale_q", "scale_next_q"}},
                  "  ", "do_switch");
   m << "\n";
   // Every nonzero value of w_rows_i is at most P when P = 2^RB - 1.
-  const string upper = (1 << RB) - 1 == P ? "" : fmt::format(" && w_rows_i <= {}'(Lines)", RB);
+  const string upper = (1 << RB) - 1 == P ? "" : " && w_rows_i <= RowsBits'(Lines)";
   m << fmt::format(
       "  // Weight side: a group's beats go to every line with a row in the group.\n"
       "  logic w_fire, w_first, group_last_d, group_last_q, last_group, last_seen_d, last_seen_q;\n"
-      "  logic {0} w_beat_d, w_beat_q;\n"
-      "  logic {1} rows_in, rows, group_rows_d, group_rows_q;\n"
+      "  logic [FillBits-1:0] w_beat_d, w_beat_q;\n"
+      "  logic [RowsBits-1:0] rows_in, rows, group_rows_d, group_rows_q;\n"
       "  // Rows of the token sent to the lines and not yet out, a register of its own so that\n"
       "  // the output side reads no subtraction.\n"
       "  logic [31:0] rows_left_d, rows_left_q;\n"
       "  assign w_ready_o  = ctx_valid_q && &line_w_ready;\n"
       "  assign w_fire     = w_valid_i && w_ready_o;\n"
       "  assign w_first    = w_beat_q == '0;\n"
-      "  assign rows_in    = w_last_i && w_rows_i != '0{2} ? w_rows_i : {3}'(Lines);\n"
+      "  assign rows_in    = w_last_i && w_rows_i != '0{0}\n"
+      "                      ? w_rows_i : RowsBits'(Lines);\n"
       "  assign rows       = w_first ? rows_in : group_rows_q;\n"
       "  assign last_group = w_first ? w_last_i : group_last_q;\n"
       "  for (genvar p = 0; p < Lines; p++) begin : g_w_valid\n"
-      "    assign line_w_valid[p] = w_fire && {3}'(p) < rows;\n"
+      "    assign line_w_valid[p] = w_fire && RowsBits'(p) < rows;\n"
       "  end\n\n",
-      range(fw), range(RB), upper, RB);
+      upper);
   m.op("lt", RB, "line_w_valid", P);
-  m << fmt::format(
-      "  // Output side: one group of rows a beat, lane p from line p. Only the token's last\n"
-      "  // group can have fewer than Lines rows; its lines alone must have their outputs.\n"
-      "  assign y_rows_o  = last_seen_q && rows_left_q < 32'(Lines) ? {0}'(rows_left_q)\n"
-      "                                                              : {0}'(Lines);\n"
-      "  always_comb begin\n"
-      "    y_valid_o = y_rows_o != '0;\n"
-      "    y_data_o  = '0;\n"
-      "    for (int p = 0; p < Lines; p++) begin\n"
-      "      if ({0}'(p) < y_rows_o) begin\n"
-      "        y_valid_o = y_valid_o && line_y_valid[p];\n"
-      "        y_data_o[p*16 +: 16] = line_y_data[p*16 +: 16];\n"
-      "      end\n"
-      "    end\n"
-      "  end\n"
-      "  for (genvar p = 0; p < Lines; p++) begin : g_y_ready\n"
-      "    assign line_y_ready[p] = y_ready_i && y_valid_o && {0}'(p) < y_rows_o;\n"
-      "  end\n"
-      "  assign y_last_o = last_seen_q && rows_left_q <= 32'(Lines);\n"
-      "  assign idle_o   = !slot_busy_q && !ctx_valid_q && lines_idle;\n\n",
-      RB);
+  m << "  // Output side: one group of rows a beat, lane p from line p. Only the token's last\n"
+       "  // group can have fewer than Lines rows; its lines alone must have their outputs.\n"
+       "  assign y_rows_o  = last_seen_q && rows_left_q < 32'(Lines) ? RowsBits'(rows_left_q)\n"
+       "                                                              : RowsBits'(Lines);\n"
+       "  always_comb begin\n"
+       "    y_valid_o = y_rows_o != '0;\n"
+       "    y_data_o  = '0;\n"
+       "    for (int p = 0; p < Lines; p++) begin\n"
+       "      if (RowsBits'(p) < y_rows_o) begin\n"
+       "        y_valid_o = y_valid_o && line_y_valid[p];\n"
+       "        y_data_o[p*16 +: 16] = line_y_data[p*16 +: 16];\n"
+       "      end\n"
+       "    end\n"
+       "  end\n"
+       "  for (genvar p = 0; p < Lines; p++) begin : g_y_ready\n"
+       "    assign line_y_ready[p] = y_ready_i && y_valid_o && RowsBits'(p) < y_rows_o;\n"
+       "  end\n"
+       "  assign y_last_o = last_seen_q && rows_left_q <= 32'(Lines);\n"
+       "  assign idle_o   = !slot_busy_q && !ctx_valid_q && lines_idle;\n\n";
   m.op("lt", 32, "y_rows_o");
   m << fmt::format(
       "  always_comb begin\n"
@@ -421,7 +422,7 @@ void lines(SvModule& m, const Config& c, const Dims& d) {
       "        if (last_group) begin\n          ctx_valid_d = 1'b0;\n          last_seen_d = "
       "1'b1;\n"
       "        end\n"
-      "      end else begin\n        w_beat_d = w_beat_q + {0}'d1;\n      end\n"
+      "      end else begin\n        w_beat_d = w_beat_q + {0}'(1);\n      end\n"
       "    end\n"
       "    if (y_valid_o && y_ready_i) rows_left_d = rows_left_d - 32'(y_rows_o);\n"
       "    if (do_switch) begin\n"
