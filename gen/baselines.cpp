@@ -483,7 +483,8 @@ class MacLineBaselineBlock final : public Block {
     m << pipe("u_mul_present_pipe", "Macs", std::to_string(S), op_valid, "prod_p", "mul_valid",
               "mul_present");
     m << "  logic unused_mul_lane_valid;\n  assign unused_mul_lane_valid = ^mul_lane_valid;\n";
-    const TreeRoot root = tree(m, c, f, S, "lvl", M, "mul_prod", "mul_present", "mul_valid");
+    const TreeRoot root =
+        tree(m, c, f, S, "lvl", M, "mul_prod", "mul_present", "mul_valid", "Macs");
     m.pipe_stage("tag", (1 + root.levels) * S, op_valid,
                  {{"sw", 16, op_sw}, {"last", 0, op_last}, {"first", 0, op_first}});
     m << "  // The beat's sum; its present bit is always set (lane 0 holds a channel).\n"

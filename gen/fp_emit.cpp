@@ -260,14 +260,22 @@ SvFile tree_level_module(const Config& c) {
 }
 
 TreeRoot tree(SvModule& m, const Config& c, const FpFormat& f, int stages, const string& name,
-              int inputs, const string& values, const string& present, const string& valid) {
+              int inputs, const string& values, const string& present, const string& valid,
+              const string& inputs_name) {
   TreeRoot root{valid, values, present, 0};
-  const int w = f.width();
+  if (inputs > 1 && m.value_of("AccBits") != f.width()) {
+    throw std::logic_error(
+        fmt::format("{}: the tree {} needs AccBits = {}", m.name(), name, f.width()));
+  }
+  string count = inputs_name.empty() ? std::to_string(inputs) : inputs_name;
+  const string cuts = std::to_string(place_chain_cuts(chain_segments(f, FpOp::kAdd), stages).mask);
   for (int n = inputs; n > 1; n = (n + 1) / 2) {
     const string l = fmt::format("{}{}", name, root.levels);
-    const int next = (n + 1) / 2;
+    const string outputs = upper_camel(l) + "Outputs";
+    m.localparam(outputs, (n + 1) / 2,
+                 fmt::format("Sums out of level {} of the tree.", root.levels));
     m << fmt::format("  logic {0}_valid;\n  logic {1} {0}_sum;\n  logic {2} {0}_present;\n", l,
-                     range(int64_t(next) * w), range(next));
+                     range(outputs + "*AccBits"), range(outputs));
     m.inst(module_name(c, "tree_level"), "u_" + l,
            {{"clk_i", "clk_i"},
             {"rst_ni", "rst_ni"},
@@ -278,11 +286,12 @@ TreeRoot tree(SvModule& m, const Config& c, const FpFormat& f, int stages, const
             {"data_o", l + "_sum"},
             {"present_o", l + "_present"}},
            "  ",
-           {{"Inputs", std::to_string(n)},
-            {"Width", std::to_string(w)},
+           {{"Inputs", count},
+            {"Width", "AccBits"},
             {"ExpBits", std::to_string(f.exp_bits)},
             {"Stages", std::to_string(stages)},
-            {"Cuts", std::to_string(place_chain_cuts(chain_segments(f, FpOp::kAdd), stages).mask)}});
+            {"Cuts", cuts}});
+    count = outputs;
     root = {l + "_valid", l + "_sum", l + "_present", root.levels + 1};
   }
   return root;
@@ -390,7 +399,7 @@ TreeRoot accumulator(SvModule& m, const Config& c, const FpFormat& f, int stages
         "the row's last write.");
   }
   return tree(m, c, f, stages, "acc_t", lanes * tree_partials, "acc_tree", "acc_tree_present",
-              "acc_done_q");
+              "acc_done_q", "AccLanes*TreePartials");
 }
 
 }  // namespace oasis::gen

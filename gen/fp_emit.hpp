@@ -130,10 +130,12 @@ struct TreeRoot {
 /// (`values`, value i at [i*W +: W], with present bits `present` and valid
 /// `valid`), as ceil(log2 inputs) instances u_<name><l> of the tree level,
 /// each followed by `stages` register stages; level l's outputs are
-/// <name><l>_valid, <name><l>_sum and <name><l>_present. One input is its
-/// own root.
+/// <name><l>_valid, <name><l>_sum and <name><l>_present, sized by the localparam
+/// <Name><l>Outputs and the module's AccBits (which must be f's width). One input is its
+/// own root. `inputs_name`, when set, names the inputs' count in the module.
 TreeRoot tree(SvModule& m, const Config& c, const FpFormat& f, int stages, const string& name,
-              int inputs, const string& values, const string& present, const string& valid);
+              int inputs, const string& values, const string& present, const string& valid,
+              const string& inputs_name = "");
 
 /// The accumulator of a row's values (docs/numerics.md, Accumulation), the
 /// only one of its module: `lanes` independent lanes (lanes_param, when set,

@@ -295,7 +295,8 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   m.comment(
       "The pairwise tree, one instance per level; the chunk's first and last flags ride "
       "beside it through as many registers.");
-  const TreeRoot root = tree(m, c, f, S, "lvl", Tp, "mul_prod", "mul_present", "mul_valid");
+  const TreeRoot root =
+      tree(m, c, f, S, "lvl", Tp, "mul_prod", "mul_present", "mul_valid", "Lanes");
   m.pipe_stage("tag", root.levels * S, "mul_valid",
                {{"last", 0, "mul_last"}, {"first", 0, "mul_first"}});
   m << "  // The root's present bit is always set (a chunk has an entry).\n"

@@ -470,9 +470,14 @@ void SvModule::op(const std::string& kind, const std::string& width, const std::
   ops_.push_back({kind, resolve(width), resolve(count), at});
 }
 
+std::optional<int64_t> SvModule::value_of(const std::string& expr) const {
+  return evaluate(expr, figures());
+}
+
 std::string SvModule::resolve(const std::string& text) const {
-  const auto it = numeric_.find(text);
-  return it == numeric_.end() ? text : it->second;
+  if (const auto it = numeric_.find(text); it != numeric_.end()) return it->second;
+  const std::optional<int64_t> v = value_of(text);
+  return v ? std::to_string(*v) : text;
 }
 
 void SvModule::op(const std::string& kind, int64_t width, const std::string& at, int64_t count) {

@@ -145,6 +145,10 @@ class SvModule {
                  const std::vector<std::pair<std::string, std::string>>& params = {},
                  const std::string& count = "1");
 
+  /// The value of `expr` over the module's localparams of numbers and its header
+  /// localparams (evaluate()), when it has one.
+  std::optional<int64_t> value_of(const std::string& expr) const;
+
   const std::vector<OpRecord>& ops() const { return ops_; }
   const std::vector<InstanceRecord>& instances() const { return instances_; }
 
@@ -155,7 +159,8 @@ class SvModule {
   SvFile file() const;
 
  private:
-  /// The number a localparam of a number stands for; other text as it is.
+  /// The number a localparam of a number, or an expression of them, stands for; other text as
+  /// it is.
   std::string resolve(const std::string& text) const;
 
   std::string name_, doc_;
