@@ -315,14 +315,20 @@ SvModule& SvModule::header_localparam(const std::string& name, const std::string
   return *this;
 }
 
+std::optional<int64_t> SvModule::checked_width(const std::string& what, int64_t width,
+                                               const std::string& expr) const {
+  const std::optional<int64_t> v = value_of(expr);
+  if (v && width != 0 && width != *v) {
+    throw std::logic_error(
+        fmt::format("{}: {} is {} bits, its width {} is {}", name_, what, width, expr, *v));
+  }
+  return v;
+}
+
 SvModule& SvModule::port(const Port& p) {
   Port q = p;
   if (!q.width_expr.empty()) {
-    if (const std::optional<int64_t> v = evaluate(q.width_expr, header_)) {
-      if (q.width != 0 && q.width != *v) {
-        throw std::logic_error(fmt::format("{}: port {} is {} bits, its width {} is {}", name_,
-                                           q.name, q.width, q.width_expr, *v));
-      }
+    if (const std::optional<int64_t> v = checked_width("port " + q.name, q.width, q.width_expr)) {
       q.width = int(*v);
     }
   }
@@ -443,14 +449,9 @@ std::map<std::string, int64_t> SvModule::figures() const {
 
 SvModule& SvModule::pipe_stage(const std::string& stage, int stages, const std::string& valid_in,
                                const std::vector<Field>& fields, const std::string& indent) {
-  const std::map<std::string, int64_t> names = figures();
   for (const Field& f : fields) {
-    if (f.width_expr.empty()) continue;
-    const std::optional<int64_t> v = evaluate(f.width_expr, names);
-    if (v && *v != f.width) {
-      throw std::logic_error(fmt::format("{}: field {}_{} is {} bits, its width {} is {}", name_,
-                                         stage, f.name, f.width, f.width_expr, *v));
-    }
+    if (!f.width_expr.empty())
+      checked_width("field " + stage + "_" + f.name, std::max<int64_t>(f.width, 1), f.width_expr);
   }
   return *this << oasis::gen::pipe_stage(stage, stages, valid_in, fields, indent);
 }
@@ -475,7 +476,6 @@ std::optional<int64_t> SvModule::value_of(const std::string& expr) const {
 }
 
 std::string SvModule::resolve(const std::string& text) const {
-  if (const auto it = numeric_.find(text); it != numeric_.end()) return it->second;
   const std::optional<int64_t> v = value_of(text);
   return v ? std::to_string(*v) : text;
 }

@@ -172,6 +172,10 @@ class SvModule {
   std::vector<InstanceRecord> instances_;
   /// The localparams of numbers and the header's, for evaluate().
   std::map<std::string, int64_t> figures() const;
+  /// The value of a width written as `expr`, when it has one; a std::logic_error naming
+  /// `what` when it differs from `width` (0: no number given).
+  std::optional<int64_t> checked_width(const std::string& what, int64_t width,
+                                       const std::string& expr) const;
 
   std::map<std::string, std::string> numeric_;  ///< localparams of numbers
   std::map<std::string, int64_t> header_;       ///< header localparams
