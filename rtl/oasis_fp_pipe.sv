@@ -3,7 +3,7 @@
 /// The pipeline of a floating-point unit: a fixed latency of Stages clock
 /// cycles with a valid bit alongside the data. A data register loads only when
 /// its valid bit does (no toggling on idle cycles); there is no backpressure.
-/// Stages = 0 is a wire.
+/// Stages = 0 is a wire. The reset clears the valid bits only.
 module oasis_fp_pipe #(
   /// Width of the data, bits.
   parameter int Width  = 32,
@@ -48,13 +48,13 @@ module oasis_fp_pipe #(
         assign data_in  = data_q[(s-1)*Width +: Width];
       end
       always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          valid_r <= 1'b0;
-          data_r  <= '0;
-        end else begin
-          valid_r <= valid_in;
-          if (valid_in) data_r <= data_in;
-        end
+        if (!rst_ni) valid_r <= 1'b0;
+        else valid_r <= valid_in;
+      end
+      // The data has no reset: it is read only with its valid bit, and a flip-flop without one
+      // is about half the area of one with it.
+      always_ff @(posedge clk_i) begin
+        if (valid_in) data_r <= data_in;
       end
       assign valid_q[s]               = valid_r;
       assign data_q[s*Width +: Width] = data_r;
