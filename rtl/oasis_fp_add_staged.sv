@@ -49,8 +49,12 @@ module oasis_fp_add_staged #(
   localparam int ExpWidth = ExpBits + 2;
   localparam int DiffBits = $clog2(AlignBits + 1);
   // What every stage carries beside the datapath: whether the result is a
-  // special case (NaN, infinity, zero) and that result.
-  localparam int SpecialBits = 1 + Width;
+  // special case, and which, as a code of two bits (none, zero, infinity, NaN)
+  // and the result's sign; not the result they stand for.
+  localparam int SpecialBits = 3;
+  localparam logic [1:0] KindZero = 2'b01;
+  localparam logic [1:0] KindInf  = 2'b10;
+  localparam logic [1:0] KindNan  = 2'b11;
   localparam int Stage0Bits = SpecialBits + 2 + ExpBits + 2 * (FracBits + 1) + DiffBits;
   localparam int Stage1Bits = SpecialBits + 2 + ExpBits + 2 * AlignBits;
   localparam int Stage2Bits = SpecialBits + 1 + ExpBits + SumBits;
@@ -62,8 +66,7 @@ module oasis_fp_add_staged #(
   logic [ExpBits-1:0]   big_exp0, small_exp, exp_diff;
   logic [DiffBits-1:0]  shift0;
   logic [FracBits:0]    big_sig0, small_sig0;
-  logic                 special0;
-  logic [Width-1:0]     special_val0;
+  logic [SpecialBits-1:0] special0;
 
   assign b_eff = {b_i[Width-1] ^ sub_i, b_i[Width-2:0]};
 
@@ -99,37 +102,34 @@ module oasis_fp_add_staged #(
   // The special cases, in IEEE's order; an exact cancellation is found after
   // the addition.
   always_comb begin
-    special0     = 1'b1;
-    special_val0 = '0;
     if (a_nan || b_nan || (a_inf && b_inf && (a_i[Width-1] != b_eff[Width-1]))) begin
-      special_val0 = {1'b0, {ExpBits{1'b1}}, 1'b1, {(FracBits-1){1'b0}}};
+      special0 = {KindNan, 1'b0};
     end else if (a_inf) begin
-      special_val0 = a_i;
+      special0 = {KindInf, a_i[Width-1]};
     end else if (b_inf) begin
-      special_val0 = b_eff;
+      special0 = {KindInf, b_eff[Width-1]};
     end else if (a_zero && b_zero) begin
       // Round to nearest: -0 only when both are -0.
-      special_val0 = {a_i[Width-1] & b_eff[Width-1], {(Width-1){1'b0}}};
+      special0 = {KindZero, a_i[Width-1] & b_eff[Width-1]};
     end else begin
-      special0 = 1'b0;
+      special0 = '0;
     end
   end
 
   // --- place 0
   logic [Stage0Bits-1:0] s0_d, s0_q;
-  logic                  valid1, special1, sign1, eff_sub1;
-  logic [Width-1:0]      special_val1;
+  logic [SpecialBits-1:0] special1;
+  logic                  valid1, sign1, eff_sub1;
   logic [ExpBits-1:0]    big_exp1;
   logic [FracBits:0]     big_sig1, small_sig1;
   logic [DiffBits-1:0]   shift1;
 
-  assign s0_d = {special0, special_val0, op_big[Width-1], eff_sub0, big_exp0, big_sig0,
-                 small_sig0, shift0};
+  assign s0_d = {special0, op_big[Width-1], eff_sub0, big_exp0, big_sig0, small_sig0, shift0};
   oasis_fp_pipe #(.Width(Stage0Bits), .Stages(Cuts[0] ? 1 : 0)) u_cut0 (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .valid_i(valid_i), .data_i(s0_d), .valid_o(valid1), .data_o(s0_q)
   );
-  assign {special1, special_val1, sign1, eff_sub1, big_exp1, big_sig1, small_sig1, shift1} = s0_q;
+  assign {special1, sign1, eff_sub1, big_exp1, big_sig1, small_sig1, shift1} = s0_q;
 
   // --- before place 1: align the smaller operand; the bits shifted out become
   // the sticky bit.
@@ -143,28 +143,27 @@ module oasis_fp_add_staged #(
 
   // --- place 1
   logic [Stage1Bits-1:0] s1_d, s1_q;
-  logic                  valid2, special2, sign2, eff_sub2;
-  logic [Width-1:0]      special_val2;
+  logic [SpecialBits-1:0] special2;
+  logic                  valid2, sign2, eff_sub2;
   logic [ExpBits-1:0]    big_exp2;
   logic [AlignBits-1:0]  big_al2, small_al2;
 
-  assign s1_d = {special1, special_val1, sign1, eff_sub1, big_exp1, big_al1, small_al1};
+  assign s1_d = {special1, sign1, eff_sub1, big_exp1, big_al1, small_al1};
   oasis_fp_pipe #(.Width(Stage1Bits), .Stages(Cuts[1] ? 1 : 0)) u_cut1 (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .valid_i(valid1), .data_i(s1_d), .valid_o(valid2), .data_o(s1_q)
   );
-  assign {special2, special_val2, sign2, eff_sub2, big_exp2, big_al2, small_al2} = s1_q;
+  assign {special2, sign2, eff_sub2, big_exp2, big_al2, small_al2} = s1_q;
 
   // --- before place 2: add the significands.
   logic [SumBits-1:0] sig_sum2;
-  logic               special2x;
-  logic [Width-1:0]   special_val2x;
+  logic [SpecialBits-1:0] special2x;
 
   assign sig_sum2 = eff_sub2 ? ({1'b0, big_al2} - {1'b0, small_al2})
                              : ({1'b0, big_al2} + {1'b0, small_al2});
   // Exact cancellation is +0 under round to nearest.
-  assign special2x     = special2 || (sig_sum2 == '0);
-  assign special_val2x = special2 ? special_val2 : '0;
+  assign special2x = special2[2:1] != 2'b00 ? special2
+                   : sig_sum2 == '0 ? {KindZero, 1'b0} : '0;
 
   // --- place 2
   logic [Stage2Bits-1:0] s2_d, s2_q;
@@ -173,7 +172,7 @@ module oasis_fp_add_staged #(
   logic [ExpBits-1:0]    big_exp3;
   logic [SumBits-1:0]    sig_sum3;
 
-  assign s2_d = {special2x, special_val2x, sign2, big_exp2, sig_sum2};
+  assign s2_d = {special2x, sign2, big_exp2, sig_sum2};
   oasis_fp_pipe #(.Width(Stage2Bits), .Stages(Cuts[2] ? 1 : 0)) u_cut2 (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .valid_i(valid2), .data_i(s2_d), .valid_o(valid3), .data_o(s2_q)
@@ -204,7 +203,13 @@ module oasis_fp_add_staged #(
     .result_o(rounded)
   );
 
-  assign sum_o = side4[SpecialBits-1] ? side4[Width-1:0] : rounded;
+  // The special result: the canonical NaN, or a signed infinity or zero.
+  logic [Width-1:0] special_val;
+
+  assign special_val = side4[2:1] == KindNan
+                     ? {1'b0, {ExpBits{1'b1}}, 1'b1, {(FracBits-1){1'b0}}}
+                     : {side4[0], {ExpBits{side4[2]}}, {FracBits{1'b0}}};
+  assign sum_o       = side4[2:1] != 2'b00 ? special_val : rounded;
 
 endmodule
 

@@ -47,9 +47,13 @@ module oasis_fp_mul_staged #(
   localparam int HighBits = SigBits - LowBits;
   localparam int LowProdBits  = SigBits + LowBits;
   localparam int HighProdBits = SigBits + HighBits;
-  // Beside the datapath: the sign, whether the result is a special case and
-  // that result.
-  localparam int SpecialBits = 1 + Width;
+  // Beside the datapath: whether the result is a special case, and which, as a
+  // code of two bits (none, zero, infinity, NaN) and the result's sign. Each
+  // stage carries the three bits, not the result they stand for.
+  localparam int SpecialBits = 3;
+  localparam logic [1:0] KindZero = 2'b01;
+  localparam logic [1:0] KindInf  = 2'b10;
+  localparam logic [1:0] KindNan  = 2'b11;
   localparam int Stage0Bits = SpecialBits + 1 + ExpWidth + LowProdBits + HighProdBits;
   localparam int Stage1Bits = SpecialBits + 1 + ExpWidth + ProdBits;
 
@@ -59,8 +63,7 @@ module oasis_fp_mul_staged #(
   logic [ExpBits-1:0]   a_exp, b_exp;
   logic [SigBits-1:0]   a_sig, b_sig;
   logic [ExpWidth-1:0]  prod_exp0;
-  logic                 special0;
-  logic [Width-1:0]     special_val0;
+  logic [SpecialBits-1:0] special0;
 
   assign sign0  = a_i[Width-1] ^ b_i[Width-1];
   assign a_nan  = (&a_i[Width-2:FracBits]) && (|a_i[FracBits-1:0]);
@@ -80,16 +83,14 @@ module oasis_fp_mul_staged #(
   assign prod_exp0 = ExpWidth'(a_exp) + ExpWidth'(b_exp) - ExpWidth'(Bias) + ExpWidth'(1);
 
   always_comb begin
-    special0     = 1'b1;
-    special_val0 = '0;
     if (a_nan || b_nan || (a_inf && b_zero) || (a_zero && b_inf)) begin
-      special_val0 = {1'b0, {ExpBits{1'b1}}, 1'b1, {(FracBits-1){1'b0}}};
+      special0 = {KindNan, 1'b0};
     end else if (a_inf || b_inf) begin
-      special_val0 = {sign0, {ExpBits{1'b1}}, {FracBits{1'b0}}};
+      special0 = {KindInf, sign0};
     end else if (a_zero || b_zero) begin
-      special_val0 = {sign0, {(Width-1){1'b0}}};
+      special0 = {KindZero, sign0};
     end else begin
-      special0 = 1'b0;
+      special0 = '0;
     end
   end
 
@@ -112,7 +113,7 @@ module oasis_fp_mul_staged #(
 
     assign low0  = LowProdBits'(a_sig) * LowProdBits'(b_sig[LowBits-1:0]);
     assign high0 = HighProdBits'(a_sig) * HighProdBits'(b_sig[SigBits-1:LowBits]);
-    assign s0_d  = {special0, special_val0, sign0, prod_exp0, low0, high0};
+    assign s0_d  = {special0, sign0, prod_exp0, low0, high0};
     oasis_fp_pipe #(.Width(Stage0Bits), .Stages(1)) u_cut0 (
       .clk_i(clk_i), .rst_ni(rst_ni),
       .valid_i(valid_i), .data_i(s0_d), .valid_o(valid1), .data_o(s0_q)
@@ -129,8 +130,7 @@ module oasis_fp_mul_staged #(
   end else begin : g_whole
     logic [Stage1Bits-1:0] s1_d, s1_q;
 
-    assign s1_d = {special0, special_val0, sign0, prod_exp0,
-                   ProdBits'(a_sig) * ProdBits'(b_sig)};
+    assign s1_d = {special0, sign0, prod_exp0, ProdBits'(a_sig) * ProdBits'(b_sig)};
     oasis_fp_pipe #(.Width(Stage1Bits), .Stages(Cuts[1] ? 1 : 0)) u_cut1 (
       .clk_i(clk_i), .rst_ni(rst_ni),
       .valid_i(valid_i), .data_i(s1_d), .valid_o(valid2), .data_o(s1_q)
@@ -161,7 +161,13 @@ module oasis_fp_mul_staged #(
     .result_o(rounded)
   );
 
-  assign prod_o = side3[SpecialBits-1] ? side3[Width-1:0] : rounded;
+  // The special result: the canonical NaN, or a signed infinity or zero.
+  logic [Width-1:0] special_val;
+
+  assign special_val = side3[2:1] == KindNan
+                     ? {1'b0, {ExpBits{1'b1}}, 1'b1, {(FracBits-1){1'b0}}}
+                     : {side3[0], {ExpBits{side3[2]}}, {FracBits{1'b0}}};
+  assign prod_o      = side3[2:1] != 2'b00 ? special_val : rounded;
 
 endmodule
 
