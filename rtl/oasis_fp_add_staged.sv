@@ -52,6 +52,7 @@ module oasis_fp_add_staged #(
   // special case, and which, as a code of two bits (none, zero, infinity, NaN)
   // and the result's sign; not the result they stand for.
   localparam int SpecialBits = 3;
+  localparam logic [1:0] KindNone = 2'b00;
   localparam logic [1:0] KindZero = 2'b01;
   localparam logic [1:0] KindInf  = 2'b10;
   localparam logic [1:0] KindNan  = 2'b11;
@@ -112,7 +113,7 @@ module oasis_fp_add_staged #(
       // Round to nearest: -0 only when both are -0.
       special0 = {KindZero, a_i[Width-1] & b_eff[Width-1]};
     end else begin
-      special0 = '0;
+      special0 = {KindNone, 1'b0};
     end
   end
 
@@ -162,8 +163,8 @@ module oasis_fp_add_staged #(
   assign sig_sum2 = eff_sub2 ? ({1'b0, big_al2} - {1'b0, small_al2})
                              : ({1'b0, big_al2} + {1'b0, small_al2});
   // Exact cancellation is +0 under round to nearest.
-  assign special2x = special2[2:1] != 2'b00 ? special2
-                   : sig_sum2 == '0 ? {KindZero, 1'b0} : '0;
+  assign special2x = special2[2:1] != KindNone ? special2
+                   : sig_sum2 == '0 ? {KindZero, 1'b0} : {KindNone, 1'b0};
 
   // --- place 2
   logic [Stage2Bits-1:0] s2_d, s2_q;
@@ -203,13 +204,14 @@ module oasis_fp_add_staged #(
     .result_o(rounded)
   );
 
-  // The special result: the canonical NaN, or a signed infinity or zero.
+  // The special result: the canonical NaN, or a signed infinity or zero (the code's high bit
+  // is set for an infinity, clear for a zero: the exponent field).
   logic [Width-1:0] special_val;
 
   assign special_val = side4[2:1] == KindNan
                      ? {1'b0, {ExpBits{1'b1}}, 1'b1, {(FracBits-1){1'b0}}}
                      : {side4[0], {ExpBits{side4[2]}}, {FracBits{1'b0}}};
-  assign sum_o       = side4[2:1] != 2'b00 ? special_val : rounded;
+  assign sum_o       = side4[2:1] != KindNone ? special_val : rounded;
 
 endmodule
 

@@ -51,6 +51,7 @@ module oasis_fp_mul_staged #(
   // code of two bits (none, zero, infinity, NaN) and the result's sign. Each
   // stage carries the three bits, not the result they stand for.
   localparam int SpecialBits = 3;
+  localparam logic [1:0] KindNone = 2'b00;
   localparam logic [1:0] KindZero = 2'b01;
   localparam logic [1:0] KindInf  = 2'b10;
   localparam logic [1:0] KindNan  = 2'b11;
@@ -90,7 +91,7 @@ module oasis_fp_mul_staged #(
     end else if (a_zero || b_zero) begin
       special0 = {KindZero, sign0};
     end else begin
-      special0 = '0;
+      special0 = {KindNone, 1'b0};
     end
   end
 
@@ -161,13 +162,14 @@ module oasis_fp_mul_staged #(
     .result_o(rounded)
   );
 
-  // The special result: the canonical NaN, or a signed infinity or zero.
+  // The special result: the canonical NaN, or a signed infinity or zero (the code's high bit
+  // is set for an infinity, clear for a zero: the exponent field).
   logic [Width-1:0] special_val;
 
   assign special_val = side3[2:1] == KindNan
                      ? {1'b0, {ExpBits{1'b1}}, 1'b1, {(FracBits-1){1'b0}}}
                      : {side3[0], {ExpBits{side3[2]}}, {FracBits{1'b0}}};
-  assign prod_o      = side3[2:1] != 2'b00 ? special_val : rounded;
+  assign prod_o      = side3[2:1] != KindNone ? special_val : rounded;
 
 endmodule
 
