@@ -432,9 +432,14 @@ struct CounterArray {
          "  logic [Positions-1:0] count_mask;\n";
     s += "  /// The beat is the row's last.\n  logic last_beat;\n";
     if (beats > 1) {
-      s += fmt::format("  /// Beat of the row the next accepted beat is, 0 .. {}.\n", beats - 1);
-      s += fmt::format("  logic [{}:0] beat_d, beat_q;\n", bw - 1);
-      s += fmt::format("  assign last_beat = beat_q == {}'d{};\n", bw, beats - 1);
+      s += fmt::format(
+          "  /// Beats a row, ceil(K / Positions), and the bits of a beat number.\n"
+          "  localparam int Beats    = {};\n"
+          "  localparam int BeatBits = {};\n",
+          beats, bw);
+      s += "  /// Beat of the row the next accepted beat is, 0 .. Beats - 1.\n";
+      s += "  logic [BeatBits-1:0] beat_d, beat_q;\n";
+      s += "  assign last_beat = beat_q == BeatBits'(Beats - 1);\n";
     } else {
       s += "  assign last_beat = 1'b1;  // a row is one beat\n";
     }
@@ -550,16 +555,21 @@ struct CounterArray {
     std::string s;
     // The presenting bank, shifted one chunk at a time.
     s += "  /// The presenting bank: the chunk presented in the low bits, the rest above it.\n";
-    s += fmt::format("  logic [{}:0] out_d, out_q;\n", bank - 1);
+    s += fmt::format(
+        "  /// Chunks a row, ceil(Entries / ChunkCounts); the bank holds whole chunks.\n"
+        "  localparam int Chunks   = {};\n"
+        "  localparam int BankBits = Chunks*ChunkCounts*CountBits;\n",
+        chunks);
+    s += "  logic [BankBits-1:0] out_d, out_q;\n";
     s += "  logic out_valid_d, out_valid_q;\n";
-    if (chunks > 1) s += fmt::format("  logic [{}:0] chunk_d, chunk_q;\n", chw - 1);
+    if (chunks > 1) s += "  logic [ChunkBits-1:0] chunk_d, chunk_q;\n";
     s += stage ? "  logic accept, load_out, taken, out_free, count_ready;\n\n"
                : "  logic accept, load_out, taken, out_free;\n\n";
-    s += chunks > 1 ? fmt::format("  assign cnt_last_o  = chunk_q == {}'d{};\n", chw, chunks - 1)
+    s += chunks > 1 ? "  assign cnt_last_o  = chunk_q == ChunkBits'(Chunks - 1);\n"
                     : "  assign cnt_last_o  = 1'b1;\n";
     s += chunks > 1 ? "  assign cnt_chunk_o = chunk_q;\n" : "  assign cnt_chunk_o = 1'b0;\n";
     s += "  assign cnt_valid_o = out_valid_q;\n";
-    s += fmt::format("  assign cnt_data_o  = out_q[{}:0];\n", t * w - 1);
+    s += "  assign cnt_data_o  = out_q[ChunkCounts*CountBits-1:0];\n";
     s += "  assign taken       = out_valid_q && cnt_ready_i;\n";
     s += "  assign out_free    = !out_valid_q || (cnt_ready_i && cnt_last_o);\n";
     if (stage) {
@@ -572,11 +582,9 @@ struct CounterArray {
     }
     s += "  assign load_out    = accept && last_beat;\n\n";
 
-    const std::string loaded = bank > entries * w
-                                   ? fmt::format("{{{}'(0), row_counts}}", bank - entries * w)
-                                   : std::string("row_counts");
-    const std::string shifted =
-        chunks > 1 ? fmt::format("{{{}'(0), out_q[{}:{}]}}", t * w, bank - 1, t * w) : "out_q";
+    // A row's counts into the bank (zero-extended to whole chunks); the bank a chunk on.
+    const std::string loaded = bank > entries * w ? "BankBits'(row_counts)" : "row_counts";
+    const std::string shifted = chunks > 1 ? "out_q >> ChunkCounts*CountBits" : "out_q";
     s += "  always_comb begin\n";
     s += "    out_d       = out_q;\n    out_valid_d = out_valid_q;\n";
     if (chunks > 1) s += "    chunk_d     = chunk_q;\n";
@@ -584,19 +592,19 @@ struct CounterArray {
     s += "    if (taken) begin\n";
     if (chunks > 1) {
       s += fmt::format("      out_d   = {};\n", shifted);
-      s += fmt::format("      chunk_d = cnt_last_o ? {0}'d0 : chunk_q + {0}'d1;\n", chw);
+      s += "      chunk_d = cnt_last_o ? '0 : chunk_q + ChunkBits'(1);\n";
     }
     s += "      if (cnt_last_o) out_valid_d = 1'b0;\n    end\n";
     s += "    if (accept) begin\n";
     if (beats > 1) {
       s += "      acc_d  = row_counts;\n";
-      s += fmt::format("      beat_d = last_beat ? {0}'d0 : beat_q + {0}'d1;\n", bw);
+      s += "      beat_d = last_beat ? '0 : beat_q + BeatBits'(1);\n";
     }
     s += "    end\n";
     s += "    if (load_out) begin\n";
     s += fmt::format("      out_d       = {};\n", loaded);
     s += "      out_valid_d = 1'b1;\n";
-    if (chunks > 1) s += fmt::format("      chunk_d     = {}'d0;\n", chw);
+    if (chunks > 1) s += "      chunk_d     = '0;\n";
     s += "    end\n  end\n\n";
 
     std::vector<Reg> state = {{"out_valid_q", "out_valid_d", "1'b0"}};
