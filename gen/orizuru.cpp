@@ -824,19 +824,29 @@ void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
                 : "Each side a pairwise tree of levels, ceil(n/2) winners out of n; the levels "
                   "that start a later cycle of the pop read their records through registers.");
   const string level_mod = module_name(c, "topk_baseline") + "_level";
+  // The records into each level (Leaves, then the level before's outputs), the two sides'
+  // trees being the same shape.
+  std::vector<string> inputs = {"Leaves"};
+  for (int n = t.padded_leaves; n > 1; n = (n + 1) / 2) {
+    const string name = fmt::format("Lvl{}Outputs", inputs.size() - 1);
+    m.localparam(name, (n + 1) / 2,
+                 inputs.size() == 1 ? "Records out of each level, ceil(n/2) of its n." : "");
+    inputs.push_back(name);
+  }
   for (const char* side : {"max", "min"}) {
     const bool is_max = side == string("max");
     string val = "leaf_q", avail = fmt::format("{}_avail_d", side), chan = "leaf_chan";
     int level = 0;
     for (int n = t.padded_leaves; n > 1; n = (n + 1) / 2, ++level) {
-      const int next = (n + 1) / 2;
+      const string& in = inputs[size_t(level)];
+      const string& out = inputs[size_t(level) + 1];
       const string p = fmt::format("{}{}", side, level);
       const bool cut = std::find(t.pop_cuts.begin(), t.pop_cuts.end(), level) != t.pop_cuts.end();
       if (cut || (level == 1 && mutated("topk_baseline.tree_register_extra"))) {
         // A rank of registers before this level, one record at a time.
         const string q = p + "_in";
         m << fmt::format("  logic {} {}_val;\n  logic {} {}_avail;\n  logic {} {}_chan;\n",
-                         range(int64_t(n) * 16), q, range(n), q, range(int64_t(n) * cw), q);
+                         range(in + "*16"), q, range(in), q, range(in + "*ChanBits"), q);
         m << loop_open("j", n, "g_" + q);
         m << fmt::format(
             "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
@@ -857,7 +867,7 @@ void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
         chan = q + "_chan";
       }
       m << fmt::format("  logic {} {}_val;\n  logic {} {}_avail;\n  logic {} {}_chan;\n",
-                       range(next * 16), p, range(next), p, range(int64_t(next) * cw), p);
+                       range(out + "*16"), p, range(out), p, range(out + "*ChanBits"), p);
       m.inst(level_mod, "u_" + p,
              {{"val_i", val},
               {"avail_i", avail},
@@ -865,10 +875,7 @@ void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
               {"val_o", p + "_val"},
               {"avail_o", p + "_avail"},
               {"chan_o", p + "_chan"}},
-             "  ",
-             {{"Inputs", std::to_string(n)},
-              {"ChanBits", "ChanBits"},
-              {"MinSide", is_max ? "0" : "1"}});
+             "  ", {{"Inputs", in}, {"ChanBits", "ChanBits"}, {"MinSide", is_max ? "0" : "1"}});
       val = p + "_val";
       avail = p + "_avail";
       chan = p + "_chan";
