@@ -223,7 +223,6 @@ SvFile network_module(const Config& c, const SortNetworkTiming& sn) {
 // The network over the leaves, and the pointer muxes that pick the next
 // outlier of each side from its sorted output.
 void sort_core(SvModule& m, const Config& c, const OrizuruTiming& t, const SortNetworkTiming& sn) {
-  const int cw = t.channel_bits;
   const int nb = t.padded_leaves;
   const int P = sn.positions;
   const int kw = t.output_bits;
@@ -231,12 +230,13 @@ void sort_core(SvModule& m, const Config& c, const OrizuruTiming& t, const SortN
   m.localparam("Positions", P, "Positions of the network: the leaves, then padding.");
   m.localparam("Channels", t.channels, "Channels N.");
   m.localparam("K", t.k, "Outliers per side, k.");
-  m << fmt::format("  logic {} net_val, sorted_val;\n  logic {} net_avail, sorted_avail;\n",
-                   range(int64_t(P) * 16), range(P));
-  m << fmt::format("  logic {} sorted_chan;\n", range(int64_t(P) * cw));
+  m.localparam("NetValBits", "Positions*16", "The network's values, binary16 each.");
+  m << "  logic [NetValBits-1:0] net_val, sorted_val;\n"
+       "  logic [Positions-1:0] net_avail, sorted_avail;\n"
+       "  logic [Positions*ChanBits-1:0] sorted_chan;\n";
   if (P > nb) {
-    m << fmt::format("  assign net_val   = {{{}'(0), leaf_q}};\n", (P - nb) * 16);
-    m << fmt::format("  assign net_avail = {{{}'(0), ValidMask}};\n", P - nb);
+    m << "  assign net_val   = NetValBits'(leaf_q);  // the padding: zero, never available\n"
+         "  assign net_avail = Positions'(ValidMask);\n";
   } else {
     m << "  assign net_val   = leaf_q;\n  assign net_avail = ValidMask;\n";
   }
@@ -261,20 +261,21 @@ void sort_core(SvModule& m, const Config& c, const OrizuruTiming& t, const SortN
   m << fmt::format(
       "  // The next outlier of each side: max_i sits at position i-1, min_i at N-i. The\n"
       "  // pointers count each side's outliers taken, this cycle's included.\n"
-      "  logic {0} max_ptr, min_ptr;\n"
-      "  assign max_ptr = ((({1}'(count_q) + {1}'(1)) >> 1) + {1}'(pop_max));\n"
-      "  assign min_ptr = ({1}'(count_q) >> 1) + {1}'(pop_min);\n"
+      "  localparam int PtrBits = {};\n"
+      "  logic [PtrBits-1:0] max_ptr, min_ptr;\n"
+      "  assign max_ptr = (((PtrBits'(count_q) + PtrBits'(1)) >> 1) + PtrBits'(pop_max));\n"
+      "  assign min_ptr = (PtrBits'(count_q) >> 1) + PtrBits'(pop_min);\n"
       "  always_comb begin\n"
       "    root_max_val  = sorted_val[15:0];\n"
       "    root_max_chan = sorted_chan[ChanBits-1:0];\n"
       "    root_min_val  = sorted_val[(Channels-1)*16 +: 16];\n"
       "    root_min_chan = sorted_chan[(Channels-1)*ChanBits +: ChanBits];\n"
       "    for (int i = 1; i < K; i++) begin\n"
-      "      if (max_ptr == {1}'(i)) begin\n"
+      "      if (max_ptr == PtrBits'(i)) begin\n"
       "        root_max_val  = sorted_val[i*16 +: 16];\n"
       "        root_max_chan = sorted_chan[i*ChanBits +: ChanBits];\n"
       "      end\n"
-      "      if (min_ptr == {1}'(i)) begin\n"
+      "      if (min_ptr == PtrBits'(i)) begin\n"
       "        root_min_val  = sorted_val[(Channels-1-i)*16 +: 16];\n"
       "        root_min_chan = sorted_chan[(Channels-1-i)*ChanBits +: ChanBits];\n"
       "      end\n"
@@ -286,7 +287,7 @@ void sort_core(SvModule& m, const Config& c, const OrizuruTiming& t, const SortN
       "  assign unused_sorted = ^{{sorted_val, sorted_chan, sorted_avail, building}};\n"
       "  assign max_clear = '0;\n"
       "  assign min_clear = '0;\n",
-      range(pw), pw);
+      pw);
   m.op("add", pw, "max_ptr", 2);
   m.op("add", pw, "min_ptr");
   m.op("eq", pw, "root_max_val", 2 * int64_t(t.k - 1));
