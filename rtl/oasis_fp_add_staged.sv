@@ -80,7 +80,14 @@ module oasis_fp_add_staged #(
 
   // The operand of larger magnitude goes first: for finite values the
   // magnitude order is the order of the bit patterns without the sign.
-  assign a_is_big = a_i[Width-2:0] >= b_eff[Width-2:0];
+  // a_i's magnitude less b's without its sign, as a + ~b + 1: no borrow when a's is the larger.
+  logic unused_mag_diff;
+  logic [Width-2:0] mag_diff;
+  oasis_add #(.Width(Width - 1)) u_order (
+    .a_i(a_i[Width-2:0]), .b_i(~b_eff[Width-2:0]), .carry_i(1'b1),
+    .sum_o(mag_diff), .carry_o(a_is_big)
+  );
+  assign unused_mag_diff = ^mag_diff;
   assign op_big   = a_is_big ? a_i : b_eff;
   assign op_small = a_is_big ? b_eff : a_i;
   assign eff_sub0 = op_big[Width-1] != op_small[Width-1];
@@ -160,8 +167,12 @@ module oasis_fp_add_staged #(
   logic [SumBits-1:0] sig_sum2;
   logic [SpecialBits-1:0] special2x;
 
-  assign sig_sum2 = eff_sub2 ? ({1'b0, big_al2} - {1'b0, small_al2})
-                             : ({1'b0, big_al2} + {1'b0, small_al2});
+  // big - small as big + ~small + 1; never negative, since big is the larger.
+  logic unused_sum_carry;
+  oasis_add #(.Width(SumBits)) u_sum (
+    .a_i({1'b0, big_al2}), .b_i({1'b0, small_al2} ^ {SumBits{eff_sub2}}), .carry_i(eff_sub2),
+    .sum_o(sig_sum2), .carry_o(unused_sum_carry)
+  );
   // Exact cancellation is +0 under round to nearest.
   assign special2x = special2[2:1] != KindNone ? special2
                    : sig_sum2 == '0 ? {KindZero, 1'b0} : {KindNone, 1'b0};

@@ -71,7 +71,6 @@ module oasis_fp_round #(
   logic [2*KeepBits-1:0]        shifted;
   logic [KeepBits-1:0]          rounded_in;
   logic                         round_up;
-  logic [FracBits+1:0]          mant;
   logic [FieldBits-1:0]         field_minus_one;
   logic [FieldBits+FracBits-1:0] mag;
   logic                         overflow;
@@ -138,12 +137,17 @@ module oasis_fp_round #(
   // Round to nearest, ties to even: up when the guard bit is set and either
   // the sticky bit or the last kept bit is.
   assign round_up = rounded_in[1] & (rounded_in[0] | rounded_in[2]);
-  assign mant     = {1'b0, rounded_in[KeepBits-1:2]} + (FracBits+2)'(round_up);
 
-  // The hidden bit of mant carries into the exponent field; a subnormal that
-  // rounds up to 2^FracBits becomes the smallest normal number the same way.
+  // The hidden bit of the rounded significand carries into the exponent field; a subnormal
+  // that rounds up to 2^FracBits becomes the smallest normal number the same way. One
+  // addition: the exponent field above the significand, the rounding as the carry in.
+  localparam int MagBits = FieldBits + FracBits;
+  logic unused_mag_carry;
   assign field_minus_one = subnormal ? '0 : FieldBits'(field - FieldBits'(1));
-  assign mag      = {field_minus_one, {FracBits{1'b0}}} + (FieldBits+FracBits)'(mant);
+  oasis_add #(.Width(MagBits)) u_mag (
+    .a_i({field_minus_one, {FracBits{1'b0}}}), .b_i(MagBits'(rounded_in[KeepBits-1:2])),
+    .carry_i(round_up), .sum_o(mag), .carry_o(unused_mag_carry)
+  );
   assign overflow = mag >= (FieldBits+FracBits)'({{ExpBits{1'b1}}, {FracBits{1'b0}}});
 
   always_comb begin
