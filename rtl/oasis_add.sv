@@ -26,13 +26,16 @@ module oasis_add #(
   // Level l's generate and propagate of bit i cover the bits from i - 2^l + 1 up to i (and the
   // carry in below bit 0), so the last level's generate of bit i is the carry out of bit i.
   logic [Width-1:0] half_sum, carry_out;
+  logic             carry_gen;
 
-  assign half_sum = a_i ^ b_i;
+  assign half_sum  = a_i ^ b_i;
+  // Bit 0 generates a carry also when it propagates the carry in.
+  assign carry_gen = half_sum[0] & carry_i;
 
   for (genvar l = 0; l <= Levels; l++) begin : g_level
     logic [Width-1:0] gen, prop;
     if (l == 0) begin : g_bits
-      assign gen  = (a_i & b_i) | {{(Width-1){1'b0}}, half_sum[0] & carry_i};
+      assign gen  = (a_i & b_i) | Width'(carry_gen);
       assign prop = half_sum;
     end else begin : g_merge
       localparam int Span = 1 << (l - 1);
