@@ -38,14 +38,11 @@ module oasis_add #(
       assign gen  = (a_i & b_i) | Width'(carry_gen);
       assign prop = half_sum;
     end else begin : g_merge
+      // Bit i merges with bit i - Span below it; the bits below Span keep their generate, and
+      // their propagate (a group that reaches below bit 0) is never read again.
       localparam int Span = 1 << (l - 1);
-      // The bits below Span have all of theirs already.
-      assign gen[Span-1:0]  = g_level[l-1].gen[Span-1:0];
-      assign prop[Span-1:0] = g_level[l-1].prop[Span-1:0];
-      for (genvar i = Span; i < Width; i++) begin : g_bit
-        assign gen[i]  = g_level[l-1].gen[i] | (g_level[l-1].prop[i] & g_level[l-1].gen[i-Span]);
-        assign prop[i] = g_level[l-1].prop[i] & g_level[l-1].prop[i-Span];
-      end
+      assign gen  = g_level[l-1].gen | (g_level[l-1].prop & (g_level[l-1].gen << Span));
+      assign prop = g_level[l-1].prop & (g_level[l-1].prop << Span);
     end
   end
 
