@@ -58,6 +58,8 @@ module oasis_fp_round #(
   // The normalised exponent needs one more bit than exp_i (exp_i - lz).
   localparam int FieldBits = ((ExpWidth > LzBits) ? ExpWidth : LzBits) + 2;
   localparam int ShiftBits = $clog2(KeepBits + 1);
+  // The result without its sign: the exponent field above the fraction.
+  localparam int MagBits   = FieldBits + FracBits;
 
   logic [WorkBits-1:0]          sig_w;
   logic [WorkBits-1:0]          norm0, norm;
@@ -72,7 +74,7 @@ module oasis_fp_round #(
   logic [KeepBits-1:0]          rounded_in;
   logic                         round_up;
   logic [FieldBits-1:0]         field_minus_one;
-  logic [FieldBits+FracBits-1:0] mag;
+  logic [MagBits-1:0]           mag;
   logic                         overflow;
 
   if (PadBits == 0) begin : g_nopad
@@ -141,14 +143,13 @@ module oasis_fp_round #(
   // The hidden bit of the rounded significand carries into the exponent field; a subnormal
   // that rounds up to 2^FracBits becomes the smallest normal number the same way. One
   // addition: the exponent field above the significand, the rounding as the carry in.
-  localparam int MagBits = FieldBits + FracBits;
   logic unused_mag_carry;
   assign field_minus_one = subnormal ? '0 : FieldBits'(field - FieldBits'(1));
   oasis_add #(.Width(MagBits)) u_mag (
     .a_i({field_minus_one, {FracBits{1'b0}}}), .b_i(MagBits'(rounded_in[KeepBits-1:2])),
     .carry_i(round_up), .sum_o(mag), .carry_o(unused_mag_carry)
   );
-  assign overflow = mag >= (FieldBits+FracBits)'({{ExpBits{1'b1}}, {FracBits{1'b0}}});
+  assign overflow = mag >= MagBits'({{ExpBits{1'b1}}, {FracBits{1'b0}}});
 
   always_comb begin
     result_o = {sign, mag[ExpBits+FracBits-1:0]};
