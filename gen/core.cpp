@@ -471,8 +471,8 @@ class CoreBlock final : public Block {
     const Dims d(c);
     const CoreTiming& tm = d.t;
     const int K = c.channels, nA = c.act_bits, P = c.pe_lines, k2 = d.d.outliers;
-    out.primitives = {"oasis_add.sv", "oasis_fp_round.sv", "oasis_fp_add.sv",
-                      "oasis_fp_add_staged.sv", "oasis_fp_pipe.sv"};
+    out.primitives = {"oasis_add.sv",    "oasis_inc.sv",           "oasis_fp_round.sv",
+                      "oasis_fp_add.sv", "oasis_fp_add_staged.sv", "oasis_fp_pipe.sv"};
     out.uses = {"regfile", "clustering_unit", "orizuru", "pe_line"};
     const string ecu = module + "_ecu";
     SvModule m(module,

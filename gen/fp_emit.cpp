@@ -209,10 +209,13 @@ SvFile tree_level_module(const Config& c) {
            {"output", 0, "present_o", "Output j is present.", "(Inputs+1)/2"}});
   m.localparam("Outputs", "(Inputs + 1) / 2");
   m.localparam("FracBits", "Width - 1 - ExpBits");
+  // Every format's adder has the same places.
+  const int places = fp_add_segments(kBinary32Format).places();
+  m.localparam("Places", places, "Places inside an adder (oasis_fp_add_staged).");
   m << "\n  // The registers inside an adder: the places set in Cuts.\n"
        "  function automatic int places_used(input int cuts);\n"
        "    places_used = 0;\n"
-       "    for (int k = 0; k < 4; k++) begin\n"
+       "    for (int k = 0; k < Places; k++) begin\n"
        "      if (cuts[k]) places_used = places_used + 1;\n"
        "    end\n"
        "  endfunction\n"
@@ -233,7 +236,7 @@ SvFile tree_level_module(const Config& c) {
           {"sub_i", "1'b0"},
           {"valid_o", "sum_valid[j]"},
           {"sum_o", "sum"}},
-         "      ", {{"ExpBits", "ExpBits"}, {"FracBits", "FracBits"}, {"Cuts", "4'(Cuts)"}},
+         "      ", {{"ExpBits", "ExpBits"}, {"FracBits", "FracBits"}, {"Cuts", "Places'(Cuts)"}},
          "Inputs/2");
   m.op("fp_add", "Width", "sum", "Inputs/2");
   m << "      // The left value and the right one's present bit wait for the adder.\n";

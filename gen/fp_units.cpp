@@ -53,7 +53,7 @@ class FpUnit : public Block {
                     {"input", in.width(), "b_i", fmt::format("Second operand, {}.", in.name())},
                     {"input", 0, "sub_i", "1: a_i - b_i; 0: a_i + b_i."}};
         result = "sum_o";
-        out.primitives = {"oasis_fp_pipe.sv", "oasis_add.sv", "oasis_fp_round.sv",
+        out.primitives = {"oasis_fp_pipe.sv", "oasis_add.sv", "oasis_inc.sv", "oasis_fp_round.sv",
                           "oasis_fp_add_staged.sv"};
         break;
       case Op::kMul:
@@ -61,7 +61,7 @@ class FpUnit : public Block {
         operands = {{"input", in.width(), "a_i", fmt::format("First operand, {}.", in.name())},
                     {"input", in.width(), "b_i", fmt::format("Second operand, {}.", in.name())}};
         result = "prod_o";
-        out.primitives = {"oasis_fp_pipe.sv", "oasis_add.sv", "oasis_fp_round.sv",
+        out.primitives = {"oasis_fp_pipe.sv", "oasis_inc.sv", "oasis_fp_round.sv",
                           "oasis_fp_mul_staged.sv"};
         break;
       case Op::kConvert:
@@ -69,7 +69,7 @@ class FpUnit : public Block {
         operands = {
             {"input", in.width(), "a_i", fmt::format("The value to convert, {}.", in.name())}};
         result = "result_o";
-        out.primitives = {"oasis_add.sv", "oasis_fp_round.sv", "oasis_fp_convert.sv",
+        out.primitives = {"oasis_inc.sv", "oasis_fp_round.sv", "oasis_fp_convert.sv",
                           "oasis_fp_pipe.sv"};
         break;
       case Op::kFromUint:
@@ -77,7 +77,7 @@ class FpUnit : public Block {
                            res.name());
         operands = {{"input", spec_.int_bits, "n_i", "The unsigned integer."}};
         result = "result_o";
-        out.primitives = {"oasis_add.sv", "oasis_fp_round.sv", "oasis_fp_from_uint.sv",
+        out.primitives = {"oasis_inc.sv", "oasis_fp_round.sv", "oasis_fp_from_uint.sv",
                           "oasis_fp_pipe.sv"};
         break;
     }

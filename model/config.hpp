@@ -119,7 +119,7 @@ std::string accumulator_name(AccumulatorFormat format);
   INTEGER(fp_pipeline_stages, "",                                                                 \
           "Register stages of each floating-point unit (0: combinational); the accumulators "     \
           "keep max(1, S) partial sums, which sets their order (docs/numerics.md)",               \
-          "stages", 0, 4, 1, false)                                                               \
+          "stages", 0, 6, 1, false)                                                               \
   INTEGER(target_period_fo4, "",                                                                  \
           "Clock period the blocks are pipelined for, in FO4 delays: sets fp_pipeline_stages, "   \
           "orizuru_pop_cycles, topk_baseline_pop_cycles and topk_sort_stages_per_cycle when "     \

@@ -26,7 +26,7 @@ module oasis_fp_add #(
   oasis_fp_add_staged #(
     .ExpBits (ExpBits),
     .FracBits(FracBits),
-    .Cuts    (4'b0000)
+    .Cuts    (5'b00000)
   ) u_add (
     .clk_i  (1'b0),
     .rst_ni (1'b1),

@@ -6,13 +6,15 @@
 /// sign 0) as the only NaN result. Bit-exact with oasis::add / oasis::sub in
 /// model/numerics/fp.hpp.
 ///
-/// Four places inside the datapath may hold a register stage, bit k of Cuts
+/// Five places inside the datapath may hold a register stage, bit k of Cuts
 /// for place k (docs/fp_rtl.md, Pipelining):
 ///   0: after the operands are ordered by magnitude and the exponent
 ///      difference is known;
 ///   1: after the smaller significand is aligned;
 ///   2: after the significands are added;
-///   3: after the sum is normalised, before it is rounded.
+///   3: after the sum is normalised, before it is rounded;
+///   4: inside the rounding, before its increment (after a subnormal result's
+///      shift and the rounding decision).
 /// The latency is the number of bits set in Cuts (0: combinational). A stage's
 /// data register loads only when its valid bit does.
 module oasis_fp_add_staged #(
@@ -21,7 +23,7 @@ module oasis_fp_add_staged #(
   /// Fraction field width (10: binary16, 23: binary32).
   parameter int FracBits = 23,
   /// The places holding a register stage, one bit each (see above).
-  parameter logic [3:0] Cuts = 4'b0000
+  parameter logic [4:0] Cuts = 5'b00000
 ) (
   /// Clock (unused when Cuts is 0).
   input  logic                      clk_i,
@@ -191,7 +193,7 @@ module oasis_fp_add_staged #(
   );
   assign {side3, sign3, big_exp3, sig_sum3} = s2_q;
 
-  // --- place 3 is inside the rounding. sig_sum's top bit is worth
+  // --- places 3 and 4 are inside the rounding. sig_sum's top bit is worth
   // 2^(big_exp + 1 - Bias).
   logic [Width-1:0] rounded;
 
@@ -200,7 +202,7 @@ module oasis_fp_add_staged #(
     .FracBits(FracBits),
     .SigBits (SumBits),
     .ExpWidth(ExpWidth),
-    .Cut     (Cuts[3] ? 1 : 0),
+    .Cuts    (Cuts[4:3]),
     .SideBits(SpecialBits)
   ) u_round (
     .clk_i   (clk_i),

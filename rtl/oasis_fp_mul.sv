@@ -24,7 +24,7 @@ module oasis_fp_mul #(
   oasis_fp_mul_staged #(
     .ExpBits (ExpBits),
     .FracBits(FracBits),
-    .Cuts    (3'b000)
+    .Cuts    (4'b0000)
   ) u_mul (
     .clk_i  (1'b0),
     .rst_ni (1'b1),

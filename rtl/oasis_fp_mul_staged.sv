@@ -5,12 +5,14 @@
 /// canonical quiet NaN (exponent all ones, fraction 10...0, sign 0) as the only
 /// NaN result (also for 0 * inf). Bit-exact with oasis::mul in model/numerics/fp.hpp.
 ///
-/// Three places inside the datapath may hold a register stage, bit k of Cuts
+/// Four places inside the datapath may hold a register stage, bit k of Cuts
 /// for place k (docs/fp_rtl.md, Pipelining):
 ///   0: inside the significand multiplier, after its two partial products
 ///      (a times the low and the high half of b);
 ///   1: after the exact product;
-///   2: after the product is normalised, before it is rounded.
+///   2: after the product is normalised, before it is rounded;
+///   3: inside the rounding, before its increment (after a subnormal result's
+///      shift and the rounding decision).
 /// The latency is the number of bits set in Cuts (0: combinational). A stage's
 /// data register loads only when its valid bit does.
 module oasis_fp_mul_staged #(
@@ -19,7 +21,7 @@ module oasis_fp_mul_staged #(
   /// Fraction field width (10: binary16, 23: binary32).
   parameter int FracBits = 23,
   /// The places holding a register stage, one bit each (see above).
-  parameter logic [2:0] Cuts = 3'b000
+  parameter logic [3:0] Cuts = 4'b0000
 ) (
   /// Clock (unused when Cuts is 0).
   input  logic                      clk_i,
@@ -139,7 +141,7 @@ module oasis_fp_mul_staged #(
     assign {side2, sign2, prod_exp2, sig_prod2} = s1_q;
   end
 
-  // --- place 2 is inside the rounding.
+  // --- places 2 and 3 are inside the rounding.
   logic [Width-1:0] rounded;
 
   oasis_fp_round #(
@@ -147,7 +149,7 @@ module oasis_fp_mul_staged #(
     .FracBits(FracBits),
     .SigBits (ProdBits),
     .ExpWidth(ExpWidth),
-    .Cut     (Cuts[2] ? 1 : 0),
+    .Cuts    (Cuts[3:2]),
     .SideBits(SpecialBits)
   ) u_round (
     .clk_i   (clk_i),

@@ -9,10 +9,12 @@
 /// when it lies at least two places below the last kept bit of the result.
 /// Results below the normal range become subnormal (no flush to zero); results
 /// that round above the largest finite value become infinity.
-/// Combinational when Cut is 0; with Cut = 1 a register stage sits between the
-/// normalisation and the rounding (latency one cycle), and side_i, the
+/// Two places may hold a register stage, bit k of Cuts for place k:
+///   0: after the normalisation, before the shift for a subnormal result;
+///   1: after that shift and the rounding decision, before the increment.
+/// The latency is the number of bits set in Cuts (0: combinational); side_i, the
 /// caller's data that must stay beside the value (its special-case result),
-/// crosses it too.
+/// crosses the stages too.
 module oasis_fp_round #(
   /// Exponent field width of the result format (5: binary16, 8: binary32).
   parameter int ExpBits  = 8,
@@ -22,16 +24,16 @@ module oasis_fp_round #(
   parameter int SigBits  = 27,
   /// Width of the two's complement exponent exp_i, bits.
   parameter int ExpWidth = 10,
-  /// Register stages between the normalisation and the rounding (0 or 1).
-  parameter int Cut      = 0,
+  /// The places holding a register stage, one bit each (see above).
+  parameter logic [1:0] Cuts = 2'b00,
   /// Width of side_i, bits.
   parameter int SideBits = 1
 ) (
-  /// Clock (unused when Cut is 0).
+  /// Clock (unused when Cuts is 0).
   input  logic                         clk_i,
   /// Asynchronous reset, active low: clears the stage's valid bit.
   input  logic                         rst_ni,
-  /// The operand is valid this cycle (loads the stage's register).
+  /// The operand is valid this cycle (loads the first stage's register).
   input  logic                         valid_i,
   /// Sign of the result (1: negative).
   input  logic                         sign_i,
@@ -41,9 +43,9 @@ module oasis_fp_round #(
   input  logic        [SigBits-1:0]    sig_i,
   /// Data that crosses the stage beside the value.
   input  logic        [SideBits-1:0]   side_i,
-  /// result_o is valid: valid_i of Cut cycles ago.
+  /// result_o is valid: valid_i of as many cycles ago as Cuts has bits set.
   output logic                         valid_o,
-  /// side_i of Cut cycles ago.
+  /// side_i of as many cycles ago as Cuts has bits set.
   output logic        [SideBits-1:0]   side_o,
   /// The rounded result, IEEE 754 with ExpBits and FracBits.
   output logic [ExpBits+FracBits:0]    result_o
@@ -58,8 +60,6 @@ module oasis_fp_round #(
   // The normalised exponent needs one more bit than exp_i (exp_i - lz).
   localparam int FieldBits = ((ExpWidth > LzBits) ? ExpWidth : LzBits) + 2;
   localparam int ShiftBits = $clog2(KeepBits + 1);
-  // The result without its sign: the exponent field above the fraction.
-  localparam int MagBits   = FieldBits + FracBits;
 
   logic [WorkBits-1:0]          sig_w;
   logic [WorkBits-1:0]          norm0, norm;
@@ -73,8 +73,9 @@ module oasis_fp_round #(
   logic [2*KeepBits-1:0]        shifted;
   logic [KeepBits-1:0]          rounded_in;
   logic                         round_up;
-  logic [FieldBits-1:0]         field_minus_one;
-  logic [MagBits-1:0]           mag;
+  logic [FieldBits-1:0]         field_out;
+  logic [ExpBits-1:0]           field_rounded;
+  logic [FracBits-1:0]          frac;
   logic                         overflow;
 
   if (PadBits == 0) begin : g_nopad
@@ -98,21 +99,23 @@ module oasis_fp_round #(
 
   assign field0 = FieldBits'(exp_i) - FieldBits'(lz);
 
-  // The optional stage: the normalised value, its sign and the side data.
-  localparam int CutBits = 1 + FieldBits + WorkBits + SideBits;
-  logic [CutBits-1:0] cut_d, cut_q;
-  assign cut_d = {sign_i, field0, norm0, side_i};
-  assign {sign, field, norm, side_o} = cut_q;
+  // Place 0: the normalised value, its sign and the side data.
+  localparam int Cut0Bits = 1 + FieldBits + WorkBits + SideBits;
+  logic [Cut0Bits-1:0]  cut0_d, cut0_q;
+  logic                 valid1;
+  logic [SideBits-1:0]  side1;
+  assign cut0_d = {sign_i, field0, norm0, side_i};
+  assign {sign, field, norm, side1} = cut0_q;
   oasis_fp_pipe #(
-    .Width (CutBits),
-    .Stages(Cut)
-  ) u_cut (
+    .Width (Cut0Bits),
+    .Stages(Cuts[0] ? 1 : 0)
+  ) u_cut0 (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
     .valid_i(valid_i),
-    .data_i (cut_d),
-    .valid_o(valid_o),
-    .data_o (cut_q)
+    .data_i (cut0_d),
+    .valid_o(valid1),
+    .data_o (cut0_q)
   );
 
   assign subnormal = (field[FieldBits-1] == 1'b1) || (field == '0);
@@ -140,21 +143,56 @@ module oasis_fp_round #(
   // the sticky bit or the last kept bit is.
   assign round_up = rounded_in[1] & (rounded_in[0] | rounded_in[2]);
 
-  // The hidden bit of the rounded significand carries into the exponent field; a subnormal
-  // that rounds up to 2^FracBits becomes the smallest normal number the same way. One
-  // addition: the exponent field above the significand, the rounding as the carry in.
-  logic unused_mag_carry;
-  assign field_minus_one = subnormal ? '0 : FieldBits'(field - FieldBits'(1));
-  oasis_add #(.Width(MagBits)) u_mag (
-    .a_i({field_minus_one, {FracBits{1'b0}}}), .b_i(MagBits'(rounded_in[KeepBits-1:2])),
-    .carry_i(round_up), .sum_o(mag), .carry_o(unused_mag_carry)
+  // The exponent field of the result before the rounding's carry: a normal result's hidden bit
+  // is set and stands for the field itself; a subnormal result's is clear and its field is 0.
+  assign field_out = subnormal ? '0 : FieldBits'(field);
+
+  // Place 1: the sign, the exponent field, the fraction, the rounding decision and the side
+  // data.
+  localparam int Cut1Bits = 1 + FieldBits + FracBits + 1 + SideBits;
+  logic [Cut1Bits-1:0]  cut1_d, cut1_q;
+  logic                 sign2, round_up2;
+  logic [FieldBits-1:0] field_out2;
+  logic [FracBits-1:0]  frac2;
+  logic                 unused_hidden;
+  assign cut1_d = {sign, field_out, rounded_in[FracBits+1:2], round_up, side1};
+  assign {sign2, field_out2, frac2, round_up2, side_o} = cut1_q;
+  assign unused_hidden = rounded_in[KeepBits-1];
+  oasis_fp_pipe #(
+    .Width (Cut1Bits),
+    .Stages(Cuts[1] ? 1 : 0)
+  ) u_cut1 (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .valid_i(valid1),
+    .data_i (cut1_d),
+    .valid_o(valid_o),
+    .data_o (cut1_q)
   );
-  assign overflow = mag >= MagBits'({{ExpBits{1'b1}}, {FracBits{1'b0}}});
+
+  // The rounding increments the fraction; its carry increments the exponent field (a
+  // subnormal that rounds up to 2^FracBits becomes the smallest normal number the same way).
+  // The increments' ANDs and both overflow comparisons wait for nothing but the registers.
+  localparam logic [FieldBits-1:0] FieldMax = FieldBits'({ExpBits{1'b1}});
+  // Whether a significand of SigBits bits can round at all: one that fits the result's hidden
+  // and fraction bits rounds only when its result is subnormal, so its increment (a conversion
+  // that widens, a narrow integer) is off the critical path and left to synthesis whole.
+  localparam bit Inexact = SigBits > FracBits + 1;
+  logic frac_carry, unused_field_carry;
+  oasis_inc #(.Width(FracBits), .KeepLevels(Inexact)) u_frac (
+    .a_i(frac2), .carry_i(round_up2), .sum_o(frac), .carry_o(frac_carry)
+  );
+  oasis_inc #(.Width(ExpBits), .KeepLevels(Inexact)) u_field (
+    .a_i(field_out2[ExpBits-1:0]), .carry_i(frac_carry), .sum_o(field_rounded),
+    .carry_o(unused_field_carry)
+  );
+  // Infinity when the field reaches all ones.
+  assign overflow = frac_carry ? field_out2 >= FieldMax - FieldBits'(1) : field_out2 >= FieldMax;
 
   always_comb begin
-    result_o = {sign, mag[ExpBits+FracBits-1:0]};
+    result_o = {sign2, field_rounded, frac};
     if (overflow) begin
-      result_o = {sign, {ExpBits{1'b1}}, {FracBits{1'b0}}};
+      result_o = {sign2, {ExpBits{1'b1}}, {FracBits{1'b0}}};
     end
   end
 

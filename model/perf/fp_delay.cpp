@@ -27,17 +27,20 @@ constexpr double kSetupFo4 = 1;
 FpSegments fp_add_segments(const FpFormat& f) {
   const bool half = f.width() == 16;
   return {half ? "binary16 adder" : "binary32 adder",
-          {"order by magnitude", "align", "add significands", "normalise", "round and pack"},
-          half ? std::vector<double>{21, 10, 22, 26, 35} : std::vector<double>{28, 13, 31, 31, 53},
-          half ? 81.0 : 117.0};
+          {"order by magnitude", "align", "add significands", "normalise",
+           "shift and decide the rounding", "increment and pack"},
+          half ? std::vector<double>{21, 11, 22, 23, 22, 16}
+               : std::vector<double>{28, 14, 27, 30, 26, 17},
+          half ? 77.0 : 110.0};
 }
 
 FpSegments fp_mul_segments(const FpFormat& f) {
   const bool half = f.width() == 16;
   return {half ? "binary16 multiplier" : "binary32 multiplier",
-          {"partial products", "add partial products", "normalise", "round and pack"},
-          half ? std::vector<double>{31, 25, 32, 39} : std::vector<double>{54, 46, 47, 54},
-          half ? 84.0 : 142.0};
+          {"partial products", "add partial products", "normalise", "shift and decide the rounding",
+           "increment and pack"},
+          half ? std::vector<double>{30, 24, 31, 19, 16} : std::vector<double>{53, 47, 50, 21, 17},
+          half ? 77.0 : 122.0};
 }
 
 std::vector<FpSegments> fp_pipelined_units() {
