@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gen/block.hpp"
+#include "gen/fp_emit.hpp"
 #include "gen/mutation.hpp"
 #include "gen/sv.hpp"
 
@@ -37,14 +38,25 @@ class Comparator final : public Block {
                       "equal to every NaN, -0 equals +0, otherwise IEEE order. Combinational;\n"
                       "exactly one of lt_o, eq_o, gt_o is set.",
                       ports);
-    SvFile file{module + ".sv",
-                header + fmt::format(R"(  logic a_nan, b_nan, both_zero, mag_gt, mag_lt;
+    SvFile file{
+        module + ".sv",
+        header +
+            fmt::format(
+                R"(  // The binary16 fields: the exponent above the fraction, the sign above both.
+  localparam int FracBits = {1};
+  localparam int MagBits  = {2};
 
-  assign a_nan     = (a_i[14:10] == 5'h1f) && (a_i[9:0] != 10'd0);
-  assign b_nan     = (b_i[14:10] == 5'h1f) && (b_i[9:0] != 10'd0);
-  assign both_zero = (a_i[14:0] == 15'd0) && (b_i[14:0] == 15'd0);
-  assign mag_gt    = a_i[14:0] {0} b_i[14:0];
-  assign mag_lt    = a_i[14:0] < b_i[14:0];
+  logic a_nan, b_nan, both_zero, mag_gt, mag_lt;
+  logic a_sign, b_sign;
+  logic [MagBits-1:0] a_mag, b_mag;
+
+  assign {{a_sign, a_mag}} = a_i;
+  assign {{b_sign, b_mag}} = b_i;
+  assign a_nan     = (&a_mag[MagBits-1:FracBits]) && (|a_mag[FracBits-1:0]);
+  assign b_nan     = (&b_mag[MagBits-1:FracBits]) && (|b_mag[FracBits-1:0]);
+  assign both_zero = (a_mag == '0) && (b_mag == '0);
+  assign mag_gt    = a_mag {0} b_mag;
+  assign mag_lt    = a_mag < b_mag;
 
   always_comb begin
     gt_o = 1'b0;
@@ -55,10 +67,10 @@ class Comparator final : public Block {
     end else if (both_zero) begin
       gt_o = 1'b0;
       lt_o = 1'b0;
-    end else if (a_i[15] != b_i[15]) begin
-      gt_o = !a_i[15];
-      lt_o = a_i[15];
-    end else if (!a_i[15]) begin
+    end else if (a_sign != b_sign) begin
+      gt_o = !a_sign;
+      lt_o = a_sign;
+    end else if (!a_sign) begin
       gt_o = mag_gt;
       lt_o = mag_lt;
     end else begin
@@ -71,7 +83,8 @@ class Comparator final : public Block {
 
 endmodule
 )",
-                                     mutated("comparator.magnitude_ge") ? ">=" : ">")};
+                mutated("comparator.magnitude_ge") ? ">=" : ">", kBinary16Format.frac_bits,
+                kBinary16Format.exp_bits + kBinary16Format.frac_bits)};
     file.ports = ports;
     out.files.push_back(std::move(file));
     out.manifest["latency_cycles"] = 0;

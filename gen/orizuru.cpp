@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gen/block.hpp"
+#include "gen/fp_emit.hpp"
 #include "gen/mutation.hpp"
 #include "gen/sv.hpp"
 #include "model/perf/fp_delay.hpp"
@@ -537,20 +538,26 @@ string behavioural_trees(const OrizuruTiming& t) {
       "  /// Nodes of the padded tree.\n"
       "  localparam int Nodes = Leaves - 1;\n"
       "  /// Leaves that have a leaf register: the leaf units' inputs.\n"
-      "  localparam int LeafRegs = {};\n"
+      "  localparam int LeafRegs = {0};\n"
+      "  /// binary16's fraction bits, below its exponent.\n"
+      "  localparam int KeyFracBits = {1};\n"
+      "  /// binary16's exponent and fraction bits, below its sign.\n"
+      "  localparam int KeyMagBits = {2};\n"
       "  // The comparator's gt_o: a > b under the order key (NaN above +Inf, -0 = +0).\n"
-      "  function automatic logic key_gt(input logic [15:0] a, input logic [15:0] b);\n"
+      "  function automatic logic key_gt(input logic [KeyMagBits:0] a,\n"
+      "                                  input logic [KeyMagBits:0] b);\n"
       "    logic a_nan, b_nan;\n"
-      "    a_nan = a[14:10] == 5'h1f && a[9:0] != 10'd0;\n"
-      "    b_nan = b[14:10] == 5'h1f && b[9:0] != 10'd0;\n"
+      "    a_nan = &a[KeyMagBits-1:KeyFracBits] && |a[KeyFracBits-1:0];\n"
+      "    b_nan = &b[KeyMagBits-1:KeyFracBits] && |b[KeyFracBits-1:0];\n"
       "    if (a_nan || b_nan) key_gt = a_nan && !b_nan;\n"
-      "    else if (a[14:0] == 15'd0 && b[14:0] == 15'd0) key_gt = 1'b0;\n"
-      "    else if (a[15] != b[15]) key_gt = !a[15];\n"
-      "    else key_gt = a[15] ? a[14:0] < b[14:0] : a[14:0] > b[14:0];\n"
+      "    else if (a[KeyMagBits-1:0] == '0 && b[KeyMagBits-1:0] == '0) key_gt = 1'b0;\n"
+      "    else if (a[KeyMagBits] != b[KeyMagBits]) key_gt = !a[KeyMagBits];\n"
+      "    else if (a[KeyMagBits]) key_gt = a[KeyMagBits-1:0] < b[KeyMagBits-1:0];\n"
+      "    else key_gt = a[KeyMagBits-1:0] > b[KeyMagBits-1:0];\n"
       "  endfunction\n"
       "  logic active;\n"
       "  assign active = state_q != StLoad;\n",
-      leaf_regs);
+      leaf_regs, kBinary16Format.frac_bits, kBinary16Format.exp_bits + kBinary16Format.frac_bits);
   for (const string side : {"max", "min"}) {
     const bool cuts = !t.pop_cuts.empty();
     s += fmt::format(
