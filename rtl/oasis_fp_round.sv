@@ -31,7 +31,7 @@ module oasis_fp_round #(
 ) (
   /// Clock (unused when Cuts is 0).
   input  logic                         clk_i,
-  /// Asynchronous reset, active low: clears the stage's valid bit.
+  /// Asynchronous reset, active low: clears the stages' valid bits.
   input  logic                         rst_ni,
   /// The operand is valid this cycle (loads the first stage's register).
   input  logic                         valid_i,
