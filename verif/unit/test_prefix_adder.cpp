@@ -19,8 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 
 // The wrappers the proofs run on: ok is 1 when the primitive's {carry_o, sum_o} is a + b +
-// carry (a + carry for the incrementer), and `Off` added to the reference (0 for the proof, 1
-// for the proof that must fail, so that a solver that proves anything is caught).
+// carry (a + carry for the incrementer, its levels kept and not), and `Off` added to the
+// reference (0 for the proof, 1 for the proof that must fail, so that a solver that proves
+// anything is caught).
 constexpr const char* kCheckAdd =
     R"(module check #(parameter int Width = 8, parameter int Off = 0) (
   input  logic [Width-1:0] a,
@@ -41,10 +42,14 @@ constexpr const char* kCheckInc =
   input  logic             c,
   output logic             ok
 );
-  logic [Width-1:0] sum;
-  logic             carry;
+  logic [Width-1:0] sum, sum_free;
+  logic             carry, carry_free;
   oasis_inc #(.Width(Width)) u_inc (.a_i(a), .carry_i(c), .sum_o(sum), .carry_o(carry));
-  assign ok = {carry, sum} == {1'b0, a} + (Width+1)'(c) + (Width+1)'(Off);
+  oasis_inc #(.Width(Width), .KeepLevels(1'b0)) u_free (
+    .a_i(a), .carry_i(c), .sum_o(sum_free), .carry_o(carry_free)
+  );
+  assign ok = {carry, sum} == {1'b0, a} + (Width+1)'(c) + (Width+1)'(Off) &&
+              {carry_free, sum_free} == {1'b0, a} + (Width+1)'(c) + (Width+1)'(Off);
 endmodule
 )";
 
