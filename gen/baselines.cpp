@@ -348,9 +348,17 @@ class MacLineBaselineBlock final : public Block {
     const MacLineTiming& tm = d.mac_line_baseline;
     const bool fp32 = c.accumulator == AccumulatorFormat::kFp32;
     // Conversions (widening, the final rounding) only with a binary32 accumulator.
-    out.primitives = {"oasis_add.sv",           "oasis_inc.sv",           "oasis_fp_round.sv",
-                      "oasis_fp_add.sv",        "oasis_fp_add_staged.sv", "oasis_fp_mul.sv",
-                      "oasis_fp_mul_staged.sv", "oasis_fp_pipe.sv"};
+    out.primitives = {"oasis_add.sv",
+                      "oasis_inc.sv",
+                      "oasis_fp_round.sv",
+                      "oasis_fp_add.sv",
+                      "oasis_fp_add_staged.sv",
+                      "oasis_fp_mul.sv",
+                      "oasis_fp_mul_staged.sv",
+                      "oasis_mul_cs.sv",
+                      "oasis_fa.sv",
+                      "oasis_ha.sv",
+                      "oasis_fp_pipe.sv"};
     if (fp32) out.primitives.push_back("oasis_fp_convert.sv");
     const FpFormat& f = d.accumulator;
     const int aw = f.width();

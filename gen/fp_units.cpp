@@ -61,24 +61,25 @@ class FpUnit : public Block {
         operands = {{"input", in.width(), "a_i", fmt::format("First operand, {}.", in.name())},
                     {"input", in.width(), "b_i", fmt::format("Second operand, {}.", in.name())}};
         result = "prod_o";
-        out.primitives = {"oasis_fp_pipe.sv", "oasis_inc.sv", "oasis_fp_round.sv",
-                          "oasis_fp_mul_staged.sv"};
+        out.primitives = {"oasis_fp_pipe.sv",       "oasis_add.sv",   "oasis_inc.sv",
+                          "oasis_fp_round.sv",      "oasis_fa.sv",    "oasis_ha.sv",
+                          "oasis_fp_mul_staged.sv", "oasis_mul_cs.sv"};
         break;
       case Op::kConvert:
         what = fmt::format("IEEE 754 conversion {} -> {}", in.name(), res.name());
         operands = {
             {"input", in.width(), "a_i", fmt::format("The value to convert, {}.", in.name())}};
         result = "result_o";
-        out.primitives = {"oasis_inc.sv", "oasis_fp_round.sv", "oasis_fp_convert.sv",
-                          "oasis_fp_pipe.sv"};
+        out.primitives = {"oasis_add.sv", "oasis_inc.sv", "oasis_fp_round.sv",
+                          "oasis_fp_convert.sv", "oasis_fp_pipe.sv"};
         break;
       case Op::kFromUint:
         what = fmt::format("Unsigned {}-bit integer -> IEEE 754 {} conversion", spec_.int_bits,
                            res.name());
         operands = {{"input", spec_.int_bits, "n_i", "The unsigned integer."}};
         result = "result_o";
-        out.primitives = {"oasis_inc.sv", "oasis_fp_round.sv", "oasis_fp_from_uint.sv",
-                          "oasis_fp_pipe.sv"};
+        out.primitives = {"oasis_add.sv", "oasis_inc.sv", "oasis_fp_round.sv",
+                          "oasis_fp_from_uint.sv", "oasis_fp_pipe.sv"};
         break;
     }
     SvModule m(module_name(c, name()),

@@ -7,8 +7,8 @@
 ///
 /// Four places inside the datapath may hold a register stage, bit k of Cuts
 /// for place k (docs/fp_rtl.md, Pipelining):
-///   0: inside the significand multiplier, after its two partial products
-///      (a times the low and the high half of b);
+///   0: inside the significand multiplier, after its tree of full adders, with the
+///      product in carry-save form (oasis_mul_cs);
 ///   1: after the exact product;
 ///   2: after the product is normalised, before it is rounded;
 ///   3: inside the rounding, before its increment (after a subnormal result's
@@ -44,11 +44,6 @@ module oasis_fp_mul_staged #(
   localparam int SigBits  = FracBits + 1;
   localparam int ProdBits = 2 * SigBits;
   localparam int ExpWidth = ExpBits + 3;
-  // b's significand in two halves for the partial products.
-  localparam int LowBits  = SigBits / 2;
-  localparam int HighBits = SigBits - LowBits;
-  localparam int LowProdBits  = SigBits + LowBits;
-  localparam int HighProdBits = SigBits + HighBits;
   // Beside the datapath: whether the result is a special case, and which, as a
   // code of two bits (none, zero, infinity, NaN) and the result's sign. Each
   // stage carries the three bits, not the result they stand for.
@@ -57,7 +52,7 @@ module oasis_fp_mul_staged #(
   localparam logic [1:0] KindZero = 2'b01;
   localparam logic [1:0] KindInf  = 2'b10;
   localparam logic [1:0] KindNan  = 2'b11;
-  localparam int Stage0Bits = SpecialBits + 1 + ExpWidth + LowProdBits + HighProdBits;
+  localparam int Stage0Bits = SpecialBits + 1 + ExpWidth + 2 * ProdBits;
   localparam int Stage1Bits = SpecialBits + 1 + ExpWidth + ProdBits;
 
   // --- before place 0: classify, exponent, partial products
@@ -97,49 +92,36 @@ module oasis_fp_mul_staged #(
     end
   end
 
-  // --- places 0 and 1: the exact product
-  logic                 valid2, sign2;
-  logic [SpecialBits-1:0] side2, side3;
-  logic [ExpWidth-1:0]  prod_exp2;
-  logic [ProdBits-1:0]  sig_prod2;
+  // --- places 0 and 1: the product in carry-save form, then exact
+  logic [ProdBits-1:0]    prod_sum0, prod_carry0, prod_sum1, prod_carry1, sig_prod1;
+  logic [Stage0Bits-1:0]  s0_d, s0_q;
+  logic [Stage1Bits-1:0]  s1_d, s1_q;
+  logic                   valid1, sign1, valid2, sign2, unused_prod_carry;
+  logic [SpecialBits-1:0] side1, side2, side3;
+  logic [ExpWidth-1:0]    prod_exp1, prod_exp2;
+  logic [ProdBits-1:0]    sig_prod2;
 
-  if (Cuts[0]) begin : g_split
-    // Two partial products, registered, then their sum.
-    logic [LowProdBits-1:0]  low0, low1;
-    logic [HighProdBits-1:0] high0, high1;
-    logic [Stage0Bits-1:0]   s0_d, s0_q;
-    logic                    valid1, sign1;
-    logic [SpecialBits-1:0]  side1;
-    logic [ExpWidth-1:0]     prod_exp1;
-    logic [ProdBits-1:0]     sig_prod1;
-    logic [Stage1Bits-1:0]   s1_d, s1_q;
+  oasis_mul_cs #(.AWidth(SigBits), .BWidth(SigBits)) u_mul (
+    .a_i(a_sig), .b_i(b_sig), .sum_o(prod_sum0), .carry_o(prod_carry0)
+  );
+  assign s0_d = {special0, sign0, prod_exp0, prod_sum0, prod_carry0};
+  oasis_fp_pipe #(.Width(Stage0Bits), .Stages(Cuts[0] ? 1 : 0)) u_cut0 (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .valid_i(valid_i), .data_i(s0_d), .valid_o(valid1), .data_o(s0_q)
+  );
+  assign {side1, sign1, prod_exp1, prod_sum1, prod_carry1} = s0_q;
+  // The product fits ProdBits bits: the adder's carry out is not part of it.
+  oasis_add #(.Width(ProdBits)) u_add (
+    .a_i(prod_sum1), .b_i(prod_carry1), .carry_i(1'b0), .sum_o(sig_prod1),
+    .carry_o(unused_prod_carry)
+  );
 
-    assign low0  = LowProdBits'(a_sig) * LowProdBits'(b_sig[LowBits-1:0]);
-    assign high0 = HighProdBits'(a_sig) * HighProdBits'(b_sig[SigBits-1:LowBits]);
-    assign s0_d  = {special0, sign0, prod_exp0, low0, high0};
-    oasis_fp_pipe #(.Width(Stage0Bits), .Stages(1)) u_cut0 (
-      .clk_i(clk_i), .rst_ni(rst_ni),
-      .valid_i(valid_i), .data_i(s0_d), .valid_o(valid1), .data_o(s0_q)
-    );
-    assign {side1, sign1, prod_exp1, low1, high1} = s0_q;
-    assign sig_prod1 = (ProdBits'(high1) << LowBits) + ProdBits'(low1);
-
-    assign s1_d = {side1, sign1, prod_exp1, sig_prod1};
-    oasis_fp_pipe #(.Width(Stage1Bits), .Stages(Cuts[1] ? 1 : 0)) u_cut1 (
-      .clk_i(clk_i), .rst_ni(rst_ni),
-      .valid_i(valid1), .data_i(s1_d), .valid_o(valid2), .data_o(s1_q)
-    );
-    assign {side2, sign2, prod_exp2, sig_prod2} = s1_q;
-  end else begin : g_whole
-    logic [Stage1Bits-1:0] s1_d, s1_q;
-
-    assign s1_d = {special0, sign0, prod_exp0, ProdBits'(a_sig) * ProdBits'(b_sig)};
-    oasis_fp_pipe #(.Width(Stage1Bits), .Stages(Cuts[1] ? 1 : 0)) u_cut1 (
-      .clk_i(clk_i), .rst_ni(rst_ni),
-      .valid_i(valid_i), .data_i(s1_d), .valid_o(valid2), .data_o(s1_q)
-    );
-    assign {side2, sign2, prod_exp2, sig_prod2} = s1_q;
-  end
+  assign s1_d = {side1, sign1, prod_exp1, sig_prod1};
+  oasis_fp_pipe #(.Width(Stage1Bits), .Stages(Cuts[1] ? 1 : 0)) u_cut1 (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .valid_i(valid1), .data_i(s1_d), .valid_o(valid2), .data_o(s1_q)
+  );
+  assign {side2, sign2, prod_exp2, sig_prod2} = s1_q;
 
   // --- places 2 and 3 are inside the rounding.
   logic [Width-1:0] rounded;

@@ -84,20 +84,59 @@ module oasis_fp_round #(
     assign sig_w = {sig_i, {PadBits{1'b0}}};
   end
 
-  // Normalisation: shift the leading one to the top, in LzBits steps of
-  // 2^k places each, largest first; lz counts the places.
-  always_comb begin
-    norm0 = sig_w;
-    lz    = '0;
-    for (int j = 0; j < LzBits; j++) begin
-      if ((norm0 >> (WorkBits - (1 << (LzBits - 1 - j)))) == '0) begin
-        norm0 = norm0 << (1 << (LzBits - 1 - j));
-        lz[LzBits-1-j] = 1'b1;
+  // Normalisation: the leading zeros counted by a tree, then the leading one shifted to the
+  // top in LzBits steps of 2^k places each, largest first. Level l of the tree has a node for
+  // every 2^l bits of the operand, padded below with zeros to 2^LzBits: whether they hold a one,
+  // and if so how many zeros lead them (l bits). A node's count is its upper half's when that
+  // holds a one, else the half's width plus its lower half's count; so the count's bits come
+  // high first, each one level after the one above it, and each step of the shift waits only
+  // for its own bit.
+  localparam int LzWidth = 1 << LzBits;
+  for (genvar l = 0; l <= LzBits; l++) begin : g_lz
+    localparam int Nodes = LzWidth >> l;
+    localparam int CountBits = l > 0 ? l : 1;
+    logic [Nodes-1:0]           any;
+    logic [Nodes*CountBits-1:0] count;
+    if (l == 0) begin : g_bits
+      assign any   = LzWidth'(sig_w) << (LzWidth - WorkBits);
+      assign count = '0;
+    end else begin : g_merge
+      for (genvar n = 0; n < Nodes; n++) begin : g_node
+        logic hi, lo;
+        assign hi     = g_lz[l-1].any[2*n+1];
+        assign lo     = g_lz[l-1].any[2*n];
+        assign any[n] = hi | lo;
+        if (l == 1) begin : g_leaf
+          assign count[n] = !hi;
+        end else begin : g_inner
+          assign count[n*l +: l] = hi ? {1'b0, g_lz[l-1].count[(2*n+1)*(l-1) +: l-1]}
+                                      : {1'b1, g_lz[l-1].count[(2*n)*(l-1) +: l-1]};
+        end
       end
     end
   end
+  assign lz = g_lz[LzBits].count;
+  // Level 0 counts nothing; the root's one is known to be there (sig_i is nonzero).
+  logic unused_lz;
+  assign unused_lz = (^g_lz[0].count) ^ g_lz[LzBits].any[0];
 
-  assign field0 = FieldBits'(exp_i) - FieldBits'(lz);
+  always_comb begin
+    norm0 = sig_w;
+    for (int j = 0; j < LzBits; j++) begin
+      if (lz[LzBits-1-j]) norm0 = norm0 << (1 << (LzBits - 1 - j));
+    end
+  end
+
+  // exp_i - lz as exp_i + ~lz + 1, with the prefix adder: the count's low bits come last.
+  logic [FieldBits-1:0] exp_wide, lz_inv, field0_sum;
+  logic                 unused_field0_carry;
+  assign exp_wide = FieldBits'(exp_i);
+  assign lz_inv   = {{(FieldBits - LzBits){1'b1}}, ~lz};
+  oasis_add #(.Width(FieldBits)) u_field0 (
+    .a_i(exp_wide), .b_i(lz_inv), .carry_i(1'b1), .sum_o(field0_sum),
+    .carry_o(unused_field0_carry)
+  );
+  assign field0 = field0_sum;
 
   // Place 0: the normalised value, its sign and the side data.
   localparam int Cut0Bits = 1 + FieldBits + WorkBits + SideBits;
