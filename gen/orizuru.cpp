@@ -524,9 +524,11 @@ string behavioural_trees(const OrizuruTiming& t) {
   if (leaf_regs > t.padded_leaves) {
     throw std::logic_error("orizuru: the leaf units read past the leaf registers");
   }
+  // Four comparisons a line, the lines after the first under the first.
   string cut_levels;
   for (size_t i = 0; i < t.pop_cuts.size(); ++i) {
-    cut_levels += fmt::format("{}j == {}", i == 0 ? "" : " || ", cut_name(i));
+    const char* join = i == 0 ? "" : i % 4 == 0 ? " ||\n                       " : " || ";
+    cut_levels += fmt::format("{}j == {}", join, cut_name(i));
   }
   string s = fmt::format(
       "  // The behavioural form: each side's tree, padded to Leaves leaves, as one loop over\n"

@@ -29,18 +29,18 @@ FpSegments fp_add_segments(const FpFormat& f) {
   return {half ? "binary16 adder" : "binary32 adder",
           {"order by magnitude", "align", "add significands", "normalise",
            "shift and decide the rounding", "increment and pack"},
-          half ? std::vector<double>{21, 11, 22, 23, 22, 16}
-               : std::vector<double>{28, 14, 27, 30, 26, 17},
-          half ? 77.0 : 110.0};
+          half ? std::vector<double>{21, 12, 22, 18, 19, 16}
+               : std::vector<double>{29, 14, 29, 28, 22, 18},
+          half ? 67.0 : 97.0};
 }
 
 FpSegments fp_mul_segments(const FpFormat& f) {
   const bool half = f.width() == 16;
   return {half ? "binary16 multiplier" : "binary32 multiplier",
-          {"partial products", "add partial products", "normalise", "shift and decide the rounding",
-           "increment and pack"},
-          half ? std::vector<double>{30, 24, 31, 19, 16} : std::vector<double>{53, 47, 50, 21, 17},
-          half ? 77.0 : 122.0};
+          {"partial products to carry-save", "add carry-save", "normalise",
+           "shift and decide the rounding", "increment and pack"},
+          half ? std::vector<double>{23, 19, 21, 18, 16} : std::vector<double>{31, 35, 28, 20, 16},
+          half ? 66.0 : 85.0};
 }
 
 std::vector<FpSegments> fp_pipelined_units() {

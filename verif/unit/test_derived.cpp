@@ -195,25 +195,26 @@ TEST(Derived, KRoundBaselinePops) {
 
 // The MAC-line baseline's operand stage: from the clock target when -1, by the
 // delay model's multiplexers and first multiplier stage against the budget of
-// a stage from an input port (the default config's binary16 line: 45.6 FO4 at
-// 50 FO4, over its 44; 69.6 at 80, within 71; 92.6 at 130, one whole
-// multiplier, within 116); a cycle more of latency, the same rows a cycle.
+// a stage from an input port (the default config's binary16 line: 38.6 FO4 at
+// 50 FO4 with three stages, within its 44; 81.6 at 80 with one stage, a whole
+// multiplier, over its 71; the same at 130, within 116); a cycle more of
+// latency, the same rows a cycle.
 TEST(Derived, MacLineOperandStage) {
   const auto line = [](std::vector<std::string> sets) {
     return derive(load_config(kDefault, sets)).mac_line_baseline;
   };
   const FpFormat half{5, 10};
-  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, 4), 45.6, 1e-9);
-  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, 2), 69.6, 1e-9);
-  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, 1), 92.6, 1e-9);
+  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, 3), 38.6, 1e-9);
+  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, 2), 57.6, 1e-9);
+  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, 1), 81.6, 1e-9);
   EXPECT_NEAR(input_stage_budget_fo4(80), 71, 1e-9);
   EXPECT_FALSE(line({}).operand_stage);
-  EXPECT_TRUE(line({"accumulator=fp16", "target_period_fo4=50"}).operand_stage);
-  EXPECT_FALSE(line({"accumulator=fp16", "target_period_fo4=80"}).operand_stage);
+  EXPECT_FALSE(line({"accumulator=fp16", "target_period_fo4=50"}).operand_stage);
+  EXPECT_TRUE(line({"accumulator=fp16", "target_period_fo4=80"}).operand_stage);
   EXPECT_FALSE(line({"accumulator=fp16", "target_period_fo4=130"}).operand_stage);
   EXPECT_FALSE(line({"target_period_fo4=130"}).operand_stage);
   EXPECT_FALSE(
-      line({"accumulator=fp16", "target_period_fo4=50", "mac_line_operand_stage=0"}).operand_stage);
+      line({"accumulator=fp16", "target_period_fo4=80", "mac_line_operand_stage=0"}).operand_stage);
   EXPECT_TRUE(line({"mac_line_operand_stage=1"}).operand_stage);
   const MacLineTiming off = line({});
   const MacLineTiming on = line({"mac_line_operand_stage=1"});

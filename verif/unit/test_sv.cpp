@@ -338,11 +338,11 @@ TEST(FpCuts, RegistersGoWhereTheDelayIs) {
       EXPECT_GE(all.output_stages, 2);
     }
   }
-  // The binary32 adder's 28 | 14 | 27 | 30 | 26 | 17 FO4 with one register:
-  // after the addition, 69 and 73.
+  // The binary32 adder's 29 | 14 | 29 | 28 | 22 | 18 FO4 with one register:
+  // after the addition, 72 and 68.
   const FpCuts one = place_cuts(fp_add_segments(kBinary32Format), 1);
   EXPECT_EQ(one.mask, 0b00100u);
-  EXPECT_EQ(one.stage_fo4, (std::vector<double>{69, 73}));
+  EXPECT_EQ(one.stage_fo4, (std::vector<double>{72, 68}));
 }
 
 // In a chain of units a unit's last register is after it, so that no stage
@@ -363,12 +363,12 @@ TEST(FpCuts, AChainKeepsARegisterAfterEachUnit) {
       }
     }
   }
-  // The binary32 multiplier's 53 | 47 | 50 | 21 | 17 FO4 with two registers:
-  // one after the partial products are added, one after the unit.
+  // The binary32 multiplier's 31 | 35 | 28 | 20 | 16 FO4 with two registers:
+  // one after the carry-save product is added, one after the unit.
   const FpCuts two = place_chain_cuts(fp_mul_segments(kBinary32Format), 2);
   EXPECT_EQ(two.mask, 0b0010u);
   EXPECT_EQ(two.output_stages, 1);
-  EXPECT_EQ(two.stage_fo4, (std::vector<double>{100, 88}));
+  EXPECT_EQ(two.stage_fo4, (std::vector<double>{66, 64}));
 }
 
 // A clock target picks the stage count (docs/fp_rtl.md, Pipelining), the
@@ -389,20 +389,23 @@ TEST(FpCuts, AClockTargetSetsTheStages) {
   };
   // The stages are counted for units in a chain (place_chain_cuts): one
   // register after each unit, so at least one; at 130 FO4 the binary32
-  // multiplier's 122 FO4 needs a second, inside it.
+  // adder's 97 FO4 whole fits with it, at 80 the adder needs two inside, at
+  // 50 four (its segments but the last two alone).
   EXPECT_EQ(stages_at(250), std::pair(1, true));
-  EXPECT_EQ(stages_at(130), std::pair(2, true));
-  EXPECT_EQ(stages_at(80), std::pair(4, true));
-  // Below what the longest segment allows: every stage, and said so.
-  EXPECT_EQ(stages_at(50), std::pair(6, false));
+  EXPECT_EQ(stages_at(130), std::pair(1, true));
+  EXPECT_EQ(stages_at(80), std::pair(3, true));
+  EXPECT_EQ(stages_at(50), std::pair(5, true));
+  // Below what the longest segment allows (the multiplier's 35 FO4 addition
+  // against a 31 FO4 budget): every stage, and said so.
+  EXPECT_EQ(stages_at(40), std::pair(6, false));
   // The target wins over a stage count given beside it.
   const Config c =
-      load_config(kConfigs + "default.json", {"fp_pipeline_stages=0", "target_period_fo4=130"});
-  EXPECT_EQ(c.fp_pipeline_stages, 2);
-  EXPECT_EQ(parse_config(to_json(c), "written back").fp_pipeline_stages, 2);
+      load_config(kConfigs + "default.json", {"fp_pipeline_stages=0", "target_period_fo4=80"});
+  EXPECT_EQ(c.fp_pipeline_stages, 3);
+  EXPECT_EQ(parse_config(to_json(c), "written back").fp_pipeline_stages, 3);
   // The units counted are those of the accumulator format: binary16 units
-  // (77 FO4 whole each) fit 130 FO4 with their one register after them.
-  EXPECT_EQ(load_config(kConfigs + "default.json", {"accumulator=fp16", "target_period_fo4=130"})
+  // (67 and 66 FO4 whole) fit 80 FO4 with their one register after them.
+  EXPECT_EQ(load_config(kConfigs + "default.json", {"accumulator=fp16", "target_period_fo4=80"})
                 .fp_pipeline_stages,
             1);
 }
