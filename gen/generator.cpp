@@ -346,7 +346,12 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
                     "', dependencies first, relative to this folder.\n"
                     "// Where its path holds a space, run Verilator from here:\n"
                     "// verilator -F " +
-                    name + ".f\n";
+                    name +
+                    ".f\n"
+                    "// The block's top module first: a list may hold modules only synthesis\n"
+                    "// instantiates (the full adders of a multiplier's tree).\n"
+                    "--top-module " +
+                    module_name(c, name) + "\n";
     for (const auto& file : list) {
       f += file + "\n";
       if (all_seen.insert(file).second) all.push_back(file);

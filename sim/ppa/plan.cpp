@@ -93,7 +93,8 @@ std::vector<std::string> file_list(const fs::path& dir, const std::string& block
   std::istringstream list(read_text(dir / (block + ".f")));
   std::string line;
   while (std::getline(list, line)) {
-    if (line.empty() || line.rfind("//", 0) == 0) continue;
+    // Comments, and options such as the top module's name.
+    if (line.empty() || line.rfind("//", 0) == 0 || line.rfind('-', 0) == 0) continue;
     sources.push_back(line);
   }
   return sources;

@@ -225,7 +225,7 @@ Block measure(const fs::path& build, const fs::path& root, const std::string& na
     const fs::path list = rtl / (name + ".f");
     if (!fs::exists(list)) continue;  // the run failed before it generated anything
     for (const auto& l : read_lines(list)) {
-      if (l.empty() || l.starts_with("//")) continue;
+      if (l.empty() || l.starts_with("//") || l.starts_with('-')) continue;  // comments, options
       Source s{r.label, fs::weakly_canonical(rtl / l), r.label + "/" + l, "", {}};
       map_primitive(s, root);
       b.sources[s.path.string()] = std::move(s);

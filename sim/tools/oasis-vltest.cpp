@@ -297,9 +297,9 @@ int run(int argc, char** argv) {
   }
 
   // The behavioural form, automatic for a design whose Index Counter arrays hold many full
-  // adders: the generator's macro defined, and the top module named, since the compressor
-  // tree's and the adder's modules are then instantiated by nothing and Verilator would take
-  // them for top modules. -fno-dfg: Verilator 5.006's data-flow optimizer joins the
+  // adders: the generator's macro defined (the file list names the top module, since the
+  // compressor tree's and the adder's modules are then instantiated by nothing and Verilator
+  // would take them for top modules). -fno-dfg: Verilator 5.006's data-flow optimizer joins the
   // assignments to the parts of a wide vector (a generate loop's lanes) into one concatenation
   // it rebuilds part by part at every evaluation. With the optimizer on, the paper core
   // simulated 150 cycles a second, off 237 (the Concat Units then one loop); the behavioural
@@ -315,8 +315,7 @@ int run(int argc, char** argv) {
   }
   std::vector<std::string> defines;
   if (o.behavioural == 1) {
-    defines = {"-D" + man.m.at("behavioural_macro").get<std::string>(), "--top-module", top,
-               "-fno-dfg"};
+    defines = {"-D" + man.m.at("behavioural_macro").get<std::string>(), "-fno-dfg"};
   }
   // Hierarchical verilation, automatic for a large core. Verilator 5.006's hierarchical build
   // writes the sources' absolute paths into its makefile, which make cannot take when they
