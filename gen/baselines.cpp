@@ -347,19 +347,9 @@ class MacLineBaselineBlock final : public Block {
     const Derived d = derive(c);
     const MacLineTiming& tm = d.mac_line_baseline;
     const bool fp32 = c.accumulator == AccumulatorFormat::kFp32;
-    // Conversions (widening, the final rounding) only with a binary32 accumulator.
-    out.primitives = {"oasis_add.sv",
-                      "oasis_inc.sv",
-                      "oasis_fp_round.sv",
-                      "oasis_fp_add.sv",
-                      "oasis_fp_add_staged.sv",
-                      "oasis_fp_mul.sv",
-                      "oasis_fp_mul_staged.sv",
-                      "oasis_mul_cs.sv",
-                      "oasis_fa.sv",
-                      "oasis_ha.sv",
-                      "oasis_fp_pipe.sv"};
-    if (fp32) out.primitives.push_back("oasis_fp_convert.sv");
+    // Conversions (widening, the final rounding) only with a binary32 accumulator:
+    // drop_unused_units takes them out otherwise.
+    out.primitives = fp_unit_primitives();
     const FpFormat& f = d.accumulator;
     const int aw = f.width();
     const int S = c.fp_pipeline_stages;
@@ -380,9 +370,10 @@ class MacLineBaselineBlock final : public Block {
                     "is set; y_valid_o is set for one cycle per row.",
                     B, M, f.name(), tm.tree_levels, tm.trees, std::min(M, c.mac_tree_inputs), S,
                     tm.slots,
-                    tm.operand_stage ? ", and one between the operand multiplexers and the "
-                                       "multipliers"
-                                     : ""));
+                    tm.operand_stage
+                        ? ", and one between the operand multiplexers (and the widening) and the "
+                          "multipliers"
+                        : ""));
     m.header_localparam("Channels", K, "Channels K of a token and of a weight row.");
     m.header_localparam("Macs", M, "Multiply-accumulates a cycle, M.");
     m.header_localparam("Centroids", d.weight_centroids, "Weight centroids, 2^nW.");
@@ -465,14 +456,18 @@ class MacLineBaselineBlock final : public Block {
         range(aw), bw);
     m.op("eq", bw, "x", int64_t(M) * (B - 1));
     m.op("eq", nW, "w", int64_t(M) * (d.weight_centroids - 1));
+    // The operand register, when there is one, holds the operands widened to the accumulator's
+    // format: the widening shares the multiplexers' cycle, not the multiplier's.
+    const string widened_x = op_stage ? "x_w" : "x_a", widened_w = op_stage ? "w_w" : "w_a";
+    if (op_stage) m << fmt::format("    logic {} x_w, w_w;\n", range(aw));
+    widen(m, f, "u_widen_x", "x", widened_x, "    ", "Macs");
+    widen(m, f, "u_widen_w", "w", widened_w, "    ", "Macs");
     if (op_stage) {
-      m << "    logic [15:0] x_op, w_op;\n    logic [31:0] ops;\n";
-      m << pipe("u_operand_pipe", "32", "OperandStages", "w_valid_i", "{x, w}", "op_lane_valid[i]",
-                "ops", "    ");
-      m << "    assign {x_op, w_op} = ops;\n";
+      m << "    logic [2*AccBits-1:0] ops;\n";
+      m << pipe("u_operand_pipe", "2*AccBits", "OperandStages", "w_valid_i", "{x_w, w_w}",
+                "op_lane_valid[i]", "ops", "    ");
+      m << "    assign {x_a, w_a} = ops;\n";
     }
-    widen(m, f, "u_widen_x", op_stage ? "x_op" : "x", "x_a", "    ", "Macs");
-    widen(m, f, "u_widen_w", op_stage ? "w_op" : "w", "w_a", "    ", "Macs");
     chain_unit(m, f, FpOp::kMul, "u_mul", "x_a", "w_a", "prod[i*AccBits +: AccBits]", S, op_valid,
                "prod_valid[i]", "    ", "Macs");
     m << fmt::format("    assign prod_p[i] = i < LastLanes || !{};\n  end\n", op_last);

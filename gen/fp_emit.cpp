@@ -152,6 +152,21 @@ void chain_stage(SvModule& m, const FpFormat& f, FpOp op, const string& inst, co
   m.pipe_stage(stage, cuts.output_stages, valid, fields);
 }
 
+std::vector<string> fp_unit_primitives() {
+  return {"oasis_add.sv",
+          "oasis_inc.sv",
+          "oasis_fp_round.sv",
+          "oasis_fp_add.sv",
+          "oasis_fp_add_staged.sv",
+          "oasis_fp_mul.sv",
+          "oasis_fp_mul_staged.sv",
+          "oasis_mul_cs.sv",
+          "oasis_fa.sv",
+          "oasis_ha.sv",
+          "oasis_fp_convert.sv",
+          "oasis_fp_pipe.sv"};
+}
+
 void drop_unused_units(BlockOutput& out, const Config& c) {
   const auto used = [&](const string& module) {
     for (const SvFile& file : out.files) {

@@ -101,6 +101,11 @@ void chain_stage(SvModule& m, const FpFormat& f, FpOp op, const string& inst, co
                  const string& b, const string& stage, int stages, const string& valid_i,
                  std::vector<Field> fields, const string& result);
 
+/// The rtl/ files of the floating-point adders, multipliers and format
+/// conversions and of the primitives they instantiate, for a block that uses
+/// them (drop_unused_units then takes out the units it does not).
+std::vector<string> fp_unit_primitives();
+
 /// Drops from a block's primitives the combinational oasis_fp_add.sv and
 /// oasis_fp_mul.sv when none of its files instantiates them (every unit of that
 /// kind has registers inside), oasis_fp_convert.sv likewise (a binary16 line

@@ -777,20 +777,8 @@ class PeLineBlock final : public Block {
     const string module = module_name(c, name());
     const Dims d(c);
     const LineTiming& t = d.t;
-    out.primitives = {"oasis_add.sv",
-                      "oasis_inc.sv",
-                      "oasis_fp_round.sv",
-                      "oasis_fp_add.sv",
-                      "oasis_fp_add_staged.sv",
-                      "oasis_fp_mul.sv",
-                      "oasis_fp_mul_staged.sv",
-                      "oasis_fp_convert.sv",
-                      "oasis_fp_from_uint.sv",
-                      "oasis_mul_cs.sv",
-                      "oasis_fa.sv",
-                      "oasis_ha.sv",
-                      "oasis_fp_pipe.sv",
-                      "oasis_fifo.sv"};
+    out.primitives = fp_unit_primitives();
+    out.primitives.insert(out.primitives.end(), {"oasis_fp_from_uint.sv", "oasis_fifo.sv"});
     out.uses = {"index_counter_array"};
     const auto part = [&](const string& suffix) { return module + "_" + suffix; };
     // The tree level; drop_unused_units takes it out when no tree has two inputs.

@@ -163,15 +163,25 @@ namespace {
 // Calibrated on one path, the default config's MAC-line baseline in binary16
 // at 50 FO4 with four stages (OpenSTA, docs/ppa.md): 47.6 FO4 from w_data_i
 // (after its input delay) to a register inside the multiplier, less the
-// register's setup (kSetupFo4) and the partial products' 31 (fp_mul_segments),
-// leaves 15.6 FO4 for the 4 levels of the 16-entry codebook multiplexer.
+// register's setup (kSetupFo4) and the partial products' 31 (fp_mul_segments
+// of the multiplier then, two partial products where its carry-save tree now
+// is), leaves 15.6 FO4 for the 4 levels of the 16-entry codebook multiplexer.
 constexpr double kSelectLevelFo4 = 3.9;
+
+// Calibrated on one path, the default config's MAC-line baseline in binary32
+// at 130 FO4 with one stage and no operand register (OpenSTA, docs/ppa.md):
+// 137 FO4 from w_data_i (after its input delay) to the multiplier's register,
+// less the 4 multiplexer levels (kSelectLevelFo4) and the multiplier's whole
+// 85 (fp_mul_segments), leaves 36 FO4 for the widening of the operands to
+// binary32 and what the multiplier loses behind it in that path.
+constexpr double kWidenFo4 = 36;
 
 }  // namespace
 
 double mac_line_operand_path_fo4(int weight_bits, int beats, const FpFormat& format, int stages) {
   const int levels = std::max(weight_bits, clog2(beats));
-  return kSelectLevelFo4 * levels +
+  const double widen = format.width() > 16 ? kWidenFo4 : 0;
+  return kSelectLevelFo4 * levels + widen +
          place_chain_cuts(fp_mul_segments(format), stages).stage_fo4.front();
 }
 
