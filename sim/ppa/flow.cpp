@@ -113,9 +113,10 @@ std::string yosys_synth_script(const BlockJob& job, const Technology& tech) {
   s += fmt::format("hierarchy -check -top {}\n", job.top);
   for (const auto& m : job.blackboxes) s += fmt::format("blackbox {}\n", m);
   s += "proc\ncheck -assert\nselect -assert-none t:$dlatch t:$adlatch t:$dlatchsr\n";
-  // Full and half adders written as such go to the library's adder cells:
-  // abc cannot map to cells with two outputs.
-  if (tech.has_adders()) s += "techmap -map adders.v\n";
+  // Full and half adders written as such go to the library's adder cells
+  // (abc cannot map to cells with two outputs), after flattening: until then
+  // they stay cells of their own.
+  if (tech.has_adders()) s += "setattr -mod -set keep_hierarchy 1 oasis_fa oasis_ha\n";
   // synth module by module: on one flat module its resource sharing alone
   // takes minutes.
   s += fmt::format("synth -top {}\ncheck -assert\n", job.top);
@@ -142,6 +143,15 @@ std::string yosys_map_script(const BlockJob& job, const Technology& tech, const 
   }
   for (const auto& r : regs) s += fmt::format("setattr -set keep 1 w:{0} w:{0}[*]\n", r);
   s += "flatten\nopt -fast\n";
+  if (tech.has_adders()) {
+    // An adder with a constant input (a multiplier's partial product that is
+    // always 0, such as the low bits of a binary16 value widened to binary32)
+    // becomes logic, which the constant folds; its outputs may make adders
+    // after it constant too, one level of a tree a round. The others become
+    // the library's cells.
+    for (int i = 0; i < kConstantAdderRounds; ++i) s += "techmap -map adders_const.v\nopt -fast\n";
+    s += "techmap -map adders.v\ntechmap\nopt -fast\ndelete oasis_fa oasis_ha\n";
+  }
   const double ps = c.period * tech.lib.time_unit_seconds() * 1e12;
   s += "dfflibmap -liberty cells.lib\n";
   s += fmt::format("abc -liberty cells.lib -D {:.0f} -constr abc.constr\n", ps);
@@ -353,6 +363,24 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
                          "  {} _TECHMAP_REPLACE_ (.A(a_i), .B(b_i), .YS(sum_o), .YC(carry_o));\n"
                          "endmodule\n",
                          tech.full_adder, tech.half_adder));
+  write_text(work / "adders_const.v",
+             "// oasis_fa / oasis_ha with a constant input to logic; the others are left.\n"
+             "module oasis_fa (input a_i, input b_i, input c_i, output sum_o, output carry_o);\n"
+             "  parameter _TECHMAP_CONSTMSK_a_i_ = 0;\n"
+             "  parameter _TECHMAP_CONSTMSK_b_i_ = 0;\n"
+             "  parameter _TECHMAP_CONSTMSK_c_i_ = 0;\n"
+             "  wire _TECHMAP_FAIL_ = !(_TECHMAP_CONSTMSK_a_i_ || _TECHMAP_CONSTMSK_b_i_ ||\n"
+             "                          _TECHMAP_CONSTMSK_c_i_);\n"
+             "  assign sum_o = a_i ^ b_i ^ c_i;\n"
+             "  assign carry_o = (a_i & b_i) | (c_i & (a_i ^ b_i));\n"
+             "endmodule\n"
+             "module oasis_ha (input a_i, input b_i, output sum_o, output carry_o);\n"
+             "  parameter _TECHMAP_CONSTMSK_a_i_ = 0;\n"
+             "  parameter _TECHMAP_CONSTMSK_b_i_ = 0;\n"
+             "  wire _TECHMAP_FAIL_ = !(_TECHMAP_CONSTMSK_a_i_ || _TECHMAP_CONSTMSK_b_i_);\n"
+             "  assign sum_o = a_i ^ b_i;\n"
+             "  assign carry_o = a_i & b_i;\n"
+             "endmodule\n");
   write_text(work / "abc.constr",
              fmt::format("set_driving_cell {}\nset_load {:.6g}\n", tech.buffer, tech.fo4_load()));
   write_text(work / "synth.ys", yosys_synth_script(job, tech));

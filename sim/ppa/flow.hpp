@@ -122,6 +122,11 @@ std::string sta_script(const std::string& top, bool clocked, const Technology& t
 
 /// Bumped whenever the flow changes what it measures, so older results are
 /// not reused.
-inline constexpr int kFlowVersion = 4;
+inline constexpr int kFlowVersion = 5;
+
+/// Rounds of turning full and half adders with a constant input into logic
+/// before the rest become the library's cells: a level of a tree a round (the
+/// binary32 multiplier's carry-save tree has 7).
+inline constexpr int kConstantAdderRounds = 10;
 
 }  // namespace oasis::ppa
