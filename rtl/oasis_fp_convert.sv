@@ -65,8 +65,24 @@ module oasis_fp_convert #(
     .result_o(rounded)
   );
 
+  // A conversion to a format that holds every input value (more fraction bits, and a normal
+  // range reaching below the input's smallest subnormal) is exact, and its result's last
+  // OutFracBits - InFracBits fraction bits are 0: said here as constants, so that synthesis
+  // sees them (a multiplier of widened values then has that many zero rows).
+  localparam bit Exact = OutFracBits >= InFracBits && OutBias >= InBias + InFracBits;
+  localparam int ZeroBits = Exact ? OutFracBits - InFracBits : 0;
+  logic [OutWidth-1:0] value;
+
+  if (ZeroBits > 0) begin : g_exact
+    logic unused_low;
+    assign value      = {rounded[OutWidth-1:ZeroBits], {ZeroBits{1'b0}}};
+    assign unused_low = |rounded[ZeroBits-1:0];
+  end else begin : g_rounded
+    assign value = rounded;
+  end
+
   always_comb begin
-    result_o = rounded;
+    result_o = value;
     if (is_nan) begin
       result_o = {1'b0, {OutExpBits{1'b1}}, 1'b1, {(OutFracBits-1){1'b0}}};
     end else if (is_inf) begin

@@ -16,6 +16,15 @@ namespace {
 constexpr double kRegisterFo4 = 5;
 constexpr double kSetupFo4 = 1;
 
+// Calibrated on one path, the default config's MAC-line baseline in binary32
+// at 130 FO4 with one stage and no operand register (OpenSTA, docs/ppa.md):
+// 137 FO4 from w_data_i (after its input delay) to the multiplier's register,
+// less the 4 multiplexer levels (kSelectLevelFo4) and the multiplier's whole
+// 85 (fp_mul_segments), leaves 36 FO4 for the widening of the operands to
+// binary32 and what the multiplier loses behind it in that path. The merge's
+// scaling by act_scale_i measured the same (123 FO4 from the port).
+constexpr double kWidenFo4 = 36;
+
 }  // namespace
 
 // Segment delays in FO4, measured with OpenSTA on each unit synthesized by
@@ -102,12 +111,24 @@ bool fits_period(const FpCuts& cuts, int period_fo4) {
 }
 
 int fp_stages_for_period(int period_fo4, const FpFormat& format, int max_stages) {
-  for (int s = 1; s < max_stages; ++s) {
+  // The units, each in a chain; and in a format wider than binary16, a binary16 input widened
+  // into a multiplier's first stage (the merge's scaling by act_scale_i), where some stage
+  // count allows it.
+  const auto units_fit = [&](int s) {
     bool fits = true;
     for (const FpSegments& unit : {fp_add_segments(format), fp_mul_segments(format)}) {
       fits = fits && fits_period(place_chain_cuts(unit, s), period_fo4);
     }
-    if (fits) return s;
+    return fits;
+  };
+  const auto widened_fits = [&](int s) {
+    return format.width() == 16 ||
+           kWidenFo4 + place_chain_cuts(fp_mul_segments(format), s).stage_fo4.front() <=
+               input_stage_budget_fo4(period_fo4);
+  };
+  const bool widened_can = widened_fits(max_stages);
+  for (int s = 1; s < max_stages; ++s) {
+    if (units_fit(s) && (widened_fits(s) || !widened_can)) return s;
   }
   return max_stages;
 }
@@ -167,14 +188,6 @@ namespace {
 // of the multiplier then, two partial products where its carry-save tree now
 // is), leaves 15.6 FO4 for the 4 levels of the 16-entry codebook multiplexer.
 constexpr double kSelectLevelFo4 = 3.9;
-
-// Calibrated on one path, the default config's MAC-line baseline in binary32
-// at 130 FO4 with one stage and no operand register (OpenSTA, docs/ppa.md):
-// 137 FO4 from w_data_i (after its input delay) to the multiplier's register,
-// less the 4 multiplexer levels (kSelectLevelFo4) and the multiplier's whole
-// 85 (fp_mul_segments), leaves 36 FO4 for the widening of the operands to
-// binary32 and what the multiplier loses behind it in that path.
-constexpr double kWidenFo4 = 36;
 
 }  // namespace
 
