@@ -25,6 +25,9 @@ constexpr double kSetupFo4 = 1;
 // scaling by act_scale_i measured the same (123 FO4 from the port).
 constexpr double kWidenFo4 = 36;
 
+// The widening of a binary16 value into `format`: none when it is binary16.
+double widening_fo4(const FpFormat& format) { return format.width() > 16 ? kWidenFo4 : 0; }
+
 }  // namespace
 
 // Segment delays in FO4, measured with OpenSTA on each unit synthesized by
@@ -121,10 +124,10 @@ int fp_stages_for_period(int period_fo4, const FpFormat& format, int max_stages)
     }
     return fits;
   };
+  // (In binary16 there is no widening, and a first stage that fits a stage fits one from a port.)
   const auto widened_fits = [&](int s) {
-    return format.width() == 16 ||
-           kWidenFo4 + place_chain_cuts(fp_mul_segments(format), s).stage_fo4.front() <=
-               input_stage_budget_fo4(period_fo4);
+    return widening_fo4(format) + place_chain_cuts(fp_mul_segments(format), s).stage_fo4.front() <=
+           input_stage_budget_fo4(period_fo4);
   };
   const bool widened_can = widened_fits(max_stages);
   for (int s = 1; s < max_stages; ++s) {
@@ -193,8 +196,7 @@ constexpr double kSelectLevelFo4 = 3.9;
 
 double mac_line_operand_path_fo4(int weight_bits, int beats, const FpFormat& format, int stages) {
   const int levels = std::max(weight_bits, clog2(beats));
-  const double widen = format.width() > 16 ? kWidenFo4 : 0;
-  return kSelectLevelFo4 * levels + widen +
+  return kSelectLevelFo4 * levels + widening_fo4(format) +
          place_chain_cuts(fp_mul_segments(format), stages).stage_fo4.front();
 }
 
