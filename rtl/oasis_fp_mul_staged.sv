@@ -5,6 +5,12 @@
 /// canonical quiet NaN (exponent all ones, fraction 10...0, sign 0) as the only
 /// NaN result (also for 0 * inf). Bit-exact with oasis::mul in model/numerics/fp.hpp.
 ///
+/// Either operand may be in a narrower format than the result (AExpBits ..
+/// BFracBits; binary16 operands of a binary32 product): the unit then multiplies
+/// the operand's own significand, with no widening before it, and the result is
+/// that of the operand widened to the result's format (exact) and multiplied.
+/// An operand's format is never wider than the result's.
+///
 /// Four places inside the datapath may hold a register stage, bit k of Cuts
 /// for place k (docs/fp_rtl.md, Pipelining):
 ///   0: inside the significand multiplier, after its tree of full adders, with the
@@ -21,7 +27,13 @@ module oasis_fp_mul_staged #(
   /// Fraction field width (10: binary16, 23: binary32).
   parameter int FracBits = 23,
   /// The places holding a register stage, one bit each (see above).
-  parameter logic [3:0] Cuts = 4'b0000
+  parameter logic [3:0] Cuts = 4'b0000,
+  /// Exponent and fraction field widths of the first operand.
+  parameter int AExpBits  = ExpBits,
+  parameter int AFracBits = FracBits,
+  /// Exponent and fraction field widths of the second operand.
+  parameter int BExpBits  = ExpBits,
+  parameter int BFracBits = FracBits
 ) (
   /// Clock (unused when Cuts is 0).
   input  logic                      clk_i,
@@ -30,20 +42,28 @@ module oasis_fp_mul_staged #(
   /// The operands are valid this cycle.
   input  logic                      valid_i,
   /// First operand.
-  input  logic [ExpBits+FracBits:0] a_i,
+  input  logic [AExpBits+AFracBits:0] a_i,
   /// Second operand.
-  input  logic [ExpBits+FracBits:0] b_i,
+  input  logic [BExpBits+BFracBits:0] b_i,
   /// prod_o is valid: valid_i of as many cycles ago as Cuts has bits set.
   output logic                      valid_o,
   /// The rounded product.
   output logic [ExpBits+FracBits:0] prod_o
 );
 
-  localparam int Width    = ExpBits + FracBits + 1;
-  localparam int Bias     = (1 << (ExpBits - 1)) - 1;
-  localparam int SigBits  = FracBits + 1;
-  localparam int ProdBits = 2 * SigBits;
-  localparam int ExpWidth = ExpBits + 3;
+  localparam int Width     = ExpBits + FracBits + 1;
+  localparam int Bias      = (1 << (ExpBits - 1)) - 1;
+  localparam int AWidth    = AExpBits + AFracBits + 1;
+  localparam int ABias     = (1 << (AExpBits - 1)) - 1;
+  localparam int ASigBits  = AFracBits + 1;
+  localparam int BWidth    = BExpBits + BFracBits + 1;
+  localparam int BBias     = (1 << (BExpBits - 1)) - 1;
+  localparam int BSigBits  = BFracBits + 1;
+  localparam int ProdBits  = ASigBits + BSigBits;
+  localparam int ExpWidth  = ExpBits + 3;
+  // The product's top bit is worth 2^(a_exp - ABias + b_exp - BBias + 1): biased in the
+  // result's format, a_exp + b_exp - ExpOffset.
+  localparam int ExpOffset = ABias + BBias - Bias - 1;
   // Beside the datapath: whether the result is a special case, and which, as a
   // code of two bits (none, zero, infinity, NaN) and the result's sign. Each
   // stage carries the three bits, not the result they stand for.
@@ -58,27 +78,28 @@ module oasis_fp_mul_staged #(
   // --- before place 0: classify, exponent, partial products
   logic                 sign0;
   logic                 a_nan, b_nan, a_inf, b_inf, a_zero, b_zero;
-  logic [ExpBits-1:0]   a_exp, b_exp;
-  logic [SigBits-1:0]   a_sig, b_sig;
+  logic [AExpBits-1:0]  a_exp;
+  logic [BExpBits-1:0]  b_exp;
+  logic [ASigBits-1:0]  a_sig;
+  logic [BSigBits-1:0]  b_sig;
   logic [ExpWidth-1:0]  prod_exp0;
   logic [SpecialBits-1:0] special0;
 
-  assign sign0  = a_i[Width-1] ^ b_i[Width-1];
-  assign a_nan  = (&a_i[Width-2:FracBits]) && (|a_i[FracBits-1:0]);
-  assign b_nan  = (&b_i[Width-2:FracBits]) && (|b_i[FracBits-1:0]);
-  assign a_inf  = (&a_i[Width-2:FracBits]) && !(|a_i[FracBits-1:0]);
-  assign b_inf  = (&b_i[Width-2:FracBits]) && !(|b_i[FracBits-1:0]);
-  assign a_zero = a_i[Width-2:0] == '0;
-  assign b_zero = b_i[Width-2:0] == '0;
+  assign sign0  = a_i[AWidth-1] ^ b_i[BWidth-1];
+  assign a_nan  = (&a_i[AWidth-2:AFracBits]) && (|a_i[AFracBits-1:0]);
+  assign b_nan  = (&b_i[BWidth-2:BFracBits]) && (|b_i[BFracBits-1:0]);
+  assign a_inf  = (&a_i[AWidth-2:AFracBits]) && !(|a_i[AFracBits-1:0]);
+  assign b_inf  = (&b_i[BWidth-2:BFracBits]) && !(|b_i[BFracBits-1:0]);
+  assign a_zero = a_i[AWidth-2:0] == '0;
+  assign b_zero = b_i[BWidth-2:0] == '0;
 
   // Subnormals have exponent 1 and no hidden bit.
-  assign a_exp = (a_i[Width-2:FracBits] == '0) ? ExpBits'(1) : a_i[Width-2:FracBits];
-  assign b_exp = (b_i[Width-2:FracBits] == '0) ? ExpBits'(1) : b_i[Width-2:FracBits];
-  assign a_sig = {a_i[Width-2:FracBits] != '0, a_i[FracBits-1:0]};
-  assign b_sig = {b_i[Width-2:FracBits] != '0, b_i[FracBits-1:0]};
+  assign a_exp = (a_i[AWidth-2:AFracBits] == '0) ? AExpBits'(1) : a_i[AWidth-2:AFracBits];
+  assign b_exp = (b_i[BWidth-2:BFracBits] == '0) ? BExpBits'(1) : b_i[BWidth-2:BFracBits];
+  assign a_sig = {a_i[AWidth-2:AFracBits] != '0, a_i[AFracBits-1:0]};
+  assign b_sig = {b_i[BWidth-2:BFracBits] != '0, b_i[BFracBits-1:0]};
 
-  // The product's top bit is worth 2^(a_exp + b_exp - 2 Bias + 1).
-  assign prod_exp0 = ExpWidth'(a_exp) + ExpWidth'(b_exp) - ExpWidth'(Bias) + ExpWidth'(1);
+  assign prod_exp0 = ExpWidth'(a_exp) + ExpWidth'(b_exp) - ExpWidth'(ExpOffset);
 
   always_comb begin
     if (a_nan || b_nan || (a_inf && b_zero) || (a_zero && b_inf)) begin
@@ -101,7 +122,7 @@ module oasis_fp_mul_staged #(
   logic [ExpWidth-1:0]    prod_exp1, prod_exp2;
   logic [ProdBits-1:0]    sig_prod2;
 
-  oasis_mul_cs #(.AWidth(SigBits), .BWidth(SigBits)) u_mul (
+  oasis_mul_cs #(.AWidth(ASigBits), .BWidth(BSigBits)) u_mul (
     .a_i(a_sig), .b_i(b_sig), .sum_o(prod_sum0), .carry_o(prod_carry0)
   );
   assign s0_d = {special0, sign0, prod_exp0, prod_sum0, prod_carry0};
