@@ -360,20 +360,18 @@ class MacLineBaselineBlock final : public Block {
     const int bw = tm.beat_bits;
     SvModule m(
         module,
-        fmt::format("FP16 dequantize-and-MAC line, the baseline of the PE line (paper Fig. "
-                    "1c): per weight row, {0} beat(s) of M = {1} weight indices; beat b "
-                    "multiplies x[bM+i] by C_W[iw] (widened to {2}), reduces the M products "
-                    "by a pairwise tree ({3} level(s); {4} tree(s) of {5} inputs), "
-                    "accumulates the beat sums in beat order in {7} partial sum(s), then "
-                    "scales by s_a and s_w and rounds to binary16. {6} register stage(s) per "
-                    "floating-point unit{8}. No backpressure: a beat is taken whenever w_valid_i "
-                    "is set; y_valid_o is set for one cycle per row.",
-                    B, M, f.name(), tm.tree_levels, tm.trees, std::min(M, c.mac_tree_inputs), S,
-                    tm.slots,
-                    tm.operand_stage
-                        ? ", and one between the operand multiplexers (and the widening) and the "
-                          "multipliers"
-                        : ""));
+        fmt::format(
+            "FP16 dequantize-and-MAC line, the baseline of the PE line (paper Fig. "
+            "1c): per weight row, {0} beat(s) of M = {1} weight indices; beat b "
+            "multiplies x[bM+i] by C_W[iw] (into {2}), reduces the M products "
+            "by a pairwise tree ({3} level(s); {4} tree(s) of {5} inputs), "
+            "accumulates the beat sums in beat order in {7} partial sum(s), then "
+            "scales by s_a and s_w and rounds to binary16. {6} register stage(s) per "
+            "floating-point unit{8}. No backpressure: a beat is taken whenever w_valid_i "
+            "is set; y_valid_o is set for one cycle per row.",
+            B, M, f.name(), tm.tree_levels, tm.trees, std::min(M, c.mac_tree_inputs), S, tm.slots,
+            tm.operand_stage ? ", and one between the operand multiplexers and the multipliers"
+                             : ""));
     m.header_localparam("Channels", K, "Channels K of a token and of a weight row.");
     m.header_localparam("Macs", M, "Multiply-accumulates a cycle, M.");
     m.header_localparam("Centroids", d.weight_centroids, "Weight centroids, 2^nW.");
@@ -438,11 +436,11 @@ class MacLineBaselineBlock final : public Block {
     if (op_stage) m << "  logic [Macs-1:0] op_lane_valid;\n";
     m << fmt::format(
         "  for (genvar i = 0; i < Macs; i++) begin : g_lane\n"
-        "    logic [15:0] x, w;\n    logic {0} x_a, w_a;\n"
+        "    logic [15:0] x, w;\n"
         "    always_comb begin\n"
         "      x = act_pad[i*16 +: 16];\n"
         "      for (int b = 1; b < Beats; b++) begin\n"
-        "        if (beat_q == {1}'(b)) x = act_pad[(b*Macs + i)*16 +: 16];\n"
+        "        if (beat_q == {0}'(b)) x = act_pad[(b*Macs + i)*16 +: 16];\n"
         "      end\n"
         "    end\n"
         "    // The Dequantization Unit: C_W[iw].\n"
@@ -453,23 +451,17 @@ class MacLineBaselineBlock final : public Block {
         "16];\n"
         "      end\n"
         "    end\n",
-        range(aw), bw);
+        bw);
     m.op("eq", bw, "x", int64_t(M) * (B - 1));
     m.op("eq", nW, "w", int64_t(M) * (d.weight_centroids - 1));
-    // The operand register, when there is one, holds the operands widened to the accumulator's
-    // format: the widening shares the multiplexers' cycle, not the multiplier's.
-    const string widened_x = op_stage ? "x_w" : "x_a", widened_w = op_stage ? "w_w" : "w_a";
-    if (op_stage) m << fmt::format("    logic {} x_w, w_w;\n", range(aw));
-    widen(m, f, "u_widen_x", "x", widened_x, "    ", "Macs");
-    widen(m, f, "u_widen_w", "w", widened_w, "    ", "Macs");
+    // The multiplier takes the binary16 operands as they are, also into a binary32 product.
     if (op_stage) {
-      m << "    logic [2*AccBits-1:0] ops;\n";
-      m << pipe("u_operand_pipe", "2*AccBits", "OperandStages", "w_valid_i", "{x_w, w_w}",
-                "op_lane_valid[i]", "ops", "    ");
-      m << "    assign {x_a, w_a} = ops;\n";
+      m << "    logic [15:0] x_q, w_q;\n";
+      m << pipe("u_operand_pipe", "2*16", "OperandStages", "w_valid_i", "{x, w}",
+                "op_lane_valid[i]", "{x_q, w_q}", "    ");
     }
-    chain_unit(m, f, FpOp::kMul, "u_mul", "x_a", "w_a", "prod[i*AccBits +: AccBits]", S, op_valid,
-               "prod_valid[i]", "    ", "Macs");
+    chain_unit(m, f, FpOp::kMul, "u_mul", op_stage ? "x_q" : "x", op_stage ? "w_q" : "w",
+               "prod[i*AccBits +: AccBits]", S, op_valid, "prod_valid[i]", "    ", "Macs", kHalfAB);
     m << fmt::format("    assign prod_p[i] = i < LastLanes || !{};\n  end\n", op_last);
     if (op_stage) {
       m << "  logic unused_op_lane_valid;\n  assign unused_op_lane_valid = ^op_lane_valid;\n";
@@ -503,13 +495,10 @@ class MacLineBaselineBlock final : public Block {
     m.pipe_stage("done", d.accumulator_slots + acc.levels * S, "tag_valid && tag_last",
                  {{"sw", 16, "tag_sw"}});
     m << "  logic unused_done_valid;\n  assign unused_done_valid = done_valid;\n";
-    m << fmt::format("  logic {0} sa_a, sw_a;\n", range(aw));
-    widen(m, f, "u_widen_sa", "act_scale_i", "sa_a");
-    chain_stage(m, f, FpOp::kMul, "u_scale_a", acc.value, "sa_a", "mg1", S, acc.valid,
-                {{"sw", 16, "done_sw"}}, "prod");
-    widen(m, f, "u_widen_sw", "mg1_sw", "sw_a");
-    chain_stage(m, f, FpOp::kMul, "u_scale_w", "mg1_prod", "sw_a", "mg2", S, "mg1_valid", {},
-                "prod");
+    chain_stage(m, f, FpOp::kMul, "u_scale_a", acc.value, "act_scale_i", "mg1", S, acc.valid,
+                {{"sw", 16, "done_sw"}}, "prod", kHalfB);
+    chain_stage(m, f, FpOp::kMul, "u_scale_w", "mg1_prod", "mg1_sw", "mg2", S, "mg1_valid", {},
+                "prod", kHalfB);
     if (fp32) {
       m << "  logic [15:0] y16;\n";
       fp_convert(m, f, kBinary16Format, "u_round", "mg2_prod", "y16");

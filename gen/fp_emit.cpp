@@ -32,6 +32,18 @@ std::vector<std::pair<string, string>> format_params(const FpParams& f) {
   return {{"ExpBits", f.exp_bits}, {"FracBits", f.frac_bits}};
 }
 
+// A multiplier's parameters: the result's format, then the formats of its binary16 operands
+// where the result's is wider.
+std::vector<std::pair<string, string>> mul_params(const FpParams& f, const Operands& ops) {
+  std::vector<std::pair<string, string>> params = format_params(f);
+  if (f.width == std::to_string(kBinary16Format.width())) return params;
+  const string e = std::to_string(kBinary16Format.exp_bits);
+  const string fr = std::to_string(kBinary16Format.frac_bits);
+  if (ops.a_half) params.insert(params.end(), {{"AExpBits", e}, {"AFracBits", fr}});
+  if (ops.b_half) params.insert(params.end(), {{"BExpBits", e}, {"BFracBits", fr}});
+  return params;
+}
+
 FpSegments chain_segments(const FpFormat& f, FpOp op) {
   return op == FpOp::kMul ? fp_mul_segments(f) : fp_add_segments(f);
 }
@@ -47,9 +59,9 @@ void fp_add(SvModule& m, const FpParams& f, const string& inst, const string& a,
 }
 
 void fp_mul(SvModule& m, const FpParams& f, const string& inst, const string& a, const string& b,
-            const string& prod, const string& indent, const string& count) {
-  m.inst("oasis_fp_mul", inst, {{"a_i", a}, {"b_i", b}, {"prod_o", prod}}, indent, format_params(f),
-         count);
+            const string& prod, const string& indent, const string& count, const Operands& ops) {
+  m.inst("oasis_fp_mul", inst, {{"a_i", a}, {"b_i", b}, {"prod_o", prod}}, indent,
+         mul_params(f, ops), count);
   m.op("fp_mul", f.width, prod, count);
 }
 
@@ -64,15 +76,6 @@ void fp_convert(SvModule& m, const FpFormat& in, const FpFormat& out, const stri
   m.op("fp_convert", std::to_string(std::max(in.width(), out.width())), result, count);
 }
 
-void widen(SvModule& m, const FpFormat& f, const string& inst, const string& a,
-           const string& result, const string& indent, const string& count) {
-  if (f.width() == 16) {
-    m << fmt::format("{}assign {} = {};\n", indent, result, a);
-    return;
-  }
-  fp_convert(m, kBinary16Format, f, inst, a, result, indent, count);
-}
-
 FpCuts chain_cuts(const FpFormat& f, FpOp op, int stages) {
   return place_chain_cuts(chain_segments(f, op), stages);
 }
@@ -80,7 +83,7 @@ FpCuts chain_cuts(const FpFormat& f, FpOp op, int stages) {
 void staged_unit(SvModule& m, const FpFormat& f, FpOp op, const FpCuts& cuts, const string& inst,
                  const string& a, const string& b, const string& sub, const string& result,
                  const string& valid_i, const string& valid_o, const string& indent,
-                 const string& count) {
+                 const string& count, const Operands& ops) {
   const bool mul = op == FpOp::kMul;
   const FpSegments seg = chain_segments(f, op);
   std::vector<string> stage_fo4;
@@ -101,28 +104,28 @@ void staged_unit(SvModule& m, const FpFormat& f, FpOp op, const FpCuts& cuts, co
   if (!mul) ports.push_back({"sub_i", sub});
   ports.push_back({"valid_o", valid_o});
   ports.push_back({mul ? "prod_o" : "sum_o", result});
-  m.inst(mul ? "oasis_fp_mul_staged" : "oasis_fp_add_staged", inst, ports, indent,
-         {{"ExpBits", std::to_string(f.exp_bits)},
-          {"FracBits", std::to_string(f.frac_bits)},
-          {"Cuts", fmt::format("{}'b{:0{}b}", seg.places(), cuts.mask, seg.places())}},
-         count);
+  std::vector<std::pair<string, string>> params = mul ? mul_params(f, ops) : format_params(f);
+  params.insert(params.begin() + 2,
+                {"Cuts", fmt::format("{}'b{:0{}b}", seg.places(), cuts.mask, seg.places())});
+  m.inst(mul ? "oasis_fp_mul_staged" : "oasis_fp_add_staged", inst, ports, indent, params, count);
   m.op(mul ? "fp_mul" : (op == FpOp::kSub ? "fp_sub" : "fp_add"), std::to_string(f.width()),
        result, count);
 }
 
 FpCuts chain_unit(SvModule& m, const FpFormat& f, FpOp op, const string& inst, const string& a,
                   const string& b, const string& result, int stages, const string& valid_i,
-                  const string& valid_o, const string& indent, const string& count) {
+                  const string& valid_o, const string& indent, const string& count,
+                  const Operands& ops) {
   const FpCuts cuts = chain_cuts(f, op, stages);
   if (cuts.mask == 0) {
     if (op == FpOp::kMul) {
-      fp_mul(m, f, inst, a, b, result, indent, count);
+      fp_mul(m, f, inst, a, b, result, indent, count, ops);
     } else {
       fp_add(m, f, inst, a, b, result, indent, count, op == FpOp::kSub);
     }
   } else {
     staged_unit(m, f, op, cuts, inst, a, b, op == FpOp::kSub ? "1'b1" : "1'b0", result, valid_i,
-                valid_o, indent, count);
+                valid_o, indent, count, ops);
   }
   return cuts;
 }
@@ -140,13 +143,13 @@ std::vector<Field> beside_unit(SvModule& m, const string& stage, const FpCuts& c
 
 void chain_stage(SvModule& m, const FpFormat& f, FpOp op, const string& inst, const string& a,
                  const string& b, const string& stage, int stages, const string& valid_i,
-                 std::vector<Field> fields, const string& result) {
+                 std::vector<Field> fields, const string& result, const Operands& ops) {
   const string unit = stage + "_unit";
   const FpCuts cuts = chain_cuts(f, op, stages);
   const string valid = cuts.mask != 0 ? unit + "_valid" : valid_i;
   m << fmt::format("  logic {} {};\n", range(f.width()), unit);
   if (cuts.mask != 0) m << fmt::format("  logic {};\n", valid);
-  chain_unit(m, f, op, inst, a, b, unit, stages, valid_i, valid);
+  chain_unit(m, f, op, inst, a, b, unit, stages, valid_i, valid, "  ", "1", ops);
   fields = beside_unit(m, stage, cuts, valid_i, std::move(fields));
   fields.push_back({result, f.width(), unit});
   m.pipe_stage(stage, cuts.output_stages, valid, fields);

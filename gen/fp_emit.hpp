@@ -50,17 +50,26 @@ string pipe(const string& inst, int width, int stages, const string& valid_i, co
 void fp_add(SvModule& m, const FpParams& f, const string& inst, const string& a, const string& b,
             const string& sum, const string& indent = "  ", const string& count = "1",
             bool sub = false);
-/// oasis_fp_mul: prod = a * b in format f.
+/// Which operands of a multiplication are binary16 values where the product is in a wider
+/// format: the unit multiplies their own significands, with no widening before it
+/// (oasis_fp_mul_staged's operand formats; the result is that of the values widened, which is
+/// exact, and multiplied). In a binary16 product both are binary16 anyway.
+struct Operands {
+  bool a_half = false;
+  bool b_half = false;
+};
+inline constexpr Operands kSameFormat{false, false};
+inline constexpr Operands kHalfB{false, true};
+inline constexpr Operands kHalfAB{true, true};
+
+/// oasis_fp_mul: prod = a * b in format f, the operands as `ops` says.
 void fp_mul(SvModule& m, const FpParams& f, const string& inst, const string& a, const string& b,
-            const string& prod, const string& indent = "  ", const string& count = "1");
+            const string& prod, const string& indent = "  ", const string& count = "1",
+            const Operands& ops = kSameFormat);
 /// oasis_fp_convert from format `in` to format `out`.
 void fp_convert(SvModule& m, const FpFormat& in, const FpFormat& out, const string& inst,
                 const string& a, const string& result, const string& indent = "  ",
                 const string& count = "1");
-/// binary16 -> f: exact and combinational (a wire when f is binary16).
-void widen(SvModule& m, const FpFormat& f, const string& inst, const string& a,
-           const string& result, const string& indent = "  ", const string& count = "1");
-
 /// A unit of a chain: an addition, a subtraction or a multiplication.
 enum class FpOp { kAdd, kSub, kMul };
 
@@ -71,20 +80,22 @@ FpCuts chain_cuts(const FpFormat& f, FpOp op, int stages);
 /// oasis_fp_add_staged or oasis_fp_mul_staged in format f with registers at
 /// the places of `cuts` (its output_stages are the caller's), preceded by a
 /// comment that says where they are and each stage's estimated delay. `sub`
-/// drives an adder's sub_i.
+/// drives an adder's sub_i; `ops`, a multiplier's operand formats.
 void staged_unit(SvModule& m, const FpFormat& f, FpOp op, const FpCuts& cuts, const string& inst,
                  const string& a, const string& b, const string& sub, const string& result,
                  const string& valid_i, const string& valid_o, const string& indent = "  ",
-                 const string& count = "1");
+                 const string& count = "1", const Operands& ops = kSameFormat);
 
 /// The unit `op` (result = a op b in format f) as one unit of a chain followed
 /// by `stages` register stages, placed by place_chain_cuts: with registers
 /// inside, an oasis_fp_add_staged / oasis_fp_mul_staged with valid_i and
 /// valid_o; without, the combinational unit (valid_i and valid_o unused). The
-/// caller adds the cuts.output_stages registers after. Returns the placement.
+/// caller adds the cuts.output_stages registers after. Returns the placement. `ops`: a
+/// multiplier's operand formats.
 FpCuts chain_unit(SvModule& m, const FpFormat& f, FpOp op, const string& inst, const string& a,
                   const string& b, const string& result, int stages, const string& valid_i,
-                  const string& valid_o, const string& indent = "  ", const string& count = "1");
+                  const string& valid_o, const string& indent = "  ", const string& count = "1",
+                  const Operands& ops = kSameFormat);
 
 /// `fields` that ride beside a chain unit with `cuts`, delayed by the registers
 /// inside it (pipe_stage <stage>_side, its valid bit unused): the same fields,
@@ -96,10 +107,11 @@ std::vector<Field> beside_unit(SvModule& m, const string& stage, const FpCuts& c
 /// field, `result`, is the unit's result and whose other `fields` ride beside
 /// it, delayed first by the registers inside the unit (pipe_stage
 /// <stage>_side). Declares <stage>_valid, <stage>_<field> for every field, and
-/// <stage>_unit, the unit's result.
+/// <stage>_unit, the unit's result. `ops`: a multiplier's operand formats.
 void chain_stage(SvModule& m, const FpFormat& f, FpOp op, const string& inst, const string& a,
                  const string& b, const string& stage, int stages, const string& valid_i,
-                 std::vector<Field> fields, const string& result);
+                 std::vector<Field> fields, const string& result,
+                 const Operands& ops = kSameFormat);
 
 /// The rtl/ files of the floating-point adders, multipliers and format
 /// conversions and of the primitives they instantiate, for a block that uses

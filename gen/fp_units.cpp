@@ -32,6 +32,7 @@ struct UnitSpec {
   FpFormat in;       ///< operand format (unused for kFromUint)
   FpFormat out;      ///< result format
   int int_bits = 0;  ///< kFromUint: width of the integer input
+  bool b_half = false;  ///< kMul: the second operand is binary16 (a narrower operand)
 };
 
 class FpUnit : public Block {
@@ -59,7 +60,12 @@ class FpUnit : public Block {
       case Op::kMul:
         what = fmt::format("IEEE 754 {} multiplier, a_i * b_i", res.name());
         operands = {{"input", in.width(), "a_i", fmt::format("First operand, {}.", in.name())},
-                    {"input", in.width(), "b_i", fmt::format("Second operand, {}.", in.name())}};
+                    {"input", b_format().width(), "b_i",
+                     fmt::format("Second operand, {}.", b_format().name())}};
+        if (spec_.b_half) {
+          what += fmt::format(" with b_i {} as it is (the product of b_i widened, exact)",
+                              b_format().name());
+        }
         result = "prod_o";
         out.primitives = {"oasis_fp_pipe.sv",       "oasis_add.sv",   "oasis_inc.sv",
                           "oasis_fp_round.sv",      "oasis_fa.sv",    "oasis_ha.sv",
@@ -115,7 +121,8 @@ class FpUnit : public Block {
       core_valid = "core_valid";
       m << "  logic core_valid;\n\n";
       staged_unit(m, res, add ? FpOp::kAdd : FpOp::kMul, cuts, "u_core", "a_i", "b_i", "sub_i",
-                  "result", "in_valid_i", "core_valid");
+                  "result", "in_valid_i", "core_valid", "  ", "1",
+                  spec_.b_half ? kHalfB : kSameFormat);
       out.manifest["pipeline"] = {{"places", seg.names},
                                   {"segment_fo4", seg.fo4},
                                   {"whole_fo4", seg.whole_fo4},
@@ -156,10 +163,13 @@ class FpUnit : public Block {
     } else {
       out.manifest["operand_format"] = in.name();
     }
+    if (spec_.b_half) out.manifest["second_operand_format"] = b_format().name();
     return out;
   }
 
  private:
+  const FpFormat& b_format() const { return spec_.b_half ? kBinary16Format : spec_.in; }
+
   UnitSpec spec_;
 };
 
@@ -174,6 +184,8 @@ OASIS_FP_UNIT(Fp16Add, "fp16_add", Op::kAdd, kBinary16Format, kBinary16Format);
 OASIS_FP_UNIT(Fp16Mul, "fp16_mul", Op::kMul, kBinary16Format, kBinary16Format);
 OASIS_FP_UNIT(Fp32Add, "fp32_add", Op::kAdd, kBinary32Format, kBinary32Format);
 OASIS_FP_UNIT(Fp32Mul, "fp32_mul", Op::kMul, kBinary32Format, kBinary32Format);
+// The blocks' binary32 multipliers by a binary16 value (the scalings, the LUT entries).
+OASIS_FP_UNIT(Fp32MulFp16, "fp32_mul_fp16", Op::kMul, kBinary32Format, kBinary32Format, 0, true);
 OASIS_FP_UNIT(Fp16ToFp32, "fp16_to_fp32", Op::kConvert, kBinary16Format, kBinary32Format);
 OASIS_FP_UNIT(Fp32ToFp16, "fp32_to_fp16", Op::kConvert, kBinary32Format, kBinary16Format);
 // 32 bits, the model's fp32_from_uint: the rounding path above 2^24 is checked

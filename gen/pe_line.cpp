@@ -252,7 +252,7 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
     m << "  logic unused_lut_tail;\n"
          "  assign unused_lut_tail = ^lut_sel[ChunkLanes*16-1:Lanes*16];\n";
   }
-  m << "  logic [Lanes*AccBits-1:0] count_a, lut_a;\n";
+  m << "  logic [Lanes*AccBits-1:0] count_a;\n";
   // A count straight into A, one rounding (exact in binary32; in binary16 the
   // same as through binary32, which holds every count exactly).
   m << "  for (genvar t = 0; t < Lanes; t++) begin : g_lane\n";
@@ -265,14 +265,13 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
           {"FracBits", std::to_string(f.frac_bits)}},
          "Lanes");
   m.op("fp_from_uint", W, "count_a", Tp);
-  widen(m, f, "u_widen", "lut_sel[t*16 +: 16]", "lut_a[t*AccBits +: AccBits]", "    ", "Lanes");
   m << "  end\n";
   m.pipe_stage("conv", S, "cnt_valid_i",
                {{"last", 0, "cnt_last_i"},
                 {"first", 0, "cnt_chunk_i == ChunkBits'(0)"},
                 {"present", Tp, "main_present", "Lanes"},
                 {"count", int64_t(Tp) * aw, "count_a", "Lanes*AccBits"},
-                {"lut", int64_t(Tp) * aw, "lut_a", "Lanes*AccBits"}});
+                {"lut", int64_t(Tp) * 16, "lut_sel[Lanes*16-1:0]", "Lanes*16"}});
   const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, S);
   const string prod_valid = mul_cuts.mask != 0 ? "prod_valid[0]" : "conv_valid";
   m << "  logic [Lanes*AccBits-1:0] prod;\n";
@@ -282,9 +281,9 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
          "  assign unused_prod_valid = ^prod_valid;\n";
   }
   m << "  for (genvar t = 0; t < Lanes; t++) begin : g_mul\n";
-  chain_unit(m, f, FpOp::kMul, "u_mul", "conv_count[t*AccBits +: AccBits]",
-             "conv_lut[t*AccBits +: AccBits]", "prod[t*AccBits +: AccBits]", S, "conv_valid",
-             "prod_valid[t]", "    ", "Lanes");
+  chain_unit(m, f, FpOp::kMul, "u_mul", "conv_count[t*AccBits +: AccBits]", "conv_lut[t*16 +: 16]",
+             "prod[t*AccBits +: AccBits]", S, "conv_valid", "prod_valid[t]", "    ", "Lanes",
+             kHalfB);
   m << "  end\n";
   std::vector<Field> mul_fields = beside_unit(m, "mul", mul_cuts, "conv_valid",
                                               {{"last", 0, "conv_last"},
@@ -446,11 +445,9 @@ SvFile comp_module(const Config& c, const string& name, const Dims& d) {
          "  assign unused_prod_valid = ^prod_valid;\n";
   }
   m << "  for (genvar m = 0; m < Slots; m++) begin : g_mul\n";
-  m << "    logic [AccBits-1:0] w_a, r_a;\n";
-  widen(m, f, "u_widen_w", "w_i[m*16 +: 16]", "w_a", "    ", "Slots");
-  widen(m, f, "u_widen_r", "res_i[m*16 +: 16]", "r_a", "    ", "Slots");
-  chain_unit(m, f, FpOp::kMul, "u_mul", "r_a", "w_a", "g_prod[m*AccBits +: AccBits]", S,
-             "issue_i", "prod_valid[m]", "    ", "Slots");
+  chain_unit(m, f, FpOp::kMul, "u_mul", "res_i[m*16 +: 16]", "w_i[m*16 +: 16]",
+             "g_prod[m*AccBits +: AccBits]", S, "issue_i", "prod_valid[m]", "    ", "Slots",
+             kHalfAB);
   m << "  end\n";
   std::vector<Field> cm_fields = beside_unit(
       m, "cm", mul_cuts, "issue_i",
@@ -499,15 +496,12 @@ SvFile merge_module(const string& name, const Dims& d) {
   m << fifo("u_sw_fifo", 16, D, "sw_valid_i", "sw_i", "merge_fire", "sw_head", "unused_sw_empty",
             "unused_sw_full");
   m << "  assign merge_fire = !main_empty && !comp_empty;\n";
-  m << "  logic [AccBits-1:0] sa_a, sw_a;\n";
   chain_stage(m, f, FpOp::kAdd, "u_merge", "main_head", "comp_head", "mg1", S, "merge_fire",
               {{"sw", 16, "sw_head"}}, "sum");
-  widen(m, f, "u_widen_sa", "act_scale_i", "sa_a");
-  chain_stage(m, f, FpOp::kMul, "u_scale_a", "mg1_sum", "sa_a", "mg2", S, "mg1_valid",
-              {{"sw", 16, "mg1_sw"}}, "prod");
-  widen(m, f, "u_widen_sw", "mg2_sw", "sw_a");
-  chain_stage(m, f, FpOp::kMul, "u_scale_w", "mg2_prod", "sw_a", "mg3", S, "mg2_valid", {},
-              "prod");
+  chain_stage(m, f, FpOp::kMul, "u_scale_a", "mg1_sum", "act_scale_i", "mg2", S, "mg1_valid",
+              {{"sw", 16, "mg1_sw"}}, "prod", kHalfB);
+  chain_stage(m, f, FpOp::kMul, "u_scale_w", "mg2_prod", "mg2_sw", "mg3", S, "mg2_valid", {},
+              "prod", kHalfB);
   string y_valid = "mg3_valid", y_value = "mg3_prod";
   if (fp32) {
     m << "  logic [15:0] y16;\n";

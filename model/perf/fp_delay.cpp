@@ -16,18 +16,6 @@ namespace {
 constexpr double kRegisterFo4 = 5;
 constexpr double kSetupFo4 = 1;
 
-// Calibrated on one path, the default config's MAC-line baseline in binary32
-// at 130 FO4 with one stage and no operand register (OpenSTA, docs/ppa.md):
-// 137 FO4 from w_data_i (after its input delay) to the multiplier's register,
-// less the 4 multiplexer levels (kSelectLevelFo4) and the multiplier's whole
-// 85 (fp_mul_segments), leaves 36 FO4 for the widening of the operands to
-// binary32 and what the multiplier loses behind it in that path. The merge's
-// scaling by act_scale_i measured the same (123 FO4 from the port).
-constexpr double kWidenFo4 = 36;
-
-// The widening of a binary16 value into `format`: none when it is binary16.
-double widening_fo4(const FpFormat& format) { return format.width() > 16 ? kWidenFo4 : 0; }
-
 }  // namespace
 
 // Segment delays in FO4, measured with OpenSTA on each unit synthesized by
@@ -114,24 +102,14 @@ bool fits_period(const FpCuts& cuts, int period_fo4) {
 }
 
 int fp_stages_for_period(int period_fo4, const FpFormat& format, int max_stages) {
-  // The units, each in a chain; and in a format wider than binary16, a binary16 input widened
-  // into a multiplier's first stage (the merge's scaling by act_scale_i), where some stage
-  // count allows it.
-  const auto units_fit = [&](int s) {
+  // The units, each in a chain. A binary16 operand of a wider product goes into the multiplier
+  // as it is (no widening before it), so a first stage that fits a stage fits one from a port.
+  for (int s = 1; s < max_stages; ++s) {
     bool fits = true;
     for (const FpSegments& unit : {fp_add_segments(format), fp_mul_segments(format)}) {
       fits = fits && fits_period(place_chain_cuts(unit, s), period_fo4);
     }
-    return fits;
-  };
-  // (In binary16 there is no widening, and a first stage that fits a stage fits one from a port.)
-  const auto widened_fits = [&](int s) {
-    return widening_fo4(format) + place_chain_cuts(fp_mul_segments(format), s).stage_fo4.front() <=
-           input_stage_budget_fo4(period_fo4);
-  };
-  const bool widened_can = widened_fits(max_stages);
-  for (int s = 1; s < max_stages; ++s) {
-    if (units_fit(s) && (widened_fits(s) || !widened_can)) return s;
+    if (fits) return s;
   }
   return max_stages;
 }
@@ -196,7 +174,7 @@ constexpr double kSelectLevelFo4 = 3.9;
 
 double mac_line_operand_path_fo4(int weight_bits, int beats, const FpFormat& format, int stages) {
   const int levels = std::max(weight_bits, clog2(beats));
-  return kSelectLevelFo4 * levels + widening_fo4(format) +
+  return kSelectLevelFo4 * levels +
          place_chain_cuts(fp_mul_segments(format), stages).stage_fo4.front();
 }
 

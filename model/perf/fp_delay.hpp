@@ -104,10 +104,9 @@ double index_count_path_fo4(int positions, int count_bits);
 /// weight index from the w_data_i port (input_stage_budget_fo4 applies)
 /// through the dequantization multiplexer over the 2^weight_bits
 /// codebook entries, or the beat's activation through the multiplexer over the
-/// row's `beats`, whichever has more levels, then, in a format wider than
-/// binary16, the widening of the operands, and the first stage of a
+/// row's `beats`, whichever has more levels, then the first stage of a
 /// multiplier in `format` with `stages` registers placed in a chain
-/// (place_chain_cuts).
+/// (place_chain_cuts), which takes the binary16 operands as they are.
 double mac_line_operand_path_fo4(int weight_bits, int beats, const FpFormat& format, int stages);
 
 }  // namespace oasis

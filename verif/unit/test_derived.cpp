@@ -198,8 +198,9 @@ TEST(Derived, KRoundBaselinePops) {
 // a stage from an input port (the default config's binary16 line: 38.6 FO4 at
 // 50 FO4 with three stages, within its 44; 81.6 at 80 with one stage, a whole
 // multiplier, over its 71; the same at 130, within 116); a cycle more of
-// latency, the same rows a cycle. In binary32 the operands' widening adds 36
-// FO4: 136.6 with one stage; at 130 FO4 (two stages) 117.6, over 116.
+// latency, the same rows a cycle. In binary32 the multiplier takes the binary16
+// operands as they are: 100.6 with one stage, within 116 at 130 FO4; at 50 FO4
+// (five stages) the multiplier's first stage, 31, makes 46.6, over 44.
 TEST(Derived, MacLineOperandStage) {
   const auto line = [](std::vector<std::string> sets) {
     return derive(load_config(kDefault, sets)).mac_line_baseline;
@@ -213,8 +214,10 @@ TEST(Derived, MacLineOperandStage) {
   EXPECT_FALSE(line({"accumulator=fp16", "target_period_fo4=50"}).operand_stage);
   EXPECT_TRUE(line({"accumulator=fp16", "target_period_fo4=80"}).operand_stage);
   EXPECT_FALSE(line({"accumulator=fp16", "target_period_fo4=130"}).operand_stage);
-  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, FpFormat{8, 23}, 1), 136.6, 1e-9);
-  EXPECT_TRUE(line({"target_period_fo4=130"}).operand_stage);
+  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, FpFormat{8, 23}, 1), 100.6, 1e-9);
+  EXPECT_FALSE(line({"target_period_fo4=130"}).operand_stage);
+  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, FpFormat{8, 23}, 5), 46.6, 1e-9);
+  EXPECT_TRUE(line({"target_period_fo4=50"}).operand_stage);
   EXPECT_FALSE(line({"target_period_fo4=200"}).operand_stage);
   EXPECT_FALSE(
       line({"accumulator=fp16", "target_period_fo4=80", "mac_line_operand_stage=0"}).operand_stage);

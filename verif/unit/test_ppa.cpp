@@ -644,7 +644,7 @@ TEST_F(SynthCli, ReportsTinyConfig) {
   const auto again = synth(tiny);
   ASSERT_EQ(again.status, 0) << again.out;
   EXPECT_EQ(again.out.find("..."), std::string::npos) << "nothing run again: " << again.out;
-  EXPECT_NE(again.out.find("[1/17] pe_line: unchanged"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("] pe_line: unchanged"), std::string::npos) << again.out;
 }
 
 }  // namespace

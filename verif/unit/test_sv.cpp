@@ -389,12 +389,11 @@ TEST(FpCuts, AClockTargetSetsTheStages) {
   };
   // The stages are counted for units in a chain (place_chain_cuts): one
   // register after each unit, so at least one; at 130 FO4 the binary32
-  // adder's 97 FO4 whole fits with it, but a binary16 input widened into a
-  // whole multiplier does not (36 + 85 against 116): two; at 80 the adder
-  // needs two inside, at 50 four (its segments but the last two alone; the
-  // widened input into the multiplier's 31 FO4 fits no stage count there).
+  // adder's 97 FO4 whole fits with it (a binary16 operand goes into a
+  // multiplier with no widening before it); at 80 the adder needs two inside,
+  // at 50 four (its segments but the last two alone).
   EXPECT_EQ(stages_at(250), std::pair(1, true));
-  EXPECT_EQ(stages_at(130), std::pair(2, true));
+  EXPECT_EQ(stages_at(130), std::pair(1, true));
   EXPECT_EQ(stages_at(80), std::pair(3, true));
   EXPECT_EQ(stages_at(50), std::pair(5, true));
   // Below what the longest segment allows (the multiplier's 35 FO4 addition
