@@ -347,9 +347,6 @@ class MacLineBaselineBlock final : public Block {
     const Derived d = derive(c);
     const MacLineTiming& tm = d.mac_line_baseline;
     const bool fp32 = c.accumulator == AccumulatorFormat::kFp32;
-    // Conversions (widening, the final rounding) only with a binary32 accumulator:
-    // drop_unused_units takes them out otherwise.
-    out.primitives = fp_unit_primitives();
     const FpFormat& f = d.accumulator;
     const int aw = f.width();
     const int S = c.fp_pipeline_stages;
@@ -507,7 +504,7 @@ class MacLineBaselineBlock final : public Block {
       m << "  assign y_valid_o = mg2_valid;\n  assign y_data_o = mg2_prod;\n";
     }
     out.files = {m.file()};
-    // The tree level; drop_unused_units takes it out when no tree has two inputs.
+    // The tree level; drop_unused_tree_level takes it out when no tree has two inputs.
     out.files.insert(out.files.begin(), tree_level_module(c));
     out.manifest["macs_per_cycle"] = M;
     out.manifest["mac_trees"] = tm.trees;
@@ -519,7 +516,7 @@ class MacLineBaselineBlock final : public Block {
     out.manifest["row_latency_cycles"] = tm.row_latency;
     out.manifest["operand_stage"] = tm.operand_stage;
     out.manifest["accumulator"] = f.name();
-    drop_unused_units(out, c);
+    drop_unused_tree_level(out, c);
     return out;
   }
 };

@@ -70,8 +70,9 @@ struct TextFile {
   std::string comment = "//";
 };
 
+/// A block's output. The rtl/ primitives it uses are not listed: the generator finds them by
+/// the modules its files instantiate, and theirs.
 struct BlockOutput {
-  std::vector<std::string> primitives;  ///< rtl/ files used, e.g. "oasis_fp_add.sv"
   std::vector<std::string> uses;        ///< other blocks whose modules it instantiates
   std::vector<SvFile> files;            ///< its own modules, leaves first
   std::vector<TextFile> aux;            ///< other files it writes

@@ -471,8 +471,6 @@ class CoreBlock final : public Block {
     const Dims d(c);
     const CoreTiming& tm = d.t;
     const int K = c.channels, nA = c.act_bits, P = c.pe_lines, k2 = d.d.outliers;
-    out.primitives = {"oasis_add.sv",    "oasis_inc.sv",           "oasis_fp_round.sv",
-                      "oasis_fp_add.sv", "oasis_fp_add_staged.sv", "oasis_fp_pipe.sv"};
     out.uses = {"regfile", "clustering_unit", "orizuru", "pe_line"};
     const string ecu = module + "_ecu";
     SvModule m(module,
@@ -537,7 +535,6 @@ class CoreBlock final : public Block {
           {"registers",
            {"chan_next_q", "resid_next_q", "scale_next_q", "cur_chan_q", "cur_resid_q",
             "cur_scale_q"}}}});
-    drop_unused_units(out, c);
     return out;
   }
 };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <bit>
 
 namespace oasis::gen {
@@ -155,35 +156,13 @@ void chain_stage(SvModule& m, const FpFormat& f, FpOp op, const string& inst, co
   m.pipe_stage(stage, cuts.output_stages, valid, fields);
 }
 
-std::vector<string> fp_unit_primitives() {
-  return {"oasis_add.sv",
-          "oasis_inc.sv",
-          "oasis_fp_round.sv",
-          "oasis_fp_add.sv",
-          "oasis_fp_add_staged.sv",
-          "oasis_fp_mul.sv",
-          "oasis_fp_mul_staged.sv",
-          "oasis_mul_cs.sv",
-          "oasis_fa.sv",
-          "oasis_ha.sv",
-          "oasis_fp_convert.sv",
-          "oasis_fp_pipe.sv"};
-}
-
-void drop_unused_units(BlockOutput& out, const Config& c) {
-  const auto used = [&](const string& module) {
-    for (const SvFile& file : out.files) {
-      for (const InstanceRecord& i : file.instances) {
-        if (i.module == module) return true;
-      }
-    }
-    return false;
-  };
-  for (const string unit : {"oasis_fp_add", "oasis_fp_mul", "oasis_fp_convert"}) {
-    if (!used(unit)) std::erase(out.primitives, unit + ".sv");
-  }
+void drop_unused_tree_level(BlockOutput& out, const Config& c) {
   const string level = module_name(c, "tree_level");
-  if (!used(level)) {
+  const bool used = std::any_of(out.files.begin(), out.files.end(), [&](const SvFile& file) {
+    return std::any_of(file.instances.begin(), file.instances.end(),
+                       [&](const InstanceRecord& i) { return i.module == level; });
+  });
+  if (!used) {
     std::erase_if(out.files, [&](const SvFile& f) { return f.name == level + ".sv"; });
   }
 }

@@ -113,18 +113,10 @@ void chain_stage(SvModule& m, const FpFormat& f, FpOp op, const string& inst, co
                  std::vector<Field> fields, const string& result,
                  const Operands& ops = kSameFormat);
 
-/// The rtl/ files of the floating-point adders, multipliers and format
-/// conversions and of the primitives they instantiate, for a block that uses
-/// them (drop_unused_units then takes out the units it does not).
-std::vector<string> fp_unit_primitives();
-
-/// Drops from a block's primitives the combinational oasis_fp_add.sv and
-/// oasis_fp_mul.sv when none of its files instantiates them (every unit of that
-/// kind has registers inside), oasis_fp_convert.sv likewise (a binary16 line
-/// converts nothing between formats), and from its files the tree level
-/// (tree_level_module) when no tree has two inputs: a module nothing
-/// instantiates would be a second top.
-void drop_unused_units(BlockOutput& out, const Config& c);
+/// Drops from a block's files the tree level (tree_level_module) when no tree has two inputs:
+/// a module nothing instantiates would be a second top. (The rtl/ primitives a block lists are
+/// those its files instantiate: the generator finds them.)
+void drop_unused_tree_level(BlockOutput& out, const Config& c);
 
 /// oasis_fifo of `depth` entries of `width` bits.
 string fifo(const string& inst, int width, int depth, const string& push, const string& data,

@@ -54,8 +54,6 @@ class FpUnit : public Block {
                     {"input", in.width(), "b_i", fmt::format("Second operand, {}.", in.name())},
                     {"input", 0, "sub_i", "1: a_i - b_i; 0: a_i + b_i."}};
         result = "sum_o";
-        out.primitives = {"oasis_fp_pipe.sv", "oasis_add.sv", "oasis_inc.sv", "oasis_fp_round.sv",
-                          "oasis_fp_add_staged.sv"};
         break;
       case Op::kMul:
         what = fmt::format("IEEE 754 {} multiplier, a_i * b_i", res.name());
@@ -67,25 +65,18 @@ class FpUnit : public Block {
                               b_format().name());
         }
         result = "prod_o";
-        out.primitives = {"oasis_fp_pipe.sv",       "oasis_add.sv",   "oasis_inc.sv",
-                          "oasis_fp_round.sv",      "oasis_fa.sv",    "oasis_ha.sv",
-                          "oasis_fp_mul_staged.sv", "oasis_mul_cs.sv"};
         break;
       case Op::kConvert:
         what = fmt::format("IEEE 754 conversion {} -> {}", in.name(), res.name());
         operands = {
             {"input", in.width(), "a_i", fmt::format("The value to convert, {}.", in.name())}};
         result = "result_o";
-        out.primitives = {"oasis_add.sv", "oasis_inc.sv", "oasis_fp_round.sv",
-                          "oasis_fp_convert.sv", "oasis_fp_pipe.sv"};
         break;
       case Op::kFromUint:
         what = fmt::format("Unsigned {}-bit integer -> IEEE 754 {} conversion", spec_.int_bits,
                            res.name());
         operands = {{"input", spec_.int_bits, "n_i", "The unsigned integer."}};
         result = "result_o";
-        out.primitives = {"oasis_add.sv", "oasis_inc.sv", "oasis_fp_round.sv",
-                          "oasis_fp_from_uint.sv", "oasis_fp_pipe.sv"};
         break;
     }
     SvModule m(module_name(c, name()),

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -104,6 +105,36 @@ std::string primitive_body(const std::string& text) {
   }
   while (out.starts_with("\n")) out.erase(0, 1);
   return out;
+}
+
+// The rtl/ primitives a SystemVerilog text names outside its comments, other than `self`: a
+// module's name stands in code only where it is declared or instantiated, so these are the
+// primitives it instantiates.
+std::set<std::string> named_primitives(std::string_view text,
+                                       const std::map<std::string, std::string>& primitives,
+                                       const std::string& self) {
+  std::set<std::string> named;
+  const auto word_char = [](char ch) { return std::isalnum((unsigned char)ch) || ch == '_'; };
+  size_t i = 0;
+  while (i < text.size()) {
+    if (text.substr(i, 2) == "//") {
+      i = text.find('\n', i);
+      if (i == std::string_view::npos) break;
+    } else if (text.substr(i, 2) == "/*") {
+      i = text.find("*/", i + 2);
+      if (i == std::string_view::npos) break;
+      i += 2;
+    } else if (word_char(text[i]) && (i == 0 || !word_char(text[i - 1]))) {
+      size_t end = i;
+      while (end < text.size() && word_char(text[end])) ++end;
+      const std::string word(text.substr(i, end - i));
+      if (word != self && primitives.count(word + ".sv")) named.insert(word + ".sv");
+      i = end;
+    } else {
+      ++i;
+    }
+  }
+  return named;
 }
 
 // The C++ header of a config's constants: the config's fields, the derived
@@ -300,6 +331,26 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
   }
   add_part_memories(c, outputs);
 
+  // The primitives a block's files instantiate, and those they instantiate, each after the
+  // ones it instantiates (by name within a level, so that the order is fixed).
+  std::map<std::string, std::set<std::string>> primitive_uses;
+  for (const auto& [p, text] : primitives) {
+    primitive_uses[p] = named_primitives(text, primitives, p.substr(0, p.size() - 3));
+  }
+  const auto used_primitives = [&](const BlockOutput& out) {
+    std::vector<std::string> list;
+    std::set<std::string> seen;
+    std::function<void(const std::string&)> visit = [&](const std::string& p) {
+      if (!seen.insert(p).second) return;
+      for (const auto& q : primitive_uses.at(p)) visit(q);
+      list.push_back(p);
+    };
+    for (const auto& file : out.files) {
+      for (const auto& p : named_primitives(file.body, primitives, "")) visit(p);
+    }
+    return list;
+  };
+
   // A block's file list: the primitives and blocks it uses (recursively,
   // dependencies first), then its own files.
   std::function<void(const std::string&, std::vector<std::string>&, std::set<std::string>&)>
@@ -310,10 +361,7 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
         if (it == outputs.end()) {
           throw std::logic_error(fmt::format("block uses unknown block '{}'", name));
         }
-        for (const auto& p : it->second.primitives) {
-          if (!primitives.count(p)) {
-            throw std::logic_error(fmt::format("block '{}' uses missing primitive '{}'", name, p));
-          }
+        for (const auto& p : used_primitives(it->second)) {
           if (seen.insert(p).second) list.push_back(p);
         }
         for (const auto& u : it->second.uses) collect(u, list, seen);
@@ -363,7 +411,7 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
     for (const auto& t : out.aux) {
       files[t.name] = t.comment.empty() ? t.body : banner(c, r, t.comment) + t.body;
     }
-    for (const auto& p : out.primitives) {
+    for (const auto& p : used_primitives(out)) {
       files[p] = sv_file(c, r, "// Copied from rtl/" + p + ".\n" + primitive_body(primitives[p]));
     }
     ordered_json entry = out.manifest;

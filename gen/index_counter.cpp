@@ -654,7 +654,6 @@ class IndexCounterArrayBlock final : public Block {
     const std::string module = module_name(c, name());
     const std::string tree = module + "_tree";
     const std::string add = module + "_add";
-    out.primitives = {"oasis_fa.sv", "oasis_ha.sv"};
     const CounterArray a(c);
 
     // Stage 1's first full adder of column 1 reads its first input, the carry from column 0

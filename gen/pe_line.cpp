@@ -771,11 +771,9 @@ class PeLineBlock final : public Block {
     const string module = module_name(c, name());
     const Dims d(c);
     const LineTiming& t = d.t;
-    out.primitives = fp_unit_primitives();
-    out.primitives.insert(out.primitives.end(), {"oasis_fp_from_uint.sv", "oasis_fifo.sv"});
     out.uses = {"index_counter_array"};
     const auto part = [&](const string& suffix) { return module + "_" + suffix; };
-    // The tree level; drop_unused_units takes it out when no tree has two inputs.
+    // The tree level; drop_unused_tree_level takes it out when no tree has two inputs.
     out.files.push_back(tree_level_module(c));
     for (SvFile f :
          {mux_tree_module(c), wib_module(part("wib"), d), concat_module(part("concat"), d),
@@ -828,7 +826,7 @@ class PeLineBlock final : public Block {
     out.manifest["row_latency_cycles"] = t.row_latency;
     out.manifest["fifo_depth_rows"] = t.fifo_depth;
     out.manifest["accumulator"] = d.f().name();
-    drop_unused_units(out, c);
+    drop_unused_tree_level(out, c);
     return out;
   }
 };
