@@ -266,7 +266,7 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
          "Lanes");
   m.op("fp_from_uint", W, "count_a", Tp);
   m << "  end\n";
-  m.pipe_stage("conv", S, "cnt_valid_i",
+  m.pipe_stage("conv", d.t.conv_stages, "cnt_valid_i",
                {{"last", 0, "cnt_last_i"},
                 {"first", 0, "cnt_chunk_i == ChunkBits'(0)"},
                 {"present", Tp, "main_present", "Lanes"},

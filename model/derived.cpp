@@ -145,7 +145,8 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   t.comp_inputs = std::min(c.comp_macs, d.outliers);
   t.comp_levels = clog2(t.comp_inputs);
   // Count conversion, multiplier, one adder per tree level.
-  t.main_latency = (2 + t.tree_levels) * s;
+  t.conv_stages = count_conversion_stages(c.target_period_fo4, s);
+  t.main_latency = t.conv_stages + (1 + t.tree_levels) * s;
   // The gather's register, then the multiplier's S.
   t.gather_stages = 1;
   t.comp_latency = t.gather_stages + s;

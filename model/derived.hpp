@@ -143,7 +143,10 @@ struct LineTiming {
   int tree_levels = 0;        ///< ceil(log2 tree_inputs)
   int comp_inputs = 0;        ///< min(Mc, 2k): compensation MACs in use
   int comp_levels = 0;        ///< ceil(log2 comp_inputs)
-  int main_latency = 0;       ///< a chunk's counts to its tree sum: (2 + tree_levels) S
+  /// Registers after the count conversion (cnt_A): S, or with a clock target that the
+  /// conversion fits in a stage, 1 (count_conversion_stages).
+  int conv_stages = 0;
+  int main_latency = 0;  ///< a chunk's counts to its tree sum: conv_stages + (1 + tree_levels) S
   int main_slots = 0;         ///< partial sums the main accumulator uses: min(L, chunks)
   /// The last chunk's tree sum to the row's sum at the main FIFO: 0 with L = 1
   /// (the adder's output); else L, then the tree over the partial sums,

@@ -118,6 +118,20 @@ int orizuru_levels_for_period(int period_fo4) {
   return std::max(1, int(fp_stage_budget_fo4(period_fo4) / kOrizuruLevelFo4));
 }
 
+namespace {
+
+// The conversion of an unsigned integer of up to 32 bits to binary32 (the uint_to_fp32 block,
+// one stage, OpenSTA on make ppa's flow, docs/fp_rtl.md): 29.3 FO4, rounded up. A count has
+// fewer bits, and binary16 a shorter rounding: the figure bounds them.
+constexpr double kFromUintFo4 = 30;
+
+}  // namespace
+
+int count_conversion_stages(int period_fo4, int stages) {
+  if (period_fo4 <= 0 || stages == 0) return stages;
+  return kFromUintFo4 <= fp_stage_budget_fo4(period_fo4) ? 1 : stages;
+}
+
 int sort_stages_for_period(int period_fo4) {
   return std::max(1, int(fp_stage_budget_fo4(period_fo4) / kCompareExchangeFo4));
 }

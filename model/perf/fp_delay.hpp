@@ -80,6 +80,12 @@ inline constexpr double kOrizuruLevelFo4 = 18;
 /// `period_fo4`: as many as fit fp_stage_budget_fo4, at least 1.
 int orizuru_levels_for_period(int period_fo4);
 
+/// The registers after the PE line's conversion of a count into the accumulator format
+/// (oasis_fp_from_uint, a combinational unit followed by registers, no places inside): the
+/// chain's `stages`, or with a clock target `period_fo4` (> 0) whose stage budget holds the
+/// conversion, one. A conversion that does not fit keeps all `stages`, as without a target.
+int count_conversion_stages(int period_fo4, int stages);
+
 /// The delay of one stage of compare-exchanges of the sorting-network top-k
 /// baseline in FO4 (an order-key comparison and the multiplexers of the two
 /// records), the pointer multiplexers after the network counted in: the

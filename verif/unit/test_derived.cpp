@@ -228,6 +228,28 @@ TEST(Derived, MacLineOperandStage) {
   EXPECT_EQ(on.row_interval, off.row_interval);
 }
 
+// The PE line's count conversion (a 30 FO4 figure, no places inside) keeps the chain's S
+// registers after it unless a clock target's stage budget holds it: then one, and the main
+// branch's latency is that register, the multiplier's S and S a tree level. The paper config
+// at 50 FO4: S = 3, so two cycles less a row than with S after the conversion.
+TEST(Derived, CountConversionStages) {
+  const auto line = [](const std::string& config, std::vector<std::string> sets) {
+    return derive(load_config(std::string(OASIS_SOURCE_DIR) + "/configs/" + config, sets)).pe_line;
+  };
+  EXPECT_EQ(count_conversion_stages(0, 3), 3);
+  EXPECT_EQ(count_conversion_stages(50, 0), 0);
+  EXPECT_EQ(count_conversion_stages(50, 3), 1);
+  EXPECT_EQ(count_conversion_stages(40, 6), 1);  // a stage budget of 31 FO4
+  EXPECT_EQ(count_conversion_stages(35, 6), 6);  // 26.5 FO4: it does not fit
+  const LineTiming s3 = line("default.json", {"fp_pipeline_stages=3"});
+  EXPECT_EQ(s3.conv_stages, 3);
+  EXPECT_EQ(s3.main_latency, 3 + (1 + s3.tree_levels) * 3);
+  const LineTiming t50 = line("paper.json", {"target_period_fo4=50"});
+  EXPECT_EQ(t50.conv_stages, 1);
+  EXPECT_EQ(t50.main_latency, 1 + (1 + t50.tree_levels) * 3);
+  EXPECT_EQ(t50.row_latency, 56);
+}
+
 // A pop over more than two cycles: the first part floor(L / C) levels (or
 // orizuru_pop_levels), the rest split evenly; the drain has a gap of C - 2
 // cycles after each pair; a clock target picks the fewest cycles whose parts
