@@ -186,9 +186,10 @@ SvFile tree_level_module(const Config& c) {
              "One level of the pairwise floating-point reduction tree of docs/numerics.md: "
              "Inputs values in, (Inputs + 1) / 2 out. Output j is value 2j + value 2j+1, the left "
              "operand first; when value 2j+1 is absent, or for an odd last value, it is value 2j "
-             "passed up. Each output is present when its left input is (present bits form a "
-             "prefix). Stages register stages: inside the adders at the places Cuts names, the "
-             "rest after them.");
+             "passed up (an absent value is added as -0, which gives value 2j exactly: every "
+             "value a tree reduces is a unit's result, its NaN the canonical one). Each output is "
+             "present when its left input is (present bits form a prefix). Stages register "
+             "stages: inside the adders at the places Cuts names, the rest after them.");
   m.param("Inputs", 2, "Values in, at least 2.");
   m.param("Width", 32, "Width of a value, bits: 1 + ExpBits + fraction bits.");
   m.param("ExpBits", 8, "Exponent bits of the format (binary32: 8, binary16: 5).");
@@ -222,27 +223,24 @@ SvFile tree_level_module(const Config& c) {
        "  logic [Outputs-1:0]       present_d, sum_valid, lane_valid;\n\n"
        "  for (genvar j = 0; j < Outputs; j++) begin : g_pair\n"
        "    if (2*j + 1 < Inputs) begin : g_add\n"
-       "      logic [Width-1:0] sum, left;\n"
-       "      logic             right_present, left_valid, unused_left_valid;\n";
+       "      // An absent right value is added as -0: x + (-0) is x for every x, zeros of\n"
+       "      // either sign included, and for the canonical NaN, the only one a unit gives.\n"
+       "      logic [Width-1:0] right;\n"
+       "      assign right = present_i[2*j+1] ? data_i[(2*j+1)*Width +: Width]\n"
+       "                                      : {1'b1, {(Width-1){1'b0}}};\n";
   m.inst("oasis_fp_add_staged", "u_add",
          {{"clk_i", "clk_i"},
           {"rst_ni", "rst_ni"},
           {"valid_i", "valid_i"},
           {"a_i", "data_i[2*j*Width +: Width]"},
-          {"b_i", "data_i[(2*j+1)*Width +: Width]"},
+          {"b_i", "right"},
           {"sub_i", "1'b0"},
           {"valid_o", "sum_valid[j]"},
-          {"sum_o", "sum"}},
+          {"sum_o", "sum_d[j*Width +: Width]"}},
          "      ", {{"ExpBits", "ExpBits"}, {"FracBits", "FracBits"}, {"Cuts", "Places'(Cuts)"}},
          "Inputs/2");
-  m.op("fp_add", "Width", "sum", "Inputs/2");
-  m << "      // The left value and the right one's present bit wait for the adder.\n";
-  m << pipe("u_left_pipe", "Width + 1", "Inside", "valid_i",
-            "{present_i[2*j+1], data_i[2*j*Width +: Width]}", "left_valid",
-            "{right_present, left}", "      ");
-  m << "      assign unused_left_valid = left_valid;\n"
-       "      assign sum_d[j*Width +: Width] = right_present ? sum : left;\n"
-       "    end else begin : g_pass\n";
+  m.op("fp_add", "Width", "sum_d", "Inputs/2");
+  m << "    end else begin : g_pass\n";
   m << pipe("u_left_pipe", "Width", "Inside", "valid_i", "data_i[2*j*Width +: Width]",
             "sum_valid[j]", "sum_d[j*Width +: Width]", "      ");
   m << "    end\n"
