@@ -337,8 +337,9 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
   for (const auto& [p, text] : primitives) {
     primitive_uses[p] = named_primitives(text, primitives, p.substr(0, p.size() - 3));
   }
-  const auto used_primitives = [&](const BlockOutput& out) {
-    std::vector<std::string> list;
+  std::map<std::string, std::vector<std::string>> block_primitives;
+  for (const auto& [name, out] : outputs) {
+    std::vector<std::string>& list = block_primitives[name];
     std::set<std::string> seen;
     std::function<void(const std::string&)> visit = [&](const std::string& p) {
       if (!seen.insert(p).second) return;
@@ -348,8 +349,7 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
     for (const auto& file : out.files) {
       for (const auto& p : named_primitives(file.body, primitives, "")) visit(p);
     }
-    return list;
-  };
+  }
 
   // A block's file list: the primitives and blocks it uses (recursively,
   // dependencies first), then its own files.
@@ -361,7 +361,7 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
         if (it == outputs.end()) {
           throw std::logic_error(fmt::format("block uses unknown block '{}'", name));
         }
-        for (const auto& p : used_primitives(it->second)) {
+        for (const auto& p : block_primitives.at(name)) {
           if (seen.insert(p).second) list.push_back(p);
         }
         for (const auto& u : it->second.uses) collect(u, list, seen);
@@ -411,7 +411,7 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
     for (const auto& t : out.aux) {
       files[t.name] = t.comment.empty() ? t.body : banner(c, r, t.comment) + t.body;
     }
-    for (const auto& p : used_primitives(out)) {
+    for (const auto& p : block_primitives.at(name)) {
       files[p] = sv_file(c, r, "// Copied from rtl/" + p + ".\n" + primitive_body(primitives[p]));
     }
     ordered_json entry = out.manifest;

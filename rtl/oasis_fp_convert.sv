@@ -68,7 +68,7 @@ module oasis_fp_convert #(
   // A conversion to a format that holds every input value (more fraction bits, and a normal
   // range reaching below the input's smallest subnormal) is exact, and its result's last
   // OutFracBits - InFracBits fraction bits are 0: said here as constants, so that synthesis
-  // sees them (a multiplier of widened values then has that many zero rows).
+  // sees them (logic that reads the result can fold them).
   localparam bit Exact = OutFracBits >= InFracBits && OutBias >= InBias + InFracBits;
   localparam int ZeroBits = Exact ? OutFracBits - InFracBits : 0;
   logic [OutWidth-1:0] value;

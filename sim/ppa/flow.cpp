@@ -145,10 +145,9 @@ std::string yosys_map_script(const BlockJob& job, const Technology& tech, const 
   s += "flatten\nopt -fast\n";
   if (tech.has_adders()) {
     // An adder with a constant input (a multiplier's partial product that is
-    // always 0, such as the low bits of a binary16 value widened to binary32)
-    // becomes logic, which the constant folds; its outputs may make adders
-    // after it constant too, one level of a tree a round. The others become
-    // the library's cells.
+    // always 0, where a constant operand bit feeds the tree) becomes logic, which the constant
+    // folds; its outputs may make adders after it constant too, one level of a tree a round. The
+    // others become the library's cells.
     for (int i = 0; i < kConstantAdderRounds; ++i) s += "techmap -map adders_const.v\nopt -fast\n";
     s += "techmap -map adders.v\ntechmap\nopt -fast\ndelete oasis_fa oasis_ha\n";
   }
