@@ -436,6 +436,19 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
   return files;
 }
 
+std::vector<std::string> file_list_sources(std::string_view text) {
+  std::vector<std::string> sources;
+  while (!text.empty()) {
+    const size_t end = std::min(text.find('\n'), text.size());
+    const std::string_view line = text.substr(0, end);
+    text.remove_prefix(std::min(end + 1, text.size()));
+    if (!line.empty() && !line.starts_with("//") && !line.starts_with('-')) {
+      sources.emplace_back(line);
+    }
+  }
+  return sources;
+}
+
 namespace {
 
 // The absolute, normal form of a folder path, without a trailing separator.

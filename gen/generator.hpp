@@ -4,6 +4,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/config.hpp"
@@ -48,6 +49,11 @@ void check_output_folder(const std::string& out_dir);
 /// File name -> contents, everything the generator writes for `config`, in a
 /// deterministic order. Exposed for the tests.
 std::map<std::string, std::string> render(const Config& config, const GenerateRequest& request);
+
+/// The sources a block's file list (`<block>.f`, as render writes it) names, in its order,
+/// relative to its folder: its comments (`//`) and options (the top module's name, any line
+/// that starts with '-') are not sources. Every reader of a file list reads it with this.
+std::vector<std::string> file_list_sources(std::string_view text);
 
 /// Renders into a temporary folder beside out_dir and renames it into place
 /// only when every file was written; a failure leaves out_dir as it was.

@@ -2,7 +2,7 @@
 # tools/build_command.sh [--source] NAME ARGS...: runs the command NAME of the build folder
 # that ARGS give with --build (BUILD/NAME, a link to oasis-commands) with ARGS; with --source,
 # this project as its source folder first (--source DIR). sim/vltest, sim/icarus,
-# sim/coverage and sim/synthcheck are this, so that the tests and scripts can name the
+# sim/coverage, sim/synthcheck and sim/flowcheck are this, so that the tests and scripts can name the
 # commands by their place in the project.
 set -euo pipefail
 source_args=()

@@ -19,6 +19,7 @@
   X(oasis_icarus, "oasis-icarus")               \
   X(oasis_coverage, "oasis-coverage")           \
   X(oasis_synthcheck, "oasis-synthcheck")       \
+  X(oasis_flowcheck, "oasis-flowcheck")         \
   X(oasis_bench_orizuru, "oasis-bench-orizuru") \
   X(oasis_bench_core, "oasis-bench-core")       \
   X(covreport, "covreport")                     \

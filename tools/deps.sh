@@ -4,7 +4,7 @@
 # With every package installed it does nothing, as any user.
 set -euo pipefail
 packages=(g++ cmake make ninja-build verilator yosys iverilog libfmt-dev nlohmann-json3-dev
-          libgtest-dev libbenchmark-dev libcli11-dev python3-yaml gnuplot-nox jq ccache
+          libgtest-dev libbenchmark-dev libcli11-dev libyaml-cpp-dev gnuplot-nox jq ccache
           qflow-tech-osu018 opensta qflow)
 missing=()
 for p in "${packages[@]}"; do

@@ -89,15 +89,7 @@ double figure(const Variant& v, const std::string& block, const std::string& key
 }
 
 std::vector<std::string> file_list(const fs::path& dir, const std::string& block) {
-  std::vector<std::string> sources;
-  std::istringstream list(read_text(dir / (block + ".f")));
-  std::string line;
-  while (std::getline(list, line)) {
-    // Comments, and options such as the top module's name.
-    if (line.empty() || line.rfind("//", 0) == 0 || line.rfind('-', 0) == 0) continue;
-    sources.push_back(line);
-  }
-  return sources;
+  return gen::file_list_sources(read_text(dir / (block + ".f")));
 }
 
 std::vector<std::string> block_sources(const Variant& v, const std::string& block) {

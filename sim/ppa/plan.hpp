@@ -44,7 +44,7 @@ const nlohmann::ordered_json& block_manifest(const Variant& v, const std::string
 /// A number of a block's manifest entry, or of the config.
 double figure(const Variant& v, const std::string& block, const std::string& key);
 /// The files of a generated block's file list `<dir>/<block>.f`, relative to `dir`, in order
-/// (the one reader of a file list; a ToolError when it cannot be read).
+/// (read with gen::file_list_sources; a ToolError when it cannot be read).
 std::vector<std::string> file_list(const std::filesystem::path& dir, const std::string& block);
 /// The SystemVerilog files of a block, in its file list's order.
 std::vector<std::string> block_sources(const Variant& v, const std::string& block);

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/ppa/plan.hpp"
 #include "tools/commands.hpp"
 
 namespace covreport_command {
@@ -224,8 +225,7 @@ Block measure(const fs::path& build, const fs::path& root, const std::string& na
     const fs::path rtl = build / "vl" / name / (r.label + ".coverage") / "rtl";
     const fs::path list = rtl / (name + ".f");
     if (!fs::exists(list)) continue;  // the run failed before it generated anything
-    for (const auto& l : read_lines(list)) {
-      if (l.empty() || l.starts_with("//") || l.starts_with('-')) continue;  // comments, options
+    for (const auto& l : oasis::ppa::file_list(rtl, name)) {
       Source s{r.label, fs::weakly_canonical(rtl / l), r.label + "/" + l, "", {}};
       map_primitive(s, root);
       b.sources[s.path.string()] = std::move(s);

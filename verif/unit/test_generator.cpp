@@ -305,6 +305,18 @@ TEST(Generator, EveryBlockHasAFileListAndAManifestEntry) {
 // instantiate, each before the files that instantiate it, and no other: a primitive's module is
 // named, outside comments, by a file after it in the list (the generator finds them so; lint
 // and the simulations check that none is missing).
+TEST(Generator, FileListSourcesLeaveOutCommentsAndOptions) {
+  EXPECT_EQ(file_list_sources("// a banner\n// -F x.f\n--top-module t\n\na.sv\n-y lib\nb c.sv"),
+            (std::vector<std::string>{"a.sv", "b c.sv"}));
+  EXPECT_TRUE(file_list_sources("").empty());
+  // As render writes it: the block's top module named, then every source, the top's last.
+  const auto files = render(load_config(kDefault, {}), {"configs/default.json", {}, "x"});
+  const std::vector<std::string> list = file_list_sources(files.at("comparator.f"));
+  ASSERT_FALSE(list.empty());
+  EXPECT_EQ(list.back(), "oasis_default_comparator.sv");
+  for (const auto& f : list) EXPECT_TRUE(files.count(f)) << f;
+}
+
 TEST(Generator, FileListsHoldThePrimitivesTheirModulesInstantiate) {
   std::set<std::string> rtl;
   for (const auto& e : fs::directory_iterator(std::string(OASIS_SOURCE_DIR) + "/rtl")) {
@@ -318,11 +330,7 @@ TEST(Generator, FileListsHoldThePrimitivesTheirModulesInstantiate) {
     const Config c = load_config(kDefault, sets);
     const auto files = render(c, {"configs/default.json", sets, "x"});
     for (const Block* b : registered_blocks()) {
-      std::istringstream f(files.at(b->name() + ".f"));
-      std::vector<std::string> list;
-      for (std::string line; std::getline(f, line);) {
-        if (!line.starts_with("//") && !line.starts_with("--top-module ")) list.push_back(line);
-      }
+      const std::vector<std::string> list = file_list_sources(files.at(b->name() + ".f"));
       for (size_t i = 0; i < list.size(); ++i) {
         if (!rtl.count(list[i])) continue;
         const std::regex named("\\b" + list[i].substr(0, list[i].size() - 3) + "\\b");
@@ -401,11 +409,9 @@ TEST(Generator, IcarusCommandFilesAndFuseSocCoreFollowTheFileLists) {
   EXPECT_NE(core.find("\nname: oasis:generated:default:"), std::string::npos);
   for (const Block* b : registered_blocks()) {
     // Every source line of the Verilator list, prefixed for Icarus, in the same order.
-    std::istringstream f(files.at(b->name() + ".f"));
     std::string expected_icarus,
         expected_fileset = "  " + b->name() + ":\n    file_type: systemVerilogSource\n    files:\n";
-    for (std::string line; std::getline(f, line);) {
-      if (line.starts_with("//") || line.starts_with("--top-module ")) continue;
+    for (const std::string& line : file_list_sources(files.at(b->name() + ".f"))) {
       expected_icarus += "$(OASIS_RTL)/" + line + "\n";
       expected_fileset += "      - " + line + "\n";
     }
