@@ -73,9 +73,9 @@ struct TextFile {
 /// A block's output. The rtl/ primitives it uses are not listed: the generator finds them by
 /// the modules its files instantiate, and theirs.
 struct BlockOutput {
-  std::vector<std::string> uses;        ///< other blocks whose modules it instantiates
-  std::vector<SvFile> files;            ///< its own modules, leaves first
-  std::vector<TextFile> aux;            ///< other files it writes
+  std::vector<std::string> uses;  ///< other blocks whose modules it instantiates
+  std::vector<SvFile> files;      ///< its own modules, leaves first
+  std::vector<TextFile> aux;      ///< other files it writes
   nlohmann::ordered_json manifest = nlohmann::ordered_json::object();  ///< derived figures
 };
 

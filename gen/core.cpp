@@ -56,8 +56,9 @@ SvFile ecu_module(const Config& c, const string& name, const Derived& d) {
        "    end\n  end\n";
   m.op("eq", nA, "ca", d.act_centroids);
   mux_tree(m, c, "u_ia_mux", K, nA, CW, "act_idx_i", "chan", "ia");
-  m.comment("The reads registered: the K-to-1 read and the subtraction are a cycle apart "
-            "(docs/core.md, Error Calculation Unit).");
+  m.comment(
+      "The reads registered: the K-to-1 read and the subtraction are a cycle apart "
+      "(docs/core.md, Error Calculation Unit).");
   m.pipe_stage("rd", R, "fire_i", {{"chan", CW, "chan"}, {"value", 16, "value"}, {"ca", 16, "ca"}});
   chain_stage(m, kBinary16Format, FpOp::kSub, "u_sub", "rd_value", "rd_ca", "res", S, "rd_valid",
               {{"chan", CW, "rd_chan"}}, "r");

@@ -109,8 +109,8 @@ void staged_unit(SvModule& m, const FpFormat& f, FpOp op, const FpCuts& cuts, co
   params.insert(params.begin() + 2,
                 {"Cuts", fmt::format("{}'b{:0{}b}", seg.places(), cuts.mask, seg.places())});
   m.inst(mul ? "oasis_fp_mul_staged" : "oasis_fp_add_staged", inst, ports, indent, params, count);
-  m.op(mul ? "fp_mul" : (op == FpOp::kSub ? "fp_sub" : "fp_add"), std::to_string(f.width()),
-       result, count);
+  m.op(mul ? "fp_mul" : (op == FpOp::kSub ? "fp_sub" : "fp_add"), std::to_string(f.width()), result,
+       count);
 }
 
 FpCuts chain_unit(SvModule& m, const FpFormat& f, FpOp op, const string& inst, const string& a,

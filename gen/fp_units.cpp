@@ -29,9 +29,9 @@ enum class Op { kAdd, kMul, kConvert, kFromUint };
 struct UnitSpec {
   const char* block;
   Op op;
-  FpFormat in;       ///< operand format (unused for kFromUint)
-  FpFormat out;      ///< result format
-  int int_bits = 0;  ///< kFromUint: width of the integer input
+  FpFormat in;          ///< operand format (unused for kFromUint)
+  FpFormat out;         ///< result format
+  int int_bits = 0;     ///< kFromUint: width of the integer input
   bool b_half = false;  ///< kMul: the second operand is binary16 (a narrower operand)
 };
 

@@ -8,6 +8,8 @@
 // counts a cycle from a second bank while the next row is counted.
 // Cycle model and adder counts: model/cycle/index_counter.hpp. Test:
 // verif/tb/index_counter_array_tb.cpp. Interface and timing: docs/index_counter.md.
+#include "model/cycle/index_counter.hpp"
+
 #include <fmt/format.h>
 
 #include <stdexcept>
@@ -19,7 +21,6 @@
 #include "gen/mutation.hpp"
 #include "gen/sv.hpp"
 #include "model/derived.hpp"
-#include "model/cycle/index_counter.hpp"
 
 namespace oasis::gen {
 namespace {
@@ -314,9 +315,10 @@ struct CounterArray {
         bank(chunks * t * w),  // presenting bank, padded to whole chunks
         partial(int64_t(beats) * group > c.channels) {
     if (group > 65535) {
-      throw std::logic_error(fmt::format("index_counter_array: {} positions a beat; the tree "
-                                         "module counts at most 65535",
-                                         group));
+      throw std::logic_error(
+          fmt::format("index_counter_array: {} positions a beat; the tree "
+                      "module counts at most 65535",
+                      group));
     }
   }
 
@@ -450,9 +452,10 @@ struct CounterArray {
       if (mutated("index_counter_array.extent_one_beyond")) {
         in_row[size_t(c.channels - int64_t(beats - 1) * group)] = true;
       }
-      s += fmt::format("  /// Positions of the last beat that hold channels below K.\n"
-                       "  localparam logic [Positions-1:0] LastBeatMask = {};\n",
-                       hex_mask(group, in_row));
+      s += fmt::format(
+          "  /// Positions of the last beat that hold channels below K.\n"
+          "  localparam logic [Positions-1:0] LastBeatMask = {};\n",
+          hex_mask(group, in_row));
       s += fmt::format("  assign count_mask = last_beat ? ({0} & LastBeatMask) : {0};\n\n", mask);
     } else {
       s += fmt::format("  assign count_mask = {};\n\n", mask);
@@ -460,7 +463,8 @@ struct CounterArray {
 
     // This beat's counts and the row's, as compressor trees and counting-bank adders of full and
     // half adders (what synthesis reads), or behaviourally for simulation speed.
-    s += "  /// The row's counts including this beat, entry e at [e*CountBits +: CountBits] (at most\n"
+    s += "  /// The row's counts including this beat, entry e at [e*CountBits +: CountBits] (at "
+         "most\n"
          "  /// K).\n"
          "  logic [Entries*CountBits-1:0] row_counts;\n";
     if (beats > 1) {
@@ -519,32 +523,36 @@ struct CounterArray {
     structural += loop_close(group) + "\n";
 
     // The trees.
-    structural += "  /// This beat's count of entry e at [e*BeatCountBits +: BeatCountBits].\n"
-                  "  logic [Entries*BeatCountBits-1:0] beat_counts;\n"
-                  "  for (genvar e = 0; e < Entries; e++) begin : g_tree\n";
+    structural +=
+        "  /// This beat's count of entry e at [e*BeatCountBits +: BeatCountBits].\n"
+        "  logic [Entries*BeatCountBits-1:0] beat_counts;\n"
+        "  for (genvar e = 0; e < Entries; e++) begin : g_tree\n";
     structural += fmt::format("    {} #(.Inputs(Positions)) u_tree (\n", tree);
-    structural += "      .bits_i (hits[e*Positions +: Positions]),\n"
-                  "      .count_o(beat_counts[e*BeatCountBits +: BeatCountBits])\n"
-                  "    );\n"
-                  "  end\n\n";
+    structural +=
+        "      .bits_i (hits[e*Positions +: Positions]),\n"
+        "      .count_o(beat_counts[e*BeatCountBits +: BeatCountBits])\n"
+        "    );\n"
+        "  end\n\n";
 
     // The counting bank's adders.
     if (beats > 1) {
       structural += "  for (genvar e = 0; e < Entries; e++) begin : g_accumulate\n";
       structural += fmt::format("    {} #(\n", add);
-      structural += "      .Width      (CountBits),\n"
-                    "      .AddendWidth(BeatCountBits)\n"
-                    "    ) u_add (\n"
-                    "      .a_i  (acc_in[e*CountBits +: CountBits]),\n"
-                    "      .b_i  (beat_counts[e*BeatCountBits +: BeatCountBits]),\n"
-                    "      .sum_o(row_counts[e*CountBits +: CountBits])\n"
-                    "    );\n"
-                    "  end\n";
+      structural +=
+          "      .Width      (CountBits),\n"
+          "      .AddendWidth(BeatCountBits)\n"
+          "    ) u_add (\n"
+          "      .a_i  (acc_in[e*CountBits +: CountBits]),\n"
+          "      .b_i  (beat_counts[e*BeatCountBits +: BeatCountBits]),\n"
+          "      .sum_o(row_counts[e*CountBits +: CountBits])\n"
+          "    );\n"
+          "  end\n";
     } else {
-      structural += "  for (genvar e = 0; e < Entries; e++) begin : g_accumulate\n"
-                    "    assign row_counts[e*CountBits +: CountBits] =\n"
-                    "        CountBits'(beat_counts[e*BeatCountBits +: BeatCountBits]);\n"
-                    "  end\n";
+      structural +=
+          "  for (genvar e = 0; e < Entries; e++) begin : g_accumulate\n"
+          "    assign row_counts[e*CountBits +: CountBits] =\n"
+          "        CountBits'(beat_counts[e*BeatCountBits +: BeatCountBits]);\n"
+          "  end\n";
     }
     s += behavioural_or(behavioural, structural) + "\n";
     return s;

@@ -65,9 +65,9 @@ int oasis::commands::oasis_gen(int argc, char** argv) {
   }
   if (!replay.empty()) {
     try {
-      std::fputs(oasis::gen::replay_testbench(oasis::gen::read_json_file(replay[0]), replay[1])
-                     .c_str(),
-                 stdout);
+      std::fputs(
+          oasis::gen::replay_testbench(oasis::gen::read_json_file(replay[0]), replay[1]).c_str(),
+          stdout);
     } catch (const oasis::gen::QueryError& e) {
       std::fprintf(stderr, "oasis-gen: --replay-tb: %s\n", e.what());
       return 2;

@@ -86,8 +86,7 @@ SvFile side_module(const Config& c) {
        {"input", 0, "pop_i",
         "Bit j: the unit is on the popped path and its level j is rewritten this cycle.",
         "$clog2(Inputs)"},
-       {"input", 0, "path_i", "The popped input (read when a pop_i bit is set).",
-        "$clog2(Inputs)"},
+       {"input", 0, "path_i", "The popped input (read when a pop_i bit is set).", "$clog2(Inputs)"},
        {"output", 16, "val_o", "The winner, binary16 (after this cycle's bit updates)."},
        {"output", 0, "avail_o", "The winner is available."},
        {"output", 0, "win_o", "Which input wins.", "$clog2(Inputs)"},
@@ -307,11 +306,11 @@ SvFile unit_module(const Config& c) {
                      "Inputs*ChildIndexBits"});
   }
   for (const char* side : {"max", "min"}) {
-    ports.push_back(
-        {"input", 0, string(side) + "_pop_i",
-         string(side) + " tree: bit j, the unit is on the popped path and its level j is "
-                        "rewritten.",
-         "$clog2(Inputs)"});
+    ports.push_back({"input", 0, string(side) + "_pop_i",
+                     string(side) +
+                         " tree: bit j, the unit is on the popped path and its level j is "
+                         "rewritten.",
+                     "$clog2(Inputs)"});
   }
   for (const char* side : {"max", "min"}) {
     ports.push_back({"input", 0, string(side) + "_path_i",
@@ -341,8 +340,9 @@ SvFile unit_module(const Config& c) {
             fmt::format("{}_gt[i]", side), "    ", "Inputs/2");
     m << "  end\n";
   }
-  m.comment("A child's index travels with its winner as the payload: the winner's index is the "
-            "child's position, then the child's own index.");
+  m.comment(
+      "A child's index travels with its winner as the payload: the winner's index is the "
+      "child's position, then the child's own index.");
   m << "  logic [ChildIndexBits-1:0] max_child_idx, min_child_idx;\n";
   sides(m, c, "max_val_i", "min_val_i", "max_gt", "min_gt", "max_idx_i", "min_idx_i",
         "ChildIndexBits", "max_child_idx", "min_child_idx");
@@ -964,20 +964,20 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
   const int nb = t.padded_leaves;
   std::vector<bool> valid(size_t(nb), false);
   for (int i = 0; i < t.channels; ++i) valid[size_t(i)] = true;
-  SvModule m(module,
-             what + fmt::format("\nToken in: {0} beat(s) of {1} binary16 activations (channel "
-                                "beat*{1} + i at [i*16 +: 16]; channels past {2} are padding and "
-                                "never output). Then {3} build cycle(s), then the {4} outliers "
-                                "out, {5} while out_ready_i is set, in the order max_1, "
-                                "min_1, max_2, min_2, ... A new token is taken only after the "
-                                "last outlier of the previous one has gone (in_ready_o is low "
-                                "meanwhile).",
-                                t.beats, B, t.channels, t.build_cycles, 2 * t.k,
-                                t.pop_cycles > 2
-                                    ? fmt::format("a pair (max, min) every {} cycles, the "
-                                                  "cycles a pop takes,",
-                                                  t.pop_cycles)
-                                    : string("one per cycle")));
+  SvModule m(
+      module,
+      what + fmt::format("\nToken in: {0} beat(s) of {1} binary16 activations (channel "
+                         "beat*{1} + i at [i*16 +: 16]; channels past {2} are padding and "
+                         "never output). Then {3} build cycle(s), then the {4} outliers "
+                         "out, {5} while out_ready_i is set, in the order max_1, "
+                         "min_1, max_2, min_2, ... A new token is taken only after the "
+                         "last outlier of the previous one has gone (in_ready_o is low "
+                         "meanwhile).",
+                         t.beats, B, t.channels, t.build_cycles, 2 * t.k,
+                         t.pop_cycles > 2 ? fmt::format("a pair (max, min) every {} cycles, the "
+                                                        "cycles a pop takes,",
+                                                        t.pop_cycles)
+                                          : string("one per cycle")));
   m.header_localparam("BeatLanes", B, "Activations a beat.");
   m.header_localparam("ChanBits", cw, "Bits of a channel number.");
   m.ports({{"input", 0, "clk_i", "Clock."},

@@ -145,12 +145,14 @@ SvFile concat_module(const string& name, const Dims& d) {
       "  logic [Beats*BeatBits-1:0] concat;\n",
       beats);
   structural += loop_open("k", d.K, "g_concat");
-  structural += "    assign concat[k*IdxBits +: IdxBits] =\n"
-                "        {act_idx_i[k*ActBits +: ActBits], row_i[k*WeightBits +: WeightBits]};\n";
+  structural +=
+      "    assign concat[k*IdxBits +: IdxBits] =\n"
+      "        {act_idx_i[k*ActBits +: ActBits], row_i[k*WeightBits +: WeightBits]};\n";
   structural += loop_close(d.K);
   if (beats * d.G > d.K) {
-    structural += "  // Positions past K in the last beat.\n"
-                  "  assign concat[Beats*BeatBits-1:Channels*IdxBits] = '0;\n";
+    structural +=
+        "  // Positions past K in the last beat.\n"
+        "  assign concat[Beats*BeatBits-1:Channels*IdxBits] = '0;\n";
   }
   structural +=
       "  always_comb begin\n    idx_o = '0;\n"

@@ -111,8 +111,7 @@ class RegFile final : public Block {
       << "  logic [15:0] rdata_d, rdata_q, read_word;\n"
          "  logic        rvalid_q;\n\n"
          "  always_comb begin\n"
-      << writes
-      << "  end\n\n";
+      << writes << "  end\n\n";
     m.comment("Word a's read value at [a*16 +: 16], 0 where nothing is mapped.");
     m << "  logic [Words*16-1:0] words;\n" << reads;
     m.comment(

@@ -59,8 +59,7 @@ std::string join(const std::vector<std::string>& items, const std::string& sep =
 }  // namespace
 
 std::string behavioural_or(const std::string& behavioural, const std::string& structural) {
-  return fmt::format("`ifdef {}\n{}`else\n{}`endif\n", kBehaviouralMacro, behavioural,
-                     structural);
+  return fmt::format("`ifdef {}\n{}`else\n{}`endif\n", kBehaviouralMacro, behavioural, structural);
 }
 
 std::string range(int64_t width) { return fmt::format("[{}:0]", width - 1); }
@@ -623,8 +622,7 @@ std::string pipe_stage(const std::string& stage, int stages, const std::string& 
                      indent, stage, width, join(terms, " + "));
   }
   s += fmt::format("{}logic {} {}_q;\n", indent, range(width), stage);
-  const std::string data_in =
-      fields.size() == 1 ? ins.front() : fmt::format("{{{}}}", join(ins));
+  const std::string data_in = fields.size() == 1 ? ins.front() : fmt::format("{{{}}}", join(ins));
   s += instance("oasis_fp_pipe", "u_" + stage + "_pipe",
                 {{"clk_i", "clk_i"},
                  {"rst_ni", "rst_ni"},
@@ -648,7 +646,8 @@ SvFile mux_tree_module(const Config& c) {
              "A multiplexer: data_o is entry sel_i of the Entries entries of data_i (an entry "
              "past the end reads 0), as a balanced tree of 2-to-1 multiplexers SelBits levels "
              "deep: node n of level l picks node 2n or 2n + 1 of level l - 1 (level 0: the "
-             "entries) by select bit l - 1; under the macro " + std::string(kBehaviouralMacro) +
+             "entries) by select bit l - 1; under the macro " +
+                 std::string(kBehaviouralMacro) +
                  ", the same function as one part-select, for simulation speed. Combinational.");
   m.param("Entries", 2, "Entries, at least 1 and at most 2^SelBits.");
   m.param("Width", 1, "Bits of an entry.");

@@ -84,8 +84,8 @@ std::vector<ConfigField> make_schema() {
 #define OASIS_STRING_ROW(key, meaning, allowed) \
   s.push_back(string_field(#key, meaning, allowed, &Config::key));
 #define OASIS_INTEGER_ROW(key, symbol, meaning, unit, min, max, fallback, power_of_two) \
-  s.push_back(integer_field(#key, symbol, meaning, unit, min, max, fallback, power_of_two, \
-                            &Config::key));
+  s.push_back(                                                                          \
+      integer_field(#key, symbol, meaning, unit, min, max, fallback, power_of_two, &Config::key));
 #define OASIS_ENUM_ROW(key, type, names, meaning, fallback) \
   s.push_back(enum_field<type>(#key, names, meaning, fallback, &Config::key));
   OASIS_CONFIG_FIELDS(OASIS_STRING_ROW, OASIS_INTEGER_ROW, OASIS_ENUM_ROW)
@@ -108,11 +108,11 @@ std::vector<ConfigField> make_schema() {
 std::string describe(const json& v) {
   std::string text = v.dump();
   if (text.size() > 60) text = text.substr(0, 57) + "...";
-  const char* kind = v.is_string()    ? "a string"
-                     : v.is_boolean() ? "a boolean"
-                     : v.is_null()    ? "null"
-                     : v.is_array()   ? "an array"
-                     : v.is_object()  ? "an object"
+  const char* kind = v.is_string()         ? "a string"
+                     : v.is_boolean()      ? "a boolean"
+                     : v.is_null()         ? "null"
+                     : v.is_array()        ? "an array"
+                     : v.is_object()       ? "an object"
                      : v.is_number_float() ? "a non-integer number"
                                            : "the number";
   return fmt::format("{} {}", kind, text);
@@ -142,7 +142,8 @@ const std::vector<ConfigField>& config_schema() {
 }
 
 Config parse_config(const json& doc, const std::string& origin) {
-  if (!doc.is_object()) fail(origin, fmt::format("found {}; allowed: a JSON object", describe(doc)));
+  if (!doc.is_object())
+    fail(origin, fmt::format("found {}; allowed: a JSON object", describe(doc)));
   const auto& schema = config_schema();
   for (const auto& [key, value] : doc.items()) {
     const bool known = std::any_of(schema.begin(), schema.end(),
@@ -186,9 +187,9 @@ Config parse_config(const json& doc, const std::string& origin) {
                          [&](const ConfigField& f) { return f.key == key; });
   };
   if (2 * int64_t(c.outliers_per_side) > c.channels) {
-    fail_field(origin, field("outliers_per_side"), describe(v.at("outliers_per_side")),
-               fmt::format("1 <= k and 2k <= channels ({}), so at most {}", c.channels,
-                           c.channels / 2));
+    fail_field(
+        origin, field("outliers_per_side"), describe(v.at("outliers_per_side")),
+        fmt::format("1 <= k and 2k <= channels ({}), so at most {}", c.channels, c.channels / 2));
   }
   if (c.weight_beat_indices > c.channels) {
     fail_field(origin, field("weight_beat_indices"), describe(v.at("weight_beat_indices")),
@@ -201,8 +202,9 @@ Config parse_config(const json& doc, const std::string& origin) {
   // A clock target sets the stage count (the same with or without
   // fp_pipeline_stages given, so a config written back reads the same).
   if (c.target_period_fo4 > 0) {
-    c.fp_pipeline_stages = fp_stages_for_period(c.target_period_fo4, accumulator_format(c.accumulator),
-                                                int(field("fp_pipeline_stages").max));
+    c.fp_pipeline_stages =
+        fp_stages_for_period(c.target_period_fo4, accumulator_format(c.accumulator),
+                             int(field("fp_pipeline_stages").max));
   }
   return c;
 }
@@ -221,8 +223,8 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
   for (const auto& o : overrides) {
     const auto eq = o.find('=');
     if (eq == std::string::npos || eq == 0) {
-      throw ConfigError(fmt::format(
-          "override '{}': expected key=value, e.g. act_bits=3 or accumulator=fp16", o));
+      throw ConfigError(
+          fmt::format("override '{}': expected key=value, e.g. act_bits=3 or accumulator=fp16", o));
     }
     const std::string key = o.substr(0, eq);
     const std::string value = o.substr(eq + 1);
@@ -271,10 +273,10 @@ std::string config_schema_markdown() {
       "| field | symbol | meaning | unit | allowed | default |\n"
       "|---|---|---|---|---|---|\n";
   for (const auto& f : config_schema()) {
-    md += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", f.key,
-                      f.symbol.empty() ? "" : f.symbol, f.meaning, f.unit, f.allowed,
-                      f.fallback.is_null() ? std::string("required")
-                                           : fmt::format("`{}`", f.fallback.dump()));
+    md += fmt::format(
+        "| `{}` | {} | {} | {} | {} | {} |\n", f.key, f.symbol.empty() ? "" : f.symbol, f.meaning,
+        f.unit, f.allowed,
+        f.fallback.is_null() ? std::string("required") : fmt::format("`{}`", f.fallback.dump()));
   }
   return md;
 }

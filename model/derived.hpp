@@ -87,18 +87,18 @@ struct OrizuruTiming {
   /// with the consumer always ready: the sides alternate, so 2k while
   /// pop_cycles <= 2, else (k - 1) * pop_cycles + 2.
   int drain_cycles = 0;
-  int beat_activations = 0;          ///< activations per input beat (= R)
-  int beats = 0;                     ///< input beats per token: ceil(N / R)
-  int padded_leaves = 0;             ///< beats * R leaf registers (the extra ones unavailable)
-  int channel_bits = 0;              ///< width of the channel field of an output
+  int beat_activations = 0;  ///< activations per input beat (= R)
+  int beats = 0;             ///< input beats per token: ceil(N / R)
+  int padded_leaves = 0;     ///< beats * R leaf registers (the extra ones unavailable)
+  int channel_bits = 0;      ///< width of the channel field of an output
   /// Cycles from the last beat to the first output (the baselines: 1, plus
   /// their register ranks).
   int build_cycles = 0;
-  int cycles_per_token = 0;          ///< beats + build_cycles + drain_cycles with no stalls
-  int beat_bits = 0;                 ///< an input beat of a token: max(1, clog2(beats))
-  int stage_bits = 0;                ///< a build cycle: max(1, clog2(build_cycles))
-  int output_bits = 0;               ///< one of the 2k outputs: max(1, clog2(2k))
-  int64_t comparators = 0;           ///< comparator instances that do work (see docs/orizuru.md)
+  int cycles_per_token = 0;  ///< beats + build_cycles + drain_cycles with no stalls
+  int beat_bits = 0;         ///< an input beat of a token: max(1, clog2(beats))
+  int stage_bits = 0;        ///< a build cycle: max(1, clog2(build_cycles))
+  int output_bits = 0;       ///< one of the 2k outputs: max(1, clog2(2k))
+  int64_t comparators = 0;   ///< comparator instances that do work (see docs/orizuru.md)
   /// Comparisons for one token: the build, then clog2(N) per pop and side for
   /// Orizuru (1.5N - 2 + 2k log2 N for N a power of two, docs/spec.md section
   /// 5); N - 1 per output for the baseline.
@@ -126,36 +126,36 @@ struct IndexCounterTiming {
   /// The beat's indices are registered before their decoders and trees
   /// (index_counter_input_stage resolved).
   bool input_stage = false;
-  int latency = 0;         ///< a row's last beat accepted to its first chunk presented: 1 + stage
-  int row_interval = 0;    ///< max(beats, chunks): double-buffered count banks
-  int beat_bits = 0;       ///< max(1, clog2(beats)): the beat of a row being counted
-  int chunk_bits = 0;      ///< max(1, clog2(chunks)): the chunk of a row presented
+  int latency = 0;       ///< a row's last beat accepted to its first chunk presented: 1 + stage
+  int row_interval = 0;  ///< max(beats, chunks): double-buffered count banks
+  int beat_bits = 0;     ///< max(1, clog2(beats)): the beat of a row being counted
+  int chunk_bits = 0;    ///< max(1, clog2(chunks)): the chunk of a row presented
 };
 
 /// One PE line (docs/pe_line.md, Timing): the figures its cycle model
 /// (model/cycle/pe_line.hpp) and its emitter (gen/pe_line.cpp) read.
 struct LineTiming {
-  int fill_beats = 0;         ///< weight-stream beats a row: ceil(K / Wb)
-  int count_beats = 0;        ///< Index Counter beats a row: ceil(K / (C*I))
-  int chunks = 0;             ///< MAC-tree cycles a row: ceil(E / T)
-  int groups = 0;             ///< compensation cycles a row: ceil(2k / Mc)
-  int tree_inputs = 0;        ///< min(T, E): inputs of the MAC tree
-  int tree_levels = 0;        ///< ceil(log2 tree_inputs)
-  int comp_inputs = 0;        ///< min(Mc, 2k): compensation MACs in use
-  int comp_levels = 0;        ///< ceil(log2 comp_inputs)
+  int fill_beats = 0;   ///< weight-stream beats a row: ceil(K / Wb)
+  int count_beats = 0;  ///< Index Counter beats a row: ceil(K / (C*I))
+  int chunks = 0;       ///< MAC-tree cycles a row: ceil(E / T)
+  int groups = 0;       ///< compensation cycles a row: ceil(2k / Mc)
+  int tree_inputs = 0;  ///< min(T, E): inputs of the MAC tree
+  int tree_levels = 0;  ///< ceil(log2 tree_inputs)
+  int comp_inputs = 0;  ///< min(Mc, 2k): compensation MACs in use
+  int comp_levels = 0;  ///< ceil(log2 comp_inputs)
   /// Registers after the count conversion (cnt_A): S, or with a clock target that the
   /// conversion fits in a stage, 1 (count_conversion_stages).
   int conv_stages = 0;
   int main_latency = 0;  ///< a chunk's counts to its tree sum: conv_stages + (1 + tree_levels) S
-  int main_slots = 0;         ///< partial sums the main accumulator uses: min(L, chunks)
+  int main_slots = 0;    ///< partial sums the main accumulator uses: min(L, chunks)
   /// The last chunk's tree sum to the row's sum at the main FIFO: 0 with L = 1
   /// (the adder's output); else L, then the tree over the partial sums,
   /// ceil(log2 main_slots) S.
   int main_acc_latency = 0;
-  int gather_stages = 0;      ///< registers after the outlier gather's reads: 1
-  int comp_latency = 0;       ///< a group's issue to its products: gather_stages + S
-  int comp_slots = 0;         ///< partial sums a compensation MAC uses: min(L, groups)
-  int comp_acc_latency = 0;   ///< the MACs' last products to their partial sums read: L
+  int gather_stages = 0;     ///< registers after the outlier gather's reads: 1
+  int comp_latency = 0;      ///< a group's issue to its products: gather_stages + S
+  int comp_slots = 0;        ///< partial sums a compensation MAC uses: min(L, groups)
+  int comp_acc_latency = 0;  ///< the MACs' last products to their partial sums read: L
   /// From the MACs' partial sums read (L cycles after their last products):
   /// the tree over each MAC's partial sums, then over the MACs, (ceil(log2
   /// comp_slots) + comp_levels) S.

@@ -13,9 +13,7 @@ namespace oasis::host {
 inline float f(Fp32 x) { return std::bit_cast<float>(x.bits); }
 inline _Float16 h(Fp16 x) { return std::bit_cast<_Float16>(x.bits); }
 
-inline Fp32 canon(float r) {
-  return r != r ? kFp32CanonicalNan : Fp32{std::bit_cast<uint32_t>(r)};
-}
+inline Fp32 canon(float r) { return r != r ? kFp32CanonicalNan : Fp32{std::bit_cast<uint32_t>(r)}; }
 inline Fp16 canon16(_Float16 r) {
   return r != r ? kFp16CanonicalNan : Fp16{std::bit_cast<uint16_t>(r)};
 }

@@ -77,7 +77,8 @@ void ClusteringUnit::clock(bool act_valid, std::span<const Fp16> act,
             "ClusteringUnit::clock: found {} activations; allowed: clustering_lanes = {}",
             act.size(), lanes_));
       }
-      for (int i = 0; i < lanes_; ++i) data_[0][size_t(i)] = cluster_index(act[size_t(i)], boundaries);
+      for (int i = 0; i < lanes_; ++i)
+        data_[0][size_t(i)] = cluster_index(act[size_t(i)], boundaries);
     } else {
       data_[s] = data_[s - 1];
     }

@@ -54,8 +54,8 @@ bool Core::lines_idle() const {
 }
 
 bool Core::x_ready() const {
-  const bool hold_ok = !hold_valid_ ||
-                       (hold_part_ == timing_.clustering_parts - 1 && cu_.act_ready(true));
+  const bool hold_ok =
+      !hold_valid_ || (hold_part_ == timing_.clustering_parts - 1 && cu_.act_ready(true));
   return (in_beat_ != 0 || !slot_busy_) && oz_.in_ready() && hold_ok;
 }
 
@@ -118,8 +118,8 @@ void Core::clock(const CoreInputs& in) {
   // The Error Calculation Unit: r = x̂[o] - C_A[ia[o]], S registers.
   if (ecu_fire) {
     const Fp16 ca{regs_.region("act_codebook")[next_.act_index[size_t(outlier.channel)]]};
-    ecu_.push_back({cycle_ + uint64_t(timing_.ecu_latency), sub(outlier.value, ca),
-                    outlier.channel});
+    ecu_.push_back(
+        {cycle_ + uint64_t(timing_.ecu_latency), sub(outlier.value, ca), outlier.channel});
   }
 
   // The lines: group beats to every line with a row in the group.

@@ -13,12 +13,12 @@
 #include <span>
 #include <vector>
 
-#include "model/cycle/clustering_unit.hpp"
 #include "model/config.hpp"
-#include "model/numerics/fp.hpp"
+#include "model/cycle/clustering_unit.hpp"
 #include "model/cycle/orizuru_cycle.hpp"
 #include "model/cycle/pe_line.hpp"
 #include "model/cycle/regfile.hpp"
+#include "model/numerics/fp.hpp"
 
 namespace oasis {
 
@@ -26,13 +26,13 @@ namespace oasis {
 /// when its valid is set).
 struct CoreInputs {
   bool x_valid = false;
-  std::vector<Fp16> x_data;      ///< R activations x̂ (channels beat * R + i)
-  Fp16 x_scale;                  ///< s_a, taken with the token's first beat
+  std::vector<Fp16> x_data;  ///< R activations x̂ (channels beat * R + i)
+  Fp16 x_scale;              ///< s_a, taken with the token's first beat
   bool w_valid = false;
-  std::vector<uint8_t> w_data;   ///< P * Wb indices, lane p's at [p * Wb, (p+1) * Wb)
-  std::vector<Fp16> w_scale;     ///< P scales s_w, lane p = row group * P + p
-  int w_rows = 0;                ///< rows in the last group (1..P; else P)
-  bool w_last = false;           ///< this group is the token's last
+  std::vector<uint8_t> w_data;  ///< P * Wb indices, lane p's at [p * Wb, (p+1) * Wb)
+  std::vector<Fp16> w_scale;    ///< P scales s_w, lane p = row group * P + p
+  int w_rows = 0;               ///< rows in the last group (1..P; else P)
+  bool w_last = false;          ///< this group is the token's last
   bool y_ready = false;
   bool reg_we = false, reg_re = false;
   int reg_addr = 0;
@@ -119,12 +119,12 @@ class LutGemm;
 
 /// What run_core measured for one token.
 struct CoreTokenRun {
-  std::vector<Fp16> y;                 ///< its outputs, row order
-  std::vector<bool> y_last;            ///< y_last_o with each output group, per row
-  int64_t first_beat = -1;             ///< cycle its first token beat was taken
-  int64_t context_ready = -1;          ///< cycle of the edge writing its last residual
-  int64_t first_weight = -1;           ///< cycle its first weight beat was taken
-  int64_t last_output = -1;            ///< cycle its last output was taken
+  std::vector<Fp16> y;         ///< its outputs, row order
+  std::vector<bool> y_last;    ///< y_last_o with each output group, per row
+  int64_t first_beat = -1;     ///< cycle its first token beat was taken
+  int64_t context_ready = -1;  ///< cycle of the edge writing its last residual
+  int64_t first_weight = -1;   ///< cycle its first weight beat was taken
+  int64_t last_output = -1;    ///< cycle its last output was taken
 };
 
 struct CoreRunOptions {

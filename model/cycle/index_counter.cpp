@@ -34,15 +34,15 @@ bool index_counter_in_row(const Config& c, int beat, int position) {
 std::vector<uint32_t> index_counts(std::span<const int> idx, const std::vector<bool>& mask,
                                    int index_bits) {
   if (!mask.empty() && mask.size() != idx.size()) {
-    throw std::invalid_argument(fmt::format("index_counts: {} indices but {} mask bits",
-                                            idx.size(), mask.size()));
+    throw std::invalid_argument(
+        fmt::format("index_counts: {} indices but {} mask bits", idx.size(), mask.size()));
   }
   std::vector<uint32_t> cnt(size_t(1) << index_bits, 0);
   for (size_t k = 0; k < idx.size(); ++k) {
     if (!mask.empty() && !mask[k]) continue;
     if (idx[k] < 0 || idx[k] >= int(cnt.size())) {
-      throw std::invalid_argument(fmt::format("index_counts: index {} is {}; allowed: 0..{}", k,
-                                              idx[k], cnt.size() - 1));
+      throw std::invalid_argument(
+          fmt::format("index_counts: index {} is {}; allowed: 0..{}", k, idx[k], cnt.size() - 1));
     }
     ++cnt[size_t(idx[k])];
   }

@@ -55,7 +55,8 @@ void MacLineBaseline::clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w
   if (y_valid()) out_.pop_front();
   if (w_valid) {
     const int M = timing_.macs;
-    if (w_idx.size() != size_t(M)) throw std::invalid_argument("MacLineBaseline: a beat is M indices");
+    if (w_idx.size() != size_t(M))
+      throw std::invalid_argument("MacLineBaseline: a beat is M indices");
     if (beat_ == 0) row_scale_ = w_scale;
     for (int i = 0; i < M; ++i) {
       const int k = beat_ * M + i;

@@ -122,8 +122,8 @@ class TwoFoldTree {
 std::vector<Outlier> orizuru_topk(std::span<const Fp16> x, int k, OrizuruStats* stats) {
   const int64_t n = int64_t(x.size());
   if (k < 1 || 2 * int64_t(k) > n) {
-    throw std::invalid_argument(fmt::format(
-        "orizuru: need 1 <= k and 2k <= N, got k = {} and N = {}", k, n));
+    throw std::invalid_argument(
+        fmt::format("orizuru: need 1 <= k and 2k <= N, got k = {} and N = {}", k, n));
   }
   TwoFoldTree tree(x, stats);
   std::vector<Outlier> out;

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "model/config.hpp"
-#include "model/numerics/fp.hpp"
 #include "model/cycle/orizuru.hpp"
+#include "model/numerics/fp.hpp"
 
 namespace oasis {
 

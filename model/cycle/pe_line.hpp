@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "model/config.hpp"
+#include "model/cycle/index_counter.hpp"
 #include "model/derived.hpp"
 #include "model/numerics/fp.hpp"
-#include "model/cycle/index_counter.hpp"
 #include "model/quant/lut_gemm.hpp"
 
 namespace oasis {

@@ -36,9 +36,7 @@ void RegFileModel::write(int addr, uint16_t data) {
   if (r && r->writable) words_[size_t(addr)] = data;
 }
 
-uint16_t RegFileModel::read(int addr) const {
-  return find(addr) ? words_[size_t(addr)] : 0;
-}
+uint16_t RegFileModel::read(int addr) const { return find(addr) ? words_[size_t(addr)] : 0; }
 
 std::vector<uint16_t> RegFileModel::region(const std::string& name) const {
   for (const auto& r : map_) {

@@ -16,10 +16,10 @@ namespace oasis {
 inline constexpr int kRegAddrBits = 9;
 
 struct RegisterRegion {
-  std::string name;     ///< lower_snake_case, also the RTL output's stem
-  int base = 0;         ///< first word address
-  int size = 0;         ///< words used by this config
-  int capacity = 0;     ///< words reserved in the map (size <= capacity)
+  std::string name;  ///< lower_snake_case, also the RTL output's stem
+  int base = 0;      ///< first word address
+  int size = 0;      ///< words used by this config
+  int capacity = 0;  ///< words reserved in the map (size <= capacity)
   bool writable = true;
   std::string meaning;
 };

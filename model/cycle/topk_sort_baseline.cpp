@@ -53,7 +53,8 @@ std::vector<Outlier> sort_network_topk(std::span<const Fp16> x, int k, int64_t* 
   int64_t count = 0;
   for (const auto& stage : bitonic_network(p)) {
     for (const CompareExchange& ce : stage) {
-      if (ranks_above(r[size_t(ce.lo)], r[size_t(ce.hi)])) std::swap(r[size_t(ce.hi)], r[size_t(ce.lo)]);
+      if (ranks_above(r[size_t(ce.lo)], r[size_t(ce.hi)]))
+        std::swap(r[size_t(ce.hi)], r[size_t(ce.lo)]);
       ++count;
     }
   }

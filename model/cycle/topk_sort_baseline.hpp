@@ -9,8 +9,8 @@
 #include <span>
 #include <vector>
 
-#include "model/numerics/fp.hpp"
 #include "model/cycle/orizuru.hpp"
+#include "model/numerics/fp.hpp"
 
 namespace oasis {
 

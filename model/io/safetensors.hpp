@@ -28,10 +28,10 @@ class SafetensorsError : public std::runtime_error {
 /// One tensor's entry in the header.
 struct SafetensorsTensor {
   std::string name;
-  std::string dtype;             ///< as in the header: "F16", "BF16", "F32", ...
-  std::vector<uint64_t> shape;   ///< C order
-  uint64_t begin = 0, end = 0;   ///< byte range in the data section
-  uint64_t count() const;        ///< number of elements (1 for shape [])
+  std::string dtype;            ///< as in the header: "F16", "BF16", "F32", ...
+  std::vector<uint64_t> shape;  ///< C order
+  uint64_t begin = 0, end = 0;  ///< byte range in the data section
+  uint64_t count() const;       ///< number of elements (1 for shape [])
 };
 
 /// The dtypes of the format, with their sizes in bytes; any other is refused.
@@ -64,9 +64,9 @@ class SafetensorsFile {
                                       const std::string& origin);
 
   std::string origin_;
-  std::string path_;                    // empty when parsed from memory
-  std::vector<uint8_t> bytes_;          // the whole file when parsed from memory
-  uint64_t data_offset_ = 0;            // 8 + N
+  std::string path_;            // empty when parsed from memory
+  std::vector<uint8_t> bytes_;  // the whole file when parsed from memory
+  uint64_t data_offset_ = 0;    // 8 + N
   std::vector<SafetensorsTensor> tensors_;
   std::map<std::string, size_t> by_name_;
   std::map<std::string, std::string> metadata_;

@@ -6,8 +6,8 @@
 #include <limits>
 #include <stdexcept>
 
-#include "model/quant/lut_gemm.hpp"
 #include "model/cycle/orizuru.hpp"
+#include "model/quant/lut_gemm.hpp"
 #include "model/quant/quant.hpp"
 #include "model/quant/synth_data.hpp"
 
@@ -205,8 +205,8 @@ std::string format_sqnr_report(const Config& c, const SqnrOptions& o,
       "Output error against the FP32 GEMM, synthetic LLM-like data (seed {}): {} tokens x K = {} "
       "x N = {} rows, codebooks calibrated on {} other tokens, accumulator {}, outliers "
       "{:.2g} % per side\n",
-      o.seed, o.tokens, c.channels, o.rows, o.calibration_tokens,
-      accumulator_name(c.accumulator), o.outlier_fraction * 100);
+      o.seed, o.tokens, c.channels, o.rows, o.calibration_tokens, accumulator_name(c.accumulator),
+      o.outlier_fraction * 100);
   s += fmt::format("{:<34}{:>12}{:>22}\n", "case", "SQNR dB", "dequantise path dB");
   for (const SqnrCase& k : cases) {
     if (k.outliers_per_side < 0) {

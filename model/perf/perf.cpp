@@ -8,7 +8,6 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-
 namespace oasis {
 
 std::string phase_name(PerfPhase p) {

@@ -44,7 +44,7 @@ struct TokenFigures {
   int64_t clustering = 0;         ///< B*Q + Lc + 1: the last activation index written
   int64_t orizuru_build = 0;      ///< (B-1)*Q + build + 1: the tree built
   int64_t error_calculation = 0;  ///< 2k + ecu_latency (1 + S)
-  int64_t preprocess = 0;         ///< max(clustering, build) + error_calculation = preprocess_cycles
+  int64_t preprocess = 0;  ///< max(clustering, build) + error_calculation = preprocess_cycles
   // GEMM phase of N rows (docs/pe_line.md, Timing).
   int64_t groups = 0;              ///< ceil(N / P)
   int64_t fill_beats = 0;          ///< ceil(K / Wb), weight-stream beats a group

@@ -8,15 +8,15 @@ namespace oasis {
 
 std::vector<Fp16> cluster_boundaries(std::span<const Fp16> codebook) {
   if (codebook.size() < 2 || (codebook.size() & (codebook.size() - 1)) != 0) {
-    throw std::invalid_argument(fmt::format(
-        "activation codebook: found {} centroids; allowed: a power of two, at least 2",
-        codebook.size()));
+    throw std::invalid_argument(
+        fmt::format("activation codebook: found {} centroids; allowed: a power of two, at least 2",
+                    codebook.size()));
   }
   for (size_t j = 0; j < codebook.size(); ++j) {
     if (is_nan(codebook[j]) || is_inf(codebook[j])) {
-      throw std::invalid_argument(fmt::format(
-          "activation codebook: centroid {} is 0x{:04x}; allowed: finite values", j,
-          codebook[j].bits));
+      throw std::invalid_argument(
+          fmt::format("activation codebook: centroid {} is 0x{:04x}; allowed: finite values", j,
+                      codebook[j].bits));
     }
   }
   std::vector<Fp16> b;

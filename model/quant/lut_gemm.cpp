@@ -166,9 +166,9 @@ std::optional<AccValue> outlier_branch(std::span<const Outlier> outliers,
           fmt::format("outlier branch: channel {} of a row of {}", ch, iw.size()));
     }
     if (iw[ch] >= cw.size()) {
-      throw std::invalid_argument(fmt::format(
-          "outlier branch: weight index {} at channel {}; allowed: 0..{}", iw[ch], ch,
-          cw.size() - 1));
+      throw std::invalid_argument(
+          fmt::format("outlier branch: weight index {} at channel {}; allowed: 0..{}", iw[ch], ch,
+                      cw.size() - 1));
     }
     products[j % used].push_back(acc.mul(acc.widen(residuals[j]), acc.widen(cw[iw[ch]])));
   }
@@ -396,8 +396,7 @@ bool rows_kernel_available(RowsKernel kernel) {
     case RowsKernel::kHostAvx2:
 #if OASIS_HAVE_AVX2_KERNEL
       __builtin_cpu_init();
-      return host_fpu_is_ieee() && __builtin_cpu_supports("avx2") &&
-             __builtin_cpu_supports("f16c");
+      return host_fpu_is_ieee() && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
 #else
       return false;
 #endif
@@ -474,9 +473,9 @@ std::vector<Fp16> LutGemm::rows(const PreparedToken& t, const QuantizedWeights& 
                                 std::optional<RowsKernel> kernel) const {
   const size_t k = size_t(w.channels), n = size_t(std::max(0, w.rows));
   if (w.channels < 1 || w.rows < 1 || w.indices.size() != n * k || w.scales.size() != n) {
-    throw std::invalid_argument(fmt::format(
-        "GEMM: {} weight indices and {} scales for {} rows of {} channels", w.indices.size(),
-        w.scales.size(), w.rows, w.channels));
+    throw std::invalid_argument(
+        fmt::format("GEMM: {} weight indices and {} scales for {} rows of {} channels",
+                    w.indices.size(), w.scales.size(), w.rows, w.channels));
   }
   if (t.act_index.size() != k) {
     throw std::invalid_argument(
@@ -507,8 +506,7 @@ std::vector<Fp16> LutGemm::rows(const PreparedToken& t, const QuantizedWeights& 
   split_rows(n, threads, [&](size_t begin, size_t end) {
 #if OASIS_HAVE_AVX2_KERNEL
     if (use == RowsKernel::kHostAvx2) {
-      host_avx2::compute_rows(l, b16, w.indices.data(), weight_scales.data(), y.data(), begin,
-                              end);
+      host_avx2::compute_rows(l, b16, w.indices.data(), weight_scales.data(), y.data(), begin, end);
       return;
     }
 #endif

@@ -7,8 +7,8 @@
 #include <limits>
 #include <stdexcept>
 
-#include "model/quant/clustering.hpp"
 #include "model/cycle/orizuru.hpp"
+#include "model/quant/clustering.hpp"
 #include "model/quant/synth_data.hpp"
 
 namespace oasis {

@@ -8,7 +8,6 @@
 // Any bad argument, config or file: one message on stderr, exit status 2,
 // no output file written.
 #include <fmt/format.h>
-
 #include <fnmatch.h>
 
 #include <CLI/CLI.hpp>
@@ -23,12 +22,12 @@
 #include <string>
 #include <vector>
 
-#include "model/perf/analyze.hpp"
 #include "model/config.hpp"
-#include "model/quant/lut_gemm.hpp"
 #include "model/io/npy.hpp"
-#include "model/quant/quant.hpp"
 #include "model/io/safetensors.hpp"
+#include "model/perf/analyze.hpp"
+#include "model/quant/lut_gemm.hpp"
+#include "model/quant/quant.hpp"
 #include "model/quant/synth_data.hpp"
 #include "model/tools/cli.hpp"
 #include "tools/commands.hpp"
@@ -303,7 +302,8 @@ nlohmann::json claim_output_folder(const std::filesystem::path& dir) {
     if (!fs::is_directory(parent)) {
       throw UsageError(fmt::format("{}: folder {} does not exist", dir.string(), parent.string()));
     }
-    return nlohmann::json{{"tool", "oasis-model quantize-all"}, {"entries", nlohmann::json::array()}};
+    return nlohmann::json{{"tool", "oasis-model quantize-all"},
+                          {"entries", nlohmann::json::array()}};
   }
   const fs::path manifest = dir / kManifest;
   if (!fs::is_directory(dir) || !fs::is_regular_file(manifest)) {
@@ -367,9 +367,10 @@ int run_quantize_all(const QuantizeAllArgs& a) {
     todo.push_back(&t);
   }
   if (todo.empty()) {
-    throw UsageError(fmt::format("{}: no 2-D floating-point tensor matches '{}' ({} tensors in "
-                                 "the file)",
-                                 a.checkpoint, a.pattern, f.tensors().size()));
+    throw UsageError(
+        fmt::format("{}: no 2-D floating-point tensor matches '{}' ({} tensors in "
+                    "the file)",
+                    a.checkpoint, a.pattern, f.tensors().size()));
   }
   const fs::path dir = a.quant.out_dir;
   nlohmann::json manifest = claim_output_folder(dir);
@@ -463,8 +464,8 @@ int run_gemm(const GemmArgs& a) {
   if (!a.weights.npy.empty() || !a.weights.safetensors.empty() || !a.weights.tensor.empty()) {
     const LoadedTensor w = load_tensor(a.weights, "weights", "weights");
     if (w.shape.rows != size_t(q.rows) || w.shape.cols != size_t(q.channels)) {
-      throw UsageError(fmt::format("{}: shape {} x {}; the quantised weights are {} x {}",
-                                   w.origin, w.shape.rows, w.shape.cols, q.rows, q.channels));
+      throw UsageError(fmt::format("{}: shape {} x {}; the quantised weights are {} x {}", w.origin,
+                                   w.shape.rows, w.shape.cols, q.rows, q.channels));
     }
     wref = w.values;
   }

@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "model/perf/analyze.hpp"
 #include "model/config.hpp"
 #include "model/cycle/core.hpp"
+#include "model/perf/analyze.hpp"
 #include "model/perf/perf.hpp"
 #include "model/tools/cli.hpp"
 #include "tools/commands.hpp"
@@ -235,8 +235,7 @@ int run_report(const Common& c, const ReportArgs& r) {
       c.config, cfg.channels, cfg.outliers_per_side, 200.0 * cfg.outliers_per_side / cfg.channels,
       cfg.act_bits, cfg.weight_bits, cfg.pe_lines, cfg.index_counters, cfg.counter_inputs,
       cfg.mac_tree_inputs, cfg.comp_macs, cfg.clustering_lanes, cfg.orizuru_unit_inputs,
-      cfg.fp_pipeline_stages, cfg.weight_beat_indices,
-      derive(cfg).accumulator.name(), c.clock_mhz);
+      cfg.fp_pipeline_stages, cfg.weight_beat_indices, derive(cfg).accumulator.name(), c.clock_mhz);
 
   // (1) The pipeline of one 1 x 4096 x 4096 GEMM.
   {
@@ -454,7 +453,8 @@ int run_report(const Common& c, const ReportArgs& r) {
     write_file(tmp / "lut.gp", gp);
     md += "## 3. LUT size and reduction FLOPs against K (paper Fig. 16)\n\n";
     md += fmt::format(
-        "![lut](lut.png)\n\nCounted as paper Table I and III-B count them (model/perf/analyze.hpp): "
+        "![lut](lut.png)\n\nCounted as paper Table I and III-B count them "
+        "(model/perf/analyze.hpp): "
         "OASIS stores the Cartesian product of the centroids, 2^(nA+nW) = {} entries whatever "
         "K is, and reduces 2^(nA+nW) products a row (N x 2^(nA+nW) FLOPs); a WOQ LUT-GEMM "
         "(FIGLUT, groups of mu = 4 activations, bit-serial weights) keeps an inner-product LUT "

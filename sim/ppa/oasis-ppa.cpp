@@ -295,8 +295,10 @@ Options parse(int argc, char** argv, int& status) {
   for (double t : o.sweep_periods) {
     range(t, 10, 10000, "--sweep-periods: a target", "10 to 10000 FO4 delays");
     if (t != std::round(t)) {
-      throw UsageError(fmt::format("--sweep-periods: a target is {}; allowed: whole FO4 delays, "
-                                   "as target_period_fo4 takes them", t));
+      throw UsageError(
+          fmt::format("--sweep-periods: a target is {}; allowed: whole FO4 delays, "
+                      "as target_period_fo4 takes them",
+                      t));
     }
   }
   if (!o.sweep_periods.empty() && o.blocks.empty()) {
@@ -382,8 +384,8 @@ void measure(const Options& o, const std::vector<std::string>& only, const fs::p
   fs::create_directories(out / "work");
   const fs::path rtl_root = out / "rtl";
 
-  std::printf("ppa: config %s, library %s (%s)\n", m.config.name.c_str(),
-              m.tech.lib.name.c_str(), o.liberty.c_str());
+  std::printf("ppa: config %s, library %s (%s)\n", m.config.name.c_str(), m.tech.lib.name.c_str(),
+              o.liberty.c_str());
   const Fo4 fo4 = measure_fo4(m.tech, m.tools, out / "work" / "fo4");
   m.c.period = o.period_fo4 * fo4.delay;
   m.c.activity = o.activity;

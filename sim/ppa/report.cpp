@@ -503,13 +503,14 @@ void write_sweep(const json& rows, const std::string& config, const fs::path& ou
   for (const auto& b : blocks) {
     const double base = by_block[b].front()["area_um2"].get<double>();
     for (const auto& r : by_block[b]) {
-      md += fmt::format("| {} | {:.0f} | {} | {:.0f} | {:.2f} | {:.1f} | {:.1f} | {:.2f} | {} | "
-                        "{:.1f} |\n",
-                        b, r["target_fo4"].get<double>(), r["fp_pipeline_stages"].get<int>(),
-                        r["area_um2"].get<double>(), r["area_um2"].get<double>() / base,
-                        r["critical_path_fo4"].get<double>(), r["min_period_fo4"].get<double>(),
-                        r["slack_ns"].get<double>(), r["met"].get<bool>() ? "yes" : "no",
-                        r["power_w"].get<double>() * 1e3);
+      md += fmt::format(
+          "| {} | {:.0f} | {} | {:.0f} | {:.2f} | {:.1f} | {:.1f} | {:.2f} | {} | "
+          "{:.1f} |\n",
+          b, r["target_fo4"].get<double>(), r["fp_pipeline_stages"].get<int>(),
+          r["area_um2"].get<double>(), r["area_um2"].get<double>() / base,
+          r["critical_path_fo4"].get<double>(), r["min_period_fo4"].get<double>(),
+          r["slack_ns"].get<double>(), r["met"].get<bool>() ? "yes" : "no",
+          r["power_w"].get<double>() * 1e3);
     }
   }
   if (plots) md += "\n![area against period](area_period.png)\n";

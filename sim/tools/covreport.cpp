@@ -345,7 +345,8 @@ std::string to_markdown(const Block& b, size_t max_signals) {
   }
   size_t n = 0, total = 0;
   for (const auto& [key, s] : b.signals) total += s.first.covered < s.first.total;
-  if (total) md += "\nSignals with bits that never toggled after reset (untoggled bits / bits):\n\n";
+  if (total)
+    md += "\nSignals with bits that never toggled after reset (untoggled bits / bits):\n\n";
   for (const auto& [key, s] : b.signals) {
     if (s.first.covered == s.first.total) continue;
     if (n++ == max_signals) {

@@ -93,8 +93,8 @@ std::vector<float> fp32_gemv(const Setup& s, int threads) {
   const size_t n = size_t(s.n), t = size_t(threads);
   std::vector<std::thread> pool;
   for (size_t b = 1; b < t; ++b) {
-    pool.emplace_back(fp32_gemv_rows, s.xf.data(), s.wf.data(), y.data(), size_t(s.k),
-                      n * b / t, n * (b + 1) / t);
+    pool.emplace_back(fp32_gemv_rows, s.xf.data(), s.wf.data(), y.data(), size_t(s.k), n * b / t,
+                      n * (b + 1) / t);
   }
   fp32_gemv_rows(s.xf.data(), s.wf.data(), y.data(), size_t(s.k), 0, n / t);
   for (std::thread& th : pool) th.join();
@@ -178,8 +178,8 @@ class SideBySide : public benchmark::ConsoleReporter {
     auto& out = GetOutputStream();
     out << "\nbit-exact OASIS GEMM against the FP32 GEMM, 1 x 4096 x 4096 (ms per GEMM; CPU is\n"
            "the whole process's, so it adds the threads up):\n";
-    out << fmt::format("  {:>7}  {:>14}  {:>14}  {:>14}  {:>14}  {:>10}\n", "threads",
-                       "OASIS wall", "FP32 wall", "OASIS CPU", "FP32 CPU", "OASIS/FP32");
+    out << fmt::format("  {:>7}  {:>14}  {:>14}  {:>14}  {:>14}  {:>10}\n", "threads", "OASIS wall",
+                       "FP32 wall", "OASIS CPU", "FP32 CPU", "OASIS/FP32");
     for (const auto& [threads, f] : figures_) {
       out << fmt::format("  {:>7}  {:>14.2f}  {:>14.2f}  {:>14.2f}  {:>14.2f}  {:>9.2f}x\n",
                          threads, f.oasis_wall, f.fp32_wall, f.oasis_cpu, f.fp32_cpu,
@@ -189,8 +189,7 @@ class SideBySide : public benchmark::ConsoleReporter {
       const Figures& one = figures_.begin()->second;
       const auto& [threads, many] = *figures_.rbegin();
       out << fmt::format("  {} threads against 1, wall: OASIS {:.2f}x faster, FP32 {:.2f}x\n",
-                         threads, one.oasis_wall / many.oasis_wall,
-                         one.fp32_wall / many.fp32_wall);
+                         threads, one.oasis_wall / many.oasis_wall, one.fp32_wall / many.fp32_wall);
     }
   }
 

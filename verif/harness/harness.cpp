@@ -11,11 +11,12 @@ namespace oasis::tb {
 namespace {
 
 [[noreturn]] void usage_error(const std::string& block, const std::string& message) {
-  fmt::print(stderr,
-             "{}_tb: {}\nusage: {}_tb --manifest FILE [--label NAME] [--seed N] [--vectors N] "
-             "[--exhaustive] [--coverage FILE] [--record FILE [--record-cycles N]] [+verilator+...]\n"
-             "(SEED=N and TRACE=1 in the environment also work)\n",
-             block, message, block);
+  fmt::print(
+      stderr,
+      "{}_tb: {}\nusage: {}_tb --manifest FILE [--label NAME] [--seed N] [--vectors N] "
+      "[--exhaustive] [--coverage FILE] [--record FILE [--record-cycles N]] [+verilator+...]\n"
+      "(SEED=N and TRACE=1 in the environment also work)\n",
+      block, message, block);
   std::exit(2);
 }
 
@@ -70,11 +71,12 @@ Options Options::parse(std::string block, int argc, char** argv) {
   try {
     o.manifest = nlohmann::json::parse(in);
   } catch (const std::exception& e) {
-    usage_error(o.block, fmt::format("manifest '{}' is not valid JSON: {}", o.manifest_path, e.what()));
+    usage_error(o.block,
+                fmt::format("manifest '{}' is not valid JSON: {}", o.manifest_path, e.what()));
   }
   if (o.label.empty()) o.label = o.manifest.at("config").at("name").get<std::string>();
-  o.trace_path = std::filesystem::absolute(fmt::format("{}_{}_seed{}.vcd", o.block, o.label, o.seed))
-                     .string();
+  o.trace_path =
+      std::filesystem::absolute(fmt::format("{}_{}_seed{}.vcd", o.block, o.label, o.seed)).string();
   // Written only by a build with Verilator's --coverage; the default is Verilator's own name.
   if (o.coverage_path.empty()) o.coverage_path = "coverage.dat";
   o.coverage_path = std::filesystem::absolute(o.coverage_path).string();
@@ -115,9 +117,8 @@ void Scoreboard::fail(uint64_t cycle, std::string_view message) {
 int Scoreboard::summary() const {
   const bool ok = mismatches_ == 0 && vectors_ > 0;
   fmt::print("{} {} config={} seed={}: {} vectors, {} checks, {} mismatches{}\n",
-             ok ? "PASS" : "FAIL", options_.block, options_.label, options_.seed, vectors_,
-             checks_, mismatches_,
-             vectors_ == 0 ? " (no vectors were run: that is a failure)" : "");
+             ok ? "PASS" : "FAIL", options_.block, options_.label, options_.seed, vectors_, checks_,
+             mismatches_, vectors_ == 0 ? " (no vectors were run: that is a failure)" : "");
   if (options_.trace) fmt::print("waveform: {}\n", options_.trace_path);
   return ok ? 0 : 1;
 }

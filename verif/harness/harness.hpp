@@ -51,17 +51,18 @@ struct Options {
   std::string manifest_path;  ///< the generated manifest.json
   nlohmann::json manifest;    ///< its contents
   uint64_t seed = 1;
-  uint64_t vectors = 0;       ///< random vectors to run; 0 = the testbench's default
-  bool exhaustive = false;    ///< run the exhaustive stimulus where there is one
+  uint64_t vectors = 0;     ///< random vectors to run; 0 = the testbench's default
+  bool exhaustive = false;  ///< run the exhaustive stimulus where there is one
   bool trace = false;
   std::string trace_path;
   std::string coverage_path;  ///< where a coverage build (sim/vltest --coverage) writes its counts
   std::string record_path;    ///< --record: the per-cycle port values go here (empty: not recorded)
-  uint64_t record_cycles = 0; ///< --record-cycles: record only the first n cycles; 0 = all
-  int max_mismatches = 10;    ///< stop after this many
+  uint64_t record_cycles = 0;  ///< --record-cycles: record only the first n cycles; 0 = all
+  int max_mismatches = 10;     ///< stop after this many
 
   /// Reads --manifest, --label, --vectors, --exhaustive, --seed, --coverage,
-  /// --record, --record-cycles and the environment. Exits with status 2 and a message on a bad argument.
+  /// --record, --record-cycles and the environment. Exits with status 2 and a message on a bad
+  /// argument.
   static Options parse(std::string block, int argc, char** argv);
   /// A derived parameter or config field from the manifest, as an integer.
   long long param(const std::string& key) const;
@@ -289,8 +290,10 @@ class Harness {
     OASIS_DUT_PORTS(OASIS_DECLARE_PORT)
 #undef OASIS_DECLARE_PORT
 #else
-    std::fprintf(stderr, "%s_tb: --record needs the port list Vdut_ports.hpp, which sim/vltest "
-                 "writes; this build has none\n", options_.block.c_str());
+    std::fprintf(stderr,
+                 "%s_tb: --record needs the port list Vdut_ports.hpp, which sim/vltest "
+                 "writes; this build has none\n",
+                 options_.block.c_str());
     std::exit(2);
 #endif
   }

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "Vdut.h"
-#include "model/quant/clustering.hpp"
-#include "model/cycle/clustering_unit.hpp"
 #include "model/config.hpp"
+#include "model/cycle/clustering_unit.hpp"
+#include "model/quant/clustering.hpp"
 #include "verif/harness/harness.hpp"
 
 namespace {
@@ -41,8 +41,8 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse("clustering_unit", argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   auto& dut = h.dut();
-  const oasis::Config config = oasis::parse_config(options.manifest.at("config"),
-                                                   options.manifest_path);
+  const oasis::Config config =
+      oasis::parse_config(options.manifest.at("config"), options.manifest_path);
   const int lanes = config.clustering_lanes;
   const int na = config.act_bits;
   const int nbounds = (1 << na) - 1;
@@ -59,8 +59,8 @@ int main(int argc, char** argv) {
     return t;
   };
 
-  double gap = 0.3;           // probability of no offer when the source is free
-  double backpressure = 0.3;  // probability of idx_ready low
+  double gap = 0.3;                     // probability of no offer when the source is free
+  double backpressure = 0.3;            // probability of idx_ready low
   std::deque<std::vector<Fp16>> queue;  // beats still to send; front is offered
   int64_t first_accept = -1, first_output = -1;
   uint64_t accepted_total = 0, outputs_total = 0;
@@ -150,11 +150,10 @@ int main(int argc, char** argv) {
   };
   // Directed values for the current boundaries.
   const auto directed_values = [&] {
-    std::vector<Fp16> v = {Fp16{0x0000}, Fp16{0x8000}, Fp16{0x7C00}, Fp16{0xFC00},
-                           Fp16{0x7E00}, Fp16{0xFE00}, Fp16{0x7C01}, Fp16{0xFFFF},
-                           Fp16{0x7D55}, Fp16{0x0001}, Fp16{0x8001}, Fp16{0x03FF},
-                           Fp16{0x83FF}, Fp16{0x0400}, Fp16{0x8400}, Fp16{0x7BFF},
-                           Fp16{0xFBFF}, Fp16{0x3C00}, Fp16{0xBC00}};
+    std::vector<Fp16> v = {Fp16{0x0000}, Fp16{0x8000}, Fp16{0x7C00}, Fp16{0xFC00}, Fp16{0x7E00},
+                           Fp16{0xFE00}, Fp16{0x7C01}, Fp16{0xFFFF}, Fp16{0x7D55}, Fp16{0x0001},
+                           Fp16{0x8001}, Fp16{0x03FF}, Fp16{0x83FF}, Fp16{0x0400}, Fp16{0x8400},
+                           Fp16{0x7BFF}, Fp16{0xFBFF}, Fp16{0x3C00}, Fp16{0xBC00}};
     for (const Fp16 b : bounds) {
       const uint32_t k = oasis::order_key(b);
       v.push_back(b);
@@ -180,9 +179,10 @@ int main(int argc, char** argv) {
       const double step = 0.25;
       symmetric.push_back(oasis::fp16_from_double(m < 0 ? (m + 0.5) * step * 2 - step
                                                         : (m + 0.5) * step * 2 + step));
-      subnormal.push_back(Fp16{uint16_t(i < n / 2 ? 0x8000 | (2 * (n / 2 - i) + 1)
-                                                  : 2 * (i - n / 2) + 1)});
-      extreme.push_back(from_key(uint32_t(0x0401 + uint32_t(i) * ((0xFBFE - 0x0401) / uint32_t(n - 1)))));
+      subnormal.push_back(
+          Fp16{uint16_t(i < n / 2 ? 0x8000 | (2 * (n / 2 - i) + 1) : 2 * (i - n / 2) + 1)});
+      extreme.push_back(
+          from_key(uint32_t(0x0401 + uint32_t(i) * ((0xFBFE - 0x0401) / uint32_t(n - 1)))));
       negative.push_back(oasis::fp16_from_double(-1000.0 + 3.0 * i));
     }
     // symmetric: centroids -a, a around 0 give a boundary of exactly 0.
@@ -255,9 +255,10 @@ int main(int argc, char** argv) {
             uint64_t(n / options.param("beats_per_cycle")), span - uint64_t(latency));
     h.check("beats accepted", uint64_t(n), accepted_total);
     h.check("beats presented", uint64_t(n), outputs_total);
-    fmt::print("measured: latency {} cycles, {} beats of {} activations in {} cycles after the "
-               "first output\n",
-               latency, n, lanes, span - uint64_t(latency));
+    fmt::print(
+        "measured: latency {} cycles, {} beats of {} activations in {} cycles after the "
+        "first output\n",
+        latency, n, lanes, span - uint64_t(latency));
   }
   return h.finish();
 }

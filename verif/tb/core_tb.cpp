@@ -7,9 +7,9 @@
 // Stimulus: layers of random codebooks loaded through the register port while
 // the core is idle, at the addresses of the generated register-map header
 // (oasis_<name>_regmap.hpp, which sim/vltest makes available as
-// oasis_generated.hpp), whose config hash is also read back through the port; tokens of random activations and directed ones (NaN, +-Inf,
-// an all-equal token, the largest and smallest values in the first and last
-// channels); weight matrices whose row count is not a multiple of the lines;
+// oasis_generated.hpp), whose config hash is also read back through the port; tokens of random
+// activations and directed ones (NaN, +-Inf, an all-equal token, the largest and smallest values in
+// the first and last channels); weight matrices whose row count is not a multiple of the lines;
 // random gaps on the token and weight streams, random backpressure on y and
 // random register reads, in phases of different rates. Last, an unthrottled
 // token measures the pre-processing and the GEMM phase against derive() and
@@ -33,12 +33,12 @@
 #include <vector>
 
 #include "Vdut.h"
-#include "model/quant/clustering.hpp"
 #include "model/config.hpp"
 #include "model/cycle/core.hpp"
 #include "model/numerics/fp.hpp"
-#include "model/quant/lut_gemm.hpp"
 #include "model/perf/perf.hpp"
+#include "model/quant/clustering.hpp"
+#include "model/quant/lut_gemm.hpp"
 #include "model/quant/quant.hpp"
 #include "model/quant/synth_data.hpp"
 #include "oasis_generated.hpp"
@@ -127,20 +127,20 @@ int main(int argc, char** argv) {
     in.x_valid = !xbeats.empty() && writes.empty() && !(x_gap > 0 && h.coin(x_gap));
     in.x_data.resize(size_t(R));
     for (int i = 0; i < R; ++i) {
-      in.x_data[size_t(i)] = in.x_valid ? xbeats.front().x[size_t(i)]
-                                        : Fp16{uint16_t(h.random_bits(16))};
+      in.x_data[size_t(i)] =
+          in.x_valid ? xbeats.front().x[size_t(i)] : Fp16{uint16_t(h.random_bits(16))};
     }
     in.x_scale = in.x_valid ? xbeats.front().scale : Fp16{uint16_t(h.random_bits(16))};
     in.w_valid = !wbeats.empty() && !(w_gap > 0 && h.coin(w_gap));
     in.w_data.resize(size_t(P * Wb));
     in.w_scale.resize(size_t(P));
     for (int i = 0; i < P * Wb; ++i) {
-      in.w_data[size_t(i)] = in.w_valid ? wbeats.front().idx[size_t(i)]
-                                        : uint8_t(h.random_bits(nW));
+      in.w_data[size_t(i)] =
+          in.w_valid ? wbeats.front().idx[size_t(i)] : uint8_t(h.random_bits(nW));
     }
     for (int p = 0; p < P; ++p) {
-      in.w_scale[size_t(p)] = in.w_valid ? wbeats.front().scale[size_t(p)]
-                                         : Fp16{uint16_t(h.random_bits(16))};
+      in.w_scale[size_t(p)] =
+          in.w_valid ? wbeats.front().scale[size_t(p)] : Fp16{uint16_t(h.random_bits(16))};
     }
     in.w_rows = in.w_valid ? wbeats.front().rows : int(h.random_bits(tm.rows_bits));
     in.w_last = in.w_valid ? wbeats.front().last : h.coin(0.5);
@@ -239,8 +239,7 @@ int main(int argc, char** argv) {
       for (size_t i = 0; i < v.size(); ++i) writes.push_back({base + int(i), v[i].bits});
     };
     put("lut", regmap::kLutBase, regmap::kLutWords, gemm->lut());
-    put("act_codebook", regmap::kActCodebookBase, regmap::kActCodebookWords,
-        gemm->act_codebook());
+    put("act_codebook", regmap::kActCodebookBase, regmap::kActCodebookWords, gemm->act_codebook());
     put("weight_codebook", regmap::kWeightCodebookBase, regmap::kWeightCodebookWords,
         gemm->weight_codebook());
     put("boundaries", regmap::kBoundariesBase, regmap::kBoundariesWords, gemm->boundaries());
@@ -294,15 +293,16 @@ int main(int argc, char** argv) {
           const int n = g * P + p;
           for (int i = 0; i < Wb; ++i) {
             const int ch = b * Wb + i;
-            beat.idx[size_t(p * Wb + i)] = n < rows && ch < K ? iw[size_t(n)][size_t(ch)]
-                                                              : uint8_t(h.random_bits(nW));
+            beat.idx[size_t(p * Wb + i)] =
+                n < rows && ch < K ? iw[size_t(n)][size_t(ch)] : uint8_t(h.random_bits(nW));
           }
-          beat.scale[size_t(p)] = n < rows && b == 0 ? sw[size_t(n)]
-                                                     : Fp16{uint16_t(h.random_bits(16))};
+          beat.scale[size_t(p)] =
+              n < rows && b == 0 ? sw[size_t(n)] : Fp16{uint16_t(h.random_bits(16))};
         }
         // Rows and last are only read on the first beat: elsewhere, noise.
-        beat.rows = b == 0 ? (last ? in_group : (h.coin(0.5) ? P : int(h.random_bits(tm.rows_bits))))
-                           : int(h.random_bits(tm.rows_bits));
+        beat.rows = b == 0
+                        ? (last ? in_group : (h.coin(0.5) ? P : int(h.random_bits(tm.rows_bits))))
+                        : int(h.random_bits(tm.rows_bits));
         beat.last = b == 0 ? last : h.coin(0.5);
         wbeats.push_back(std::move(beat));
       }
@@ -419,8 +419,8 @@ int main(int argc, char** argv) {
         sw[size_t(r)] = qw.scales[size_t(r)];
       }
       for (int t = 0; t < n_tokens; ++t) {
-        const oasis::PreparedToken tok = gemm->prepare(
-            std::span<const Fp16>(x_raw).subspan(size_t(t) * size_t(K), size_t(K)));
+        const oasis::PreparedToken tok =
+            gemm->prepare(std::span<const Fp16>(x_raw).subspan(size_t(t) * size_t(K), size_t(K)));
         xs.push_back(tok.xhat);
         scales.push_back(tok.scale);
       }
@@ -454,11 +454,12 @@ int main(int argc, char** argv) {
     // The same from the manifest's figures as the generator wrote them:
     // (groups - 1) row intervals (its cycles_per_row, which the cycle bound
     // uses), one group's beats and the line's row latency.
-    h.check("measured GEMM phase against the manifest's cycles_per_row, group_beats and "
-            "row_latency_cycles",
-            uint64_t(((n + P - 1) / P - 1) * options.param("cycles_per_row") +
-                     options.param("group_beats") + options.param("row_latency_cycles")),
-            uint64_t(gemm_cycles));
+    h.check(
+        "measured GEMM phase against the manifest's cycles_per_row, group_beats and "
+        "row_latency_cycles",
+        uint64_t(((n + P - 1) / P - 1) * options.param("cycles_per_row") +
+                 options.param("group_beats") + options.param("row_latency_cycles")),
+        uint64_t(gemm_cycles));
     h.check("measured preprocess_cycles (first token beat taken -> last residual written)",
             uint64_t(options.param("preprocess_cycles")), uint64_t(preprocess));
     if (bench_rows) {
@@ -500,15 +501,16 @@ int main(int argc, char** argv) {
       drain();
       const oasis::LayerPerf L = oasis::layer_perf(config, n, oasis::PerfOptions{m, 0});
       const int64_t total = segment_last.back() - first_x_fire + 1;
-      fmt::print("measured back to back: {} tokens x {} rows, {} cycles (first token beat taken "
-                 "-> last output taken); performance model {} cycles, bound by {}\n",
-                 m, n, total, L.cycles, oasis::phase_name(L.bound));
+      fmt::print(
+          "measured back to back: {} tokens x {} rows, {} cycles (first token beat taken "
+          "-> last output taken); performance model {} cycles, bound by {}\n",
+          m, n, total, L.cycles, oasis::phase_name(L.bound));
       for (int t = 0; t < m; ++t) {
-        h.check("back to back: a token's last output, cycles after the segment's first beat "
-                "(performance model)",
-                uint64_t(L.last_output[size_t(t)]),
-                uint64_t(segment_last[size_t(t)] - first_x_fire),
-                fmt::format("token {} of {}, {} rows", t, m, n));
+        h.check(
+            "back to back: a token's last output, cycles after the segment's first beat "
+            "(performance model)",
+            uint64_t(L.last_output[size_t(t)]), uint64_t(segment_last[size_t(t)] - first_x_fire),
+            fmt::format("token {} of {}, {} rows", t, m, n));
       }
       h.check("back to back: the segment's cycles (performance model)", uint64_t(L.cycles),
               uint64_t(total), fmt::format("{} tokens, {} rows", m, n));

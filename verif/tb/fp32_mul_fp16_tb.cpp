@@ -49,14 +49,14 @@ int main(int argc, char** argv) {
   const auto d32 = oasis::directed::directed32();
   const auto d16 = oasis::directed::directed16();
   uint64_t i = 0;
-  runner.run(oasis::tb::fp::count_of(d32.size() * d16.size(),
-                                     [&] {
-                                       const Operation op{d32[i / d16.size()], d16[i % d16.size()],
-                                                          false};
-                                       ++i;
-                                       return op;
-                                     }),
-             0.25);
+  runner.run(
+      oasis::tb::fp::count_of(d32.size() * d16.size(),
+                              [&] {
+                                const Operation op{d32[i / d16.size()], d16[i % d16.size()], false};
+                                ++i;
+                                return op;
+                              }),
+      0.25);
   // A binary32 operand whose exponent field puts the product near 1, near the
   // subnormal range or near overflow (the binary16 operand's unbiased exponent
   // is -24 to 15), every second with a short fraction (exact products, ties).

@@ -35,8 +35,8 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse("index_counter_array", argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   auto& dut = h.dut();
-  const oasis::Config config = oasis::parse_config(options.manifest.at("config"),
-                                                   options.manifest_path);
+  const oasis::Config config =
+      oasis::parse_config(options.manifest.at("config"), options.manifest_path);
   const oasis::Derived derived = oasis::derive(config);
   const int b = derived.concat_index_bits;
   const int entries = derived.lut_entries;
@@ -49,9 +49,9 @@ int main(int argc, char** argv) {
   oasis::IndexCounterArray model(config);
 
   double gap = 0.3, backpressure = 0.3;
-  std::deque<Beat> queue;                          // beats to send; front is offered
+  std::deque<Beat> queue;                           // beats to send; front is offered
   std::deque<std::vector<uint32_t>> expected_rows;  // docs/spec.md section 6 counts of rows sent
-  std::vector<uint32_t> presented;                 // counts of the row being presented
+  std::vector<uint32_t> presented;                  // counts of the row being presented
   uint64_t rows_checked = 0;
   int64_t last_accept = -1;
   std::vector<int64_t> latencies, first_chunk_cycles;
@@ -91,7 +91,8 @@ int main(int argc, char** argv) {
                             model.cnt_chunk() * t + i));
       }
       if (ready) {
-        for (int i = 0; i < t; ++i) presented.push_back(uint32_t(get_bits(dut.cnt_data_o, i * w, w)));
+        for (int i = 0; i < t; ++i)
+          presented.push_back(uint32_t(get_bits(dut.cnt_data_o, i * w, w)));
         if (model.cnt_last()) {
           // The whole row against the rule of docs/spec.md section 6, independent of the model.
           if (expected_rows.empty()) {
@@ -217,12 +218,14 @@ int main(int argc, char** argv) {
               uint64_t(first_chunk_cycles[i] - first_chunk_cycles[i - 1]),
               fmt::format("rows {} and {}", i - 1, i));
     }
-    fmt::print("measured: latency {} cycle(s), row interval {} cycles ({} beats, {} chunks a row), "
-               "{} rows checked\n",
-               latencies.empty() ? -1 : latencies[0],
-               first_chunk_cycles.size() > 1 ? first_chunk_cycles[1] - first_chunk_cycles[0] : -1,
-               beats, chunks, rows_checked);
+    fmt::print(
+        "measured: latency {} cycle(s), row interval {} cycles ({} beats, {} chunks a row), "
+        "{} rows checked\n",
+        latencies.empty() ? -1 : latencies[0],
+        first_chunk_cycles.size() > 1 ? first_chunk_cycles[1] - first_chunk_cycles[0] : -1, beats,
+        chunks, rows_checked);
   }
-  if (!expected_rows.empty()) h.fail(fmt::format("{} rows sent but never presented", expected_rows.size()));
+  if (!expected_rows.empty())
+    h.fail(fmt::format("{} rows sent but never presented", expected_rows.size()));
   return h.finish();
 }

@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
     act_scale = value(false);
     model.set_context(xhat, act_scale, codebook);
     for (int k = 0; k < K; ++k) set_bits(dut.act_i, k * 16, 16, xhat[size_t(k)].bits);
-    for (int j = 0; j < (1 << nW); ++j) set_bits(dut.weight_codebook_i, j * 16, 16, codebook[size_t(j)].bits);
+    for (int j = 0; j < (1 << nW); ++j)
+      set_bits(dut.weight_codebook_i, j * 16, 16, codebook[size_t(j)].bits);
     dut.act_scale_i = act_scale.bits;
   };
   const auto push_row = [&](const Row& r) {
@@ -179,8 +180,10 @@ int main(int argc, char** argv) {
       h.check("measured row_interval_cycles", uint64_t(options.param("row_interval_cycles")),
               uint64_t(y_cycles[i] - y_cycles[i - 1]), fmt::format("rows {} and {}", i - 1, i));
     }
-    fmt::print("measured: row latency {} cycles, row interval {} cycles, {} MACs a cycle, {} rows checked\n",
-               latency, y_cycles.size() > 1 ? y_cycles[1] - y_cycles[0] : -1, M, rows_checked);
+    fmt::print(
+        "measured: row latency {} cycles, row interval {} cycles, {} MACs a cycle, {} rows "
+        "checked\n",
+        latency, y_cycles.size() > 1 ? y_cycles[1] - y_cycles[0] : -1, M, rows_checked);
   }
   if (!expected.empty()) h.fail(fmt::format("{} rows sent but never output", expected.size()));
   return h.finish();

@@ -58,7 +58,8 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse(kBlock, argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   auto& dut = h.dut();
-  const oasis::Config config = oasis::parse_config(options.manifest.at("config"), options.manifest_path);
+  const oasis::Config config =
+      oasis::parse_config(options.manifest.at("config"), options.manifest_path);
   const oasis::Derived derived = oasis::derive(config);
   const oasis::OrizuruTiming t = OASIS_TOPK_SORT       ? derived.topk_sort_baseline
                                  : OASIS_TOPK_BASELINE ? derived.topk_baseline
@@ -77,14 +78,14 @@ int main(int argc, char** argv) {
     tokens.push_back(x);
   };
   for (uint16_t v : {0x3C00, 0x0000, 0xFC00, 0x7E00}) token_of([&](int) { return v; });
-  token_of([&](int i) { return i % 2 ? 0x8000 : 0x0000; });             // +0 / -0
-  token_of([&](int i) { return i % 3 ? 0xFC00 : 0x7C00; });             // mostly -Inf
-  token_of([&](int i) { return i % 4 == 1 ? 0xFC00 : 0x3800 + i; });   // several -Inf
+  token_of([&](int i) { return i % 2 ? 0x8000 : 0x0000; });           // +0 / -0
+  token_of([&](int i) { return i % 3 ? 0xFC00 : 0x7C00; });           // mostly -Inf
+  token_of([&](int i) { return i % 4 == 1 ? 0xFC00 : 0x3800 + i; });  // several -Inf
   token_of([&](int i) { return kSpecials[size_t(i) % std::size(kSpecials)]; });
-  token_of([&](int i) { return i % 2 ? 0x7E00 + i : 0xFE00 + i; });     // NaNs, payloads
+  token_of([&](int i) { return i % 2 ? 0x7E00 + i : 0xFE00 + i; });         // NaNs, payloads
   token_of([&](int i) { return (i % 2 ? 0x8000 : 0) | (1 + i % 0x3FF); });  // subnormals
-  token_of([&](int i) { return 0x2000 + i; });                          // ascending
-  token_of([&](int i) { return 0x6000 - i; });                          // descending
+  token_of([&](int i) { return 0x2000 + i; });                              // ascending
+  token_of([&](int i) { return 0x6000 - i; });                              // descending
   // Duplicates straddling the k-th place on both sides: k-1 distinct big
   // values, then copies of one value across places k and k+1, likewise below.
   token_of([&](int i) {
@@ -143,7 +144,8 @@ int main(int argc, char** argv) {
     h.settle();
 
     const int token_out = int(model.tokens_done());
-    const std::string ctx = fmt::format("token {}{}", token_out, token_out < directed ? " (directed)" : "");
+    const std::string ctx =
+        fmt::format("token {}{}", token_out, token_out < directed ? " (directed)" : "");
     h.check("in_ready_o", model.in_ready(), dut.in_ready_o, ctx);
     h.check("out_valid_o", model.out_valid(), dut.out_valid_o, ctx);
     if (model.out_valid() && dut.out_valid_o) {
@@ -185,7 +187,8 @@ int main(int argc, char** argv) {
   // token, span the manifest's drain cycles each: consecutive cycles while a
   // pop takes at most two (the sides alternate), else pairs pop_cycles apart.
   if (steady_outputs != uint64_t(2 * k * steady_tokens)) {
-    h.fail(fmt::format("steady phase: {} outputs, expected {}", steady_outputs, 2 * k * steady_tokens));
+    h.fail(fmt::format("steady phase: {} outputs, expected {}", steady_outputs,
+                       2 * k * steady_tokens));
   }
   const uint64_t span = steady_last_out - steady_first_out + 1;
   const uint64_t gaps = uint64_t(steady_tokens - 1) * uint64_t(t.beats + t.build_cycles);
@@ -196,7 +199,8 @@ int main(int argc, char** argv) {
                     "between tokens",
                     steady_outputs, span, drains, gaps));
   }
-  const double per_token = steady_token_count ? double(steady_token_cycles) / steady_token_count : 0;
+  const double per_token =
+      steady_token_count ? double(steady_token_cycles) / steady_token_count : 0;
   if (steady_token_count && per_token != double(t.cycles_per_token)) {
     h.fail(fmt::format("steady phase: {} cycles per token, the manifest says {}", per_token,
                        t.cycles_per_token));

@@ -62,7 +62,8 @@ int main(int argc, char** argv) {
     dut.reg_re_i = re;
     dut.reg_addr_i = uint16_t(addr);
     dut.reg_wdata_i = data;
-    const std::string ctx = fmt::format("we={} re={} addr=0x{:03x} data=0x{:04x}", we, re, addr, data);
+    const std::string ctx =
+        fmt::format("we={} re={} addr=0x{:03x} data=0x{:04x}", we, re, addr, data);
     if (re) expected_rdata = model.read(addr);  // before this cycle's write
     if (we) model.write(addr, data);
     h.step();

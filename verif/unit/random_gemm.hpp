@@ -39,15 +39,16 @@ inline LutGemm random_gemm(const Config& c, std::mt19937_64& rng) {
 /// Random inputs of a GEMM through the core: tokens of moderate activations
 /// with their scales, and weight rows of random indices with their scales.
 struct RandomInputs {
-  std::vector<std::vector<Fp16>> x;       ///< [token][channel]
-  std::vector<Fp16> sa;                   ///< [token]
-  std::vector<std::vector<uint8_t>> iw;   ///< [row][channel]
-  std::vector<Fp16> sw;                   ///< [row]
+  std::vector<std::vector<Fp16>> x;      ///< [token][channel]
+  std::vector<Fp16> sa;                  ///< [token]
+  std::vector<std::vector<uint8_t>> iw;  ///< [row][channel]
+  std::vector<Fp16> sw;                  ///< [row]
 };
 
 /// Draws `tokens` tokens, then `rows` weight rows (in that order, so a seed
 /// gives the same inputs to every test that uses it).
-inline RandomInputs random_inputs(const Config& c, int64_t tokens, int64_t rows, std::mt19937_64& rng) {
+inline RandomInputs random_inputs(const Config& c, int64_t tokens, int64_t rows,
+                                  std::mt19937_64& rng) {
   RandomInputs in;
   in.x.assign(size_t(tokens), std::vector<Fp16>(size_t(c.channels)));
   in.sa.resize(size_t(tokens));

@@ -70,9 +70,9 @@ inline std::string safetensors_header(const std::vector<StTensor>& tensors,
       shape += std::to_string(t.shape[d]);
     }
     if (i > 0) h += ',';
-    h += "\"" + t.name + "\":{\"dtype\":\"" + t.dtype +
-         "\",\"shape\":[" + shape + "],\"data_offsets\":[" + std::to_string(at) + "," +
-         std::to_string(at + t.data.size()) + "]}";
+    h += "\"" + t.name + "\":{\"dtype\":\"" + t.dtype + "\",\"shape\":[" + shape +
+         "],\"data_offsets\":[" + std::to_string(at) + "," + std::to_string(at + t.data.size()) +
+         "]}";
     at += t.data.size();
   }
   return h + "}";

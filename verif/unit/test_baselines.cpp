@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "model/config.hpp"
-#include "model/numerics/fp.hpp"
-#include "model/quant/lut_gemm.hpp"
 #include "model/cycle/mac_line_baseline.hpp"
 #include "model/cycle/orizuru.hpp"
 #include "model/cycle/topk_sort_baseline.hpp"
+#include "model/numerics/fp.hpp"
+#include "model/quant/lut_gemm.hpp"
 
 namespace oasis {
 namespace {
@@ -34,7 +34,8 @@ TEST(TopkSortBaseline, NetworkSortsEveryZeroOneInput) {
           if (v[size_t(ce.lo)] > v[size_t(ce.hi)]) std::swap(v[size_t(ce.lo)], v[size_t(ce.hi)]);
         }
       }
-      for (int i = 1; i < n; ++i) ASSERT_GE(v[size_t(i - 1)], v[size_t(i)]) << "n=" << n << " input " << bits;
+      for (int i = 1; i < n; ++i)
+        ASSERT_GE(v[size_t(i - 1)], v[size_t(i)]) << "n=" << n << " input " << bits;
     }
   }
   EXPECT_EQ(bitonic_compare_exchanges(4096), 159744);
@@ -43,7 +44,8 @@ TEST(TopkSortBaseline, NetworkSortsEveryZeroOneInput) {
 
 TEST(TopkSortBaseline, SameOutliersAsOrizuru) {
   std::mt19937_64 rng(7);
-  const uint16_t specials[] = {0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0xFE00, 0x7C01, 0x0001, 0x3C00};
+  const uint16_t specials[] = {0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00,
+                               0xFE00, 0x7C01, 0x0001, 0x3C00};
   int tokens = 0;
   for (int t = 0; t < 1500; ++t) {
     const int n = 2 + int(rng() % 300);
@@ -56,7 +58,8 @@ TEST(TopkSortBaseline, SameOutliersAsOrizuru) {
       if (mix == 2) v = Fp16{specials[rng() % 9]};
     }
     int64_t ces = 0;
-    ASSERT_EQ(sort_network_topk(x, k, &ces), orizuru_topk(x, k)) << "N=" << n << " k=" << k << " mix=" << mix;
+    ASSERT_EQ(sort_network_topk(x, k, &ces), orizuru_topk(x, k))
+        << "N=" << n << " k=" << k << " mix=" << mix;
     EXPECT_EQ(ces, bitonic_compare_exchanges(n));
     ++tokens;
   }

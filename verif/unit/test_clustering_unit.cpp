@@ -9,9 +9,9 @@
 
 #include "gen/block.hpp"
 #include "gen/generator.hpp"
-#include "model/quant/clustering.hpp"
-#include "model/cycle/clustering_unit.hpp"
 #include "model/config.hpp"
+#include "model/cycle/clustering_unit.hpp"
+#include "model/quant/clustering.hpp"
 #include "verif/unit/test_support.hpp"
 
 namespace oasis {

@@ -72,10 +72,12 @@ std::vector<Bad> bad_configs() {
       {"unknown key", unknown, "unknown field 'pe_line'"},
       {"wrong type", with("channels", "\"128\""), "field 'channels': found a string \"128\""},
       {"out-of-range act_bits", with("act_bits", "5"), "field 'act_bits': found the number 5"},
-      {"out-of-range weight_bits", with("weight_bits", "0"), "field 'weight_bits': found the number 0"},
+      {"out-of-range weight_bits", with("weight_bits", "0"),
+       "field 'weight_bits': found the number 0"},
       {"k = 0", with("outliers_per_side", "0"), "field 'outliers_per_side': found the number 0"},
       {"2k > N", with("outliers_per_side", "65"), "2k <= channels (128), so at most 64"},
-      {"name not an identifier", with("name", "\"my-core\""), "field 'name': found a string \"my-core\""},
+      {"name not an identifier", with("name", "\"my-core\""),
+       "field 'name': found a string \"my-core\""},
       {"name with a path separator", with("name", "\"../evil\""), "field 'name'"},
       {"truncated JSON", trunc, "is not valid JSON"},
       {"non-integer", with("pe_lines", "2.5"), "field 'pe_lines': found a non-integer number 2.5"},
@@ -87,7 +89,8 @@ std::vector<Bad> bad_configs() {
 
 TEST_P(MalformedConfig, ExitsTwoWithOneClearMessageAndWritesNothing) {
   const Bad bad = bad_configs()[size_t(GetParam())];
-  const fs::path dir = fs::temp_directory_path() / fmt::format("oasis_cfg_test_{}_{}", getpid(), GetParam());
+  const fs::path dir =
+      fs::temp_directory_path() / fmt::format("oasis_cfg_test_{}_{}", getpid(), GetParam());
   fs::remove_all(dir);
   fs::create_directories(dir / "out");
   std::ofstream(dir / "out" / "keep.txt") << "previous output";

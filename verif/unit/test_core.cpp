@@ -43,7 +43,8 @@ void check(const Case& cs, int tokens, const CoreRunOptions& opt, bool measure) 
     const PreparedToken token = gemm.prepare_normalized(x[size_t(t)], sa[size_t(t)]);
     ASSERT_EQ(runs[size_t(t)].y.size(), size_t(cs.rows));
     for (int n = 0; n < cs.rows; ++n) {
-      ASSERT_EQ(runs[size_t(t)].y[size_t(n)].bits, gemm.row(token, iw[size_t(n)], sw[size_t(n)]).bits)
+      ASSERT_EQ(runs[size_t(t)].y[size_t(n)].bits,
+                gemm.row(token, iw[size_t(n)], sw[size_t(n)]).bits)
           << "token " << t << " row " << n;
       const bool last_group = n / c.pe_lines == (cs.rows - 1) / c.pe_lines;
       ASSERT_EQ(runs[size_t(t)].y_last[size_t(n)], last_group) << "token " << t << " row " << n;

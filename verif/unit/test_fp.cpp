@@ -59,8 +59,8 @@ TEST(Fp32ToFp16, EveryMidpointAndItsNeighbours) {
   for (uint32_t x = 0; x < 0x7C00; ++x) {
     for (const uint32_t sign : {0u, 0x8000u}) {
       const double lo = to_double(Fp16{uint16_t(x | sign)});
-      const double hi = x == 0x7BFF ? (sign ? -65536.0 : 65536.0)
-                                    : to_double(Fp16{uint16_t((x + 1) | sign)});
+      const double hi =
+          x == 0x7BFF ? (sign ? -65536.0 : 65536.0) : to_double(Fp16{uint16_t((x + 1) | sign)});
       const Fp32 mid = fp32_from_double((lo + hi) / 2);  // exact in binary32
       for (const int d : {-1, 0, 1}) {
         const Fp32 v{mid.bits + uint32_t(d)};
@@ -79,7 +79,8 @@ TEST(Fp32ToFp16, RandomInputs) {
 }
 
 TEST(UintToFp32, SmallAndRandom) {
-  for (uint32_t n = 0; n < (1u << 20); ++n) ASSERT_EQ(fp32_from_uint(n).bits, host::from_uint(n).bits);
+  for (uint32_t n = 0; n < (1u << 20); ++n)
+    ASSERT_EQ(fp32_from_uint(n).bits, host::from_uint(n).bits);
   std::mt19937_64 rng(test_seed());
   for (int i = 0; i < 1000000; ++i) {
     const uint32_t n = uint32_t(rng()) >> (rng() % 32);

@@ -48,7 +48,7 @@ TEST(IndexCounter, CountWidthHoldsKEqualIndices) {
     Config c = load_config(kDefault);
     c.channels = k;
     const int w = derive(c).index_counter_array.count_bits;
-    EXPECT_LT(uint64_t(k), uint64_t{1} << w) << k;      // K fits
+    EXPECT_LT(uint64_t(k), uint64_t{1} << w) << k;        // K fits
     EXPECT_GE(uint64_t(k), uint64_t{1} << (w - 1)) << k;  // and no bit is wasted
   }
 }
@@ -144,7 +144,7 @@ TEST(IndexCounter, LatencyAndRowIntervalAsStated) {
 
 TEST(IndexCounter, AllIndicesEqualCountsK) {
   Config c = load_config(kDefault);
-  c.channels = 100;  // not a multiple of C*I = 16: the last beat is partial
+  c.channels = 100;    // not a multiple of C*I = 16: the last beat is partial
   stream(c, 3, true);  // checks every count against the rule: entry 255 holds 100
   IndexCounterArray m(c);
   const std::vector<int> idx(16, 255);
@@ -253,7 +253,8 @@ TEST(IndexCounter, GeneratedRtlHasTheModelsAdderCells) {
   {
     const Config c = load_config(kDefault);
     const auto m = generate_into(c, root / "default");
-    const AdderCells got = yosys_adder_cells(root / "default", "oasis_fa.sv oasis_ha.sv "
+    const AdderCells got = yosys_adder_cells(root / "default",
+                                             "oasis_fa.sv oasis_ha.sv "
                                              "oasis_default_index_counter_array_tree.sv "
                                              "oasis_default_index_counter_array_add.sv "
                                              "oasis_default_index_counter_array.sv",

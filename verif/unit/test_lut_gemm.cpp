@@ -15,9 +15,9 @@
 #include <immintrin.h>
 #endif
 
+#include "model/cycle/orizuru.hpp"
 #include "model/quant/clustering.hpp"
 #include "model/quant/lut_gemm.hpp"
-#include "model/cycle/orizuru.hpp"
 #include "model/quant/quant.hpp"
 #include "model/quant/synth_data.hpp"
 #include "verif/host_fpu.hpp"
@@ -213,9 +213,9 @@ int check_kernels(const LutGemm& model, const PreparedToken& tok, const Quantize
       const std::vector<Fp16> y = model.rows(tok, w, threads, kernel);
       EXPECT_EQ(y.size(), want.size());
       for (size_t n = 0; n < y.size() && n < want.size(); ++n) {
-        EXPECT_EQ(y[n].bits, want[n]) << std::hex << "kernel " << rows_kernel_name(kernel)
-                                      << ", " << std::dec << threads << " threads, row " << n
-                                      << " " << where;
+        EXPECT_EQ(y[n].bits, want[n])
+            << std::hex << "kernel " << rows_kernel_name(kernel) << ", " << std::dec << threads
+            << " threads, row " << n << " " << where;
       }
     }
   }
@@ -345,8 +345,8 @@ TEST(LutGemmRow, SpecialValuesInCodebooksPropagateAsIeeeSays) {
     const PreparedToken tok = model.prepare_normalized(xhat, sa);
     const Fp16 y = model.row(tok, iw, sw);
     const HostRow h = host_row(xhat, sa, ca, cw, iw, sw, 2, 2, 4, 2, 2, trial % 2, 1);
-    const std::string where = "trial " + std::to_string(trial) + " seed " +
-                              std::to_string(test_seed() + 7);
+    const std::string where =
+        "trial " + std::to_string(trial) + " seed " + std::to_string(test_seed() + 7);
     ASSERT_EQ(y.bits, h.y) << where;
     if (is_nan(y)) {
       ASSERT_EQ(y.bits, kFp16CanonicalNan.bits);
@@ -395,7 +395,8 @@ TEST(LutGemmRows, EveryKernelAndThreadCountGivesRowsBits) {
       p.accumulator_slots = c.slots;
       const std::vector<Fp16> cw = random_codebook(rng, c.nw, trial == 3 ? 2.0 : 0.3);
       const LutGemm model(p, random_codebook(rng, c.na, trial == 1 ? 1.0 : 0.3), cw);
-      const PreparedToken tok = model.prepare_normalized(random_token(rng, c.k, trial), Fp16{0x3C00});
+      const PreparedToken tok =
+          model.prepare_normalized(random_token(rng, c.k, trial), Fp16{0x3C00});
       QuantizedWeights w;
       w.rows = 37;
       w.channels = c.k;
@@ -407,7 +408,8 @@ TEST(LutGemmRows, EveryKernelAndThreadCountGivesRowsBits) {
         // Row 0 all one index: the largest counts (K in one entry).
         for (auto& i : iw) i = uint8_t(n == 0 ? 1 : rng() % (1u << c.nw));
         w.indices.insert(w.indices.end(), iw.begin(), iw.end());
-        w.scales.push_back(fp16_from_double(std::ldexp(1.0 + double(rng() % 64) / 64, -int(rng() % 8))));
+        w.scales.push_back(
+            fp16_from_double(std::ldexp(1.0 + double(rng() % 64) / 64, -int(rng() % 8))));
         want.push_back(model.row(tok, iw, w.scales.back()).bits);
       }
       const std::string where = "K " + std::to_string(c.k) + " nA " + std::to_string(c.na) +
@@ -432,7 +434,8 @@ TEST(LutGemmRows, GemmIsTheSameForAnyThreadCount) {
   spec.channels = 512;
   spec.tokens = 3;
   const std::vector<Fp16> x = synthetic_activations(spec, test_seed() + 21);
-  const QuantizedWeights qw = quantize_weights(synthetic_weights(301, 512, test_seed() + 22), 301, 512, {});
+  const QuantizedWeights qw =
+      quantize_weights(synthetic_weights(301, 512, test_seed() + 22), 301, 512, {});
   ActCalibrationOptions ao;
   ao.outliers_per_side = 3;
   spec.tokens = 8;
@@ -515,7 +518,7 @@ TEST(LutGemmRows, RejectsWeightsThatDoNotFit) {
                                fp16_from_double(2)};
   const LutGemm model(p, c, c);
   std::vector<Fp16> xhat(8, fp16_from_double(0.5));
-  xhat[3] = fp16_from_double(9);  // the max outlier
+  xhat[3] = fp16_from_double(9);   // the max outlier
   xhat[5] = fp16_from_double(-9);  // the min outlier
   const PreparedToken tok = model.prepare_normalized(xhat, Fp16{0x3C00});
   QuantizedWeights w;
@@ -531,7 +534,8 @@ TEST(LutGemmRows, RejectsWeightsThatDoNotFit) {
     EXPECT_NO_THROW(model.rows(tok, w, 1, kernel));
     QuantizedWeights bad = w;
     bad.indices[8 + 3] = 4;  // row 1, the outlier channel: no centroid 4
-    EXPECT_THROW(model.rows(tok, bad, 2, kernel), std::invalid_argument) << rows_kernel_name(kernel);
+    EXPECT_THROW(model.rows(tok, bad, 2, kernel), std::invalid_argument)
+        << rows_kernel_name(kernel);
     bad = w;
     bad.scales.pop_back();
     EXPECT_THROW(model.rows(tok, bad, 1, kernel), std::invalid_argument);

@@ -132,8 +132,8 @@ TEST(Npy, Float64RoundsOnceToBinary16) {
   // np.save's default type. 1 + 2^-11 + 2^-40 is just above a binary16 tie: rounded once it
   // goes up; through binary32 it would round twice, to 1. Also a tie to even, overflow,
   // half the smallest subnormal, and -0.
-  const std::vector<double> v = {1.0 + 0x1p-11 + 0x1p-40, 1.0 + 0x1p-11, 65520.0, 0x1p-25, -0.0,
-                                 -2.5};
+  const std::vector<double> v = {
+      1.0 + 0x1p-11 + 0x1p-40, 1.0 + 0x1p-11, 65520.0, 0x1p-25, -0.0, -2.5};
   std::vector<uint8_t> data(v.size() * 8);
   std::memcpy(data.data(), v.data(), data.size());
   const auto f = numpy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }", data);

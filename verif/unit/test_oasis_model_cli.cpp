@@ -15,10 +15,10 @@
 #include <string>
 
 #include "model/config.hpp"
-#include "model/quant/lut_gemm.hpp"
 #include "model/io/npy.hpp"
-#include "model/quant/quant.hpp"
 #include "model/io/safetensors.hpp"
+#include "model/quant/lut_gemm.hpp"
+#include "model/quant/quant.hpp"
 #include "model/quant/synth_data.hpp"
 #include "verif/unit/run_command.hpp"
 #include "verif/unit/safetensors_writer.hpp"
@@ -160,7 +160,8 @@ std::map<std::string, std::vector<Fp16>> write_checkpoint(const std::string& pat
   std::vector<float> f0;
   for (const Fp16 h : w0) f0.push_back(float(to_double(h)) * 1.0001f);  // not binary16 exactly
   std::vector<uint16_t> b1;  // BF16: the top half of the binary32
-  for (const Fp16 h : w1) b1.push_back(uint16_t(std::bit_cast<uint32_t>(float(to_double(h))) >> 16));
+  for (const Fp16 h : w1)
+    b1.push_back(uint16_t(std::bit_cast<uint32_t>(float(to_double(h))) >> 16));
   SyntheticActivationSpec spec;
   spec.channels = 128;
   spec.tokens = 40;
@@ -168,7 +169,9 @@ std::map<std::string, std::vector<Fp16>> write_checkpoint(const std::string& pat
   test::write_file(path, test::safetensors_file(
                              {{"layers.0.w", "F32", {24, 128}, test::f32_bytes(f0)},
                               {"layers.1.w", "BF16", {16, 128}, test::bf16_bytes(b1)},
-                              {"norm.weight", "F16", {128},
+                              {"norm.weight",
+                               "F16",
+                               {128},
                                test::f16_bytes(std::vector<Fp16>(w0.begin(), w0.begin() + 128))},
                               {"calib.acts", "F16", {40, 128}, test::f16_bytes(acts)}},
                              "\"format\":\"pt\""));
@@ -197,8 +200,7 @@ TEST_F(Cli, Float64NpyAndSafetensorsGoThroughCalibrateQuantizeAndGemm) {
   EXPECT_NE(c.out.find("40 tokens x 128 channels"), std::string::npos) << c.out;
   // A float64 .npy calibrates like the same values in binary16.
   ASSERT_EQ(run("calibrate --acts " + arg("x.npy") + " --out " + arg("ca64.npy")).status, 0);
-  ASSERT_EQ(run("synth --kind activations --rows 5 --channels 128 --seed 3 --out " +
-                arg("x16.npy"))
+  ASSERT_EQ(run("synth --kind activations --rows 5 --channels 128 --seed 3 --out " + arg("x16.npy"))
                 .status,
             0);
   ASSERT_EQ(run("calibrate --acts " + arg("x16.npy") + " --out " + arg("ca16.npy")).status, 0);
@@ -208,10 +210,10 @@ TEST_F(Cli, Float64NpyAndSafetensorsGoThroughCalibrateQuantizeAndGemm) {
                           " --tensor layers.0.w --out-dir " + arg("q"));
   ASSERT_EQ(q.status, 0) << q.out;
   EXPECT_NE(q.out.find("quantized 24 x 128 weights"), std::string::npos) << q.out;
-  const CmdResult g = run("gemm --config " + config_arg("default") + " --acts " + arg("x.npy") +
-                          " --act-codebook " + arg("ca.npy") + " --quantized " + arg("q") +
-                          " --safetensors " + arg("ckpt.safetensors") +
-                          " --tensor layers.0.w --threads 2 --out " + arg("y.npy"));
+  const CmdResult g =
+      run("gemm --config " + config_arg("default") + " --acts " + arg("x.npy") +
+          " --act-codebook " + arg("ca.npy") + " --quantized " + arg("q") + " --safetensors " +
+          arg("ckpt.safetensors") + " --tensor layers.0.w --threads 2 --out " + arg("y.npy"));
   ASSERT_EQ(g.status, 0) << g.out;
   EXPECT_TRUE(std::regex_search(g.out, std::regex(R"(SQNR [0-9]+\.[0-9]+ dB)"))) << g.out;
   // The same in-process, from the values as the reader rounds them.
@@ -228,13 +230,15 @@ TEST_F(Cli, Float64NpyAndSafetensorsGoThroughCalibrateQuantizeAndGemm) {
 TEST_F(Cli, QuantizeAllWritesEveryMatchingTensorIntoItsOwnFolder) {
   const auto w = write_checkpoint(at("ckpt.safetensors"));
   const std::string out = at("quantized");
-  const std::string cmd = "quantize-all --safetensors " + at("ckpt.safetensors") + " --out-dir " +
-                          out;
+  const std::string cmd =
+      "quantize-all --safetensors " + at("ckpt.safetensors") + " --out-dir " + out;
   const CmdResult r = run(cmd + " --match 'layers.*.w'");
   ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\[1/2\] layers\.0\.w: 24 x 128 F32 -> 4 bits)")))
+  EXPECT_TRUE(
+      std::regex_search(r.out, std::regex(R"(\[1/2\] layers\.0\.w: 24 x 128 F32 -> 4 bits)")))
       << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\[2/2\] layers\.1\.w: 16 x 128 BF16 -> 4 bits)")))
+  EXPECT_TRUE(
+      std::regex_search(r.out, std::regex(R"(\[2/2\] layers\.1\.w: 16 x 128 BF16 -> 4 bits)")))
       << r.out;
   for (const char* name : {"layers.0.w", "layers.1.w"}) {
     const std::string d = out + "/" + name;
@@ -264,8 +268,8 @@ TEST_F(Cli, QuantizeAllWritesEveryMatchingTensorIntoItsOwnFolder) {
   { std::ofstream(at("theirs/keep.npy")) << "x"; }
   fs::create_directories(at("empty"));
   for (const std::string& d : {at("theirs"), at("empty")}) {
-    const CmdResult r2 = run("quantize-all --safetensors " + at("ckpt.safetensors") +
-                             " --match '*' --out-dir " + d);
+    const CmdResult r2 =
+        run("quantize-all --safetensors " + at("ckpt.safetensors") + " --match '*' --out-dir " + d);
     EXPECT_EQ(r2.status, 2) << r2.out;
     EXPECT_NE(r2.out.find("was not made by quantize-all"), std::string::npos) << r2.out;
     EXPECT_EQ(std::count(r2.out.begin(), r2.out.end(), '\n'), 1) << r2.out;
@@ -277,8 +281,9 @@ TEST_F(Cli, QuantizeAllWritesEveryMatchingTensorIntoItsOwnFolder) {
   EXPECT_EQ(none.status, 2) << none.out;
   EXPECT_NE(none.out.find("no 2-D floating-point tensor matches 'decoder.*'"), std::string::npos)
       << none.out;
-  test::write_file(at("evil.safetensors"),
-                   test::safetensors_file({{"../x.weight", "F16", {1, 2}, std::vector<uint8_t>(4)}}));
+  test::write_file(
+      at("evil.safetensors"),
+      test::safetensors_file({{"../x.weight", "F16", {1, 2}, std::vector<uint8_t>(4)}}));
   const CmdResult evil =
       run("quantize-all --safetensors " + at("evil.safetensors") + " --out-dir " + at("e"));
   EXPECT_EQ(evil.status, 2) << evil.out;

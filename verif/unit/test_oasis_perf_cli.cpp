@@ -96,7 +96,8 @@ TEST(PerfCli, BadInputExitsTwoAndWritesNothing) {
   const fs::path bad = scratch("bad.json");
   {
     std::ofstream o(bad);
-    o << R"({"name": "x", "source": "s", "layers": 2, "linear": [{"name": "q", "in": 0, "out": 4}]})";
+    o << R"({"name": "x", "source": "s", "layers": 2,)"
+      << R"( "linear": [{"name": "q", "in": 0, "out": 4}]})";
   }
   const fs::path out = scratch("bad_report");
   fs::remove_all(out);

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "model/numerics/fp.hpp"
 #include "model/cycle/orizuru.hpp"
+#include "model/numerics/fp.hpp"
 #include "verif/unit/test_support.hpp"
 
 namespace oasis {
@@ -27,16 +27,14 @@ std::vector<Outlier> reference_topk(const std::vector<Fp16>& x, int k) {
   std::vector<int> desc(x.size());
   std::iota(desc.begin(), desc.end(), 0);
   // Max side: descending by key, equal keys in ascending channel order.
-  std::stable_sort(desc.begin(), desc.end(), [&](int a, int b) {
-    return order_key(x[size_t(a)]) > order_key(x[size_t(b)]);
-  });
+  std::stable_sort(desc.begin(), desc.end(),
+                   [&](int a, int b) { return order_key(x[size_t(a)]) > order_key(x[size_t(b)]); });
   std::vector<int> asc(x.size());
   std::iota(asc.begin(), asc.end(), 0);
   std::reverse(asc.begin(), asc.end());
   // Min side: ascending by key, equal keys in descending channel order.
-  std::stable_sort(asc.begin(), asc.end(), [&](int a, int b) {
-    return order_key(x[size_t(a)]) < order_key(x[size_t(b)]);
-  });
+  std::stable_sort(asc.begin(), asc.end(),
+                   [&](int a, int b) { return order_key(x[size_t(a)]) < order_key(x[size_t(b)]); });
   std::vector<Outlier> out;
   for (int i = 0; i < k; ++i) {
     out.push_back(Outlier{false, x[size_t(desc[size_t(i)])], desc[size_t(i)]});
@@ -96,8 +94,8 @@ uint64_t check_token(const std::vector<Fp16>& x, int k) {
   }
   std::set<int> seen;
   for (const Outlier& o : got) {
-    EXPECT_TRUE(seen.insert(o.channel).second) << describe(x, k) << " channel " << o.channel
-                                               << " popped twice";
+    EXPECT_TRUE(seen.insert(o.channel).second)
+        << describe(x, k) << " channel " << o.channel << " popped twice";
     EXPECT_EQ(o.value.bits, x[size_t(o.channel)].bits);
   }
   const int n = int(x.size());

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "model/config.hpp"
-#include "model/quant/lut_gemm.hpp"
 #include "model/cycle/pe_line.hpp"
+#include "model/quant/lut_gemm.hpp"
 #include "verif/unit/test_support.hpp"
 
 namespace oasis {

@@ -14,8 +14,8 @@
 
 #include "model/config.hpp"
 #include "model/cycle/core.hpp"
-#include "model/quant/lut_gemm.hpp"
 #include "model/perf/perf.hpp"
+#include "model/quant/lut_gemm.hpp"
 #include "verif/unit/config_cases.hpp"
 #include "verif/unit/random_gemm.hpp"
 #include "verif/unit/test_support.hpp"

@@ -13,8 +13,8 @@
 #include <random>
 #include <vector>
 
-#include "model/quant/clustering.hpp"
 #include "model/cycle/orizuru.hpp"
+#include "model/quant/clustering.hpp"
 #include "model/quant/quant.hpp"
 #include "model/quant/synth_data.hpp"
 #include "verif/host_fpu.hpp"

@@ -17,8 +17,8 @@ using test::kDefault;
 TEST(RegisterMap, RegionsFitAndAreDisjointForEveryWidth) {
   for (int na = 1; na <= 4; ++na) {
     for (int nw = 1; nw <= 4; ++nw) {
-      const Config c = load_config(kDefault, {fmt::format("act_bits={}", na),
-                                              fmt::format("weight_bits={}", nw)});
+      const Config c = load_config(
+          kDefault, {fmt::format("act_bits={}", na), fmt::format("weight_bits={}", nw)});
       const auto map = register_map(c);
       for (size_t i = 0; i < map.size(); ++i) {
         EXPECT_LE(map[i].size, map[i].capacity) << map[i].name;

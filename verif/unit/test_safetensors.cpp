@@ -39,12 +39,18 @@ std::string refusal(const std::vector<uint8_t>& file) {
 // A checkpoint of every dtype the reader converts, with values that show one rounding.
 std::vector<StTensor> float_tensors() {
   return {
-      {"a.f16", "F16", {2, 2}, test::f16_bytes({Fp16{0x3C00}, Fp16{0x8001}, Fp16{0x7BFF}, Fp16{0xFC00}})},
+      {"a.f16",
+       "F16",
+       {2, 2},
+       test::f16_bytes({Fp16{0x3C00}, Fp16{0x8001}, Fp16{0x7BFF}, Fp16{0xFC00}})},
       // BF16: 1, 65536 (Inf in binary16), 2^-25 (a tie: to 0), 1.5 * 2^-25 (up to 2^-24),
       // -1.0078125, a NaN.
       {"b.bf16", "BF16", {6}, test::bf16_bytes({0x3F80, 0x4780, 0x3300, 0x3340, 0xBF81, 0x7FC1})},
       // F32: the ties 1 + 2^-11 (to 1) and 1 + 3 * 2^-11 (up), 65520 (to Inf), -0.
-      {"c.f32", "F32", {1, 4}, test::f32_bytes({1.0f + 0x1p-11f, 1.0f + 0x3p-11f, 65520.0f, -0.0f})},
+      {"c.f32",
+       "F32",
+       {1, 4},
+       test::f32_bytes({1.0f + 0x1p-11f, 1.0f + 0x3p-11f, 65520.0f, -0.0f})},
       // F64: 1 + 2^-11 + 2^-40 rounds up once; through binary32 it would round twice, to 1.
       {"d.f64", "F64", {2}, test::f64_bytes({1.0 + 0x1p-11 + 0x1p-40, -3.0})},
       {"e.i32", "I32", {1}, std::vector<uint8_t>(4, 0)},
@@ -174,8 +180,8 @@ TEST(Safetensors, RefusesEveryKindOfMalformedFile) {
       EXPECT_EQ(msg, "") << "refused the good file";
       continue;
     }
-    EXPECT_EQ(msg.find("t.safetensors: "), 0u) << "accepted or unnamed: " << c.expect << " / "
-                                                << msg;
+    EXPECT_EQ(msg.find("t.safetensors: "), 0u)
+        << "accepted or unnamed: " << c.expect << " / " << msg;
     EXPECT_NE(msg.find(c.expect), std::string::npos) << "message: " << msg;
   }
 }
@@ -224,8 +230,8 @@ TEST(Safetensors, FuzzedHeadersAreRefusedOrReadConsistently) {
   std::vector<uint8_t> data;
   for (const StTensor& t : base) data.insert(data.end(), t.data.begin(), t.data.end());
   const std::string alphabet = "{}[],:\"0123456789-.eE aF16BU8I32_";
-  const std::vector<std::string> dtypes = {"F16", "BF16", "F32", "F64", "U8", "I32",
-                                           "BOOL", "Q4",  "f16", "",    "F8_E4M3"};
+  const std::vector<std::string> dtypes = {"F16",  "BF16", "F32", "F64", "U8",     "I32",
+                                           "BOOL", "Q4",   "f16", "",    "F8_E4M3"};
   int accepted = 0, refused = 0;
   const int trials = 20000;
   for (int trial = 0; trial < trials; ++trial) {
@@ -252,9 +258,20 @@ TEST(Safetensors, FuzzedHeadersAreRefusedOrReadConsistently) {
           const size_t digit = h.find_first_of("0123456789", at);
           if (digit == std::string::npos) break;
           const size_t stop = h.find_first_not_of("0123456789", digit);
-          const std::vector<std::string> numbers = {"0", "1", "2", "3", "4", "7", "8", "12",
-                                                    "40", "18446744073709551615",
-                                                    "18446744073709551616", "-1", "1.5", "1e3"};
+          const std::vector<std::string> numbers = {"0",
+                                                    "1",
+                                                    "2",
+                                                    "3",
+                                                    "4",
+                                                    "7",
+                                                    "8",
+                                                    "12",
+                                                    "40",
+                                                    "18446744073709551615",
+                                                    "18446744073709551616",
+                                                    "-1",
+                                                    "1.5",
+                                                    "1e3"};
           h.replace(digit, stop - digit, numbers[rng() % numbers.size()]);
           break;
         }
