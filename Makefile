@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # OASIS generator: build, test and demo. See README.md.
 CONFIG ?= default
 BUILD  ?= build

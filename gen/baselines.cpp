@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The baselines the OASIS blocks are measured against in synthesis
 // (make synth, docs/synth.md):
 // - mac_line_baseline: an FP16 dequantize-and-MAC line (paper Fig. 1c) with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A block of the generator: one class per hardware block, emitting its
 // SystemVerilog for a config (STYLE: FloPoCo). Blocks register themselves;
 // oasis-gen emits every registered block for every config.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Clustering Unit (paper IV-C, docs/spec.md section 4): FP16 activations in,
 // nA-bit cluster indices out, by binary search over the 2^nA - 1 boundaries.
 // Cycle model: model/cycle/clustering_unit.hpp. Test: verif/tb/clustering_unit_tb.cpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The FP16 comparator of docs/spec.md section 2, the order every comparison in the
 // accelerator uses (Clustering Unit, Orizuru). Model: oasis::compare in
 // model/numerics/fp.hpp. Test: verif/tb/comparator_tb.cpp.

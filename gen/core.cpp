@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The OASIS core (paper IV-A, Fig. 8; docs/spec.md sections 1 and 6) as a generated
 // block: the register file, the token pre-processing (a hold register feeding
 // the Clustering Unit, Orizuru, the Error Calculation Unit, the activation

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes a C++ file holding every rtl/*.sv file's text, so that oasis-gen can
 # copy the hand-written primitives into its output without looking for them.
 set(body "// Generated at build time from rtl/*.sv. Do not edit.\n#include \"gen/embedded_rtl.hpp\"\n\nnamespace oasis::gen {\n\nconst std::vector<EmbeddedFile>& embedded_rtl() {\n  static const std::vector<EmbeddedFile> files = {\n")

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The hand-written SystemVerilog primitives of rtl/, compiled into oasis-gen.
 #pragma once
 

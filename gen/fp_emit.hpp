@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Emitting the floating-point datapath pieces shared by the blocks built
 // from rtl/ primitives (gen/pe_line.cpp, gen/baselines.cpp, gen/core.cpp):
 // the units, each recorded in its module's operators (the delay annotation),

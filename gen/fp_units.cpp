@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The IEEE floating-point units (docs/spec.md section 2) as generated blocks: each is a
 // thin module oasis_<config>_<block> around one hand-written core (rtl/oasis_fp_add_staged.sv,
 // oasis_fp_mul_staged.sv, oasis_fp_convert.sv, oasis_fp_from_uint.sv, all rounding through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gen/generator.hpp"
 
 #include <fmt/format.h>
@@ -92,7 +93,8 @@ std::string sv_file(const Config& c, const GenerateRequest& r, const std::string
          (body.ends_with("\n") ? "" : "\n") + "\n`default_nettype wire\n";
 }
 
-// Strips the primitive's own `default_nettype lines: sv_file() adds them.
+// Strips the primitive's own `default_nettype lines and SPDX line: sv_file()'s banner has
+// them.
 std::string primitive_body(const std::string& text) {
   std::string out;
   size_t pos = 0;
@@ -100,7 +102,10 @@ std::string primitive_body(const std::string& text) {
     size_t end = text.find('\n', pos);
     if (end == std::string::npos) end = text.size();
     const std::string line = text.substr(pos, end - pos);
-    if (!line.starts_with("`default_nettype")) out += line + "\n";
+    // The banner sets the nettype and names the licence.
+    if (!line.starts_with("`default_nettype") && !line.starts_with("// SPDX-License-Identifier:")) {
+      out += line + "\n";
+    }
     pos = end + 1;
   }
   while (out.starts_with("\n")) out.erase(0, 1);

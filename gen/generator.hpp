@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes everything oasis-gen produces for one config, atomically.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Concat Unit / Index Counter array of a PE line (paper IV-B, SPEC
 // section 6), block index_counter_array: C*I concatenated indices a beat, each
 // decoded once (activation and weight index one-hot, one AND per entry); each

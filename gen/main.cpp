@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oasis-gen: a JSON config in, SystemVerilog, file lists and a manifest out.
 #include <fmt/format.h>
 

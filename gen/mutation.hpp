@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bugs the generator injects on purpose (oasis-gen --mutate NAME), so that a
 // check can show it catches each one (oasis-prove runs every proof once on
 // the mutated RTL and wants a counterexample). An emitter declares its

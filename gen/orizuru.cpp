@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Orizuru, the two-fold top-k tree of paper IV-D (docs/spec.md section 5), and
 // topk_baseline, the plain engine it is measured against: k rounds of a
 // max-and-min reduction over the whole masked vector. Both share the token

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The parts of gen/orizuru.cpp that the other top-k engines share: the token
 // interface with its load / build / drain handshake, and the manifest of the
 // figures the cycle model (model/cycle/orizuru_cycle.hpp) derives.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One PE line (paper IV-A, docs/spec.md section 6) as a generated block: Weight Index Buffer,
 // Concat Units feeding the index_counter_array block, the MAC tree and
 // its accumulator, the compensation MACs behind the Dequantization Unit, the

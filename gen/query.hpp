@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One reader of a JSON file (manifest.json, chiefly) for the project's
 // scripts, so that none parses JSON in its own way: `oasis-gen --query FILE
 // KEY.PATH`. A path is keys joined by dots; on an array a number picks an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The core's run-time register file (docs/spec.md section 6): LUT, codebooks and
 // boundaries behind a 16-bit register port, with the address map written out
 // as JSON and as a C++ header. Model: model/cycle/regfile.hpp. Test:

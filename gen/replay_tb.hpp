@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Icarus Verilog replay testbench of a generated block (sim/icarus,
 // docs/icarus.md): `oasis-gen --replay-tb MANIFEST BLOCK` writes it from the
 // block's ports in the manifest, the same list the Verilator testbench

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SystemVerilog emission layer every block's emitter uses: numbers
 // folded into text, documented module headers with parameters and ports,
 // localparams, instances, registers, pipeline stages whose fields keep their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/config.hpp"
 
 #include <fmt/format.h>

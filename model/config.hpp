@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one configuration object everything derives from: the RTL, the model's
 // parameters, the testbench constants and the reports (STYLE: Gemmini).
 //

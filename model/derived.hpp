@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Everything that derives from a config, computed once, by derive(): index
 // and count widths, the accumulator format, the LUT and codebook sizes, every
 // block's structure and timing, and the cycle bound of docs/spec.md section 6

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// Binary addition with a carry in: {carry_o, sum_o} = a_i + b_i + carry_i, the carries from a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// A first-in first-out buffer of Depth entries of Width bits. A pushed entry

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// IEEE 754 addition and subtraction, a_i + b_i or a_i - b_i, one rounding to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// Converts an IEEE 754 value from one binary format to another, one rounding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// Converts an unsigned integer to IEEE 754, one rounding to nearest even

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// IEEE 754 multiplication, a_i * b_i, one rounding to nearest even;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// The pipeline of a floating-point unit: a fixed latency of Stages clock

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// Normalises, rounds to nearest even and packs one IEEE 754 result: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// Half adder: a_i + b_i = 2 * carry_o + sum_o. With oasis_fa, the cell the Index Counter

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// Increment: {carry_o, sum_o} = a_i + carry_i. The carry into bit i is carry_i and every bit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// Unsigned multiplication in carry-save form: sum_o + carry_o = a_i * b_i (modulo

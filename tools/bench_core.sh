@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The generated core at a paper-size config in Verilator (configs/paper.json unless CONFIG is
 # given), LINES PE lines (default: the config's): every cycle and output checked; build time,
 # GEMM phase against docs/spec.md's bound (at most +2 %), simulated cycles a second. Runs

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Orizuru against the plain top-k baseline at the same N and k: cycles per token,
 # comparators and comparisons from the manifest, Yosys generic cells and flip-flops with the
 # hierarchy kept. Runs oasis-bench-orizuru of BUILD_DIR (sim/tools/oasis-bench.cpp, which

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tools/build_command.sh [--source] NAME ARGS...: runs the command NAME of the build folder
 # that ARGS give with --build (BUILD/NAME, a link to oasis-commands) with ARGS; with --source,
 # this project as its source folder first (--source DIR). sim/vltest, sim/icarus,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oasis-commands: runs the command named by the link it is called through (build/oasis-gen,
 // build/oasis-model, ...), or by its first argument (oasis-commands oasis-gen --help).
 #include "tools/commands.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The project's commands, built as one program, oasis-commands: the libraries' templates and
 // CLI11 are then compiled once for all of them rather than once for each. The build folder
 // holds a link per command (build/oasis-gen -> oasis-commands) and the program runs the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make demo: the product's main job on one config, in minutes. The golden
 # model's analytic figures for the config and its output error against FP32 on
 # synthetic data (INT4, NU4, NU4 with outliers); then oasis-gen writes its RTL,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages the project needs, only the missing ones.
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 # With every package installed it does nothing, as any user.

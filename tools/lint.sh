@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # verilator --lint-only -Wall, no waivers, on blocks of a generated folder.
 # Verilator runs in RTL_DIR on the file lists' relative paths: Verilator 5.006
 # cuts a source path at its first space (docs/paths.md), and RTL_DIR may hold

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make report: the performance report of a config (docs/perf.md).
 #   tools/report.sh BUILD CONFIG_JSON
 # Writes BUILD/report/<config>/report.md and its PNG plots: oasis-perf report

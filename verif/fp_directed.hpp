@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TestFloat-style directed operands for binary16 and binary32, shared by the
 // model's tests (verif/unit/test_fp.cpp) and the RTL's (verif/tb/fp*_tb.cpp),
 // so both are held against the same corner cases: zeros, the smallest and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host CPU's IEEE FPU (and libgcc's _Float16 conversions) as an
 // independent reference for model/numerics/fp.hpp, with NaN results made canonical as
 // docs/spec.md section 2 asks (x86 returns a negative NaN for inf - inf).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/cycle/clustering_unit.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Clustering Unit's cycle model (paper IV-C, docs/spec.md section 4): what the
 // generated RTL (gen/clustering_unit.cpp) does cycle by cycle, with the
 // functional rule taken from model/quant/clustering.hpp.

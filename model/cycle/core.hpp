@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The OASIS core (paper IV-A, Fig. 8; docs/spec.md sections 1 and 6): the register
 // port, the token pre-processing (Clustering Units, Orizuru, the Error
 // Calculation Unit, the activation index buffer) and P PE lines, with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/cycle/index_counter.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/cycle/mac_line_baseline.hpp"
 
 #include <stdexcept>

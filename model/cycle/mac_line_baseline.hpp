@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The FP16 dequantize-and-MAC line, the baseline the PE line is measured
 // against (block mac_line_baseline, gen/baselines.cpp; paper Fig. 1c): for
 // each weight row it dequantizes the weight indices through the codebook C_W

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Orizuru as an algorithm (docs/spec.md section 5, paper IV-D).
 //
 // The tree is a heap-numbered complete binary tree over Np = 2^ceil(log2 N)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Orizuru, the two-fold top-k tree of paper IV-D, as an algorithm (docs/spec.md
 // section 5): the order of outputs, the tie and availability rules, and a
 // count of every comparison. The RTL's cycle model builds on it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cycle behaviour of the generated Orizuru block (gen/orizuru.cpp) and of
 // its baseline (topk_baseline): a cycle model the testbench compares with the
 // RTL every cycle, on the structure and timing derive() gives

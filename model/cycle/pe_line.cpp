@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/cycle/pe_line.hpp"
 
 #include <fmt/format.h>

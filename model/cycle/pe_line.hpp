@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One PE line (paper IV-A, docs/spec.md section 6): Weight Index Buffer, Concat
 // Units and Index Counter array, MAC tree and accumulator, the compensation
 // MACs with the Dequantization Unit, the merge and scaling, an output FIFO.

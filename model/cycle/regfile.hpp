@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The run-time register port of the core (docs/spec.md section 6): the LUT, the two
 // codebooks and the clustering boundaries, loaded per layer. The address map
 // is derived from the config here, once; the generator writes it out as JSON

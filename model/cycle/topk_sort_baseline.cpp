@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/cycle/topk_sort_baseline.hpp"
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sorting-network baseline for Orizuru (block topk_sort_baseline,
 // gen/baselines.cpp): the token's channels sorted by a bitonic network under
 // Orizuru's strict order, the k first and the k last of the sorted order

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NumPy .npy files in and out (format versions 1.0, 2.0 and 3.0), so a user
 // can calibrate on activations dumped from their own model (docs/spec.md section 3).
 //

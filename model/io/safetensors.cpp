@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/io/safetensors.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Safetensors checkpoints in (the format LLM checkpoints are published in): an
 // 8-byte little-endian header length N, N bytes of JSON naming every tensor's
 // dtype, shape and byte range [begin, end) in the data that follows, then the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IEEE 754 binary16 / binary32 arithmetic, bit-exact, in software.
 //
 // Every operation is one IEEE 754 operation with round-to-nearest-even,

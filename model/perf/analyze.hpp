@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The paper's analytic figures for a config (Table I, III-B, IV-D, docs/spec.md
 // section 6) and the quantisation-error report on synthetic LLM-like data.
 #pragma once

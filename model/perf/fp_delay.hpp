@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The delay model of the pipelined floating-point units (docs/fp_rtl.md,
 // Pipelining): each unit's datapath as a chain of segments between the places
 // where rtl/oasis_fp_add_staged.sv and oasis_fp_mul_staged.sv can hold a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The performance model of the generated core (docs/perf.md): cycles of a
 // linear layer of N rows for M tokens streamed back to back, each token
 // re-streaming the whole weight matrix as run_core drives it, with the phases

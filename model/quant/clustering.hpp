@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Online activation clustering (docs/spec.md section 4), the functional rule shared by
 // the golden model, the Clustering Unit's cycle model and its RTL.
 #pragma once

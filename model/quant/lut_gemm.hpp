@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Cartesian-product LUT-GEMM of OASIS with look-ahead and error
 // compensation (docs/spec.md sections 1 and 6), bit-exact in the order written down
 // in docs/numerics.md, one function per step so a cycle model of a PE line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NU-WAQ quantisation (docs/spec.md section 3, paper III-A and V-A): codebooks by
 // weighted K-means, weights with one shared codebook and per-row scales,
 // activation codebooks calibrated offline on tokens normalised by their own

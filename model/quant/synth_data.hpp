@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Seeded synthetic LLM-like tensors for tests, benchmarks and the demo: a
 // token's activations have a heavy-tailed bulk (Student t, 5 degrees of
 // freedom) with per-channel gains, plus a few channels carrying large

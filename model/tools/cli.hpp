@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Command-line parsing shared by the project's commands (oasis-model,
 // oasis-perf): a CLI11 app of subcommands where an unknown subcommand and
 // every parse error give one message naming what is allowed, and exit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oasis-model: the golden model from the command line. Subcommands:
 // calibrate (activations -> codebook), quantize (weights -> indices, codebook,
 // scales), quantize-all (every matching weight of a safetensors checkpoint into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oasis-perf: the performance model of the generated core (model/perf/perf.hpp,
 // docs/perf.md) from the command line. Subcommands: layer (one layer of N
 // rows for M tokens), model (a model's linear layers from

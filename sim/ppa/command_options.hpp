@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The options oasis-synth and oasis-ppa share: the build folder, the config and its
 // overrides, the output folder, the blocks to measure and the size above which a block is
 // measured smaller and extrapolated. Only the two commands include it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The real-library flow of one block (docs/ppa.md): Yosys maps the generated
 // RTL to a Liberty library in the order the open flows use (synth, dfflibmap,
 // abc -liberty with a delay target, opt_clean, stat -liberty), qflow's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The generic-cell measurement of `make synth` (oasis-synth, docs/synth.md):
 // Yosys's own checks and `synth` on one block, then its generic cells,
 // flip-flops, the depth of its longest combinational path and a transistor

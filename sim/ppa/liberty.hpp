@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A reader of Liberty (.lib) cell libraries, as much as the PPA flow needs:
 // every cell's area, leakage, pins (direction, function, capacitance) and
 // whether it holds state (an ff or latch group). Timing and power tables are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The mapped gate netlist of one block, as Yosys writes it in BLIF
 // (`write_blif -gates`) and qflow's blifFanout rewrites it: read, counted
 // against a Liberty library, and written back as structural Verilog that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oasis-ppa: area, timing and power of every generated block, the core and
 // the baselines of a config in a real standard-cell library (docs/ppa.md).
 // Each block is mapped by Yosys, buffered by blifFanout and timed by OpenSTA

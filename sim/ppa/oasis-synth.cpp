@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oasis-synth (make synth): every generated block of a config, the core and
 // the baselines through Yosys in generic cells, with make test's Yosys checks;
 // per block its cells, flip-flops, longest combinational path and a transistor

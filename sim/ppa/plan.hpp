@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `make synth` (generic cells, oasis-synth) and `make ppa` (a real cell
 // library, oasis-ppa) measure for a config: its generated variants, the order
 // of the blocks, and for a config too large to synthesize whole, which blocks

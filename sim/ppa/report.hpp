@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The report of make ppa: ppa.json, ppa.md and gnuplot plots from the
 // per-block results of the flow (docs/ppa.md describes every figure).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Readers of what Yosys and OpenSTA print: `stat -liberty` per module, and
 // report_checks, report_wns / report_tns and report_power.
 #pragma once

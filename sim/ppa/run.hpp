@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Running the external tools of the flow (Yosys, blifFanout, OpenSTA) with an
 // argument vector, never through a shell, so that no path is ever split or
 // interpreted; what they print goes to a log file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // covreport: the per-block report of make coverage (sim/coverage). Reads, in
 // BUILD/coverage/, runs.tsv (the runs and their status), blocks/<block>.dat
 // and blocks/<block>.reset.dat (each block's counts at the end of its runs and

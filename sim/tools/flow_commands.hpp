@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the flow commands share (oasis-vltest, oasis-icarus, oasis-synthcheck, oasis-prove,
 // oasis-coverage): their failure, a block's file list, the arguments that go to a testbench,
 // the options that name one run of a block, and their main(). Only those commands include it.

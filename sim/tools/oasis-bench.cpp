@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The benchmarks that run the generated RTL through a tool (tools/bench_orizuru.sh,
 // tools/bench_core.sh); the model's own benchmarks are Google Benchmark programs (make bench).
 //

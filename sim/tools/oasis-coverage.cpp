@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oasis-coverage (make coverage; docs/coverage.md): runs every testbench run of the make test
 // sweeps (sim/sweeps/<block>.txt; not the .regress, .exhaustive, .netlist, .resets or other
 // kinds) with Verilator's line and toggle coverage (oasis-vltest --coverage), merges the counts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oasis-flowcheck (sim/flowcheck, the flows.* tests): checks the files oasis-gen writes for
 // flows other than Verilator, for one config:
 // - every block's Icarus command file (<block>.icarus.cmd) elaborates its top in Icarus

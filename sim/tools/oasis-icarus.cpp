@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oasis-icarus (sim/icarus, the iv.* tests; docs/icarus.md): runs one block's Verilator
 // testbench with --record (oasis-vltest), then replays the recorded stimulus on the same
 // generated RTL in Icarus Verilog (iverilog -g2012) and compares every output, every cycle,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oasis-prove (make prove): formal proofs of generated blocks with Yosys's built-in SAT
 // solver (sat, miter, equiv_*; no external solver). What each proof states, its bounds and
 // its run time: docs/formal.md. Every proof also runs on a copy of the RTL (or of the lemma)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oasis-synthcheck (sim/synthcheck, the yosys.* tests; make demo): Yosys's checks of generated
 // blocks: hierarchy -check, proc, check -assert, no latch, synth, check -assert; implicit or
 // undriven nets, latches, logic loops and conflicting drivers stop the run (yosys -e). The

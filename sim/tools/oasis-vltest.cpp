@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oasis-vltest (sim/vltest, the Verilator tests): generates one config, verilates one block's
 // testbench (verif/tb/<block>_tb.cpp) against it, and runs it.
 //

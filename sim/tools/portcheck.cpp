@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // portcheck: the ports of one module, from the generator's manifest.json
 // (blocks.<block>.ports of the block whose top it is) or from a Yosys JSON
 // (the RTL as elaborated, or a synthesized netlist).

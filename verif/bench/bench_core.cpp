@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The core's cycle model on the paper's configuration (configs/paper.json:
 // 16 PE lines, K = 4096, W4A4, 21 outliers per side): one 1 x 4096 x 4096
 // GEMM on synthetic LLM-like data, every output checked against the golden

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the floating-point units cost, in both formats, so later blocks can
 // set an FP16 or FP32 MAC next to an Index Counter:
 //   Yosys/<block>     cells: generic gates of the combinational core

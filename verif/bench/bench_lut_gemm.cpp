@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bit-exact OASIS GEMM of the paper's configuration (1 x 4096 x 4096,
 // W4A4, 21 outliers per side, binary16 accumulator) against an FP32 GEMM on
 // the same data, each on one thread and on every core, then a table of the two

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every pair of binary16 operands (2^32) for add, multiply and compare,
 // against the host FPU. Minutes, not seconds: make test-exhaustive only.
 #include <gtest/gtest.h>

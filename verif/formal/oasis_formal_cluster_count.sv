@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// Lemmas that turn the Clustering Unit proof's bracket into the count of docs/spec.md section 4

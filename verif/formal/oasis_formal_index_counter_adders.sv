@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// Formal check of the Index Counter array's adder structures at every size up to a bound

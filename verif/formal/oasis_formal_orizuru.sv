@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// Formal check of Orizuru (read with `read_verilog -formal`; the DUT's module name comes

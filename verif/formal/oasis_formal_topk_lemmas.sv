@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// Lemmas that turn the Orizuru proof's tournament into the linear scan of docs/spec.md section 5

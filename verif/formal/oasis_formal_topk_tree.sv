@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// Specification helper of the Orizuru proof: the winner of a knockout tournament over

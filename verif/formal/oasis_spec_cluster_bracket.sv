@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// Specification helper of the Clustering Unit proof: is index i the bracket of x among

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// Specification of the comparator block: lt/eq/gt of the two operands' order keys

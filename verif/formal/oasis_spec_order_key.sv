@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// The order key of docs/spec.md section 2 as an unsigned number, written independently of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// The specification of one Orizuru pop (docs/spec.md section 5): a linear scan over the available

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "verif/harness/harness.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Verilator testbench harness every block's check is built on: clock and
 // reset, seeded stimulus (SEED=), a scoreboard that compares every cycle and
 // reports cycle, seed and config on a mismatch, and waveforms with TRACE=1.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fields of a Verilator port: narrow ports are integers, wide ones VlWide
 // arrays of 32-bit words. Kept apart from the harness, which needs Verilator's
 // headers, so that the unit tests check them on plain word arrays.

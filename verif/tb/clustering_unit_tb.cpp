@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks the generated Clustering Unit against its cycle model
 // (model/cycle/clustering_unit.hpp), which takes its indices from the docs/spec.md section 4
 // rule (model/quant/clustering.hpp), every cycle: act_ready, idx_valid, busy and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks the generated FP16 comparator against oasis::compare (docs/spec.md
 // section 2) every cycle: all pairs of a directed list, seeded random pairs, and with
 // --exhaustive every one of the 2^32 pairs.

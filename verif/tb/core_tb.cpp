@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks the generated OASIS core against its cycle model (model/cycle/core.hpp)
 // every cycle: x_ready, w_ready, y_valid, y_rows, y_last, idle, the register port's
 // read side and, when valid, y. Every output is also compared, in row order,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks the generated binary16 -> binary32 conversion (oasis_fp_convert
 // behind oasis_fp_pipe) against oasis::to_fp32 and the host, cycle by cycle
 // with random valid gaps (verif/tb/fp_tb.hpp): every one of the 2^16 inputs,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks the generated binary32 multiplier of a binary16 second operand
 // (oasis_fp_mul_staged with BExpBits 5 and BFracBits 10, its registers inside;
 // the blocks' scalings and LUT products) against oasis::mul of the operand

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks the generated binary32 multiplier (oasis_fp_mul_staged, its
 // registers inside) against oasis::mul and the host FPU, cycle by cycle with
 // random valid gaps (verif/tb/fp_tb.hpp): every directed pair

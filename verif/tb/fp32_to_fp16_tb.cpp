@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks the generated binary32 -> binary16 rounding (oasis_fp_convert behind
 // oasis_fp_pipe) against oasis::to_fp16 and the host, cycle by cycle with
 // random valid gaps (verif/tb/fp_tb.hpp): the directed binary32 list

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The common driver of the floating-point units' testbenches
 // (verif/tb/fp16_add_tb.cpp ... uint_to_fp32_tb.cpp): streams operations
 // through a generated unit (a combinational core behind oasis_fp_pipe, a fixed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks the generated Concat Unit / Index Counter array against its cycle
 // model (model/cycle/index_counter.hpp) every cycle: idx_ready, cnt_valid and, when
 // valid, the chunk number, the last flag and every count. Each presented row

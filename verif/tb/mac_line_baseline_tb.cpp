@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks the generated FP16 dequantize-and-MAC line (gen/baselines.cpp, block
 // mac_line_baseline) against its cycle model (model/cycle/mac_line_baseline.hpp)
 // every cycle: y_valid and, when valid, y; and every output row against

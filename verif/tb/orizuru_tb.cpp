@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks the generated Orizuru engine against its cycle model
 // (model/cycle/orizuru_cycle.hpp, values from orizuru_topk) every cycle: in_ready,
 // out_valid and, while valid, the outlier's side, value bits and channel.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks the generated PE line against its cycle model (model/cycle/pe_line.hpp)
 // every cycle: w_ready, y_valid, idle and, when valid, y. Every output row is
 // also compared with the per-row steps of the golden model (index_counts,

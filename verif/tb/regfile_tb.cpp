@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks the generated register file against RegFileModel every cycle: the
 // region outputs after every write, read data and its valid one cycle after
 // the read (old data on a read during a write), unmapped addresses, and the

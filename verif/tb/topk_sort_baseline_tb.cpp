@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sorting-network top-k baseline (gen/baselines.cpp, block
 // topk_sort_baseline) has Orizuru's interface and handshake with a build of
 // 1 + its network's register ranks (Derived::topk_sort_baseline), and the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks the generated unsigned 32-bit integer -> binary32 conversion
 // (oasis_fp_from_uint behind oasis_fp_pipe) against oasis::fp32_from_uint
 // and the host, cycle by cycle with random valid gaps (verif/tb/fp_tb.hpp):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Configs for the tests of what derives from a config: the lines of the
 // sweeps (sim/sweeps/*.txt), configs/*.json and random configs the schema
 // accepts.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random LUT-GEMM set-ups for the tests of the core and of the performance
 // model: codebooks, activations and scales of moderate binary16 values (no
 // overflow in the LUT), random weight indices.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs one of the project's commands for the CLI tests and collects what it
 // prints and its exit status. The command is a shell command line: every path
 // in it goes through gen::shell_word, since the project may lie in a folder

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small safetensors files for the tests, written the way the format says: an
 // 8-byte little-endian header length, the JSON header padded with spaces to a
 // multiple of 8, the tensors' bytes back to back in header order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The models of the synthesis baselines (docs/synth.md): the sorting-network
 // top-k gives exactly Orizuru's outliers, and the FP16 dequantize-and-MAC row
 // equals the same computation on the host FPU; the paper config's baseline

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Clustering Unit's model: the binary search the RTL performs equals the
 // docs/spec.md section 4 rule for every binary16 value, and the cycle model has the
 // latency, throughput and handshake the manifest states.

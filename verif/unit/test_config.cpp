@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Config validation through the real command: each malformed config gives one
 // clear message naming the field, exit status 2, and leaves the output
 // folder exactly as it was.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The core's cycle model: every output equals LutGemm::row for the token as
 // LutGemm::prepare_normalized sees it, with and without gaps and
 // backpressure; y_last marks each token's last group; an unthrottled token

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What derives from a config (model/derived.hpp): one value for every fact,
 // the same in every consumer, and equal to what the cycle models do (every
 // vl.* test compares those with the RTL cycle for cycle). The row interval

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // model/numerics/fp.hpp against the host FPU, bit for bit: every binary16 input for
 // the unary operations, a TestFloat-style directed list for every binary
 // operation (verif/fp_directed.hpp, shared with the RTL tests), and 10

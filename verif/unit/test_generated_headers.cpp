@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C++ headers oasis-gen writes, compiled: verif/CMakeLists.txt generates
 // configs/default.json and configs/paper.json at build time and puts their
 // folders on this test's include path. Every constant of

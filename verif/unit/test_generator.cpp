@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oasis-gen's output: deterministic, bannered with the licence and the config
 // as given (never an absolute path, so two checkouts write the same bytes),
 // atomic, and written only where it replaces nothing but an earlier output of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Index Counter array's model: the counts rule of docs/spec.md section 6, widths
 // that cannot overflow, the row's extent, and the cycle model's latency, row
 // interval and double buffering as the manifest states them. Also its adder

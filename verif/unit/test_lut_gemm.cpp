@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // model/lut_gemm against an independent re-implementation of
 // docs/numerics.md on the host FPU (verif/host_fpu.hpp), bit for bit, and the
 // two identities of docs/spec.md section 1 in exact integer arithmetic, on seeded

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // model/npy: round trips of every supported type and shape, files laid out
 // byte for byte as NumPy writes them (versions 1.0 and 2.0), and refusal of
 // every malformed, truncated or unsupported file with a message naming the

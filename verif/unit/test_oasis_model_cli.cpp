@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The oasis-model command: help for every subcommand, the paper's analytic
 // figures, a whole synth -> quantize -> calibrate -> gemm run whose output
 // equals the library's bit for bit, the SQNR report, and every kind of bad

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The oasis-perf command: its figures equal the library's (layer_perf,
 // model_perf), the report folder holds the text, data and gnuplot scripts,
 // and every kind of bad input gives one message, exit status 2 and nothing

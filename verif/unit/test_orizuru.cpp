@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // orizuru_topk against an independent reference: a stable sort of the
 // channels under one strict order (order key of docs/spec.md section 2, then lower
 // channel ranks higher). The max side is the top k of that order, the min

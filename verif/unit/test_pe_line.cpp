@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The PE line's cycle model: every output equals LutGemm::row for the same
 // token and row, rows leave in order, and an unthrottled stream shows the
 // row interval and latency that derive(config).pe_line states (and the manifest

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The performance model against the cycle model: for the configs of the
 // core's sweeps (sim/sweeps/core*.txt), configs/*.json and random valid
 // configs, M = 1..3 tokens streamed back to back with every stream

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The testbenches' port fields (verif/harness/port_bits.hpp), which every
 // Verilator check drives its inputs and reads its outputs through: each field of
 // a wide port (32-bit words) and of a narrow one (an integer), every offset and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The real-library flow's readers and writers (sim/ppa): Liberty, BLIF, the
 // Verilog netlist OpenSTA and Icarus read, the reports of Yosys and OpenSTA;
 // oasis-ppa's handling of bad input (docs/ppa.md); and the generic-cell

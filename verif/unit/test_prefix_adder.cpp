@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The prefix adder and the incrementer of the floating-point units (rtl/oasis_add.sv,
 // rtl/oasis_inc.sv, docs/fp_rtl.md, Adders), proved equal to the addition they stand for by
 // Yosys's SAT solver at widths from 1 to 48, and the multiplier's carry-save tree

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oasis-prove (make prove, docs/formal.md): bad input is refused with one line and exit
 // status 2, writing nothing; a run of the quick proofs proves each and catches each one's
 // injected bug; a folder it did not write is left alone.

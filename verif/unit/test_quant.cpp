@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // model/quant: K-means (Lloyd's iterations against the exact 1-D optimum and
 // a brute-force search), weight quantisation with a shared codebook and
 // per-row scales, activation calibration, scales and normalisation against

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one reader of the manifest the scripts call, `oasis-gen --query FILE
 // KEY.PATH` (gen/query.hpp): values as the scripts want them, and a clear
 // message with exit status 2 for a key, a file or an argument that is wrong.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The register map: fixed bases, regions inside their reservations and
 // disjoint for every nA, nW; the generated JSON map says the same; the model
 // ignores writes outside writable words.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // model/safetensors: F16, BF16, F32 and F64 tensors read by name and rounded
 // once to binary16; every kind of malformed file refused with one message
 // naming the file and the problem; a seeded fuzz of mutated headers (text

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // make test / regress / test-exhaustive SHARD=i/n: the Makefile hands CTest
 // -I i,,n, the n shards together hold every test exactly once, and a bad
 // SHARD stops make with one message before anything runs.

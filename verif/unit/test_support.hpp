@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What many unit tests share: the shipped configs and the seed of their random stimuli. The
 // test files are compiled several to a translation unit (a unity build, CMakeLists.txt), so a
 // helper two files would both define goes here once.

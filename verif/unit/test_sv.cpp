@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SystemVerilog emission layer (gen/sv.hpp) and what every emitter gets
 // from it: folded numbers, wrapped lines, localparams only when used, the
 // operator records; and the generated output of whole configs: no line over

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pairwise tree's level (oasis_<config>_tree_level, gen/fp_emit.cpp): a pair whose right
 // value is absent adds -0 in its place, which must give the left value exactly for every value
 // a tree can hold, a unit's result: every encoding but the NaNs other than the canonical one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oasis-vltest and oasis-icarus (sim/vltest, sim/icarus): bad input is refused with one line
 // and exit status 2, before anything is generated or built. Their runs are the vl.* and iv.*
 // tests.
