@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 `default_nettype none
 
 /// Full adder: a_i + b_i + c_i = 2 * carry_o + sum_o. The cell the Index Counter array's
