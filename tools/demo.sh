@@ -31,7 +31,7 @@ echo "== oasis-gen: $config -> $out"
 # Its logs go beside the generated folder, which holds only what oasis-gen wrote.
 mkdir -p "$out.yosys"
 yosys_log="$out.yosys/yosys_core.demo.out"
-"$build/oasis-synthcheck" --rtl "$out" core >"$yosys_log" 2>&1 &
+"$build/oasis-synthcheck" --rtl "$out" --stat core >"$yosys_log" 2>&1 &
 yosys_pid=$!
 trap 'kill "$yosys_pid" 2>/dev/null || true' EXIT
 # The core is every module of the design but the baselines and the FP units' stand-alone
@@ -41,8 +41,10 @@ echo "== lint: the core"
 echo
 echo "== the core in Verilator on a seeded synthetic LLM-like layer, quantized by the model:" \
   "4 tokens x 64 rows"
+summary="$(cd "$build" && pwd)/demo_$label.summary.json"
+rm -f "$summary"
 core_log=$(CORE_BENCH_ROWS=64 CORE_BENCH_TOKENS=4 "$root/sim/vltest" --build "$build" --block core \
-  --config "$config" --label "demo_$label") || { echo "$core_log"; exit 1; }
+  --config "$config" --label "demo_$label" -- --summary "$summary") || { echo "$core_log"; exit 1; }
 echo "$core_log" | grep -E '^(measured|simulated|error|PASS|FAIL)'
 echo
 echo "== yosys: the core"
@@ -50,22 +52,31 @@ yosys_ok=1
 wait "$yosys_pid" || yosys_ok=0
 trap - EXIT
 cat "$yosys_log"
-cells="" ffs=""
-if [ $yosys_ok = 1 ]; then
-  cells=$(grep -E '^ +Number of cells: +[0-9]+' "$out.yosys/yosys_core.log" | tail -n 1 | awk '{print $4}')
-  ffs=$(awk '/design hierarchy/{h=1; n=0} h && /\$_S?DFF/{n+=$2} END{print n+0}' "$out.yosys/yosys_core.log")
-fi
+# The figures, from the testbench's and Yosys's JSON summaries.
+q() { "$build/oasis-gen" --query "$@"; }
+f() { q "$summary" "figures.$1"; }
 echo
 echo "== summary for config '$label' (seed ${SEED:-1})"
-pass=$(echo "$core_log" | grep -E '^PASS' || true)
-echo "  core, bit-exact against the golden model: $([ -n "$pass" ] && echo yes || echo NO) ($(echo "$core_log" | sed -n 's/.*measured:.*, \([0-9]*\) outputs checked.*/\1/p') outputs compared, of four directed tokens and the synthetic layer, every cycle against the cycle model)"
-echo "  core cycles: $(echo "$core_log" | sed -n 's/^measured: //p')"
-echo "  core output error: $(echo "$core_log" | sed -n 's/^error against FP32 //p')"
+pass=$(q "$summary" pass)
+echo "  core, bit-exact against the golden model: $([ "$pass" = true ] && echo yes || echo NO)" \
+  "($(f outputs_checked) outputs compared, of four directed tokens and the synthetic layer," \
+  "every cycle against the cycle model)"
+printf '  core cycles: GEMM phase %s for %s rows on %s line(s), lower bound %s (%+.2f %%);' \
+  "$(f gemm_cycles)" "$(f gemm_rows)" "$(f pe_lines)" "$(f gemm_lower_bound)" \
+  "$(f gemm_over_bound_percent)"
+echo " token pre-processing $(f preprocess_cycles) cycles"
+printf '  core output error against FP32 (%s tokens x %s rows): OASIS RTL W%sA%s SQNR %.2f dB,' \
+  "$(f error_against_fp32.tokens)" "$(f error_against_fp32.rows)" \
+  "$(f error_against_fp32.weight_bits)" "$(f error_against_fp32.act_bits)" \
+  "$(f error_against_fp32.oasis_rtl_sqnr_db)"
+printf ' INT round-to-nearest %.2f dB\n' "$(f error_against_fp32.int_rtn_sqnr_db)"
 if [ $yosys_ok = 1 ]; then
-  echo "  core area (Yosys generic cells, hierarchy kept): ${cells:-?} cells, ${ffs} flip-flops"
+  stat="$out.yosys/stat_core.json"
+  echo "  core area (Yosys generic cells, flattened): $(q "$stat" cells) cells," \
+    "$(q "$stat" flip_flops) flip-flops"
 else
   echo "  core area: Yosys FAILED (log: $out.yosys/yosys_core.log)"
 fi
-echo "  generated files: $(grep -vc '^//' "$out/files.f") sources in $out"
+echo "  generated files: $(q "$out/manifest.json" files | grep -c '\.sv$') sources in $out"
 echo "  this script: $(( $(date +%s) - start )) s (the per-block checks are make test's)"
-[ -n "$pass" ] && [ $yosys_ok = 1 ]
+[ "$pass" = true ] && [ $yosys_ok = 1 ]

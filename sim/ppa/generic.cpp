@@ -39,6 +39,14 @@ std::string generic_script(const GenericJob& job) {
   return s;
 }
 
+long generic_flip_flops(const std::map<std::string, long>& cells) {
+  long n = 0;
+  for (const auto& [type, count] : cells) {
+    if (type.starts_with("$_") && type.find("DFF") != std::string::npos) n += count;
+  }
+  return n;
+}
+
 long generic_transistors(const std::map<std::string, long>& cells) {
   static const std::map<std::string, long> cost = {
       {"$_BUF_", 1},  {"$_NOT_", 2},   {"$_AND_", 6},    {"$_NAND_", 4},
@@ -94,9 +102,7 @@ GenericFigures run_generic(const GenericJob& job, const std::string& yosys, cons
   const StatModule cells = flat("cells.stat");
   GenericFigures f;
   f.cells = cells.cell_count;
-  for (const auto& [type, n] : cells.cells) {
-    if (type.rfind("$_", 0) == 0 && type.find("DFF") != std::string::npos) f.flip_flops += n;
-  }
+  f.flip_flops = generic_flip_flops(cells.cells);
   f.depth = parse_ltp_depth(read_text(work / "depth.ltp"));
   f.transistors = generic_transistors(flat("cmos.stat").cells);
   return f;

@@ -53,6 +53,9 @@ inline constexpr const char* kYosysErrors =
 /// counted as the plain one. Any other cell type is a ReportError.
 long generic_transistors(const std::map<std::string, long>& cells);
 
+/// The flip-flops of a `stat`: its $_DFF* cells of every kind.
+long generic_flip_flops(const std::map<std::string, long>& cells);
+
 /// The length of the last "Longest topological path" of an `ltp` report.
 long parse_ltp_depth(const std::string& text);
 

@@ -7,12 +7,14 @@
 //   oasis-synthcheck --build DIR --block NAME --config FILE [--label NAME] [--set key=value]...
 //       generates the config into DIR/yosys/<block>/<label>/rtl and checks the block, and that
 //       its ports as Yosys elaborates them are those its manifest lists (portcheck);
-//   oasis-synthcheck --rtl DIR [--ports] [BLOCK...]
-//       checks blocks (all when none is named) of a folder oasis-gen wrote.
+//   oasis-synthcheck --rtl DIR [--ports] [--stat] [BLOCK...]
+//       checks blocks (all when none is named) of a folder oasis-gen wrote; --stat writes each
+//       one's generic cells and flip-flops, flattened, to stat_<block>.json (make demo).
 //
-// Logs, and the ports with --ports, go to <rtl folder>.yosys/, beside the generated folder,
-// which holds only what oasis-gen wrote. Yosys runs there, where a link `rtl` names the
-// generated folder, so that no path in its script holds a space (docs/paths.md).
+// Logs, the ports with --ports and the figures with --stat go to <rtl folder>.yosys/, beside
+// the generated folder, which holds only what oasis-gen wrote. Yosys runs there, where a link
+// `rtl` names the generated folder, so that no path in its script holds a space
+// (docs/paths.md).
 // Bad input: one message, exit status 2; a block that fails, exit status 1.
 #include <fmt/format.h>
 
@@ -28,6 +30,7 @@
 #include "model/config.hpp"
 #include "sim/ppa/generic.hpp"
 #include "sim/ppa/plan.hpp"
+#include "sim/ppa/reports.hpp"
 #include "sim/ppa/run.hpp"
 #include "sim/tools/flow_commands.hpp"
 #include "tools/commands.hpp"
@@ -42,8 +45,10 @@ using json = nlohmann::ordered_json;
 using flow::Failure;
 
 // Checks `blocks` of the generated folder `rtl`; with `ports`, writes each block's elaborated
-// ports to <rtl>.yosys/ports_<block>.json.
-void check_blocks(const fs::path& rtl, const std::vector<std::string>& blocks, bool ports) {
+// ports to <rtl>.yosys/ports_<block>.json; with `stat`, its generic cells and flip-flops,
+// flattened, to <rtl>.yosys/stat_<block>.json.
+void check_blocks(const fs::path& rtl, const std::vector<std::string>& blocks, bool ports,
+                  bool stat = false) {
   const json manifest = json::parse(read_text(rtl / "manifest.json"));
   const fs::path logs = rtl.string() + ".yosys";
   fs::create_directories(logs);
@@ -53,13 +58,28 @@ void check_blocks(const fs::path& rtl, const std::vector<std::string>& blocks, b
     const std::string top = manifest.at("blocks").at(block).at("top").get<std::string>();
     const fs::path log = logs / fmt::format("yosys_{}.log", block);
     const std::string script = fmt::format("yosys_{}.ys", block);
-    write_text(logs / script, yosys_check_script(flow::file_list(rtl, block), top,
-                                                 ports ? fmt::format("ports_{}.json", block) : ""));
+    const std::string stat_text = fmt::format("stat_{}.txt", block);
+    write_text(logs / script,
+               yosys_check_script(flow::file_list(rtl, block), top,
+                                  ports ? fmt::format("ports_{}.json", block) : "") +
+                   (stat ? fmt::format("flatten\ntee -q -o {} stat\n", stat_text) : ""));
     fs::remove(log);
     if (run_tool({"yosys", "-q", "-e", kYosysErrors, "-l", log.string(), "-s", script},
                  logs / "yosys.out", logs) != 0) {
       std::fprintf(stderr, "%s", tail(log, 30).c_str());
       throw Failure(fmt::format("block {} failed (log: {})", block, log.string()));
+    }
+    if (stat) {
+      const auto modules = parse_yosys_stat(read_text(logs / stat_text));
+      const auto it = modules.find(top);
+      if (it == modules.end()) {
+        throw Failure(fmt::format("no module {} in {}", top, (logs / stat_text).string()));
+      }
+      const json figures = {{"block", block},
+                            {"top", top},
+                            {"cells", it->second.cell_count},
+                            {"flip_flops", generic_flip_flops(it->second.cells)}};
+      write_text(logs / fmt::format("stat_{}.json", block), figures.dump(2) + "\n");
     }
   }
   std::printf("yosys: %zu blocks synthesized, check -assert clean, no latches (%s)\n",
@@ -69,7 +89,7 @@ void check_blocks(const fs::path& rtl, const std::vector<std::string>& blocks, b
 int run(int argc, char** argv) {
   std::string build, block, config, label, rtl_arg;
   std::vector<std::string> sets, blocks;
-  bool ports = false;
+  bool ports = false, stat = false;
   CLI::App app{
       "oasis-synthcheck: Yosys's checks of generated blocks (check -assert, no latch, synth)"};
   app.add_option("--build", build, "the build folder (with --config)");
@@ -79,6 +99,8 @@ int run(int argc, char** argv) {
   app.add_option("--set", sets, "override a config field: key=value (repeatable)");
   app.add_option("--rtl", rtl_arg, "check blocks of this folder oasis-gen wrote instead");
   app.add_flag("--ports", ports, "with --rtl: write each block's elaborated ports");
+  app.add_flag("--stat", stat,
+               "with --rtl: write each block's generic cells and flip-flops, flattened");
   app.add_option("blocks", blocks, "with --rtl: the blocks (default: all)");
   try {
     app.parse(argc, argv);
@@ -105,13 +127,14 @@ int run(int argc, char** argv) {
         throw UsageError(fmt::format("--rtl {}: no block '{}'", rtl_arg, b));
       }
     }
-    check_blocks(rtl, blocks, ports);
+    check_blocks(rtl, blocks, ports, stat);
     return 0;
   }
   if (build.empty() || block.empty() || config.empty()) {
     throw UsageError("--build, --block and --config are required (or --rtl DIR)");
   }
   if (!blocks.empty()) throw UsageError("blocks are named by --block with --config");
+  if (stat) throw UsageError("--stat goes with --rtl");
   if (label.empty()) label = fs::path(config).stem().string();
   gen::GenerateRequest request;
   request.config_path = config;

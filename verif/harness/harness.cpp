@@ -15,7 +15,8 @@ namespace {
   fmt::print(
       stderr,
       "{}_tb: {}\nusage: {}_tb --manifest FILE [--label NAME] [--seed N] [--vectors N] "
-      "[--exhaustive] [--coverage FILE] [--record FILE [--record-cycles N]] [+verilator+...]\n"
+      "[--exhaustive] [--coverage FILE] [--record FILE [--record-cycles N]] [--summary FILE] "
+      "[+verilator+...]\n"
       "(SEED=N and TRACE=1 in the environment also work)\n",
       block, message, block);
   std::exit(2);
@@ -62,6 +63,8 @@ Options Options::parse(std::string block, int argc, char** argv) {
       o.record_path = value();
     } else if (a == "--record-cycles") {
       o.record_cycles = parse_u64(o.block, "--record-cycles", value());
+    } else if (a == "--summary") {
+      o.summary_path = std::filesystem::absolute(value()).string();
     } else {
       usage_error(o.block, fmt::format("unknown argument '{}'", a));
     }
@@ -121,6 +124,25 @@ int Scoreboard::summary() const {
              ok ? "PASS" : "FAIL", options_.block, options_.label, options_.seed, vectors_, checks_,
              mismatches_, vectors_ == 0 ? " (no vectors were run: that is a failure)" : "");
   if (options_.trace) fmt::print("waveform: {}\n", options_.trace_path);
+  if (!options_.summary_path.empty()) {
+    nlohmann::ordered_json j;
+    j["block"] = options_.block;
+    j["config"] = options_.label;
+    j["seed"] = options_.seed;
+    j["pass"] = ok;
+    j["vectors"] = vectors_;
+    j["checks"] = checks_;
+    j["mismatches"] = mismatches_;
+    j["figures"] = figures_;
+    std::ofstream out(options_.summary_path);
+    out << j.dump(2) << "\n";
+    out.close();
+    if (!out) {
+      fmt::print(stderr, "{}_tb: cannot write the summary '{}'\n", options_.block,
+                 options_.summary_path);
+      return 1;
+    }
+  }
   return ok ? 0 : 1;
 }
 

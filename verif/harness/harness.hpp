@@ -59,11 +59,12 @@ struct Options {
   std::string coverage_path;  ///< where a coverage build (sim/vltest --coverage) writes its counts
   std::string record_path;    ///< --record: the per-cycle port values go here (empty: not recorded)
   uint64_t record_cycles = 0;  ///< --record-cycles: record only the first n cycles; 0 = all
+  std::string summary_path;    ///< --summary: the verdict and figures as JSON go here
   int max_mismatches = 10;     ///< stop after this many
 
   /// Reads --manifest, --label, --vectors, --exhaustive, --seed, --coverage,
-  /// --record, --record-cycles and the environment. Exits with status 2 and a message on a bad
-  /// argument.
+  /// --record, --record-cycles, --summary and the environment. Exits with status 2 and a message on
+  /// a bad argument.
   static Options parse(std::string block, int argc, char** argv);
   /// A derived parameter or config field from the manifest, as an integer.
   long long param(const std::string& key) const;
@@ -85,12 +86,18 @@ class Scoreboard {
   uint64_t vectors() const { return vectors_; }
   uint64_t mismatches() const { return mismatches_; }
   bool should_stop() const { return mismatches_ >= uint64_t(options_.max_mismatches); }
-  /// Prints the summary; 0 when at least one vector was checked and none
-  /// mismatched, 1 otherwise (a run that checked nothing is a failure).
+  /// A figure the run measured (a latency, a cycle count, an error), for --summary.
+  void figure(const std::string& key, nlohmann::ordered_json value) {
+    figures_[key] = std::move(value);
+  }
+  /// Prints the summary, and with --summary writes it as JSON: block, config, seed, pass,
+  /// vectors, checks, mismatches and the figures. 0 when at least one vector was checked and
+  /// none mismatched, 1 otherwise (a run that checked nothing is a failure).
   int summary() const;
 
  private:
   const Options& options_;
+  nlohmann::ordered_json figures_ = nlohmann::ordered_json::object();
   uint64_t vectors_ = 0;
   uint64_t checks_ = 0;
   uint64_t mismatches_ = 0;

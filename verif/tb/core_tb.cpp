@@ -450,6 +450,15 @@ int main(int argc, char** argv) {
         "taken), lower bound {} ({:+.2f} %), {} outputs checked over {} tokens\n",
         preprocess, tm.token_beats, gemm_cycles, n, P, bound,
         100.0 * double(gemm_cycles - bound) / double(bound), outputs_checked, tokens_sent);
+    oasis::tb::Scoreboard& sb = h.scoreboard();
+    sb.figure("preprocess_cycles", preprocess);
+    sb.figure("gemm_rows", n);
+    sb.figure("pe_lines", P);
+    sb.figure("gemm_cycles", gemm_cycles);
+    sb.figure("gemm_lower_bound", bound);
+    sb.figure("gemm_over_bound_percent", 100.0 * double(gemm_cycles - bound) / double(bound));
+    sb.figure("outputs_checked", outputs_checked);
+    sb.figure("tokens", tokens_sent);
     h.check("measured GEMM phase (first weight beat taken -> last output taken)",
             uint64_t(oasis::derive(config).gemm_cycles(n)), uint64_t(gemm_cycles));
     // The same from the manifest's figures as the generator wrote them:
@@ -480,6 +489,13 @@ int main(int argc, char** argv) {
             "W{}A{} SQNR {:.2f} dB, INT W{}A{} round-to-nearest {:.2f} dB\n",
             n_tokens, n, config.weight_bits, config.act_bits, oasis::sqnr_db(ref, rtl),
             config.weight_bits, config.act_bits, oasis::sqnr_db(ref, rtn));
+        h.scoreboard().figure("error_against_fp32",
+                              {{"tokens", n_tokens},
+                               {"rows", n},
+                               {"weight_bits", config.weight_bits},
+                               {"act_bits", config.act_bits},
+                               {"oasis_rtl_sqnr_db", oasis::sqnr_db(ref, rtl)},
+                               {"int_rtn_sqnr_db", oasis::sqnr_db(ref, rtn)}});
       }
     }
   }
