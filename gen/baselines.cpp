@@ -394,26 +394,28 @@ class MacLineBaselineBlock final : public Block {
     m.localparam("Beats", B, "Beats of a row.");
     m.localparam("LastLanes", K - (B - 1) * M, "Lanes that hold a channel in the last beat.");
     m.localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
+    m.localparam("HalfBits", 16,
+                 "Bits of a binary16 value: activations, codebook entries, scales.");
+    m.localparam("BeatBits", bw, "Bits of the beat counter.");
+    m.localparam("PadBits", "Beats*Macs*HalfBits", "The activations, padded to whole beats.");
     const bool op_stage = tm.operand_stage;
     if (op_stage) {
       const bool dropped = mutated("mac_line_baseline.operand_register_dropped");
       m.localparam("OperandStages", dropped ? 0 : 1,
                    "Registers between the operand multiplexers and the multipliers.");
     }
-    m << fmt::format(
-        "\n  // Beat counter within the row.\n"
-        "  logic {0} beat_q;\n  logic first, last;\n  logic [15:0] sw_q, sw_cur;\n"
-        "  assign first = beat_q == '0;\n"
-        "  assign last  = beat_q == {1}'(Beats - 1);\n"
-        "  assign sw_cur = first ? w_scale_i : sw_q;\n",
-        range(bw), bw);
-    m << registers({{"beat_q", fmt::format("last ? '0 : beat_q + {}'(1)", bw)}, {"sw_q", "sw_cur"}},
-                   "  ", "w_valid_i");
-    m.op("add", bw, "beat_q");
-    m << fmt::format("  logic {} act_pad;\n", range(int64_t(B) * M * 16));
-    m << (int64_t(B) * M > K
-              ? fmt::format("  assign act_pad = {{{}'(0), act_i}};\n", (int64_t(B) * M - K) * 16)
-              : string("  assign act_pad = act_i;\n"));
+    m << "\n  // Beat counter within the row.\n"
+         "  logic [BeatBits-1:0] beat_q;\n  logic first, last;\n"
+         "  logic [HalfBits-1:0] sw_q, sw_cur;\n"
+         "  assign first = beat_q == '0;\n"
+         "  assign last  = beat_q == BeatBits'(Beats - 1);\n"
+         "  assign sw_cur = first ? w_scale_i : sw_q;\n";
+    m << registers({{"beat_q", "last ? '0 : beat_q + BeatBits'(1)"}, {"sw_q", "sw_cur"}}, "  ",
+                   "w_valid_i");
+    m.op("add", "BeatBits", "beat_q");
+    m << "  logic [PadBits-1:0] act_pad;\n";
+    m << (int64_t(B) * M > K ? "  assign act_pad = PadBits'(act_i);\n"
+                             : "  assign act_pad = act_i;\n");
     // The beat's tag {s_w, last, first}, beside the operands' registers when
     // there are any; `op` names what the multipliers take.
     const string op_valid = op_stage ? "op_valid" : "w_valid_i";
@@ -423,39 +425,38 @@ class MacLineBaselineBlock final : public Block {
     if (op_stage) {
       m.comment("The beat's tag beside the operand registers.");
       m.pipe_stage("op", 1, "w_valid_i",
-                   {{"sw", 16, "sw_cur"}, {"last", 0, "last"}, {"first", 0, "first"}});
+                   {{"sw", 16, "sw_cur", "HalfBits"}, {"last", 0, "last"}, {"first", 0, "first"}});
     }
     m.comment(op_stage ? "Lanes: the beat's activation and the dequantized weight, registered, "
                          "and their product."
                        : "Lanes: the beat's activation, the dequantized weight, their product.");
-    m << fmt::format("  logic {} prod;\n  logic [Macs-1:0] prod_p;\n", range(int64_t(M) * aw));
+    m << "  logic [Macs*AccBits-1:0] prod;\n  logic [Macs-1:0] prod_p;\n";
     const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, S);
     if (mul_cuts.mask != 0) m << "  logic [Macs-1:0] prod_valid;\n";
     if (op_stage) m << "  logic [Macs-1:0] op_lane_valid;\n";
-    m << fmt::format(
-        "  for (genvar i = 0; i < Macs; i++) begin : g_lane\n"
-        "    logic [15:0] x, w;\n"
-        "    always_comb begin\n"
-        "      x = act_pad[i*16 +: 16];\n"
-        "      for (int b = 1; b < Beats; b++) begin\n"
-        "        if (beat_q == {0}'(b)) x = act_pad[(b*Macs + i)*16 +: 16];\n"
-        "      end\n"
-        "    end\n"
-        "    // The Dequantization Unit: C_W[iw].\n"
-        "    always_comb begin\n"
-        "      w = weight_codebook_i[15:0];\n"
-        "      for (int j = 1; j < Centroids; j++) begin\n"
-        "        if (w_data_i[i*IdxBits +: IdxBits] == IdxBits'(j)) w = weight_codebook_i[j*16 +: "
-        "16];\n"
-        "      end\n"
-        "    end\n",
-        bw);
+    m << "  for (genvar i = 0; i < Macs; i++) begin : g_lane\n"
+         "    logic [HalfBits-1:0] x, w;\n"
+         "    always_comb begin\n"
+         "      x = act_pad[i*HalfBits +: HalfBits];\n"
+         "      for (int b = 1; b < Beats; b++) begin\n"
+         "        if (beat_q == BeatBits'(b)) x = act_pad[(b*Macs + i)*HalfBits +: HalfBits];\n"
+         "      end\n"
+         "    end\n"
+         "    // The Dequantization Unit: C_W[iw].\n"
+         "    always_comb begin\n"
+         "      w = weight_codebook_i[HalfBits-1:0];\n"
+         "      for (int j = 1; j < Centroids; j++) begin\n"
+         "        if (w_data_i[i*IdxBits +: IdxBits] == IdxBits'(j)) begin\n"
+         "          w = weight_codebook_i[j*HalfBits +: HalfBits];\n"
+         "        end\n"
+         "      end\n"
+         "    end\n";
     m.op("eq", bw, "x", int64_t(M) * (B - 1));
     m.op("eq", nW, "w", int64_t(M) * (d.weight_centroids - 1));
     // The multiplier takes the binary16 operands as they are, also into a binary32 product.
     if (op_stage) {
-      m << "    logic [15:0] x_q, w_q;\n";
-      m << pipe("u_operand_pipe", "2*16", "OperandStages", "w_valid_i", "{x, w}",
+      m << "    logic [HalfBits-1:0] x_q, w_q;\n";
+      m << pipe("u_operand_pipe", "2*HalfBits", "OperandStages", "w_valid_i", "{x, w}",
                 "op_lane_valid[i]", "{x_q, w_q}", "    ");
     }
     chain_unit(m, f, FpOp::kMul, "u_mul", op_stage ? "x_q" : "x", op_stage ? "w_q" : "w",
@@ -467,9 +468,8 @@ class MacLineBaselineBlock final : public Block {
     m.comment(
         "The products' registers, then the pairwise tree, one instance per level; the "
         "beat's tag {s_w, last, first} rides beside them through as many registers.");
-    m << fmt::format("  logic mul_valid;\n  logic {} mul_prod;\n  logic [Macs-1:0] mul_present;\n",
-                     range(int64_t(M) * aw));
-    m << fmt::format("  logic {} mul_lane_valid;\n", range(M));
+    m << "  logic mul_valid;\n  logic [Macs*AccBits-1:0] mul_prod;\n"
+         "  logic [Macs-1:0] mul_present;\n  logic [Macs-1:0] mul_lane_valid;\n";
     m << "  for (genvar i = 0; i < Macs; i++) begin : g_mul_reg\n";
     m << pipe("u_pipe", "AccBits", std::to_string(mul_cuts.output_stages),
               mul_cuts.mask != 0 ? "prod_valid[i]" : op_valid, "prod[i*AccBits +: AccBits]",
@@ -481,7 +481,7 @@ class MacLineBaselineBlock final : public Block {
     const TreeRoot root =
         tree(m, c, f, S, "lvl", M, "mul_prod", "mul_present", "mul_valid", "Macs");
     m.pipe_stage("tag", (1 + root.levels) * S, op_valid,
-                 {{"sw", 16, op_sw}, {"last", 0, op_last}, {"first", 0, op_first}});
+                 {{"sw", 16, op_sw, "HalfBits"}, {"last", 0, op_last}, {"first", 0, op_first}});
     m << "  // The beat's sum; its present bit is always set (lane 0 holds a channel).\n"
          "  logic unused_root;\n";
     m << fmt::format("  assign unused_root = ^{{{}, {}}};\n", root.present, root.valid);
@@ -491,16 +491,17 @@ class MacLineBaselineBlock final : public Block {
                      acc.present);
     m.comment("The row's s_w beside the accumulator, from its last beat to the row's sum.");
     m.pipe_stage("done", d.accumulator_slots + acc.levels * S, "tag_valid && tag_last",
-                 {{"sw", 16, "tag_sw"}});
+                 {{"sw", 16, "tag_sw", "HalfBits"}});
     m << "  logic unused_done_valid;\n  assign unused_done_valid = done_valid;\n";
     chain_stage(m, f, FpOp::kMul, "u_scale_a", acc.value, "act_scale_i", "mg1", S, acc.valid,
-                {{"sw", 16, "done_sw"}}, "prod", kHalfB);
+                {{"sw", 16, "done_sw", "HalfBits"}}, "prod", kHalfB);
     chain_stage(m, f, FpOp::kMul, "u_scale_w", "mg1_prod", "mg1_sw", "mg2", S, "mg1_valid", {},
                 "prod", kHalfB);
     if (fp32) {
-      m << "  logic [15:0] y16;\n";
+      m << "  logic [HalfBits-1:0] y16;\n";
       fp_convert(m, f, kBinary16Format, "u_round", "mg2_prod", "y16");
-      m << pipe("u_round_pipe", 16, S, "mg2_valid", "y16", "y_valid_o", "y_data_o");
+      m << pipe("u_round_pipe", "HalfBits", std::to_string(S), "mg2_valid", "y16", "y_valid_o",
+                "y_data_o");
     } else {
       m << "  assign y_valid_o = mg2_valid;\n  assign y_data_o = mg2_prod;\n";
     }

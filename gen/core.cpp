@@ -35,34 +35,39 @@ SvFile ecu_module(const Config& c, const string& name, const Derived& d) {
   m.header_localparam("IdxBits", nA, "Bits of an activation index, nA.");
   m.header_localparam("Centroids", d.act_centroids, "Activation centroids, 2^nA.");
   m.header_localparam("ChanBits", CW, "Bits of a channel number.");
+  m.header_localparam("HalfBits", 16, "Bits of a binary16 value.");
   m.ports({{"input", 0, "clk_i", "Clock."},
            {"input", 0, "rst_ni", "Asynchronous reset, active low."},
            {"input", 0, "fire_i", "An outlier is taken this cycle."},
            {"input", 0, "outlier_i",
             "The outlier {xhat[o], o}: channel o at [ChanBits-1:0], xhat[o] (binary16) above it.",
-            "ChanBits + 16"},
+            "ChanBits + HalfBits"},
            {"input", 0, "act_idx_i", "The token's ia[k] at [k*IdxBits +: IdxBits].",
             "Channels*IdxBits"},
-           {"input", 0, "act_codebook_i", "C_A: centroid i, binary16, at [i*16 +: 16].",
-            "Centroids*16"},
+           {"input", 0, "act_codebook_i", "C_A: centroid i, binary16, at [i*HalfBits +: HalfBits].",
+            "Centroids*HalfBits"},
            {"output", 0, "valid_o", "data_o holds an outlier's residual."},
            {"output", 0, "data_o",
-            "{o, r}: the channel o above r = xhat[o] - C_A[ia[o]] at [15:0].", "ChanBits + 16"}});
-  m << fmt::format("\n  logic {} chan;\n  logic [15:0] value, ca;\n  logic {} ia;\n", range(CW),
-                   range(nA));
+            "{o, r}: the channel o above r = xhat[o] - C_A[ia[o]] at [HalfBits-1:0].",
+            "ChanBits + HalfBits"}});
+  m << "\n  logic [ChanBits-1:0] chan;\n  logic [HalfBits-1:0] value, ca;\n"
+       "  logic [IdxBits-1:0] ia;\n";
   m << "  assign {value, chan} = outlier_i;\n";
   m << "  always_comb begin\n    ca = '0;\n"
        "    for (int i = 0; i < Centroids; i++) begin\n"
-       "      if (ia == IdxBits'(i)) ca = act_codebook_i[i*16 +: 16];\n"
+       "      if (ia == IdxBits'(i)) ca = act_codebook_i[i*HalfBits +: HalfBits];\n"
        "    end\n  end\n";
   m.op("eq", nA, "ca", d.act_centroids);
   mux_tree(m, c, "u_ia_mux", K, nA, CW, "act_idx_i", "chan", "ia");
   m.comment(
       "The reads registered: the K-to-1 read and the subtraction are a cycle apart "
       "(docs/core.md, Error Calculation Unit).");
-  m.pipe_stage("rd", R, "fire_i", {{"chan", CW, "chan"}, {"value", 16, "value"}, {"ca", 16, "ca"}});
+  m.pipe_stage("rd", R, "fire_i",
+               {{"chan", CW, "chan", "ChanBits"},
+                {"value", 16, "value", "HalfBits"},
+                {"ca", 16, "ca", "HalfBits"}});
   chain_stage(m, kBinary16Format, FpOp::kSub, "u_sub", "rd_value", "rd_ca", "res", S, "rd_valid",
-              {{"chan", CW, "rd_chan"}}, "r");
+              {{"chan", CW, "rd_chan", "ChanBits"}}, "r");
   m << "  assign valid_o = res_valid;\n  assign data_o  = {res_chan, res_r};\n";
   return m.file();
 }

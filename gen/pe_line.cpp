@@ -346,42 +346,44 @@ SvFile gather_module(const Config& c, const string& name, const Dims& d) {
   m.header_localparam("ChanBits", CW, "Bits of a channel index.");
   m.header_localparam("Slots", Ci, "Slots in use: min(Mc, 2k).");
   m.header_localparam("GroupBits", d.t.group_bits, "Bits of a compensation cycle number.");
+  m.header_localparam("HalfBits", 16, "Bits of a binary16 value.");
   m.ports({{"input", 0, "group_i", "The compensation cycle g.", "GroupBits"},
            {"input", 0, "outlier_chan_i",
             "The outlier channels o_j, Orizuru's order, at [j*ChanBits +: ChanBits].",
             "Outliers*ChanBits"},
-           {"input", 0, "residual_i", "The residuals r[o_j], binary16, at [j*16 +: 16].",
-            "Outliers*16"},
+           {"input", 0, "residual_i",
+            "The residuals r[o_j], binary16, at [j*HalfBits +: HalfBits].", "Outliers*HalfBits"},
            {"input", 0, "row_i", "The row's weight indices.", "Channels*IdxBits"},
            {"output", 0, "iw_o", "Slot m's weight index iw[o_j], at [m*IdxBits +: IdxBits].",
             "Slots*IdxBits"},
-           {"output", 0, "res_o", "Slot m's residual r[o_j], at [m*16 +: 16].", "Slots*16"},
+           {"output", 0, "res_o", "Slot m's residual r[o_j], at [m*HalfBits +: HalfBits].",
+            "Slots*HalfBits"},
            {"output", 0, "present_o", "Slot m holds an outlier (j < 2k).", "Slots"}});
   m.localparam("Groups", GR, "Compensation cycles of a row.");
   m.localparam("Macs", d.Mc, "Compensation MACs, Mc.");
-  m << fmt::format("\n  logic {} chan_pad;\n  logic {} res_pad;\n  logic {} g_chan;\n",
-                   range(slots * CW), range(slots * 16), range(Ci * CW));
-  m << (slots > k2 ? fmt::format("  assign chan_pad = {{{}'(0), outlier_chan_i}};\n"
-                                 "  assign res_pad = {{{}'(0), residual_i}};\n",
-                                 (slots - k2) * CW, (slots - k2) * 16)
-                   : string("  assign chan_pad = outlier_chan_i;\n"
-                            "  assign res_pad = residual_i;\n"));
-  m << fmt::format(
-      "  always_comb begin\n    g_chan = '0;\n    res_o = '0;\n    present_o = '0;\n"
-      "    for (int g = 0; g < Groups; g++) begin\n"
-      "      if (group_i == {}'(g)) begin\n"
-      "        g_chan = chan_pad[g*Macs*ChanBits +: Slots*ChanBits];\n"
-      "        res_o = res_pad[g*Macs*16 +: Slots*16];\n"
-      "        for (int m = 0; m < Slots; m++) present_o[m] = g*Macs + m < Outliers;\n"
-      "      end\n    end\n  end\n",
-      d.t.group_bits);
+  m.localparam("PadChanBits", "Groups*Macs*ChanBits",
+               "The outlier channels, padded to whole compensation cycles.");
+  m.localparam("PadResBits", "Groups*Macs*HalfBits",
+               "The residuals, padded to whole compensation cycles.");
+  m << "\n  logic [PadChanBits-1:0] chan_pad;\n  logic [PadResBits-1:0] res_pad;\n"
+       "  logic [Slots*ChanBits-1:0] g_chan;\n";
+  m << (slots > k2 ? "  assign chan_pad = PadChanBits'(outlier_chan_i);\n"
+                     "  assign res_pad = PadResBits'(residual_i);\n"
+                   : "  assign chan_pad = outlier_chan_i;\n  assign res_pad = residual_i;\n");
+  m << "  always_comb begin\n    g_chan = '0;\n    res_o = '0;\n    present_o = '0;\n"
+       "    for (int g = 0; g < Groups; g++) begin\n"
+       "      if (group_i == GroupBits'(g)) begin\n"
+       "        g_chan = chan_pad[g*Macs*ChanBits +: Slots*ChanBits];\n"
+       "        res_o = res_pad[g*Macs*HalfBits +: Slots*HalfBits];\n"
+       "        for (int m = 0; m < Slots; m++) present_o[m] = g*Macs + m < Outliers;\n"
+       "      end\n    end\n  end\n";
   m.op("eq", d.t.group_bits, "g_chan", GR);
   m.op("mux", Ci * (CW + 16), "g_chan", GR);
   if (d.Mc > Ci) {
     // One group (Mc > 2k): the slots past 2k are padding nothing reads.
     m << "  logic unused_slots;\n"
          "  assign unused_slots = ^{chan_pad[Macs*ChanBits-1:Slots*ChanBits],\n"
-         "                          res_pad[Macs*16-1:Slots*16]};\n";
+         "                          res_pad[Macs*HalfBits-1:Slots*HalfBits]};\n";
   }
   m << "  for (genvar m = 0; m < Slots; m++) begin : g_slot\n";
   mux_tree(m, c, "u_iw_mux", d.K, d.nW, CW, "row_i", "g_chan[m*ChanBits +: ChanBits]",
@@ -489,7 +491,8 @@ SvFile merge_module(const string& name, const Dims& d) {
            {"input", 0, "y_pop_i", "The consumer takes y this cycle."},
            {"output", 0, "y_valid_o", "An output is presented."},
            {"output", 16, "y_data_o", "y[n], binary16, rows in order."}});
-  m << "  logic [AccBits-1:0] main_head, comp_head;\n  logic [15:0] sw_head, y_head;\n";
+  m.localparam("HalfBits", 16, "Bits of a binary16 value: s_w, s_a, y.");
+  m << "  logic [AccBits-1:0] main_head, comp_head;\n  logic [HalfBits-1:0] sw_head, y_head;\n";
   m << "  logic merge_fire, main_empty, comp_empty, unused_sw_empty, y_empty;\n"
        "  logic unused_main_full, unused_comp_full, unused_sw_full, unused_y_full;\n";
   m << fifo("u_main_fifo", aw, D, "main_valid_i", "main_i", "merge_fire", "main_head", "main_empty",
@@ -500,9 +503,9 @@ SvFile merge_module(const string& name, const Dims& d) {
             "unused_sw_full");
   m << "  assign merge_fire = !main_empty && !comp_empty;\n";
   chain_stage(m, f, FpOp::kAdd, "u_merge", "main_head", "comp_head", "mg1", S, "merge_fire",
-              {{"sw", 16, "sw_head"}}, "sum");
+              {{"sw", 16, "sw_head", "HalfBits"}}, "sum");
   chain_stage(m, f, FpOp::kMul, "u_scale_a", "mg1_sum", "act_scale_i", "mg2", S, "mg1_valid",
-              {{"sw", 16, "mg1_sw"}}, "prod", kHalfB);
+              {{"sw", 16, "mg1_sw", "HalfBits"}}, "prod", kHalfB);
   chain_stage(m, f, FpOp::kMul, "u_scale_w", "mg2_prod", "mg2_sw", "mg3", S, "mg2_valid", {},
               "prod", kHalfB);
   string y_valid = "mg3_valid", y_value = "mg3_prod";
