@@ -28,11 +28,6 @@ std::vector<const Block*> registered_blocks() {
   return out;
 }
 
-const Block* find_block(const std::string& name) {
-  const auto it = registry().find(name);
-  return it == registry().end() ? nullptr : it->second.get();
-}
-
 std::string module_name(const Config& config, const std::string& block) {
   return "oasis_" + config.name + "_" + block;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A block of the generator: one class per hardware block, emitting its
-// SystemVerilog for a config (STYLE: FloPoCo). Blocks register themselves;
-// oasis-gen emits every registered block for every config.
+// SystemVerilog for a config, as FloPoCo's operators do. Blocks register
+// themselves; oasis-gen emits every registered block for every config.
 #pragma once
 
 #include <memory>
@@ -90,7 +90,6 @@ class Block {
 
 /// Every registered block, sorted by name.
 std::vector<const Block*> registered_blocks();
-const Block* find_block(const std::string& name);
 
 struct Registrar {
   explicit Registrar(std::unique_ptr<Block> block);

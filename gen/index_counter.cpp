@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The Concat Unit / Index Counter array of a PE line (paper IV-B, SPEC
-// section 6), block index_counter_array: C*I concatenated indices a beat, each
+// The Concat Unit / Index Counter array of a PE line (paper IV-B,
+// docs/spec.md section 6), block index_counter_array: C*I concatenated indices a beat, each
 // decoded once (activation and weight index one-hot, one AND per entry); each
 // entry's count of the beat is one compressor tree of full and half adders
 // (rtl/oasis_fa.sv, rtl/oasis_ha.sv) over all C*I positions (behavioural under

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The one configuration object everything derives from: the RTL, the model's
-// parameters, the testbench constants and the reports (STYLE: Gemmini).
+// parameters, the testbench constants and the reports, as Gemmini's config is.
 //
 // The fields are one table, OASIS_CONFIG_FIELDS: the struct, the schema
 // (validation, defaults, `oasis-gen --schema`, docs/config.md), parsing and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The Concat Unit / Index Counter array of one PE line (paper IV-B, SPEC
-// section 6): its functional rule (the counts of a row) and its cycle model,
+// The Concat Unit / Index Counter array of one PE line (paper IV-B,
+// docs/spec.md section 6): its functional rule (the counts of a row) and its cycle model,
 // which the generated RTL (gen/index_counter.cpp, block index_counter_array)
 // follows cycle by cycle. Interface and timing: docs/index_counter.md.
 //

@@ -44,12 +44,6 @@ FpSegments fp_mul_segments(const FpFormat& f) {
           half ? 66.0 : 85.0};
 }
 
-std::vector<FpSegments> fp_pipelined_units() {
-  const FpFormat half{5, 10}, single{8, 23};
-  return {fp_add_segments(half), fp_mul_segments(half), fp_add_segments(single),
-          fp_mul_segments(single)};
-}
-
 double FpCuts::longest_fo4() const {
   double longest = 0;
   for (double d : stage_fo4) longest = std::max(longest, d);

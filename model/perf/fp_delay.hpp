@@ -27,8 +27,6 @@ struct FpSegments {
 };
 FpSegments fp_add_segments(const FpFormat& f);
 FpSegments fp_mul_segments(const FpFormat& f);
-/// The binary16 and binary32 adders and multipliers: every unit pipelined.
-std::vector<FpSegments> fp_pipelined_units();
 
 /// Where a unit's `stages` registers go: the places inside the unit that
 /// minimize the longest stage (ties: fewer places inside, then later ones),
