@@ -187,7 +187,8 @@ std::string icarus_command_file(const Config& c, const GenerateRequest& r, const
   std::string f = banner(c, r, "//");
   f += fmt::format(
       "// Icarus Verilog sources of block '{0}', dependencies first. From any folder:\n"
-      "//   OASIS_RTL='<this folder>' iverilog -g2012 -s {1} -c '<this folder>/{0}.icarus.cmd'\n"
+      "//   OASIS_RTL='<this folder>' iverilog -g2012 -s {1} \\\n"
+      "//     -c '<this folder>/{0}.icarus.cmd'\n"
       "// (iverilog takes -g2012 only on its command line; the folder may hold spaces.)\n",
       block, module_name(c, block));
   for (const auto& file : list) f += "$(OASIS_RTL)/" + file + "\n";

@@ -168,10 +168,10 @@ std::map<std::string, std::string> generate_config(const std::string& name,
   return render(c, r);
 }
 
-// Lines of the generated SystemVerilog longer than 100 columns, and ranges
-// with constant arithmetic left in them ("[2*1-1:0]"), at the shipped configs
-// and at corners of the sweeps. The Index Counter array is emitted elsewhere
-// (gen/index_counter.cpp) and is left out.
+// Lines of the generated files (every one but the manifest, JSON as nlohmann writes it) longer
+// than 100 columns, and ranges of the SystemVerilog with constant arithmetic left in them
+// ("[2*1-1:0]"), at the shipped configs and at corners of the sweeps. The Index Counter
+// array is emitted elsewhere (gen/index_counter.cpp) and is left out of the ranges' check.
 TEST(Sv, GeneratedLinesFitAndRangesAreFolded) {
   const std::regex unfolded(R"(\[[0-9]+ *[-+*] *[0-9]+[^\]]*:)");
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
@@ -183,14 +183,17 @@ TEST(Sv, GeneratedLinesFitAndRangesAreFolded) {
       {"default", {"clustering_levels_per_stage=3", "clustering_lanes=7", "mac_tree_inputs=3"}}};
   for (const auto& [name, sets] : cases) {
     for (const auto& [file, text] : generate_config(name, sets)) {
-      if (!file.ends_with(".sv") || file.find("index_counter") != std::string::npos) continue;
+      if (file == "manifest.json") continue;
+      const bool ranges = file.ends_with(".sv") && file.find("index_counter") == std::string::npos;
       std::istringstream lines(text);
       int n = 0;
       for (std::string line; std::getline(lines, line);) {
         ++n;
         EXPECT_LE(line.size(), kMaxColumns) << name << " " << file << ":" << n;
-        EXPECT_FALSE(std::regex_search(line, unfolded))
-            << name << " " << file << ":" << n << ": " << line;
+        if (ranges) {
+          EXPECT_FALSE(std::regex_search(line, unfolded))
+              << name << " " << file << ":" << n << ": " << line;
+        }
       }
     }
   }
