@@ -498,6 +498,7 @@ int run(int argc, char** argv) {
   Measurement m = check_inputs(o);
   const std::vector<std::string> only = selected_blocks(o.blocks);
   const fs::path out = o.out.empty() ? fs::path(o.build) / "ppa" / m.config.name : fs::path(o.out);
+  claim_output_folder(out, "oasis-ppa", "--out");
   if (!o.sweep_periods.empty()) return sweep(o, only, out, m);
   measure(o, only, out, m);
   if (!only.empty()) {

@@ -189,6 +189,7 @@ int run(int argc, char** argv) {
   const std::vector<std::string> only = selected_blocks(o.blocks);
 
   const fs::path out = o.out.empty() ? fs::path(o.build) / "synth" / config.name : fs::path(o.out);
+  claim_output_folder(out, "oasis-synth", "--out");
   fs::create_directories(out / "work");
   const std::string tool = yosys_version(out / "work");
   const Variant full = generate_variant(o.config_path, o.overrides, out / "rtl", "full", {});

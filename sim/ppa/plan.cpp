@@ -21,6 +21,23 @@ namespace oasis::ppa {
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
+void claim_output_folder(const fs::path& out, const std::string& name, const std::string& option) {
+  const fs::path mark = out / ("." + name);
+  std::error_code ec;
+  if (fs::is_symlink(out, ec) || (fs::exists(out, ec) && !fs::is_directory(out, ec))) {
+    throw UsageError(fmt::format("{} {}: not a folder", option, out.string()));
+  }
+  if (fs::is_directory(out) && !fs::is_empty(out) && !fs::exists(mark) &&
+      !(fs::is_directory(out / "work") && fs::is_directory(out / "rtl"))) {
+    throw UsageError(fmt::format(
+        "{} {}: the folder holds files {} did not write; allowed: a new or empty folder, or "
+        "one {} wrote before",
+        option, out.string(), name, name));
+  }
+  fs::create_directories(out);
+  write_text(mark, fmt::format("This folder is {}'s output; it may replace what is here.\n", name));
+}
+
 int command_main(const char* name, const std::function<int()>& run) {
   try {
     return run();

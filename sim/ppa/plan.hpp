@@ -61,6 +61,14 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Makes `out` the output folder of the command `name` (oasis-synth, oasis-ppa), or throws a
+/// UsageError naming `option` and writes nothing: the folder must not exist, or be empty, or
+/// hold the mark the command leaves in every folder it writes (`.<name>`). A folder of the
+/// layout the command wrote before it left marks (its `work` and `rtl` folders) is its own too.
+/// Any other folder is the user's: the command neither writes nor deletes anything in it.
+void claim_output_folder(const std::filesystem::path& out, const std::string& name,
+                         const std::string& option);
+
 /// main() of oasis-synth and oasis-ppa: `run`'s status; bad input (UsageError,
 /// oasis::ConfigError, PlanError) one line "<name>: message" on stderr and
 /// status 2, any other failure status 1.

@@ -385,6 +385,22 @@ TEST_F(PpaCli, RefusesBadInput) {
   expect_refused(cfg + " --blocks fp16_add --sweep-periods 80.5", "whole FO4 delays");
 }
 
+// An --out folder that holds what oasis-ppa did not write is the user's: exit status 2, one
+// message, and the folder as it was.
+TEST_F(PpaCli, KeepsAFolderItDidNotWrite) {
+  fs::create_directories(dir_ / "out");
+  { std::ofstream(dir_ / "out" / "notes.txt") << "mine\n"; }
+  const auto r =
+      ppa("--config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json") +
+          " --blocks fp16_add");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("holds files oasis-ppa did not write"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << "one line: " << r.out;
+  std::vector<fs::path> left;
+  for (const auto& e : fs::directory_iterator(dir_ / "out")) left.push_back(e.path().filename());
+  EXPECT_EQ(left, std::vector<fs::path>{"notes.txt"});
+}
+
 // The sweep of clock targets: the block measured at each, the config pipelined for
 // each (docs/fp_rtl.md, "A clock target"), one row per target in sweep.json.
 TEST_F(PpaCli, SweepsTheClockTarget) {
@@ -585,6 +601,17 @@ class SynthCli : public ::testing::Test {
   }
   fs::path dir_;
 };
+
+TEST_F(SynthCli, KeepsAFolderItDidNotWrite) {
+  fs::create_directories(dir_ / "out");
+  { std::ofstream(dir_ / "out" / "notes.txt") << "mine\n"; }
+  const auto r = synth("--blocks comparator");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("holds files oasis-synth did not write"), std::string::npos) << r.out;
+  std::vector<fs::path> left;
+  for (const auto& e : fs::directory_iterator(dir_ / "out")) left.push_back(e.path().filename());
+  EXPECT_EQ(left, std::vector<fs::path>{"notes.txt"});
+}
 
 TEST_F(SynthCli, RefusesBadInput) {
   for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
