@@ -288,13 +288,12 @@ Derived derive(const Config& c) {
   return d;
 }
 
-int64_t Derived::gemm_lower_bound(int64_t rows) const {
-  return (rows + core.lines - 1) / core.lines * row.row;
-}
+int64_t Derived::row_groups(int64_t rows) const { return (rows + core.lines - 1) / core.lines; }
+
+int64_t Derived::gemm_lower_bound(int64_t rows) const { return row_groups(rows) * row.row; }
 
 int64_t Derived::gemm_cycles(int64_t rows, int64_t row_interval, int64_t last_group_beats) const {
-  const int64_t groups = (rows + core.lines - 1) / core.lines;
-  return (groups - 1) * row_interval + last_group_beats + pe_line.row_latency;
+  return (row_groups(rows) - 1) * row_interval + last_group_beats + pe_line.row_latency;
 }
 
 int64_t Derived::gemm_cycles(int64_t rows) const {

@@ -244,6 +244,8 @@ struct Derived {
   MacLineTiming mac_line_baseline;
   CoreTiming core;
 
+  /// The groups of `rows` output rows, a row a PE line: ceil(rows / P).
+  int64_t row_groups(int64_t rows) const;
   /// docs/spec.md section 6's lower bound on the GEMM phase of one token of
   /// `rows` output rows: ceil(rows / P) groups at the row interval.
   int64_t gemm_lower_bound(int64_t rows) const;

@@ -226,7 +226,7 @@ std::vector<CoreTokenRun> run_core(const Config& c, const LutGemm& gemm,
   Core core(c);
   const CoreTiming& tm = core.timing();
   const int P = c.pe_lines, R = tm.beat_activations, Wb = c.weight_beat_indices;
-  const int rows = int(iw.size()), groups = (rows + P - 1) / P;
+  const int rows = int(iw.size()), groups = int(derive(c).row_groups(rows));
   std::mt19937_64 rng(o.seed);
   const auto coin = [&](double p) { return p > 0 && std::bernoulli_distribution(p)(rng); };
 

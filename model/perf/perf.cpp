@@ -60,7 +60,7 @@ TokenFigures token_figures(const Config& c, int64_t rows, double bw) {
   f.preprocess = d.core.preprocess_cycles;
 
   const int64_t P = c.pe_lines, K = c.channels;
-  f.groups = ceil_div64(rows, P);
+  f.groups = d.row_groups(rows);
   f.fill_beats = d.row.fill;
   f.count_beats = d.row.count;
   f.chunks = d.row.reduce;

@@ -282,7 +282,7 @@ int main(int argc, char** argv) {
       xbeats.push_back(std::move(beat));
     }
     const int rows = int(iw.size());
-    const int groups = (rows + P - 1) / P;
+    const int groups = int(oasis::derive(config).row_groups(rows));
     for (int g = 0; g < groups; ++g) {
       const bool last = g == groups - 1;
       const int in_group = last ? rows - g * P : P;
