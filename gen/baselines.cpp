@@ -394,7 +394,7 @@ class MacLineBaselineBlock final : public Block {
     m.localparam("Beats", B, "Beats of a row.");
     m.localparam("LastLanes", K - (B - 1) * M, "Lanes that hold a channel in the last beat.");
     m.localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
-    m.localparam("HalfBits", 16,
+    m.localparam("HalfBits", kBinary16Format.width(),
                  "Bits of a binary16 value: activations, codebook entries, scales.");
     m.localparam("BeatBits", bw, "Bits of the beat counter.");
     m.localparam("PadBits", "Beats*Macs*HalfBits", "The activations, padded to whole beats.");

@@ -35,7 +35,7 @@ SvFile ecu_module(const Config& c, const string& name, const Derived& d) {
   m.header_localparam("IdxBits", nA, "Bits of an activation index, nA.");
   m.header_localparam("Centroids", d.act_centroids, "Activation centroids, 2^nA.");
   m.header_localparam("ChanBits", CW, "Bits of a channel number.");
-  m.header_localparam("HalfBits", 16, "Bits of a binary16 value.");
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   m.ports({{"input", 0, "clk_i", "Clock."},
            {"input", 0, "rst_ni", "Asynchronous reset, active low."},
            {"input", 0, "fire_i", "An outlier is taken this cycle."},

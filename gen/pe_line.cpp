@@ -346,7 +346,7 @@ SvFile gather_module(const Config& c, const string& name, const Dims& d) {
   m.header_localparam("ChanBits", CW, "Bits of a channel index.");
   m.header_localparam("Slots", Ci, "Slots in use: min(Mc, 2k).");
   m.header_localparam("GroupBits", d.t.group_bits, "Bits of a compensation cycle number.");
-  m.header_localparam("HalfBits", 16, "Bits of a binary16 value.");
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   m.ports({{"input", 0, "group_i", "The compensation cycle g.", "GroupBits"},
            {"input", 0, "outlier_chan_i",
             "The outlier channels o_j, Orizuru's order, at [j*ChanBits +: ChanBits].",
@@ -491,7 +491,7 @@ SvFile merge_module(const string& name, const Dims& d) {
            {"input", 0, "y_pop_i", "The consumer takes y this cycle."},
            {"output", 0, "y_valid_o", "An output is presented."},
            {"output", 16, "y_data_o", "y[n], binary16, rows in order."}});
-  m.localparam("HalfBits", 16, "Bits of a binary16 value: s_w, s_a, y.");
+  m.localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value: s_w, s_a, y.");
   m << "  logic [AccBits-1:0] main_head, comp_head;\n  logic [HalfBits-1:0] sw_head, y_head;\n";
   m << "  logic merge_fire, main_empty, comp_empty, unused_sw_empty, y_empty;\n"
        "  logic unused_main_full, unused_comp_full, unused_sw_full, unused_y_full;\n";
