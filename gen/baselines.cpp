@@ -321,8 +321,6 @@ class TopkSortBaseline final : public Block {
     out.manifest.erase("units");
     out.manifest.erase("units_per_layer");
     out.manifest.erase("tree_levels");
-    out.manifest["comparators"] = bitonic_compare_exchanges(t.padded_leaves);
-    out.manifest["comparisons_per_token"] = out.manifest["comparators"];
     out.manifest["network_positions"] = P;
     out.manifest["network_stages"] = sn.stages;
     out.manifest["network_stages_per_cycle"] = sn.stages_per_cycle;

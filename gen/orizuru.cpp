@@ -1208,15 +1208,7 @@ class Orizuru final : public Block {
     out.manifest["stage_model"] =
         stage_model("a pop, from out_ready_i through its part of the tree", "tree level",
                     kOrizuruLevelFo4, t.pop_part_levels);
-    // Padding leaves and units make some instances idle; synthesis removes them.
-    int64_t instances = 0;
-    for (int l = 0; l < t.layers; ++l) {
-      const int64_t u = t.units_per_layer[size_t(l)];
-      const int64_t per_unit =
-          l == 0 ? t.unit_inputs / 2 + 2 * (t.unit_inputs / 2 - 1) : 2 * (t.unit_inputs - 1);
-      instances += u * per_unit;
-    }
-    out.manifest["comparator_instances"] = instances;
+    out.manifest["comparator_instances"] = t.comparator_instances;
     return out;
   }
 };

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "model/config.hpp"
+#include "model/cycle/topk_sort_baseline.hpp"
 #include "model/perf/fp_delay.hpp"
 
 namespace oasis {
@@ -110,8 +111,14 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine,
   t.channel_bits = d.channel_bits;
   const int64_t n = c.channels;
   const int64_t pops = 2 * int64_t(t.k);
-  if (baseline) {
-    t.build_cycles = 1 + sort_registers + int(t.pop_cuts.size());
+  if (engine == TopkEngine::kSortNetwork) {
+    // Every compare-exchange of the network works once a token.
+    t.build_cycles = 1 + sort_registers;
+    t.comparators = bitonic_compare_exchanges(t.padded_leaves);
+    t.comparisons_per_token = t.comparators;
+  } else if (baseline) {
+    // Two pairwise trees over the N leaves; each output is N - 1 comparisons.
+    t.build_cycles = 1 + int(t.pop_cuts.size());
     t.comparators = 2 * (n - 1);
     t.comparisons_per_token = pops * (n - 1);
   } else {
@@ -124,6 +131,11 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine,
     // The max tree's N - 1, the min tree's N/2 - 1 beyond the shared leaf
     // comparisons; each pop re-compares one path of a side.
     t.comparators = (n - 1) + (n - 1 - n / 2);
+    for (int l = 0; l < t.layers; ++l) {
+      const int64_t r = t.unit_inputs;
+      t.comparator_instances +=
+          t.units_per_layer[size_t(l)] * (l == 0 ? r / 2 + 2 * (r / 2 - 1) : 2 * (r - 1));
+    }
     t.comparisons_per_token = t.comparators + pops * clog2(n);
   }
   t.drain_cycles = t.pop_cycles <= 2 ? int(pops) : (t.k - 1) * t.pop_cycles + 2;
@@ -267,6 +279,7 @@ Derived derive(const Config& c) {
                    (c.accumulator == AccumulatorFormat::kFp32 ? s : 0);
 
   CoreTiming& co = d.core;
+  co.outliers = d.outliers;
   co.lines = c.pe_lines;
   co.beat_activations = d.orizuru.beat_activations;
   co.token_beats = d.orizuru.beats;

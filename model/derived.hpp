@@ -100,6 +100,10 @@ struct OrizuruTiming {
   int stage_bits = 0;        ///< a build cycle: max(1, clog2(build_cycles))
   int output_bits = 0;       ///< one of the 2k outputs: max(1, clog2(2k))
   int64_t comparators = 0;   ///< comparator instances that do work (see docs/orizuru.md)
+  /// Comparator instances in the generated units, idle padding ones
+  /// included (synthesis removes those): a leaf unit R/2 + 2(R/2 - 1), a
+  /// unit above 2(R - 1). Orizuru only.
+  int64_t comparator_instances = 0;
   /// Comparisons for one token: the build, then clog2(N) per pop and side for
   /// Orizuru (1.5N - 2 + 2k log2 N for N a power of two, docs/spec.md section
   /// 5); N - 1 per output for the baseline.
@@ -194,6 +198,7 @@ struct MacLineTiming {
 /// The core (docs/core.md, Timing).
 struct CoreTiming {
   int lines = 0;             ///< P
+  int outliers = 0;          ///< 2k outliers a token, through the ECU one a cycle
   int beat_activations = 0;  ///< R: activations a token beat (Orizuru's beat)
   int token_beats = 0;       ///< ceil(K / R)
   int clustering_parts = 0;  ///< ceil(R / lanes): Clustering Unit beats a token beat

@@ -18,7 +18,7 @@ Core::Core(const Config& c)
 
 void Core::reset() {
   const Config& c = config_;
-  const size_t k2 = size_t(2 * c.outliers_per_side);
+  const size_t k2 = size_t(timing_.outliers);
   regs_ = RegFileModel(c);
   cu_.reset();
   oz_ = OrizuruCycle(derive(c).orizuru);
@@ -92,7 +92,7 @@ void Core::clock(const CoreInputs& in) {
   const int R = timing_.beat_activations, L = c.clustering_lanes, P = c.pe_lines;
   const int Wb = c.weight_beat_indices, F = timing_.group_beats;
   const int parts = timing_.clustering_parts, beats = timing_.token_beats;
-  const int k2 = 2 * c.outliers_per_side;
+  const int k2 = timing_.outliers;
 
   // Everything below is decided from the state before the edge.
   const bool x_fire = in.x_valid && x_ready();

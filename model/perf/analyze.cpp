@@ -41,7 +41,7 @@ AnalyticFigures analyze(const Config& c, int rows, int mu, uint64_t seed) {
   OrizuruStats stats;
   orizuru_topk(token, c.outliers_per_side, &stats);
   f.orizuru_measured = int64_t(stats.comparisons);
-  f.topk_baseline = 6 * k;
+  f.topk_baseline = kCitedTopkComparisonsPerActivation * k;
   f.stream_cycles = d.row.fill;
   f.count_cycles = d.row.count;
   f.reduce_cycles = d.row.reduce;

@@ -12,6 +12,10 @@
 
 namespace oasis {
 
+/// The comparisons per activation of the top-k engine the paper compares
+/// Orizuru with (6N for a token of N activations).
+inline constexpr int64_t kCitedTopkComparisonsPerActivation = 6;
+
 struct AnalyticFigures {
   int channels = 0;                      ///< K (= Orizuru's N)
   int rows = 0;                          ///< N output rows of the GEMM

@@ -313,6 +313,12 @@ TEST(Derived, WeightStreamBoundIsTheSameEverywhere) {
   EXPECT_EQ(m["derived"]["weight_stream_cycles_per_row"], interval);
   EXPECT_EQ(m["blocks"]["pe_line"]["row_interval_cycles"], interval);
   EXPECT_EQ(m["blocks"]["core"]["row_interval_cycles"], interval);
+  // The generated parameters header.
+  const std::string params = files.at(fmt::format("oasis_{}_params.hpp", c.name));
+  for (const char* name : {"kWeightStreamCyclesPerRow", "kCyclesPerRow"}) {
+    const std::string line = fmt::format("inline constexpr long long {} = {};", name, interval);
+    EXPECT_NE(params.find(line), std::string::npos) << line;
+  }
 
   // oasis-model analyze, as a library and as a command.
   const AnalyticFigures a = analyze(c, int(rows), 4, 1);
@@ -332,6 +338,14 @@ TEST(Derived, WeightStreamBoundIsTheSameEverywhere) {
   const TokenFigures f = token_figures(c, rows);
   EXPECT_EQ(f.row_interval, interval);
   EXPECT_EQ(f.interval_bound, PerfPhase::kWeightStream);
+  const test::CmdResult perf = test::run_command(
+      fmt::format("{} layer --json --rows {} --config {} --set weight_beat_indices=4",
+                  gen::shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-perf"), rows,
+                  gen::shell_word(kDefault)));
+  ASSERT_EQ(perf.status, 0) << perf.out;
+  const auto p = nlohmann::json::parse(perf.out);
+  EXPECT_EQ(p["phases"]["row_interval"], interval);
+  EXPECT_EQ(p["phases"]["interval_bound"], "weight stream");
 
   // The cycle model: each further group of rows costs one row interval, and
   // the GEMM phase is derive()'s.
