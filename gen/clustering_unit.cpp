@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "gen/block.hpp"
+#include "gen/fp_emit.hpp"
 #include "gen/mutation.hpp"
 #include "gen/sv.hpp"
 
@@ -28,24 +29,25 @@ SvFile level_module(const Config& c) {
              "key of docs/spec.md section 2. Combinational.");
   m.param("ActBits", 1, "Bits of a cluster index, nA.");
   m.param("Level", 0, "The level, 0 .. ActBits-1 (0 compares with the middle boundary).");
-  m.ports({{"input", 16, "x_i", "The activation, IEEE 754 binary16."},
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
+  m.ports({{"input", 0, "x_i", "The activation, IEEE 754 binary16.", "HalfBits"},
            {"input", 0, "idx_i", "The index so far: its top Level bits resolved, the others 0.",
             "ActBits"},
            {"input", 0, "bounds_i",
             "The boundaries of this level, binary16; the one for resolved bits p at "
-            "[p*16 +: 16].",
-            "(1 << Level)*16"},
+            "[p*HalfBits +: HalfBits].",
+            "(1 << Level)*HalfBits"},
            {"output", 0, "idx_o", "The index with bit ActBits-1-Level resolved.", "ActBits"}});
-  m << "  logic [15:0] bound;\n  logic        lt, eq, gt;\n\n"
+  m << "  logic [HalfBits-1:0] bound;\n  logic                lt, eq, gt;\n\n"
        "  if (Level == 0) begin : g_root\n"
        "    assign bound = bounds_i;\n"
        "  end else begin : g_select\n";
-  mux_tree(m, c, "u_bound_mux", "1 << Level", "16", "Level", "bounds_i",
+  mux_tree(m, c, "u_bound_mux", "1 << Level", "HalfBits", "Level", "bounds_i",
            "idx_i[ActBits-1 -: Level]", "bound", "    ");
   m << "  end\n\n";
   m.inst(module_name(c, "comparator"), "u_cmp",
          {{"a_i", "x_i"}, {"b_i", "bound"}, {"lt_o", "lt"}, {"eq_o", "eq"}, {"gt_o", "gt"}});
-  m.op("fp_compare", 16, "lt");
+  m.op("fp_compare", "HalfBits", "lt");
   const bool bug = mutated("clustering_unit.equal_goes_down");
   m << "\n  logic unused_cmp;\n"
     << (bug ? "  assign unused_cmp = lt ^ eq;\n" : "  assign unused_cmp = eq ^ gt;\n")
@@ -89,23 +91,26 @@ class ClusteringUnitBlock final : public Block {
     m.header_localparam("Lanes", lanes, "Activations a beat.");
     m.header_localparam("ActBits", na, "Bits of a cluster index, nA.");
     m.header_localparam("Boundaries", nbounds, "Cluster boundaries, 2^nA - 1.");
-    m.ports({{"input", 0, "clk_i", "Clock."},
-             {"input", 0, "rst_ni", "Asynchronous reset, active low."},
-             {"input", 0, "boundaries_i",
-              "The boundaries b_0 < ... < b_(Boundaries-1), binary16, b_j at [j*16 +: 16]; "
-              "from the register file, changed per layer while busy_o is low.",
-              "Boundaries*16"},
-             {"input", 0, "act_valid_i", "A beat of activations is offered."},
-             {"output", 0, "act_ready_o", "The unit takes the offered beat this cycle."},
-             {"input", 0, "act_data_i", "The beat: lane i's binary16 activation at [i*16 +: 16].",
-              "Lanes*16"},
-             {"output", 0, "idx_valid_o", "A beat of cluster indices is presented."},
-             {"input", 0, "idx_ready_i", "The consumer takes the presented beat this cycle."},
-             {"output", 0, "idx_data_o", "The indices: lane i's index at [i*ActBits +: ActBits].",
-              "Lanes*ActBits"},
-             {"output", 0, "busy_o",
-              "Some pipeline stage holds a beat (boundaries_i must then "
-              "hold)."}});
+    m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
+    m.ports(
+        {{"input", 0, "clk_i", "Clock."},
+         {"input", 0, "rst_ni", "Asynchronous reset, active low."},
+         {"input", 0, "boundaries_i",
+          "The boundaries b_0 < ... < b_(Boundaries-1), binary16, b_j at "
+          "[j*HalfBits +: HalfBits]; from the register file, changed per layer while busy_o "
+          "is low.",
+          "Boundaries*HalfBits"},
+         {"input", 0, "act_valid_i", "A beat of activations is offered."},
+         {"output", 0, "act_ready_o", "The unit takes the offered beat this cycle."},
+         {"input", 0, "act_data_i",
+          "The beat: lane i's binary16 activation at [i*HalfBits +: HalfBits].", "Lanes*HalfBits"},
+         {"output", 0, "idx_valid_o", "A beat of cluster indices is presented."},
+         {"input", 0, "idx_ready_i", "The consumer takes the presented beat this cycle."},
+         {"output", 0, "idx_data_o", "The indices: lane i's index at [i*ActBits +: ActBits].",
+          "Lanes*ActBits"},
+         {"output", 0, "busy_o",
+          "Some pipeline stage holds a beat (boundaries_i must then "
+          "hold)."}});
     m.localparam("Stages", t.stages, "Register stages.");
     m.localparam("LevelsPerStage", c.clustering_levels_per_stage,
                  "Levels of the search between two registers.");
@@ -114,16 +119,18 @@ class ClusteringUnitBlock final : public Block {
     m << "\n";
     m.comment(
         "The boundaries in search-tree order: level l compares with tree node 2^l - 1 + p "
-        "for resolved index bits p, at [(2^l - 1 + p)*16 +: 16].");
-    m << "  logic [Boundaries*16-1:0] tree_bounds;\n";
-    std::vector<std::string> nodes;
-    for (int l = na - 1; l >= 0; --l) {
-      for (int p = (1 << l) - 1; p >= 0; --p) {
-        const int j = binary_search_boundary(na, l, p);
-        nodes.push_back(lane("boundaries_i", j, 16));
-      }
-    }
-    m << "  assign tree_bounds = " << concat(nodes, "  ", 23) << ";\n\n";
+        "for resolved index bits p, at [(2^l - 1 + p)*HalfBits +: HalfBits]; of the 2^(nA-l) "
+        "clusters still possible it splits the middle, at boundary p * 2^(nA-l) + "
+        "2^(nA-l-1) - 1.");
+    m << "  logic [Boundaries*HalfBits-1:0] tree_bounds;\n"
+         "  for (genvar n = 0; n < Boundaries; n++) begin : g_tree_node\n"
+         "    localparam int Level    = $clog2(n + 2) - 1;\n"
+         "    localparam int Resolved = n + 1 - (1 << Level);\n"
+         "    localparam int Span     = 1 << (ActBits - Level);\n"
+         "    localparam int Boundary = Resolved * Span + Span / 2 - 1;\n"
+         "    assign tree_bounds[n*HalfBits +: HalfBits] = "
+         "boundaries_i[Boundary*HalfBits +: HalfBits];\n"
+         "  end\n\n";
 
     m.comment(
         "Stage s takes a beat from stage s - 1 (stage 0: the input) when it is empty or "
@@ -134,9 +141,9 @@ class ClusteringUnitBlock final : public Block {
          "    localparam int First  = s * LevelsPerStage;\n"
          "    localparam int Levels = ActBits - First < LevelsPerStage ? ActBits - First\n"
          "                                                             : LevelsPerStage;\n"
-         "    logic                     in_valid, load;\n"
-         "    logic [Lanes*16-1:0]      x_in;\n"
-         "    logic [Lanes*ActBits-1:0] idx_in, idx_d, idx_q;\n"
+         "    logic                      in_valid, load;\n"
+         "    logic [Lanes*HalfBits-1:0] x_in;\n"
+         "    logic [Lanes*ActBits-1:0]  idx_in, idx_d, idx_q;\n"
          "    if (s == 0) begin : g_first\n"
          "      assign in_valid = act_valid_i;\n"
          "      assign x_in     = act_data_i;\n"
@@ -158,9 +165,9 @@ class ClusteringUnitBlock final : public Block {
          "          assign idx_so_far = g_level[j-1].idx_out;\n"
          "        end\n";
     m.inst(module + "_level", "u_level",
-           {{"x_i", "x_in[i*16 +: 16]"},
+           {{"x_i", "x_in[i*HalfBits +: HalfBits]"},
             {"idx_i", "idx_so_far"},
-            {"bounds_i", "tree_bounds[((1 << Level) - 1)*16 +: (1 << Level)*16]"},
+            {"bounds_i", "tree_bounds[((1 << Level) - 1)*HalfBits +: (1 << Level)*HalfBits]"},
             {"idx_o", "idx_out"}},
            "        ", {{"ActBits", "ActBits"}, {"Level", "Level"}}, "Lanes*ActBits");
     m << "      end\n"
@@ -177,7 +184,7 @@ class ClusteringUnitBlock final : public Block {
          "    end\n"
          "    // The activations go on to the next stage; the last stage keeps only the index.\n"
          "    if (s < Stages - 1) begin : g_x\n"
-         "      logic [Lanes*16-1:0] x_q;\n"
+         "      logic [Lanes*HalfBits-1:0] x_q;\n"
          "      always_ff @(posedge clk_i or negedge rst_ni) begin\n"
          "        if (!rst_ni) x_q <= '0;\n"
          "        else if (load) x_q <= x_in;\n"
