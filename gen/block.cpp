@@ -46,9 +46,11 @@ std::string upper_camel(const std::string& snake) {
   return camel;
 }
 
-std::string loop_open(const std::string& var, int count, const std::string& label) {
+std::string loop_open(const std::string& var, int count, const std::string& label,
+                      const std::string& bound) {
   if (count <= 1024) {
-    return fmt::format("  for (genvar {0} = 0; {0} < {1}; {0}++) begin : {2}\n", var, count, label);
+    return fmt::format("  for (genvar {0} = 0; {0} < {1}; {0}++) begin : {2}\n", var,
+                       bound.empty() ? std::to_string(count) : bound, label);
   }
   return fmt::format(
       "  for (genvar {0}_hi = 0; {0}_hi < {1}; {0}_hi++) begin : {2}_hi\n"

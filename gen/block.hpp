@@ -105,8 +105,10 @@ std::string upper_camel(const std::string& snake);
 /// A generate loop over `count` iterations with genvar `var` (indented two
 /// spaces, body to follow). Verilator refuses to unroll more than 1024
 /// iterations, so longer loops are split in blocks of 1024 with a localparam
-/// standing for the index.
-std::string loop_open(const std::string& var, int count, const std::string& label);
+/// standing for the index. `bound`, when given, names `count` (a localparam)
+/// in the loop's condition.
+std::string loop_open(const std::string& var, int count, const std::string& label,
+                      const std::string& bound = "");
 /// The end of a loop_open(…, count, …).
 std::string loop_close(int count);
 

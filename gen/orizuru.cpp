@@ -50,7 +50,7 @@ void compare(SvModule& m, const Config& c, const string& inst, const string& a, 
              const string& count) {
   m.inst(cmp_module(c), inst, {{"a_i", a}, {"b_i", b}, {"lt_o", lt}, {"eq_o", eq}, {"gt_o", gt}},
          indent, {}, count);
-  m.op("fp_compare", "16", gt, count);
+  m.op("fp_compare", "HalfBits", gt, count);
 }
 
 // One side of a unit: the winner bits of log2(R) levels, the winners, the
@@ -75,11 +75,13 @@ SvFile side_module(const Config& c) {
   m.param("Cuts", 0,
           "Bit j (0 < j < log2(Inputs)): level j reads registered winners; 0: no register "
           "inside.");
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   m.ports(
       {{"input", 0, "clk_i", "Clock."},
        {"input", 0, "rst_ni", "Asynchronous reset, active low."},
        {"input", 0, "build_i", "Build: bit j writes the winner bits of level j.", "$clog2(Inputs)"},
-       {"input", 0, "val_i", "Input i's value, binary16, at [i*16 +: 16].", "Inputs*16"},
+       {"input", 0, "val_i", "Input i's value, binary16, at [i*HalfBits +: HalfBits].",
+        "Inputs*HalfBits"},
        {"input", 0, "avail_i", "Input i is available.", "Inputs"},
        {"input", 0, "pay_i", "Input i's payload at [i*Payload +: Payload].", "Inputs*Payload"},
        {"input", 0, "gt0_i", "Level 0: input 2i+1 is greater than input 2i under the order key.",
@@ -88,22 +90,22 @@ SvFile side_module(const Config& c) {
         "Bit j: the unit is on the popped path and its level j is rewritten this cycle.",
         "$clog2(Inputs)"},
        {"input", 0, "path_i", "The popped input (read when a pop_i bit is set).", "$clog2(Inputs)"},
-       {"output", 16, "val_o", "The winner, binary16 (after this cycle's bit updates)."},
+       {"output", 0, "val_o", "The winner, binary16 (after this cycle's bit updates).", "HalfBits"},
        {"output", 0, "avail_o", "The winner is available."},
        {"output", 0, "win_o", "Which input wins.", "$clog2(Inputs)"},
        {"output", 0, "pay_o", "The winning input's payload.", "Payload"}});
   m.localparam("Levels", "$clog2(Inputs)");
   m << "\n  for (genvar j = 0; j < Levels; j++) begin : g_level\n"
        "    localparam int Nodes = Inputs >> (j + 1);\n"
-       "    logic [2*Nodes*16-1:0]      child_val;\n"
-       "    logic [2*Nodes-1:0]         child_avail;\n"
-       "    logic [2*Nodes*Payload-1:0] child_pay;\n"
-       "    logic [Nodes-1:0]           gt, right, en, bit_d, bit_q;\n"
+       "    logic [2*Nodes*HalfBits-1:0] child_val;\n"
+       "    logic [2*Nodes-1:0]          child_avail;\n"
+       "    logic [2*Nodes*Payload-1:0]  child_pay;\n"
+       "    logic [Nodes-1:0]            gt, right, en, bit_d, bit_q;\n"
        "    // Each node's winner, and the same as the level above reads it.\n"
-       "    logic [Nodes*16-1:0]        val, val_up;\n"
-       "    logic [Nodes-1:0]           avail, avail_up;\n"
-       "    logic [Nodes*(j+1)-1:0]     win, win_up;\n"
-       "    logic [Nodes*Payload-1:0]   pay, pay_up;\n"
+       "    logic [Nodes*HalfBits-1:0]   val, val_up;\n"
+       "    logic [Nodes-1:0]            avail, avail_up;\n"
+       "    logic [Nodes*(j+1)-1:0]      win, win_up;\n"
+       "    logic [Nodes*Payload-1:0]    pay, pay_up;\n"
        "    if (j == 0) begin : g_inputs\n"
        "      assign child_val   = val_i;\n"
        "      assign child_avail = avail_i;\n"
@@ -115,8 +117,9 @@ SvFile side_module(const Config& c) {
        "      assign child_pay   = g_level[j-1].pay_up;\n"
        "      for (genvar n = 0; n < Nodes; n++) begin : g_cmp\n"
        "        logic unused_lt, unused_eq;\n";
-  compare(m, c, "u_cmp", "child_val[(2*n+1)*16 +: 16]", "child_val[2*n*16 +: 16]", "unused_lt",
-          "unused_eq", "gt[n]", "        ", "Inputs/2 - 1");
+  compare(m, c, "u_cmp", "child_val[(2*n+1)*HalfBits +: HalfBits]",
+          "child_val[2*n*HalfBits +: HalfBits]", "unused_lt", "unused_eq", "gt[n]", "        ",
+          "Inputs/2 - 1");
   m << "      end\n"
        "    end\n"
        "    // A node is on the popped path when the popped input's index without its j + 1\n"
@@ -128,8 +131,9 @@ SvFile side_module(const Config& c) {
        "      assign right[n] = child_avail[2*n+1]\n"
        "          && (!child_avail[2*n] || (MinSide == 1 ? !gt[n] : gt[n]));\n"
        "      assign bit_d[n] = build_i[j] || en[n] ? right[n] : bit_q[n];\n"
-       "      assign val[n*16 +: 16] = bit_d[n] ? child_val[(2*n+1)*16 +: 16]\n"
-       "                                        : child_val[2*n*16 +: 16];\n"
+       "      assign val[n*HalfBits +: HalfBits] = bit_d[n] ? child_val[(2*n+1)*HalfBits +: "
+       "HalfBits]\n"
+       "                                        : child_val[2*n*HalfBits +: HalfBits];\n"
        "      assign pay[n*Payload +: Payload] = bit_d[n] ? child_pay[(2*n+1)*Payload +: Payload]\n"
        "                                                  : child_pay[2*n*Payload +: Payload];\n"
        "      assign avail[n] = child_avail[2*n] || child_avail[2*n+1];\n"
@@ -171,7 +175,7 @@ SvFile side_module(const Config& c) {
        "  assign avail_o = g_level[Levels-1].avail_up;\n"
        "  assign win_o   = g_level[Levels-1].win_up;\n"
        "  assign pay_o   = g_level[Levels-1].pay_up;\n";
-  m.op("mux", "16", "val", "Inputs-1");
+  m.op("mux", "HalfBits", "val", "Inputs-1");
   m.op("mux", "Payload", "pay", "Inputs-1");
   return m.file();
 }
@@ -214,11 +218,13 @@ SvFile leaf_unit_module(const Config& c) {
              "the result reversed (right iff not greater, so ties go right).");
   m.param("Inputs", 2, "Leaves, R: a power of two, at least 2.");
   m.param("Cuts", 0, "Bit j (0 < j < log2(Inputs)): level j reads registered winners.");
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   m.ports(
       {{"input", 0, "clk_i", "Clock."},
        {"input", 0, "rst_ni", "Asynchronous reset, active low."},
        {"input", 0, "build_i", "Build: bit j writes the winner bits of level j.", "$clog2(Inputs)"},
-       {"input", 0, "leaf_i", "Leaf i's activation, binary16, at [i*16 +: 16].", "Inputs*16"},
+       {"input", 0, "leaf_i", "Leaf i's activation, binary16, at [i*HalfBits +: HalfBits].",
+        "Inputs*HalfBits"},
        {"input", 0, "max_avail_i", "Max tree: leaf i is available (not yet popped).", "Inputs"},
        {"input", 0, "min_avail_i", "Min tree: leaf i is available (not yet popped).", "Inputs"},
        {"input", 0, "max_pop_i",
@@ -231,10 +237,10 @@ SvFile leaf_unit_module(const Config& c) {
        {"input", 0, "min_path_i", "Min tree: the popped leaf.", "$clog2(Inputs)"},
        {"output", 0, "max_clear_o", "Max tree: leaf i is popped this cycle.", "Inputs"},
        {"output", 0, "min_clear_o", "Min tree: leaf i is popped this cycle.", "Inputs"},
-       {"output", 16, "max_val_o", "Max tree: the unit's winner, binary16."},
+       {"output", 0, "max_val_o", "Max tree: the unit's winner, binary16.", "HalfBits"},
        {"output", 0, "max_avail_o", "Max tree: the winner is available."},
        {"output", 0, "max_idx_o", "Max tree: the winner's leaf.", "$clog2(Inputs)"},
-       {"output", 16, "min_val_o", "Min tree: the unit's winner, binary16."},
+       {"output", 0, "min_val_o", "Min tree: the unit's winner, binary16.", "HalfBits"},
        {"output", 0, "min_avail_o", "Min tree: the winner is available."},
        {"output", 0, "min_idx_o", "Min tree: the winner's leaf.", "$clog2(Inputs)"}});
   const bool left = mutated("orizuru.min_ties_left");
@@ -243,8 +249,8 @@ SvFile leaf_unit_module(const Config& c) {
   m << "\n  logic [Inputs/2-1:0] gt, eq;\n"
        "  for (genvar i = 0; i < Inputs/2; i++) begin : g_pair\n"
        "    logic unused_lt;\n";
-  compare(m, c, "u_cmp", "leaf_i[(2*i+1)*16 +: 16]", "leaf_i[2*i*16 +: 16]", "unused_lt", "eq[i]",
-          "gt[i]", "    ", "Inputs/2");
+  compare(m, c, "u_cmp", "leaf_i[(2*i+1)*HalfBits +: HalfBits]", "leaf_i[2*i*HalfBits +: HalfBits]",
+          "unused_lt", "eq[i]", "gt[i]", "    ", "Inputs/2");
   m << "  end\n";
   if (left) {
     m << "  // The min tree takes the right leaf only when it is strictly less.\n"
@@ -291,14 +297,16 @@ SvFile unit_module(const Config& c) {
   m.param("Inputs", 2, "Children, R: a power of two, at least 2.");
   m.param("ChildIndexBits", 1, "Width of a child's index (its position in its subtree), bits.");
   m.param("Cuts", 0, "Bit j (0 < j < log2(Inputs)): level j reads registered winners.");
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   std::vector<Port> ports = {
       {"input", 0, "clk_i", "Clock."},
       {"input", 0, "rst_ni", "Asynchronous reset, active low."},
       {"input", 0, "build_i", "Build: bit j writes the winner bits of level j.", "$clog2(Inputs)"}};
   for (const char* side : {"max", "min"}) {
     const string s = side;
-    ports.push_back(
-        {"input", 0, s + "_val_i", s + " tree: child i's winner, at [i*16 +: 16].", "Inputs*16"});
+    ports.push_back({"input", 0, s + "_val_i",
+                     s + " tree: child i's winner, at [i*HalfBits +: HalfBits].",
+                     "Inputs*HalfBits"});
     ports.push_back(
         {"input", 0, s + "_avail_i", s + " tree: child i's winner is available.", "Inputs"});
     ports.push_back({"input", 0, s + "_idx_i",
@@ -320,7 +328,8 @@ SvFile unit_module(const Config& c) {
   }
   for (const char* side : {"max", "min"}) {
     const string s = side;
-    ports.push_back({"output", 16, s + "_val_o", s + " tree: the unit's winner, binary16."});
+    ports.push_back(
+        {"output", 0, s + "_val_o", s + " tree: the unit's winner, binary16.", "HalfBits"});
     ports.push_back({"output", 0, s + "_avail_o", s + " tree: the winner is available."});
     ports.push_back({"output", 0, s + "_idx_o",
                      s + " tree: the winner's index in this unit's subtree.",
@@ -336,8 +345,8 @@ SvFile unit_module(const Config& c) {
         "  for (genvar i = 0; i < Inputs/2; i++) begin : g_{0}_pair\n"
         "    logic unused_lt, unused_eq;\n",
         side);
-    compare(m, c, "u_cmp", fmt::format("{}_val_i[(2*i+1)*16 +: 16]", side),
-            fmt::format("{}_val_i[2*i*16 +: 16]", side), "unused_lt", "unused_eq",
+    compare(m, c, "u_cmp", fmt::format("{}_val_i[(2*i+1)*HalfBits +: HalfBits]", side),
+            fmt::format("{}_val_i[2*i*HalfBits +: HalfBits]", side), "unused_lt", "unused_eq",
             fmt::format("{}_gt[i]", side), "    ", "Inputs/2");
     m << "  end\n";
   }
@@ -378,12 +387,12 @@ void layer_signals(SvModule& m, const OrizuruTiming& t, int l) {
     const auto decl = [&](const string& width, const string& field) {
       m << fmt::format("  logic {} l{}_{}_{};\n", range(width), l, side, field);
     };
-    decl(units + "*16", "val");
+    decl(units + "*HalfBits", "val");
     decl(units, "avail");
     decl(units + "*UnitLevels", "pop");
     decl(units + "*" + index_bits(l), "idx");
     if (l > 0) {
-      decl(units + "*UnitInputs*16", "child_val");
+      decl(units + "*UnitInputs*HalfBits", "child_val");
       decl(units + "*UnitInputs", "child_avail");
       decl(units + "*UnitInputs*" + index_bits(l - 1), "child_idx");
     }
@@ -410,7 +419,7 @@ void layer_children(SvModule& m, const OrizuruTiming& t, int l) {
       return pad > 0 ? fmt::format("({}{})'({})", children, bits, winners) : winners;
     };
     const std::vector<std::pair<string, string>> fields = {
-        {"val", padded("val", "*16")},
+        {"val", padded("val", "*HalfBits")},
         {"avail", padded("avail", "")},
         {"idx", padded("idx", "*" + index_bits(l - 1))}};
     for (const auto& [field, value] : fields) {
@@ -567,13 +576,13 @@ string behavioural_trees(const OrizuruTiming& t) {
         "  // The {0} tree: per node its winner bit (1: the right child), its winner's value,\n"
         "  // availability and leaf{1}.\n"
         "  logic [Nodes-1:0]            {0}_bit_q, {0}_bit_d, {0}_avl;\n"
-        "  logic [Nodes*16-1:0]         {0}_val;\n"
+        "  logic [Nodes*HalfBits-1:0]   {0}_val;\n"
         "  logic [Nodes*TreeLevels-1:0] {0}_win;\n",
         side, cuts ? "; registered, for the levels above a cut" : "");
     if (cuts) {
       s += fmt::format(
           "  logic [Nodes-1:0]            {0}_avl_r;\n"
-          "  logic [Nodes*16-1:0]         {0}_val_r;\n"
+          "  logic [Nodes*HalfBits-1:0]   {0}_val_r;\n"
           "  logic [Nodes*TreeLevels-1:0] {0}_win_r;\n",
           side);
     }
@@ -581,11 +590,11 @@ string behavioural_trees(const OrizuruTiming& t) {
         "  always_comb begin : b_{0}_tree\n"
         "    int node, child;\n"
         "    logic [TreeLevels-1:0] lw, rw;\n"
-        "    logic [15:0] lv, rv;\n"
+        "    logic [HalfBits-1:0] lv, rv;\n"
         "    logic la, ra, right;\n"
         "    {{node, child, lw, rw, lv, rv, la, ra, right}} = '0;\n"
         "    {0}_bit_d = {0}_bit_q;\n"
-        "    {0}_val   = (Nodes*16)'(0);\n"
+        "    {0}_val   = (Nodes*HalfBits)'(0);\n"
         "    {0}_avl   = Nodes'(0);\n"
         "    {0}_win   = (Nodes*TreeLevels)'(0);\n"
         "    if (active) begin\n"
@@ -593,8 +602,8 @@ string behavioural_trees(const OrizuruTiming& t) {
         "        for (int n = 0; n < (j == 0 ? LeafRegs / 2 : Leaves >> (j + 1)); n++) begin\n"
         "          node = Leaves - (Leaves >> j) + n;\n"
         "          if (j == 0) begin\n"
-        "            lv = leaf_q[2*n*16 +: 16];\n"
-        "            rv = leaf_q[(2*n+1)*16 +: 16];\n"
+        "            lv = leaf_q[2*n*HalfBits +: HalfBits];\n"
+        "            rv = leaf_q[(2*n+1)*HalfBits +: HalfBits];\n"
         "            la = {0}_avail[2*n];\n"
         "            ra = {0}_avail[2*n+1];\n"
         "            lw = TreeLevels'(2*n);\n"
@@ -604,8 +613,8 @@ string behavioural_trees(const OrizuruTiming& t) {
       s += fmt::format(
           "          end else if ({1}) begin\n"
           "            child = Leaves - (Leaves >> (j - 1)) + 2*n;\n"
-          "            lv = {0}_val_r[child*16 +: 16];\n"
-          "            rv = {0}_val_r[(child+1)*16 +: 16];\n"
+          "            lv = {0}_val_r[child*HalfBits +: HalfBits];\n"
+          "            rv = {0}_val_r[(child+1)*HalfBits +: HalfBits];\n"
           "            la = {0}_avl_r[child];\n"
           "            ra = {0}_avl_r[child+1];\n"
           "            lw = {0}_win_r[child*TreeLevels +: TreeLevels];\n"
@@ -615,8 +624,8 @@ string behavioural_trees(const OrizuruTiming& t) {
     s += fmt::format(
         "          end else begin\n"
         "            child = Leaves - (Leaves >> (j - 1)) + 2*n;\n"
-        "            lv = {0}_val[child*16 +: 16];\n"
-        "            rv = {0}_val[(child+1)*16 +: 16];\n"
+        "            lv = {0}_val[child*HalfBits +: HalfBits];\n"
+        "            rv = {0}_val[(child+1)*HalfBits +: HalfBits];\n"
         "            la = {0}_avl[child];\n"
         "            ra = {0}_avl[child+1];\n"
         "            lw = {0}_win[child*TreeLevels +: TreeLevels];\n"
@@ -627,7 +636,7 @@ string behavioural_trees(const OrizuruTiming& t) {
         "{0}_path >> (j + 1) == TreeLevels'(n))) begin\n"
         "            {0}_bit_d[node] = right;\n"
         "          end\n"
-        "          {0}_val[node*16 +: 16] = {0}_bit_d[node] ? rv : lv;\n"
+        "          {0}_val[node*HalfBits +: HalfBits] = {0}_bit_d[node] ? rv : lv;\n"
         "          {0}_avl[node] = la || ra;\n"
         "          {0}_win[node*TreeLevels +: TreeLevels] = {0}_bit_d[node] ? rw : lw;\n"
         "        end\n"
@@ -648,12 +657,12 @@ string behavioural_trees(const OrizuruTiming& t) {
         "{2}"
         "    end\n"
         "  end\n"
-        "  assign root_{0}_val  = {0}_val[(Nodes-1)*16 +: 16];\n"
+        "  assign root_{0}_val  = {0}_val[(Nodes-1)*HalfBits +: HalfBits];\n"
         "  assign root_{0}_chan = {0}_win[(Nodes-1)*TreeLevels +: ChanBits];\n"
         "  // A popped leaf is cleared in the cycle its level 0 is rewritten.\n"
         "  assign {0}_clear = {0}_rewrite[0]{3} ? TokenLanes'(1) << {0}_path : '0;\n",
         side,
-        cuts ? fmt::format("      {0}_val_r <= (Nodes*16)'(0);\n"
+        cuts ? fmt::format("      {0}_val_r <= (Nodes*HalfBits)'(0);\n"
                            "      {0}_avl_r <= Nodes'(0);\n"
                            "      {0}_win_r <= (Nodes*TreeLevels)'(0);\n",
                            side)
@@ -729,13 +738,13 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   m << "\n";
   pop_paths(m, t);
 
-  m << loop_open("u", t.units_per_layer[0], "g_layer0");
+  m << loop_open("u", t.units_per_layer[0], "g_layer0", "L0Units");
   unit_pops(m, t, 0);
   m.inst(module_name(c, "orizuru") + "_leaf_unit", "u_unit",
          {{"clk_i", "clk_i"},
           {"rst_ni", "rst_ni"},
           {"build_i", "build[0 +: UnitLevels]"},
-          {"leaf_i", "leaf_q[u*UnitInputs*16 +: UnitInputs*16]"},
+          {"leaf_i", "leaf_q[u*UnitInputs*HalfBits +: UnitInputs*HalfBits]"},
           {"max_avail_i", "max_avail[u*UnitInputs +: UnitInputs]"},
           {"min_avail_i", "min_avail[u*UnitInputs +: UnitInputs]"},
           {"max_pop_i", "l0_max_pop[u*UnitLevels +: UnitLevels]"},
@@ -744,10 +753,10 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
           {"min_path_i", "min_path[0 +: UnitLevels]"},
           {"max_clear_o", "max_clear[u*UnitInputs +: UnitInputs]"},
           {"min_clear_o", "min_clear[u*UnitInputs +: UnitInputs]"},
-          {"max_val_o", "l0_max_val[u*16 +: 16]"},
+          {"max_val_o", "l0_max_val[u*HalfBits +: HalfBits]"},
           {"max_avail_o", "l0_max_avail[u]"},
           {"max_idx_o", "l0_max_idx[u*UnitLevels +: UnitLevels]"},
-          {"min_val_o", "l0_min_val[u*16 +: 16]"},
+          {"min_val_o", "l0_min_val[u*HalfBits +: HalfBits]"},
           {"min_avail_o", "l0_min_avail[u]"},
           {"min_idx_o", "l0_min_idx[u*UnitLevels +: UnitLevels]"}},
          "    ", unit_params(t, 0, {{"Inputs", "UnitInputs"}}),
@@ -756,15 +765,16 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   for (int l = 1; l < T; ++l) {
     const int u = t.units_per_layer[size_t(l)];
     const string cw = fmt::format("{}*UnitLevels", l), w = fmt::format("{}*UnitLevels", l + 1);
-    m << loop_open("u", u, fmt::format("g_layer{}", l));
+    m << loop_open("u", u, fmt::format("g_layer{}", l), fmt::format("L{}Units", l));
     unit_pops(m, t, l);
     std::vector<std::pair<string, string>> conn = {
         {"clk_i", "clk_i"},
         {"rst_ni", "rst_ni"},
         {"build_i", fmt::format("build[{}*UnitLevels +: UnitLevels]", l)}};
     for (const char* side : {"max", "min"}) {
-      conn.push_back({fmt::format("{}_val_i", side),
-                      fmt::format("l{}_{}_child_val[u*UnitInputs*16 +: UnitInputs*16]", l, side)});
+      conn.push_back(
+          {fmt::format("{}_val_i", side),
+           fmt::format("l{}_{}_child_val[u*UnitInputs*HalfBits +: UnitInputs*HalfBits]", l, side)});
       conn.push_back({fmt::format("{}_avail_i", side),
                       fmt::format("l{}_{}_child_avail[u*UnitInputs +: UnitInputs]", l, side)});
       conn.push_back(
@@ -780,8 +790,8 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
                       fmt::format("{}_path[{}*UnitLevels +: UnitLevels]", side, l)});
     }
     for (const char* side : {"max", "min"}) {
-      conn.push_back(
-          {fmt::format("{}_val_o", side), fmt::format("l{}_{}_val[u*16 +: 16]", l, side)});
+      conn.push_back({fmt::format("{}_val_o", side),
+                      fmt::format("l{}_{}_val[u*HalfBits +: HalfBits]", l, side)});
       conn.push_back({fmt::format("{}_avail_o", side), fmt::format("l{}_{}_avail[u]", l, side)});
       conn.push_back(
           {fmt::format("{}_idx_o", side), fmt::format("l{0}_{1}_idx[u*{2} +: {2}]", l, side, w)});
@@ -796,14 +806,14 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   m << fmt::format(
       "\n  assign root_max_val  = l{0}_max_val;\n"
       "  assign root_min_val  = l{0}_min_val;\n"
-      "  assign root_max_chan = l{0}_max_idx[{1}:0];\n"
-      "  assign root_min_chan = l{0}_min_idx[{1}:0];\n",
-      T - 1, t.channel_bits - 1);
+      "  assign root_max_chan = l{0}_max_idx[ChanBits-1:0];\n"
+      "  assign root_min_chan = l{0}_min_idx[ChanBits-1:0];\n",
+      T - 1);
   std::vector<string> unused = {fmt::format("l{}_max_avail", T - 1),
                                 fmt::format("l{}_min_avail", T - 1)};
   if (w > t.channel_bits) {
-    unused.push_back(fmt::format("l{}_max_idx[{}:{}]", T - 1, w - 1, t.channel_bits));
-    unused.push_back(fmt::format("l{}_min_idx[{}:{}]", T - 1, w - 1, t.channel_bits));
+    unused.push_back(fmt::format("l{}_max_idx[TreeLevels-1:ChanBits]", T - 1));
+    unused.push_back(fmt::format("l{}_min_idx[TreeLevels-1:ChanBits]", T - 1));
   }
   m << "  // The root is always available while draining; the index bits above the\n"
        "  // channel width only address padding.\n"
@@ -856,16 +866,16 @@ void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
         // A rank of registers before this level, one record at a time.
         const string q = p + "_in";
         m << fmt::format("  logic {} {}_val;\n  logic {} {}_avail;\n  logic {} {}_chan;\n",
-                         range(in + "*16"), q, range(in), q, range(in + "*ChanBits"), q);
+                         range(in + "*HalfBits"), q, range(in), q, range(in + "*ChanBits"), q);
         m << loop_open("j", n, "g_" + q);
         m << fmt::format(
             "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
             "      if (!rst_ni) begin\n"
-            "        {0}_val[j*16 +: 16]              <= '0;\n"
+            "        {0}_val[j*HalfBits +: HalfBits]  <= '0;\n"
             "        {0}_avail[j]                     <= 1'b0;\n"
             "        {0}_chan[j*ChanBits +: ChanBits] <= '0;\n"
             "      end else begin\n"
-            "        {0}_val[j*16 +: 16]              <= {1}[j*16 +: 16];\n"
+            "        {0}_val[j*HalfBits +: HalfBits]  <= {1}[j*HalfBits +: HalfBits];\n"
             "        {0}_avail[j]                     <= {2}[j];\n"
             "        {0}_chan[j*ChanBits +: ChanBits] <= {3}[j*ChanBits +: ChanBits];\n"
             "      end\n"
@@ -877,7 +887,7 @@ void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
         chan = q + "_chan";
       }
       m << fmt::format("  logic {} {}_val;\n  logic {} {}_avail;\n  logic {} {}_chan;\n",
-                       range(out + "*16"), p, range(out), p, range(out + "*ChanBits"), p);
+                       range(out + "*HalfBits"), p, range(out), p, range(out + "*ChanBits"), p);
       m.inst(level_mod, "u_" + p,
              {{"val_i", val},
               {"avail_i", avail},
@@ -920,10 +930,12 @@ SvFile topk_baseline_level_module(const Config& c) {
   m.param("Inputs", 2, "Records in, at least 2.");
   m.param("ChanBits", 1, "Bits of a channel.");
   m.param("MinSide", 0, "1: the min tree; 0: the max tree.");
-  m.ports({{"input", 0, "val_i", "Record i's value, binary16, at [i*16 +: 16].", "Inputs*16"},
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
+  m.ports({{"input", 0, "val_i", "Record i's value, binary16, at [i*HalfBits +: HalfBits].",
+            "Inputs*HalfBits"},
            {"input", 0, "avail_i", "Record i is available.", "Inputs"},
            {"input", 0, "chan_i", "Record i's channel.", "Inputs*ChanBits"},
-           {"output", 0, "val_o", "Winner j's value.", "((Inputs+1)/2)*16"},
+           {"output", 0, "val_o", "Winner j's value.", "((Inputs+1)/2)*HalfBits"},
            {"output", 0, "avail_o", "Winner j is available.", "(Inputs+1)/2"},
            {"output", 0, "chan_o", "Winner j's channel.", "((Inputs+1)/2)*ChanBits"}});
   m.localparam("Outputs", "(Inputs + 1) / 2");
@@ -935,16 +947,17 @@ SvFile topk_baseline_level_module(const Config& c) {
        "    localparam int j = hi*Block + lo;\n"
        "    if (2*j + 1 < Inputs) begin : g_cmp\n"
        "      logic gt, right, unused_lt, unused_eq;\n";
-  compare(m, c, "u_cmp", "val_i[(2*j+1)*16 +: 16]", "val_i[2*j*16 +: 16]", "unused_lt", "unused_eq",
-          "gt", "      ", "Inputs/2");
+  compare(m, c, "u_cmp", "val_i[(2*j+1)*HalfBits +: HalfBits]", "val_i[2*j*HalfBits +: HalfBits]",
+          "unused_lt", "unused_eq", "gt", "      ", "Inputs/2");
   m << "      assign right = avail_i[2*j+1] && (!avail_i[2*j] || (MinSide == 1 ? !gt : gt));\n"
-       "      assign val_o[j*16 +: 16] = right ? val_i[(2*j+1)*16 +: 16] : val_i[2*j*16 +: 16];\n"
+       "      assign val_o[j*HalfBits +: HalfBits] = right ? val_i[(2*j+1)*HalfBits +: HalfBits]\n"
+       "                                                   : val_i[2*j*HalfBits +: HalfBits];\n"
        "      assign chan_o[j*ChanBits +: ChanBits] = right ? chan_i[(2*j+1)*ChanBits +: "
        "ChanBits]\n"
        "                                                    : chan_i[2*j*ChanBits +: ChanBits];\n"
        "      assign avail_o[j] = avail_i[2*j] || avail_i[2*j+1];\n"
        "    end else begin : g_pass\n"
-       "      assign val_o[j*16 +: 16] = val_i[2*j*16 +: 16];\n"
+       "      assign val_o[j*HalfBits +: HalfBits] = val_i[2*j*HalfBits +: HalfBits];\n"
        "      assign chan_o[j*ChanBits +: ChanBits] = chan_i[2*j*ChanBits +: ChanBits];\n"
        "      assign avail_o[j] = avail_i[2*j];\n"
        "    end\n"
@@ -967,32 +980,34 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
   for (int i = 0; i < t.channels; ++i) valid[size_t(i)] = true;
   SvModule m(
       module,
-      what + fmt::format("\nToken in: {0} beat(s) of {1} binary16 activations (channel "
-                         "beat*{1} + i at [i*16 +: 16]; channels past {2} are padding and "
-                         "never output). Then {3} build cycle(s), then the {4} outliers "
-                         "out, {5} while out_ready_i is set, in the order max_1, "
-                         "min_1, max_2, min_2, ... A new token is taken only after the "
-                         "last outlier of the previous one has gone (in_ready_o is low "
-                         "meanwhile).",
-                         t.beats, B, t.channels, t.build_cycles, 2 * t.k,
-                         t.pop_cycles > 2 ? fmt::format("a pair (max, min) every {} cycles, the "
-                                                        "cycles a pop takes,",
-                                                        t.pop_cycles)
-                                          : string("one per cycle")));
+      what +
+          fmt::format("\nToken in: {0} beat(s) of {1} binary16 activations (channel "
+                      "beat*{1} + i at [i*HalfBits +: HalfBits]; channels past {2} are padding and "
+                      "never output). Then {3} build cycle(s), then the {4} outliers "
+                      "out, {5} while out_ready_i is set, in the order max_1, "
+                      "min_1, max_2, min_2, ... A new token is taken only after the "
+                      "last outlier of the previous one has gone (in_ready_o is low "
+                      "meanwhile).",
+                      t.beats, B, t.channels, t.build_cycles, 2 * t.k,
+                      t.pop_cycles > 2 ? fmt::format("a pair (max, min) every {} cycles, the "
+                                                     "cycles a pop takes,",
+                                                     t.pop_cycles)
+                                       : string("one per cycle")));
   m.header_localparam("BeatLanes", B, "Activations a beat.");
   m.header_localparam("ChanBits", cw, "Bits of a channel number.");
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   m.ports({{"input", 0, "clk_i", "Clock."},
            {"input", 0, "rst_ni", "Asynchronous reset, active low."},
            {"input", 0, "in_valid_i", "A beat of the token is offered."},
            {"output", 0, "in_ready_o", "The engine takes the offered beat this cycle."},
-           {"input", 0, "in_data_i", "The beat: activation i, binary16, at [i*16 +: 16].",
-            "BeatLanes*16"},
+           {"input", 0, "in_data_i",
+            "The beat: activation i, binary16, at [i*HalfBits +: HalfBits].", "BeatLanes*HalfBits"},
            {"output", 0, "out_valid_o", "An outlier is presented."},
            {"input", 0, "out_ready_i", "The consumer takes the presented outlier this cycle."},
            {"output", 0, "out_data_o",
-            "The outlier {side, value, channel}: [ChanBits+16] side (0 max, 1 min), "
-            "[ChanBits +: 16] binary16 value as loaded, [ChanBits-1:0] channel.",
-            "ChanBits + 17"}});
+            "The outlier {side, value, channel}: [HalfBits+ChanBits] side (0 max, 1 min), "
+            "[ChanBits +: HalfBits] binary16 value as loaded, [ChanBits-1:0] channel.",
+            "HalfBits + ChanBits + 1"}});
   m.localparam("Beats", t.beats, "Beats of a token.");
   m.localparam("BuildCycles", t.build_cycles, "Cycles of the build.");
   m.localparam("Outliers", 2 * t.k, "Outliers of a token, 2k.");
@@ -1011,11 +1026,11 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
       "  logic [BeatBits-1:0] beat_q, beat_d;\n"
       "  logic [StageBits-1:0] stage_q, stage_d;\n"
       "  logic [CountBits-1:0] count_q, count_d;\n"
-      "  logic [TokenLanes*16-1:0] leaf_q;\n"
+      "  logic [TokenLanes*HalfBits-1:0] leaf_q;\n"
       "  logic [TokenLanes-1:0] max_avail_q, max_avail_d, min_avail_q, min_avail_d;\n"
       "  logic [TokenLanes-1:0] max_avail, min_avail;\n"
       "  logic [TokenLanes-1:0] max_clear, min_clear;\n"
-      "  logic [15:0] max_val_q, min_val_q, root_max_val, root_min_val;\n"
+      "  logic [HalfBits-1:0] max_val_q, min_val_q, root_max_val, root_min_val;\n"
       "  logic [ChanBits-1:0] max_chan_q, min_chan_q, root_max_chan, root_min_chan;\n"
       "  logic in_fire, out_fire, side, pop_max, pop_min, building;\n\n",
       mask_literal(valid));
@@ -1132,12 +1147,12 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
   m << loop_open("b", t.beats, "g_leaf");
   m << "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
        "      if (!rst_ni) begin\n"
-       "        leaf_q[b*BeatLanes*16 +: BeatLanes*16] <= '0;\n"
+       "        leaf_q[b*BeatLanes*HalfBits +: BeatLanes*HalfBits] <= '0;\n"
        "        max_avail_q[b*BeatLanes +: BeatLanes]  <= '0;\n"
        "        min_avail_q[b*BeatLanes +: BeatLanes]  <= '0;\n"
        "      end else begin\n"
        "        if (in_fire && beat_q == BeatBits'(b)) begin\n"
-       "          leaf_q[b*BeatLanes*16 +: BeatLanes*16] <= in_data_i;\n"
+       "          leaf_q[b*BeatLanes*HalfBits +: BeatLanes*HalfBits] <= in_data_i;\n"
        "        end\n"
        "        max_avail_q[b*BeatLanes +: BeatLanes] <= max_avail_d[b*BeatLanes +: BeatLanes];\n"
        "        min_avail_q[b*BeatLanes +: BeatLanes] <= min_avail_d[b*BeatLanes +: BeatLanes];\n"
