@@ -18,6 +18,10 @@
 namespace oasis::gen {
 namespace {
 
+// The count of a token's rows sent to the lines and not yet out: a token may
+// have any number of rows, and 32 bits count 2^32 - 1 of them.
+constexpr int kRowsLeftBits = 32;
+
 using std::string;
 
 // Error Calculation Unit: r = xhat[o] - C_A[ia[o]] for the outlier Orizuru
@@ -93,6 +97,8 @@ void core_header(SvModule& m, const Config& c, const Dims& d) {
   m.header_localparam("LaneBits", "BeatIndices*WeightBits", "One line's lane of a weight beat.");
   m.header_localparam("RowsBits", d.t.rows_bits, "Bits of a group's row count, 1 .. Lines.");
   m.header_localparam("RegAddrBits", kRegAddrBits, "Bits of a register word address.");
+  m.header_localparam("RegWordBits", kRegWordBits, "Bits of a register word.");
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   m.ports(
       {{"input", 0, "clk_i", "Clock."},
        {"input", 0, "rst_ni", "Asynchronous reset, active low."},
@@ -101,16 +107,17 @@ void core_header(SvModule& m, const Config& c, const Dims& d) {
        {"input", 0, "reg_re_i",
         "Register port: read strobe (the word appears on reg_rdata_o next cycle)."},
        {"input", 0, "reg_addr_i", "Register port: word address (regmap.json).", "RegAddrBits"},
-       {"input", 16, "reg_wdata_i", "Register port: write data."},
+       {"input", 0, "reg_wdata_i", "Register port: write data.", "RegWordBits"},
        {"output", 0, "reg_rvalid_o", "Register port: read data valid, one cycle after reg_re_i."},
-       {"output", 16, "reg_rdata_o", "Register port: read data."},
+       {"output", 0, "reg_rdata_o", "Register port: read data.", "RegWordBits"},
        {"input", 0, "x_valid_i", "A token beat is offered."},
        {"output", 0, "x_ready_o", "The core takes the offered token beat this cycle."},
        {"input", 0, "x_data_i",
-        "The beat: xhat[b*BeatLanes + i], binary16, at [i*16 +: 16] (channels past K ignored).",
-        "BeatLanes*16"},
-       {"input", 16, "x_scale_i",
-        "The token's scale s_a, binary16, taken with the token's first beat."},
+        "The beat: xhat[b*BeatLanes + i], binary16, at [i*HalfBits +: HalfBits] (channels past K "
+        "ignored).",
+        "BeatLanes*HalfBits"},
+       {"input", 0, "x_scale_i",
+        "The token's scale s_a, binary16, taken with the token's first beat.", "HalfBits"},
        {"input", 0, "w_valid_i", "A weight beat is offered."},
        {"output", 0, "w_ready_o", "The core takes the offered weight beat this cycle."},
        {"input", 0, "w_data_i",
@@ -119,8 +126,9 @@ void core_header(SvModule& m, const Config& c, const Dims& d) {
         "K ignored).",
         "Lines*LaneBits"},
        {"input", 0, "w_scale_i",
-        "The rows' scales s_w, binary16, lane p at [p*16 +: 16]; taken with the first beat.",
-        "Lines*16"},
+        "The rows' scales s_w, binary16, lane p at [p*HalfBits +: HalfBits]; taken with the first "
+        "beat.",
+        "Lines*HalfBits"},
        {"input", 0, "w_rows_i",
         "Rows in the token's last group (1 .. Lines; other values mean Lines); taken with the "
         "first beat of a group whose w_last_i is high. Other groups have Lines rows.",
@@ -130,9 +138,10 @@ void core_header(SvModule& m, const Config& c, const Dims& d) {
        {"output", 0, "y_valid_o", "An output group is presented."},
        {"input", 0, "y_ready_i", "The consumer takes the presented group this cycle."},
        {"output", 0, "y_data_o",
-        "The group's outputs, binary16: lane p (row g*Lines + p of group g) at [p*16 +: 16]; "
+        "The group's outputs, binary16: lane p (row g*Lines + p of group g) at [p*HalfBits +: "
+        "HalfBits]; "
         "lanes at or past y_rows_o are 0.",
-        "Lines*16"},
+        "Lines*HalfBits"},
        {"output", 0, "y_rows_o",
         "Rows in the presented group (Lines, or fewer in the token's last group).", "RowsBits"},
        {"output", 0, "y_last_o", "The presented group is the token's last."},
@@ -149,9 +158,9 @@ void token_side(SvModule& m, const Config& c, const Dims& d) {
   m.localparam("ActCentroids", d.d.act_centroids, "Centroids of the activation codebook.");
   m.localparam("WeightCentroids", d.d.weight_centroids, "Centroids of the weight codebook.");
   m.localparam("Boundaries", d.d.boundaries, "Boundaries of the Clustering Unit.");
-  m << "  logic [Entries*16-1:0] lut;\n  logic [ActCentroids*16-1:0] act_codebook;\n"
-       "  logic [WeightCentroids*16-1:0] weight_codebook;\n"
-       "  logic [Boundaries*16-1:0] boundaries;\n";
+  m << "  logic [Entries*HalfBits-1:0] lut;\n  logic [ActCentroids*HalfBits-1:0] act_codebook;\n"
+       "  logic [WeightCentroids*HalfBits-1:0] weight_codebook;\n"
+       "  logic [Boundaries*HalfBits-1:0] boundaries;\n";
   m.inst(module_name(c, "regfile"), "u_regfile",
          {{"clk_i", "clk_i"},
           {"rst_ni", "rst_ni"},
@@ -177,12 +186,12 @@ void token_side(SvModule& m, const Config& c, const Dims& d) {
   const string bw = "BeatBits", pw = "PartBits";
   m << "  logic [BeatBits-1:0] in_beat_d, in_beat_q, out_beat_d, out_beat_q;\n"
        "  logic [PartBits-1:0] hold_part_d, hold_part_q, out_part_d, out_part_q;\n"
-       "  logic [BeatLanes*16-1:0] hold_q;\n  logic [Lanes*16-1:0] cu_act;\n"
+       "  logic [BeatLanes*HalfBits-1:0] hold_q;\n  logic [Lanes*HalfBits-1:0] cu_act;\n"
        "  logic [Lanes*ActBits-1:0] cu_idx;\n";
   m << "  logic slot_busy_d, slot_busy_q, hold_valid_d, hold_valid_q, idx_done_d, idx_done_q;\n"
        "  logic oz_in_ready, cu_act_ready, cu_idx_valid, hold_ok, x_fire, cu_fire;\n"
        "  logic unused_cu_busy, unused_oz_side;\n"
-       "  logic [15:0] scale_next_q;\n";
+       "  logic [HalfBits-1:0] scale_next_q;\n";
   m << fmt::format(
       "  assign hold_ok   = !hold_valid_q || (hold_part_q == {0}'(Parts - 1) && cu_act_ready);\n"
       "  assign x_ready_o = (in_beat_q != '0 || !slot_busy_q) && oz_in_ready && hold_ok;\n"
@@ -192,13 +201,13 @@ void token_side(SvModule& m, const Config& c, const Dims& d) {
   m.comment(
       "Part p of the held beat: activations p*Lanes and up (the last part may be short: "
       "its missing lanes read 0).");
-  m << "  logic [Parts*Lanes*16-1:0] hold_pad;\n";
-  m << (parts * L > R ? "  assign hold_pad = (Parts*Lanes*16)'(hold_q);\n"
+  m << "  logic [Parts*Lanes*HalfBits-1:0] hold_pad;\n";
+  m << (parts * L > R ? "  assign hold_pad = (Parts*Lanes*HalfBits)'(hold_q);\n"
                       : "  assign hold_pad = hold_q;\n");
   m << fmt::format(
       "  always_comb begin\n    cu_act = '0;\n"
       "    for (int p = 0; p < Parts; p++) begin\n"
-      "      if (hold_part_q == {}'(p)) cu_act = hold_pad[p*Lanes*16 +: Lanes*16];\n"
+      "      if (hold_part_q == {}'(p)) cu_act = hold_pad[p*Lanes*HalfBits +: Lanes*HalfBits];\n"
       "    end\n  end\n\n",
       pw);
   m.op("eq", pw, "cu_act", std::to_string(parts));
@@ -213,7 +222,7 @@ void token_side(SvModule& m, const Config& c, const Dims& d) {
           {"idx_ready_i", "1'b1"},
           {"idx_data_o", "cu_idx"},
           {"busy_o", "unused_cu_busy"}});
-  m << "\n  logic oz_out_valid;\n  logic [ChanBits+16:0] oz_out;\n";
+  m << "\n  logic oz_out_valid;\n  logic [HalfBits+ChanBits:0] oz_out;\n";
   m.inst(module_name(c, "orizuru"), "u_orizuru",
          {{"clk_i", "clk_i"},
           {"rst_ni", "rst_ni"},
@@ -223,7 +232,7 @@ void token_side(SvModule& m, const Config& c, const Dims& d) {
           {"out_valid_o", "oz_out_valid"},
           {"out_ready_i", "idx_done_q"},
           {"out_data_o", "oz_out"}});
-  m << "  assign unused_oz_side = oz_out[ChanBits+16];\n";
+  m << "  assign unused_oz_side = oz_out[HalfBits+ChanBits];\n";
   if (L > R) {
     // More clustering lanes than a token beat has activations: the extra lanes
     // cluster the padding and are never read.
@@ -317,7 +326,8 @@ void residuals(SvModule& m, const Dims& d, const string& ecu) {
   const string jw = "OutlierBits";
   m << "  logic ecu_fire, ecu_valid, next_full_d, next_full_q;\n"
        "  logic [ChanBits+15:0] ecu_q;\n  logic [OutlierBits-1:0] ecu_count_d, ecu_count_q;\n"
-       "  logic [Outliers*16-1:0] resid_next_q;\n  logic [Outliers*ChanBits-1:0] chan_next_q;\n"
+       "  logic [Outliers*HalfBits-1:0] resid_next_q;\n  logic [Outliers*ChanBits-1:0] "
+       "chan_next_q;\n"
        "  assign ecu_fire = oz_out_valid && idx_done_q;\n";
   m.inst(ecu, "u_ecu",
          {{"clk_i", "clk_i"},
@@ -345,10 +355,11 @@ void residuals(SvModule& m, const Dims& d, const string& ecu) {
       "  for (genvar j = 0; j < Outliers; j++) begin : g_resid\n"
       "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
       "      if (!rst_ni) begin\n"
-      "        resid_next_q[j*16 +: 16]             <= '0;\n"
-      "        chan_next_q[j*ChanBits +: ChanBits] <= '0;\n"
+      "        resid_next_q[j*HalfBits +: HalfBits] <= '0;\n"
+      "        chan_next_q[j*ChanBits +: ChanBits]  <= '0;\n"
       "      end else if (ecu_valid && ecu_count_q == {0}'(j)) begin\n"
-      "        {{chan_next_q[j*ChanBits +: ChanBits], resid_next_q[j*16 +: 16]}} <= ecu_q;\n"
+      "        {{chan_next_q[j*ChanBits +: ChanBits], resid_next_q[j*HalfBits +: HalfBits]}} <= "
+      "ecu_q;\n"
       "      end\n    end\n  end\n\n",
       jw);
 }
@@ -360,12 +371,14 @@ void lines(SvModule& m, const Config& c, const Dims& d) {
        "  // lines are idle and the previous token has had all its weight groups.\n";
   m.localparam("GroupBeats", d.t.group_beats, "Weight-stream beats a group of rows.");
   m.localparam("FillBits", d.d.pe_line.fill_bits, "Bits of the lines' weight-beat counter.");
+  m.localparam("RowsLeftBits", kRowsLeftBits,
+               "Bits of the count of a token's rows sent to the lines and not yet out.");
   const string fw = "FillBits";
   m << "  logic lines_idle, ctx_valid_d, ctx_valid_q;\n"
-       "  logic [Outliers*ChanBits-1:0] cur_chan_q;\n  logic [Outliers*16-1:0] cur_resid_q;\n"
-       "  logic [15:0] cur_scale_q;\n"
+       "  logic [Outliers*ChanBits-1:0] cur_chan_q;\n  logic [Outliers*HalfBits-1:0] cur_resid_q;\n"
+       "  logic [HalfBits-1:0] cur_scale_q;\n"
        "  logic [Lines-1:0] line_w_valid, line_w_ready, line_y_valid, line_y_ready, line_idle;\n"
-       "  logic [Lines*16-1:0] line_y_data;\n"
+       "  logic [Lines*HalfBits-1:0] line_y_data;\n"
        "  assign lines_idle = &line_idle;\n"
        "  assign do_switch  = next_full_q && !ctx_valid_q && lines_idle;\n";
   m << registers({{"cur_chan_q", "chan_next_q"},
@@ -382,7 +395,7 @@ void lines(SvModule& m, const Config& c, const Dims& d) {
       "  logic [RowsBits-1:0] rows_in, rows, group_rows_d, group_rows_q;\n"
       "  // Rows of the token sent to the lines and not yet out, a register of its own so that\n"
       "  // the output side reads no subtraction.\n"
-      "  logic [31:0] rows_left_d, rows_left_q;\n"
+      "  logic [RowsLeftBits-1:0] rows_left_d, rows_left_q;\n"
       "  assign w_ready_o  = ctx_valid_q && &line_w_ready;\n"
       "  assign w_fire     = w_valid_i && w_ready_o;\n"
       "  assign w_first    = w_beat_q == '0;\n"
@@ -397,7 +410,8 @@ void lines(SvModule& m, const Config& c, const Dims& d) {
   m.op("lt", RB, "line_w_valid", P);
   m << "  // Output side: one group of rows a beat, lane p from line p. Only the token's last\n"
        "  // group can have fewer than Lines rows; its lines alone must have their outputs.\n"
-       "  assign y_rows_o  = last_seen_q && rows_left_q < 32'(Lines) ? RowsBits'(rows_left_q)\n"
+       "  assign y_rows_o  = last_seen_q && rows_left_q < RowsLeftBits'(Lines) ? "
+       "RowsBits'(rows_left_q)\n"
        "                                                              : RowsBits'(Lines);\n"
        "  always_comb begin\n"
        "    y_valid_o = y_rows_o != '0;\n"
@@ -405,16 +419,16 @@ void lines(SvModule& m, const Config& c, const Dims& d) {
        "    for (int p = 0; p < Lines; p++) begin\n"
        "      if (RowsBits'(p) < y_rows_o) begin\n"
        "        y_valid_o = y_valid_o && line_y_valid[p];\n"
-       "        y_data_o[p*16 +: 16] = line_y_data[p*16 +: 16];\n"
+       "        y_data_o[p*HalfBits +: HalfBits] = line_y_data[p*HalfBits +: HalfBits];\n"
        "      end\n"
        "    end\n"
        "  end\n"
        "  for (genvar p = 0; p < Lines; p++) begin : g_y_ready\n"
        "    assign line_y_ready[p] = y_ready_i && y_valid_o && RowsBits'(p) < y_rows_o;\n"
        "  end\n"
-       "  assign y_last_o = last_seen_q && rows_left_q <= 32'(Lines);\n"
+       "  assign y_last_o = last_seen_q && rows_left_q <= RowsLeftBits'(Lines);\n"
        "  assign idle_o   = !slot_busy_q && !ctx_valid_q && lines_idle;\n\n";
-  m.op("lt", 32, "y_rows_o");
+  m.op("lt", "RowsLeftBits", "y_rows_o");
   m << fmt::format(
       "  always_comb begin\n"
       "    ctx_valid_d  = ctx_valid_q;\n    w_beat_d     = w_beat_q;\n"
@@ -425,21 +439,21 @@ void lines(SvModule& m, const Config& c, const Dims& d) {
       "w_last_i;\n"
       "      end\n"
       "      if (w_beat_q == {0}'(GroupBeats - 1)) begin\n"
-      "        w_beat_d     = '0;\n        rows_left_d  = rows_left_q + 32'(rows);\n"
+      "        w_beat_d     = '0;\n        rows_left_d  = rows_left_q + RowsLeftBits'(rows);\n"
       "        if (last_group) begin\n          ctx_valid_d = 1'b0;\n          last_seen_d = "
       "1'b1;\n"
       "        end\n"
       "      end else begin\n        w_beat_d = w_beat_q + {0}'(1);\n      end\n"
       "    end\n"
-      "    if (y_valid_o && y_ready_i) rows_left_d = rows_left_d - 32'(y_rows_o);\n"
+      "    if (y_valid_o && y_ready_i) rows_left_d = rows_left_d - RowsLeftBits'(y_rows_o);\n"
       "    if (do_switch) begin\n"
       "      ctx_valid_d  = 1'b1;\n      last_seen_d  = 1'b0;\n"
       "      rows_left_d  = '0;\n"
       "    end\n  end\n",
       fw);
   m.op("add", fw, "w_beat_d");
-  m.op("add", 32, "rows_left_d");
-  m.op("sub", 32, "rows_left_d");
+  m.op("add", "RowsLeftBits", "rows_left_d");
+  m.op("sub", "RowsLeftBits", "rows_left_d");
   m << registers({{"ctx_valid_q", "ctx_valid_d", "1'b0"},
                   {"w_beat_q", "w_beat_d"},
                   {"group_rows_q", "group_rows_d"},
@@ -459,10 +473,10 @@ void lines(SvModule& m, const Config& c, const Dims& d) {
           {"w_valid_i", "line_w_valid[p]"},
           {"w_ready_o", "line_w_ready[p]"},
           {"w_data_i", "w_data_i[p*LaneBits +: LaneBits]"},
-          {"w_scale_i", "w_scale_i[p*16 +: 16]"},
+          {"w_scale_i", "w_scale_i[p*HalfBits +: HalfBits]"},
           {"y_valid_o", "line_y_valid[p]"},
           {"y_ready_i", "line_y_ready[p]"},
-          {"y_data_o", "line_y_data[p*16 +: 16]"},
+          {"y_data_o", "line_y_data[p*HalfBits +: HalfBits]"},
           {"idle_o", "line_idle[p]"}},
          "    ", {}, "Lines");
   m << "  end\n";
@@ -538,7 +552,8 @@ class CoreBlock final : public Block {
           {"what", fmt::format("the next and the current token's {} outlier channels ({} bits), "
                                "residuals and s_a (binary16)",
                                k2, d.d.channel_bits)},
-          {"bits", 2 * (k2 * (d.d.channel_bits + 16) + 16)},
+          {"bits",
+           2 * (k2 * (d.d.channel_bits + kBinary16Format.width()) + kBinary16Format.width())},
           {"registers",
            {"chan_next_q", "resid_next_q", "scale_next_q", "cur_chan_q", "cur_resid_q",
             "cur_scale_q"}}}});

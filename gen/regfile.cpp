@@ -28,14 +28,15 @@ class RegFile final : public Block {
     SvModule m(module,
                fmt::format("Run-time register file of the OASIS core: the Cartesian-product LUT, "
                            "the activation and weight codebooks and the clustering boundaries of "
-                           "the current layer, written through a 16-bit register port (address "
-                           "map: regmap.json and oasis_{}_regmap.hpp beside this file). Writes "
+                           "the current layer, written through a {1}-bit register port (address "
+                           "map: regmap.json and oasis_{0}_regmap.hpp beside this file). Writes "
                            "take effect at the clock edge; a read returns the word as it was "
                            "before any write of the same cycle, one cycle later with "
                            "reg_rvalid_o. Unmapped addresses read as 0 and ignore writes. "
                            "Everything resets to 0.",
-                           c.name));
+                           c.name, kRegWordBits));
     m.header_localparam("AddrBits", aw, "Bits of a word address.");
+    m.header_localparam("WordBits", kRegWordBits, "Bits of a register word: one binary16 value.");
     std::vector<Port> ports = {
         {"input", 0, "clk_i", "Clock."},
         {"input", 0, "rst_ni", "Asynchronous reset, active low."},
@@ -45,7 +46,7 @@ class RegFile final : public Block {
          "Read strobe: the word at reg_addr_i appears on reg_rdata_o "
          "next cycle."},
         {"input", 0, "reg_addr_i", "Word address.", "AddrBits"},
-        {"input", 16, "reg_wdata_i", "Write data, one binary16 value or register word."},
+        {"input", 0, "reg_wdata_i", "Write data, one binary16 value or register word.", "WordBits"},
         {"output", 0, "reg_rvalid_o", "Read data valid, one cycle after reg_re_i."}};
     std::string decls, writes, reads;
     std::vector<Reg> regs;
@@ -56,24 +57,24 @@ class RegFile final : public Block {
       m.header_localparam(words, r.size, fmt::format("Region '{}': its words.", r.name));
       ports.push_back({"output", 0, r.name + "_o",
                        fmt::format("Region '{}' ({}), {} binary16 words, word i at bits "
-                                   "[16*i +: 16].",
+                                   "[i*WordBits +: WordBits].",
                                    r.name, r.meaning, words),
-                       words + "*16"});
+                       words + "*WordBits"});
       m.localparam(base, r.base, fmt::format("Region '{}': its first word address.", r.name));
-      decls += fmt::format("  logic {1} {0}_d, {0}_q;\n", r.name, range(words + "*16"));
+      decls += fmt::format("  logic {1} {0}_d, {0}_q;\n", r.name, range(words + "*WordBits"));
       writes += fmt::format(
           "    {0}_d = {0}_q;\n"
           "    for (int i = 0; i < {2}; i++) begin\n"
           "      if (reg_we_i && reg_addr_i == AddrBits'({1} + i)) begin\n"
-          "        {0}_d[i*16 +: 16] = reg_wdata_i;\n"
+          "        {0}_d[i*WordBits +: WordBits] = reg_wdata_i;\n"
           "      end\n"
           "    end\n",
           r.name, base, words);
       m.op("eq", aw, r.name + "_d", 2 * int64_t(r.size));
       regs.push_back({r.name + "_q", r.name + "_d"});
     }
-    ports.push_back(
-        {"output", 16, "reg_rdata_o", "Read data; holds its value until the next read."});
+    ports.push_back({"output", 0, "reg_rdata_o", "Read data; holds its value until the next read.",
+                     "WordBits"});
     m.ports(ports);
     m.localparam("Words", int64_t(1) << aw, "Word addresses.");
     // Every address's read value, region by region in address order, with 0
@@ -82,8 +83,9 @@ class RegFile final : public Block {
     int cursor_addr = 0;
     const auto gap = [&](const std::string& to, int to_addr) {
       if (to_addr > cursor_addr) {
-        reads += fmt::format("  assign words[{0}*16 +:\n               ({1} - {0})*16] = '0;\n",
-                             cursor, to);
+        reads += fmt::format(
+            "  assign words[{0}*WordBits +:\n               ({1} - {0})*WordBits] = '0;\n", cursor,
+            to);
       }
     };
     for (const auto& r : map) {
@@ -93,28 +95,31 @@ class RegFile final : public Block {
       cursor = fmt::format("({} + {})", base, words);
       cursor_addr = r.base + r.size;
       if (r.writable) {
-        reads += fmt::format("  assign words[{}*16 +: {}*16] = {}_q;\n", base, words, r.name);
+        reads += fmt::format("  assign words[{0}*WordBits +: {1}*WordBits] = {2}_q;\n", base, words,
+                             r.name);
         continue;
       }
       m.localparam(base, r.base, fmt::format("Region '{}': its first word address.", r.name));
       m.localparam(words, r.size, fmt::format("Region '{}': its words.", r.name));
       std::string value;
       for (int i = r.size - 1; i >= 0; --i) {
-        value += fmt::format("{}16'h{:04x}", value.empty() ? "" : ", ", uint16_t(hash >> (16 * i)));
+        value += fmt::format("{}{}'h{:04x}", value.empty() ? "" : ", ", kRegWordBits,
+                             uint16_t(hash >> (kRegWordBits * i)));
       }
-      reads += fmt::format("  assign words[{}*16 +: {}*16] = {{{}}};\n", base, words, value);
+      reads += fmt::format("  assign words[{}*WordBits +: {}*WordBits] =\n      {{{}}};\n", base,
+                           words, value);
     }
     gap("Words", 1 << aw);
     regs.push_back({"rdata_q", "rdata_d"});
     regs.push_back({"rvalid_q", "reg_re_i", "1'b0"});
     m << "\n"
       << decls
-      << "  logic [15:0] rdata_d, rdata_q, read_word;\n"
-         "  logic        rvalid_q;\n\n"
+      << "  logic [WordBits-1:0] rdata_d, rdata_q, read_word;\n"
+         "  logic                rvalid_q;\n\n"
          "  always_comb begin\n"
       << writes << "  end\n\n";
-    m.comment("Word a's read value at [a*16 +: 16], 0 where nothing is mapped.");
-    m << "  logic [Words*16-1:0] words;\n" << reads;
+    m.comment("Word a's read value at [a*WordBits +: WordBits], 0 where nothing is mapped.");
+    m << "  logic [Words*WordBits-1:0] words;\n" << reads;
     m.comment(
         "The read: the OR of every word ANDed with its address's match. No address takes "
         "priority over another, so synthesis balances it into a tree (a chain of ifs would be "
@@ -123,13 +128,13 @@ class RegFile final : public Block {
         "  always_comb begin\n"
         "    read_word = '0;\n"
         "    for (int a = 0; a < Words; a++) begin\n"
-        "      read_word |= {{16{{reg_addr_i == {}'(a)}}}} & words[a*16 +: 16];\n"
+        "      read_word |= {{WordBits{{reg_addr_i == AddrBits'(a)}}}}\n"
+        "                   & words[a*WordBits +: WordBits];\n"
         "    end\n"
         "  end\n"
-        "  assign rdata_d = reg_re_i ? read_word : rdata_q;\n\n",
-        aw);
+        "  assign rdata_d = reg_re_i ? read_word : rdata_q;\n\n");
     m << registers(regs) << "\n";
-    m.op("mux", 16, "read_word", (int64_t(1) << aw) - 1);
+    m.op("mux", kRegWordBits, "read_word", (int64_t(1) << aw) - 1);
     for (const auto& r : map) {
       if (r.writable) m << fmt::format("  assign {0}_o = {0}_q;\n", r.name);
     }
@@ -142,7 +147,7 @@ class RegFile final : public Block {
     json["generator"] = fmt::format("oasis-gen {}", OASIS_VERSION);
     json["config"] = c.name;
     json["config_hash"] = config_hash(c);
-    json["word_bits"] = 16;
+    json["word_bits"] = kRegWordBits;
     json["address_bits"] = aw;
     json["regions"] = nlohmann::ordered_json::array();
     std::string header = fmt::format(
@@ -174,11 +179,11 @@ class RegFile final : public Block {
     out.manifest["memories"] = nlohmann::ordered_json::array(
         {{{"name", "lut"},
           {"what", fmt::format("the LUT: {} binary16 entries", d.lut_entries)},
-          {"bits", d.lut_entries * 16},
+          {"bits", d.lut_entries * kRegWordBits},
           {"registers", {"lut_q"}}},
          {{"name", "codebooks"},
           {"what", fmt::format("C_A, C_W and the {} boundaries, binary16", d.boundaries)},
-          {"bits", (d.act_centroids + d.weight_centroids + d.boundaries) * 16},
+          {"bits", (d.act_centroids + d.weight_centroids + d.boundaries) * kRegWordBits},
           {"registers", {"act_codebook_q", "weight_codebook_q", "boundaries_q"}}}});
     return out;
   }

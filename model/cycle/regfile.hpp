@@ -13,8 +13,10 @@
 
 namespace oasis {
 
-/// Word address width of the register port; every register is 16 bits.
+/// Word address width of the register port.
 inline constexpr int kRegAddrBits = 9;
+/// Bits of a register word: one binary16 value (the model's words are uint16_t).
+inline constexpr int kRegWordBits = 16;
 
 struct RegisterRegion {
   std::string name;  ///< lower_snake_case, also the RTL output's stem
