@@ -67,6 +67,7 @@ SvFile wib_module(const string& name, const Dims& d) {
   m.header_localparam("BeatIndices", d.Wb, "Indices a beat.");
   m.header_localparam("BeatBits", "BeatIndices*WeightBits", "Bits of a whole beat.");
   m.header_localparam("BeatNumBits", d.t.fill_bits, "Bits of a beat number.");
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   m.ports({kClk,
            kRst,
            {"input", 0, "wr_en_i", "Write the beat on wr_data_i."},
@@ -76,16 +77,16 @@ SvFile wib_module(const string& name, const Dims& d) {
             "The beat: index b*BeatIndices + i at [i*WeightBits +: WeightBits] (those past K "
             "ignored).",
             "BeatBits"},
-           {"input", 16, "wr_scale_i", "The row's s_w, binary16, written with beat 0."},
+           {"input", 0, "wr_scale_i", "The row's s_w, binary16, written with beat 0.", "HalfBits"},
            {"input", 0, "rd_bank_i", "The bank the read side reads."},
            {"output", 0, "rd_row_o", "The read bank's row: iw[k] at [k*WeightBits +: WeightBits].",
             "Channels*WeightBits"},
-           {"output", 16, "rd_scale_o", "The read bank's s_w."}});
+           {"output", 0, "rd_scale_o", "The read bank's s_w.", "HalfBits"}});
   m.localparam("Beats", t.fill_beats, "Beats of a row.");
   m.localparam("LastBeatBits", t.last_fill_indices * d.nW,
                "Bits of the row's last beat: its indices below K.");
   m << "\n  logic [Channels*WeightBits-1:0] bank0_q, bank1_q;\n"
-       "  logic [15:0] scale0_q, scale1_q;\n\n";
+       "  logic [HalfBits-1:0] scale0_q, scale1_q;\n\n";
   m.comment("Each beat of the row has its own register block; the last one holds fewer indices.");
   m << loop_open("b", t.fill_beats, "g_beat");
   m << fmt::format(
@@ -218,6 +219,7 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   m.header_localparam("CountBits", W, "Bits of a count.");
   m.header_localparam("ChunkBits", d.t.chunk_bits, "Bits of a chunk number.");
   m.header_localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   m.ports({kClk,
            kRst,
            {"input", 0, "cnt_valid_i", "A chunk of counts is presented."},
@@ -225,7 +227,8 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
             "ChunkLanes*CountBits"},
            {"input", 0, "cnt_chunk_i", "Which chunk of the row.", "ChunkBits"},
            {"input", 0, "cnt_last_i", "The row's last chunk."},
-           {"input", 0, "lut_i", "The LUT: L[e], binary16, at [e*16 +: 16].", "Entries*16"},
+           {"input", 0, "lut_i", "The LUT: L[e], binary16, at [e*HalfBits +: HalfBits].",
+            "Entries*HalfBits"},
            {"output", 0, "row_valid_o", "The row's main-branch sum is on row_sum_o."},
            {"output", 0, "row_sum_o", "The row's main-branch sum.", "AccBits"}});
   m.localparam("Chunks", CH, "Chunks of a row.");
@@ -238,22 +241,23 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   m.comment(
       "The LUT padded to whole chunks; lane t of chunk c holds entry c*T + t when it "
       "exists.");
-  m << "  logic [Chunks*ChunkLanes*16-1:0] lut_pad;\n  logic [ChunkLanes*16-1:0] lut_sel;\n"
+  m << "  logic [Chunks*ChunkLanes*HalfBits-1:0] lut_pad;\n  logic [ChunkLanes*HalfBits-1:0] "
+       "lut_sel;\n"
        "  logic [Lanes-1:0] main_present;\n";
-  m << (CH * T > d.E ? string("  assign lut_pad = (Chunks*ChunkLanes*16)'(lut_i);\n")
+  m << (CH * T > d.E ? string("  assign lut_pad = (Chunks*ChunkLanes*HalfBits)'(lut_i);\n")
                      : string("  assign lut_pad = lut_i;\n"));
   m << fmt::format(
       "  always_comb begin\n    lut_sel = '0;\n    main_present = '0;\n"
       "    for (int c = 0; c < Chunks; c++) begin\n"
       "      if (cnt_chunk_i == ChunkBits'(c)) begin\n"
-      "        lut_sel = lut_pad[c*ChunkLanes*16 +: ChunkLanes*16];\n"
+      "        lut_sel = lut_pad[c*ChunkLanes*HalfBits +: ChunkLanes*HalfBits];\n"
       "        for (int t = 0; t < Lanes; t++) main_present[t] = c*ChunkLanes + t < Entries;\n"
       "      end\n    end\n  end\n");
   m.op("eq", d.t.chunk_bits, "lut_sel", CH);
   m.op("mux", T * 16, "lut_sel", CH);
   if (T > Tp) {
     m << "  logic unused_lut_tail;\n"
-         "  assign unused_lut_tail = ^lut_sel[ChunkLanes*16-1:Lanes*16];\n";
+         "  assign unused_lut_tail = ^lut_sel[ChunkLanes*HalfBits-1:Lanes*HalfBits];\n";
   }
   m << "  logic [Lanes*AccBits-1:0] count_a;\n";
   // A count straight into A, one rounding (exact in binary32; in binary16 the
@@ -274,7 +278,7 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
                 {"first", 0, "cnt_chunk_i == ChunkBits'(0)"},
                 {"present", Tp, "main_present", "Lanes"},
                 {"count", int64_t(Tp) * aw, "count_a", "Lanes*AccBits"},
-                {"lut", int64_t(Tp) * 16, "lut_sel[Lanes*16-1:0]", "Lanes*16"}});
+                {"lut", int64_t(Tp) * 16, "lut_sel[Lanes*HalfBits-1:0]", "Lanes*HalfBits"}});
   const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, S);
   const string prod_valid = mul_cuts.mask != 0 ? "prod_valid[0]" : "conv_valid";
   m << "  logic [Lanes*AccBits-1:0] prod;\n";
@@ -284,9 +288,9 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
          "  assign unused_prod_valid = ^prod_valid;\n";
   }
   m << "  for (genvar t = 0; t < Lanes; t++) begin : g_mul\n";
-  chain_unit(m, f, FpOp::kMul, "u_mul", "conv_count[t*AccBits +: AccBits]", "conv_lut[t*16 +: 16]",
-             "prod[t*AccBits +: AccBits]", S, "conv_valid", "prod_valid[t]", "    ", "Lanes",
-             kHalfB);
+  chain_unit(m, f, FpOp::kMul, "u_mul", "conv_count[t*AccBits +: AccBits]",
+             "conv_lut[t*HalfBits +: HalfBits]", "prod[t*AccBits +: AccBits]", S, "conv_valid",
+             "prod_valid[t]", "    ", "Lanes", kHalfB);
   m << "  end\n";
   std::vector<Field> mul_fields = beside_unit(m, "mul", mul_cuts, "conv_valid",
                                               {{"last", 0, "conv_last"},
@@ -401,17 +405,20 @@ SvFile dequant_module(const string& name, const Dims& d) {
   m.header_localparam("Slots", d.Ci(), "Compensation slots.");
   m.header_localparam("Centroids", d.centroids(), "Weight centroids, 2^nW.");
   m.header_localparam("IdxBits", d.nW, "Bits of a weight index, nW.");
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   m.ports(
       {{"input", 0, "iw_i", "Slot m's weight index, at [m*IdxBits +: IdxBits].", "Slots*IdxBits"},
-       {"input", 0, "codebook_i", "C_W: centroid i, binary16, at [i*16 +: 16].", "Centroids*16"},
-       {"output", 0, "w_o", "Slot m's centroid, binary16, at [m*16 +: 16].", "Slots*16"}});
+       {"input", 0, "codebook_i", "C_W: centroid i, binary16, at [i*HalfBits +: HalfBits].",
+        "Centroids*HalfBits"},
+       {"output", 0, "w_o", "Slot m's centroid, binary16, at [m*HalfBits +: HalfBits].",
+        "Slots*HalfBits"}});
   m << fmt::format(
       "\n  for (genvar m = 0; m < Slots; m++) begin : g_slot\n"
       "    always_comb begin\n"
-      "      w_o[m*16 +: 16] = '0;\n"
+      "      w_o[m*HalfBits +: HalfBits] = '0;\n"
       "      for (int i = 0; i < Centroids; i++) begin\n"
       "        if (iw_i[m*IdxBits +: IdxBits] == IdxBits'(i)) begin\n"
-      "          w_o[m*16 +: 16] = codebook_i[i*16 +: 16];\n"
+      "          w_o[m*HalfBits +: HalfBits] = codebook_i[i*HalfBits +: HalfBits];\n"
       "        end\n"
       "      end\n"
       "    end\n  end\n");
@@ -430,14 +437,17 @@ SvFile comp_module(const Config& c, const string& name, const Dims& d) {
                                Ci, f.name(), S, d.t.comp_slots, d.t.groups));
   m.header_localparam("Slots", Ci, "Compensation MACs in use.");
   m.header_localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   m.ports({kClk,
            kRst,
            {"input", 0, "issue_i", "A compensation cycle of the row is issued."},
            {"input", 0, "first_i", "It is the row's first."},
            {"input", 0, "last_i", "It is the row's last."},
            {"input", 0, "present_i", "Slot m holds an outlier.", "Slots"},
-           {"input", 0, "res_i", "Slot m's residual, binary16, at [m*16 +: 16].", "Slots*16"},
-           {"input", 0, "w_i", "Slot m's weight centroid, binary16, at [m*16 +: 16].", "Slots*16"},
+           {"input", 0, "res_i", "Slot m's residual, binary16, at [m*HalfBits +: HalfBits].",
+            "Slots*HalfBits"},
+           {"input", 0, "w_i", "Slot m's weight centroid, binary16, at [m*HalfBits +: HalfBits].",
+            "Slots*HalfBits"},
            {"output", 0, "valid_o", "The row's compensation sum is on sum_o."},
            {"output", 0, "sum_o", "The row's compensation sum.", "AccBits"}});
   m.localparam("Outliers", d.k2(), "Outliers of a token, 2k: MAC m's g-th is j = g*Mc + m.");
@@ -450,9 +460,9 @@ SvFile comp_module(const Config& c, const string& name, const Dims& d) {
          "  assign unused_prod_valid = ^prod_valid;\n";
   }
   m << "  for (genvar m = 0; m < Slots; m++) begin : g_mul\n";
-  chain_unit(m, f, FpOp::kMul, "u_mul", "res_i[m*16 +: 16]", "w_i[m*16 +: 16]",
-             "g_prod[m*AccBits +: AccBits]", S, "issue_i", "prod_valid[m]", "    ", "Slots",
-             kHalfAB);
+  chain_unit(m, f, FpOp::kMul, "u_mul", "res_i[m*HalfBits +: HalfBits]",
+             "w_i[m*HalfBits +: HalfBits]", "g_prod[m*AccBits +: AccBits]", S, "issue_i",
+             "prod_valid[m]", "    ", "Slots", kHalfAB);
   m << "  end\n";
   std::vector<Field> cm_fields = beside_unit(
       m, "cm", mul_cuts, "issue_i",
@@ -479,6 +489,7 @@ SvFile merge_module(const string& name, const Dims& d) {
                                "register stage(s), into the output FIFO.",
                                D, fp32 ? ", to binary16" : "", S));
   m.header_localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   m.ports({kClk,
            kRst,
            {"input", 0, "main_valid_i", "A row's main-branch sum."},
@@ -486,12 +497,11 @@ SvFile merge_module(const string& name, const Dims& d) {
            {"input", 0, "comp_valid_i", "A row's compensation sum."},
            {"input", 0, "comp_i", "The sum.", "AccBits"},
            {"input", 0, "sw_valid_i", "A row's s_w (when the row starts)."},
-           {"input", 16, "sw_i", "s_w, binary16."},
-           {"input", 16, "act_scale_i", "The token's s_a, binary16."},
+           {"input", 0, "sw_i", "s_w, binary16.", "HalfBits"},
+           {"input", 0, "act_scale_i", "The token's s_a, binary16.", "HalfBits"},
            {"input", 0, "y_pop_i", "The consumer takes y this cycle."},
            {"output", 0, "y_valid_o", "An output is presented."},
-           {"output", 16, "y_data_o", "y[n], binary16, rows in order."}});
-  m.localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value: s_w, s_a, y.");
+           {"output", 0, "y_data_o", "y[n], binary16, rows in order.", "HalfBits"}});
   m << "  logic [AccBits-1:0] main_head, comp_head;\n  logic [HalfBits-1:0] sw_head, y_head;\n";
   m << "  logic merge_fire, main_empty, comp_empty, unused_sw_empty, y_empty;\n"
        "  logic unused_main_full, unused_comp_full, unused_sw_full, unused_y_full;\n";
@@ -510,9 +520,9 @@ SvFile merge_module(const string& name, const Dims& d) {
               "prod", kHalfB);
   string y_valid = "mg3_valid", y_value = "mg3_prod";
   if (fp32) {
-    m << "  logic [15:0] y16;\n";
+    m << "  logic [HalfBits-1:0] y16;\n";
     fp_convert(m, f, kBinary16Format, "u_round", "mg3_prod", "y16");
-    m.pipe_stage("round", S, "mg3_valid", {{"y", 16, "y16"}});
+    m.pipe_stage("round", S, "mg3_valid", {{"y", 16, "y16", "HalfBits"}});
     y_valid = "round_valid";
     y_value = "round_y";
   }
@@ -531,6 +541,7 @@ void line_header(SvModule& m, const Dims& d) {
   m.header_localparam("Entries", d.E, "Entries of the Cartesian-product LUT.");
   m.header_localparam("Centroids", d.centroids(), "Centroids of the weight codebook.");
   m.header_localparam("BeatIndices", d.Wb, "Weight indices a beat of the weight stream.");
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   m.ports(
       {kClk,
        kRst,
@@ -542,25 +553,27 @@ void line_header(SvModule& m, const Dims& d) {
         "[j*ChanBits +: ChanBits]; held while busy.",
         "Outliers*ChanBits"},
        {"input", 0, "residual_i",
-        "The residuals r[o_j], binary16, at [j*16 +: 16]; held while busy.", "Outliers*16"},
-       {"input", 16, "act_scale_i", "The token's scale s_a, binary16; held while busy."},
+        "The residuals r[o_j], binary16, at [j*HalfBits +: HalfBits]; held while busy.",
+        "Outliers*HalfBits"},
+       {"input", 0, "act_scale_i", "The token's scale s_a, binary16; held while busy.", "HalfBits"},
        {"input", 0, "lut_i",
-        "The Cartesian-product LUT: L[e], binary16, at [e*16 +: 16]; held while busy.",
-        "Entries*16"},
+        "The Cartesian-product LUT: L[e], binary16, at [e*HalfBits +: HalfBits]; held while busy.",
+        "Entries*HalfBits"},
        {"input", 0, "weight_codebook_i",
-        "The weight codebook C_W: centroid i, binary16, at [i*16 +: 16]; held while busy.",
-        "Centroids*16"},
+        "The weight codebook C_W: centroid i, binary16, at [i*HalfBits +: HalfBits]; held while "
+        "busy.",
+        "Centroids*HalfBits"},
        {"input", 0, "w_valid_i", "A beat of a weight row is offered."},
        {"output", 0, "w_ready_o", "The line takes the offered beat this cycle."},
        {"input", 0, "w_data_i",
         "The beat: iw[n][b*BeatIndices + i] at [i*WeightBits +: WeightBits] (indices past K "
         "ignored).",
         "BeatIndices*WeightBits"},
-       {"input", 16, "w_scale_i",
-        "The row's scale s_w[n], binary16, taken with the row's first beat."},
+       {"input", 0, "w_scale_i",
+        "The row's scale s_w[n], binary16, taken with the row's first beat.", "HalfBits"},
        {"output", 0, "y_valid_o", "An output is presented."},
        {"input", 0, "y_ready_i", "The consumer takes the presented output this cycle."},
-       {"output", 16, "y_data_o", "The output y[n], binary16, rows in order."},
+       {"output", 0, "y_data_o", "The output y[n], binary16, rows in order.", "HalfBits"},
        {"output", 0, "idle_o", "No row is anywhere in the line: the token's inputs may change."}});
 }
 
@@ -589,7 +602,7 @@ void control(SvModule& m, const Dims& d) {
   m << "  logic w_fire, w_last, start, go, idx_valid, idx_ready, idx_fire, issue, rd_release;\n"
        "  logic y_pop;\n";
   m << "  /// The bank being read, and its row's s_w.\n  logic [Channels*WeightBits-1:0] row;\n";
-  m << "  logic [15:0] row_scale;\n\n";
+  m << "  logic [HalfBits-1:0] row_scale;\n\n";
   m << "  assign w_ready_o = !(wr_bank_q ? full1_q : full0_q);\n"
        "  assign w_fire    = w_valid_i && w_ready_o;\n";
   m << (t.fill_beats > 1 ? string("  assign w_last    = wr_beat_q == FillBits'(FillBeats - 1);\n")
@@ -718,7 +731,7 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
           {"row_sum_o", "main_sum"}});
   m << "\n  // Outlier branch: the gather, the Dequantization Unit, the compensation MACs.\n";
   m.localparam("Slots", Ci, "Compensation MACs in use, outliers gathered a cycle.");
-  m << "  logic [Slots*WeightBits-1:0] g_iw;\n  logic [Slots*16-1:0] g_res, g_w;\n"
+  m << "  logic [Slots*WeightBits-1:0] g_iw;\n  logic [Slots*HalfBits-1:0] g_res, g_w;\n"
        "  logic [Slots-1:0] g_present;\n";
   m.inst(part("gather"), "u_gather",
          {{"group_i", "group_q"},
@@ -736,7 +749,7 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
                 {"last", 0, "group_q == GroupBits'(Groups - 1)"},
                 {"present", Ci, "g_present", "Slots"},
                 {"iw", int64_t(Ci) * d.nW, "g_iw", "Slots*WeightBits"},
-                {"res", Ci * 16, "g_res", "Slots*16"}});
+                {"res", Ci * 16, "g_res", "Slots*HalfBits"}});
   m.inst(part("dequant"), "u_dequant",
          {{"iw_i", "gq_iw"}, {"codebook_i", "weight_codebook_i"}, {"w_o", "g_w"}});
   m << "  logic comp_valid;\n  logic [AccBits-1:0] comp_sum;\n";
