@@ -41,17 +41,19 @@ SvFile ce_module(const Config& c) {
              "unavailable one; then by order key; equal keys: the lower channel ranks higher), "
              "the lo outputs the other.");
   m.param("ChanBits", 1, "Bits of a channel.");
-  m.ports({{"input", 16, "a_val_i",
-            "The record at the position that receives the higher-ranked one: value (binary16)."},
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
+  m.ports({{"input", 0, "a_val_i",
+            "The record at the position that receives the higher-ranked one: value (binary16).",
+            "HalfBits"},
            {"input", 0, "a_chan_i", "Its channel.", "ChanBits"},
            {"input", 0, "a_avail_i", "It holds a channel (padding does not)."},
-           {"input", 16, "b_val_i", "The record at the other position: value."},
+           {"input", 0, "b_val_i", "The record at the other position: value.", "HalfBits"},
            {"input", 0, "b_chan_i", "Its channel.", "ChanBits"},
            {"input", 0, "b_avail_i", "It holds a channel."},
-           {"output", 16, "hi_val_o", "The higher-ranked record: value."},
+           {"output", 0, "hi_val_o", "The higher-ranked record: value.", "HalfBits"},
            {"output", 0, "hi_chan_o", "Its channel.", "ChanBits"},
            {"output", 0, "hi_avail_o", "Its availability."},
-           {"output", 16, "lo_val_o", "The other record: value."},
+           {"output", 0, "lo_val_o", "The other record: value.", "HalfBits"},
            {"output", 0, "lo_chan_o", "Its channel.", "ChanBits"},
            {"output", 0, "lo_avail_o", "Its availability."}});
   m << "  logic gt, eq, unused_lt, swap;\n";
@@ -61,7 +63,7 @@ SvFile ce_module(const Config& c) {
           {"lt_o", "unused_lt"},
           {"eq_o", "eq"},
           {"gt_o", "gt"}});
-  m.op("fp_compare", 16, "swap");
+  m.op("fp_compare", "HalfBits", "swap");
   m.op("lt", "ChanBits", "swap");
   m << "  // b ranks above a: swap.\n"
        "  assign swap = b_avail_i && (!a_avail_i || gt || (eq && b_chan_i < a_chan_i));\n"
@@ -93,6 +95,7 @@ SvFile network_module(const Config& c, const SortNetworkTiming& sn) {
     m.param("StagesPerCycle", sn.stages_per_cycle,
             "Stages of compare-exchanges between two registers.");
   }
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   std::vector<Port> ports;
   if (regs) {
     ports.push_back({"input", 0, "clk_i", "Clock."});
@@ -100,9 +103,10 @@ SvFile network_module(const Config& c, const SortNetworkTiming& sn) {
   }
   ports.insert(
       ports.end(),
-      {{"input", 0, "val_i", "Position p's value, binary16, at [p*16 +: 16].", "Positions*16"},
+      {{"input", 0, "val_i", "Position p's value, binary16, at [p*HalfBits +: HalfBits].",
+        "Positions*HalfBits"},
        {"input", 0, "avail_i", "Position p holds a channel.", "Positions"},
-       {"output", 0, "val_o", "The sorted values, highest at position 0.", "Positions*16"},
+       {"output", 0, "val_o", "The sorted values, highest at position 0.", "Positions*HalfBits"},
        {"output", 0, "chan_o", "Their channels.", "Positions*ChanBits"},
        {"output", 0, "avail_o", "Their availability.", "Positions"}});
   m.ports(ports);
@@ -126,7 +130,7 @@ SvFile network_module(const Config& c, const SortNetworkTiming& sn) {
          "      localparam bit Cut   = (Stage + 1) % StagesPerCycle == 0 &&\n"
          "                             Stage + 1 < Blocks * (Blocks + 1) / 2;\n";
   }
-  m << "      logic [Positions*16-1:0]       in_val, val;\n"
+  m << "      logic [Positions*HalfBits-1:0] in_val, val;\n"
        "      logic [Positions*ChanBits-1:0] in_chan, chan;\n"
        "      logic [Positions-1:0]          in_avail, avail;\n"
        "      if (k == 1) begin : g_first\n"
@@ -161,16 +165,16 @@ SvFile network_module(const Config& c, const SortNetworkTiming& sn) {
          "          logic                hi_avail, lo_avail;\n";
   }
   m.inst(module_name(c, "topk_sort_baseline") + "_ce", "u_ce",
-         {{"a_val_i", "in_val[Hi*16 +: 16]"},
+         {{"a_val_i", "in_val[Hi*HalfBits +: HalfBits]"},
           {"a_chan_i", "in_chan[Hi*ChanBits +: ChanBits]"},
           {"a_avail_i", "in_avail[Hi]"},
-          {"b_val_i", "in_val[Lo*16 +: 16]"},
+          {"b_val_i", "in_val[Lo*HalfBits +: HalfBits]"},
           {"b_chan_i", "in_chan[Lo*ChanBits +: ChanBits]"},
           {"b_avail_i", "in_avail[Lo]"},
-          {"hi_val_o", out("hi", "val", "val[Hi*16 +: 16]")},
+          {"hi_val_o", out("hi", "val", "val[Hi*HalfBits +: HalfBits]")},
           {"hi_chan_o", out("hi", "chan", "chan[Hi*ChanBits +: ChanBits]")},
           {"hi_avail_o", out("hi", "avail", "avail[Hi]")},
-          {"lo_val_o", out("lo", "val", "val[Lo*16 +: 16]")},
+          {"lo_val_o", out("lo", "val", "val[Lo*HalfBits +: HalfBits]")},
           {"lo_chan_o", out("lo", "chan", "chan[Lo*ChanBits +: ChanBits]")},
           {"lo_avail_o", out("lo", "avail", "avail[Lo]")}},
          "          ", {{"ChanBits", "ChanBits"}}, "Pairs*Blocks*(Blocks+1)/2");
@@ -196,17 +200,17 @@ SvFile network_module(const Config& c, const SortNetworkTiming& sn) {
          "                lo_avail_q <= lo_avail;\n"
          "              end\n"
          "            end\n"
-         "            assign val[Hi*16 +: 16]              = hi_val_q;\n"
+         "            assign val[Hi*HalfBits +: HalfBits]  = hi_val_q;\n"
          "            assign chan[Hi*ChanBits +: ChanBits] = hi_chan_q;\n"
          "            assign avail[Hi]                     = hi_avail_q;\n"
-         "            assign val[Lo*16 +: 16]              = lo_val_q;\n"
+         "            assign val[Lo*HalfBits +: HalfBits]  = lo_val_q;\n"
          "            assign chan[Lo*ChanBits +: ChanBits] = lo_chan_q;\n"
          "            assign avail[Lo]                     = lo_avail_q;\n"
          "          end else begin : g_wire\n"
-         "            assign val[Hi*16 +: 16]              = hi_val;\n"
+         "            assign val[Hi*HalfBits +: HalfBits]  = hi_val;\n"
          "            assign chan[Hi*ChanBits +: ChanBits] = hi_chan;\n"
          "            assign avail[Hi]                     = hi_avail;\n"
-         "            assign val[Lo*16 +: 16]              = lo_val;\n"
+         "            assign val[Lo*HalfBits +: HalfBits]  = lo_val;\n"
          "            assign chan[Lo*ChanBits +: ChanBits] = lo_chan;\n"
          "            assign avail[Lo]                     = lo_avail;\n"
          "          end\n";
@@ -231,7 +235,7 @@ void sort_core(SvModule& m, const Config& c, const OrizuruTiming& t, const SortN
   m.localparam("Positions", P, "Positions of the network: the leaves, then padding.");
   m.localparam("Channels", t.channels, "Channels N.");
   m.localparam("K", t.k, "Outliers per side, k.");
-  m.localparam("NetValBits", "Positions*16", "The network's values, binary16 each.");
+  m.localparam("NetValBits", "Positions*HalfBits", "The network's values, binary16 each.");
   m << "  logic [NetValBits-1:0] net_val, sorted_val;\n"
        "  logic [Positions-1:0] net_avail, sorted_avail;\n"
        "  logic [Positions*ChanBits-1:0] sorted_chan;\n";
@@ -267,17 +271,17 @@ void sort_core(SvModule& m, const Config& c, const OrizuruTiming& t, const SortN
       "  assign max_ptr = (((PtrBits'(count_q) + PtrBits'(1)) >> 1) + PtrBits'(pop_max));\n"
       "  assign min_ptr = (PtrBits'(count_q) >> 1) + PtrBits'(pop_min);\n"
       "  always_comb begin\n"
-      "    root_max_val  = sorted_val[15:0];\n"
+      "    root_max_val  = sorted_val[HalfBits-1:0];\n"
       "    root_max_chan = sorted_chan[ChanBits-1:0];\n"
-      "    root_min_val  = sorted_val[(Channels-1)*16 +: 16];\n"
+      "    root_min_val  = sorted_val[(Channels-1)*HalfBits +: HalfBits];\n"
       "    root_min_chan = sorted_chan[(Channels-1)*ChanBits +: ChanBits];\n"
       "    for (int i = 1; i < K; i++) begin\n"
       "      if (max_ptr == PtrBits'(i)) begin\n"
-      "        root_max_val  = sorted_val[i*16 +: 16];\n"
+      "        root_max_val  = sorted_val[i*HalfBits +: HalfBits];\n"
       "        root_max_chan = sorted_chan[i*ChanBits +: ChanBits];\n"
       "      end\n"
       "      if (min_ptr == PtrBits'(i)) begin\n"
-      "        root_min_val  = sorted_val[(Channels-1-i)*16 +: 16];\n"
+      "        root_min_val  = sorted_val[(Channels-1-i)*HalfBits +: HalfBits];\n"
       "        root_min_chan = sorted_chan[(Channels-1-i)*ChanBits +: ChanBits];\n"
       "      end\n"
       "    end\n"
@@ -372,28 +376,31 @@ class MacLineBaselineBlock final : public Block {
     m.header_localparam("Macs", M, "Multiply-accumulates a cycle, M.");
     m.header_localparam("Centroids", d.weight_centroids, "Weight centroids, 2^nW.");
     m.header_localparam("IdxBits", nW, "Bits of a weight index, nW.");
+    m.header_localparam("HalfBits", kBinary16Format.width(),
+                        "Bits of a binary16 value: activations, codebook entries, scales.");
     m.ports(
         {{"input", 0, "clk_i", "Clock."},
          {"input", 0, "rst_ni", "Asynchronous reset, active low."},
          {"input", 0, "act_i",
-          "The token's activations x[k], binary16, at [k*16 +: 16]; held while rows run.",
-          "Channels*16"},
-         {"input", 16, "act_scale_i", "The token's scale s_a, binary16."},
+          "The token's activations x[k], binary16, at [k*HalfBits +: HalfBits]; held while rows "
+          "run.",
+          "Channels*HalfBits"},
+         {"input", 0, "act_scale_i", "The token's scale s_a, binary16.", "HalfBits"},
          {"input", 0, "weight_codebook_i",
-          "The weight codebook C_W: entry j, binary16, at [j*16 +: 16].", "Centroids*16"},
+          "The weight codebook C_W: entry j, binary16, at [j*HalfBits +: HalfBits].",
+          "Centroids*HalfBits"},
          {"input", 0, "w_valid_i", "A beat of the weight row is offered (and taken)."},
          {"input", 0, "w_data_i",
           "The beat: iw[n][b*Macs + i] at [i*IdxBits +: IdxBits]; indices past K are "
           "ignored.",
           "Macs*IdxBits"},
-         {"input", 16, "w_scale_i", "The row's scale s_w, binary16, read with its first beat."},
+         {"input", 0, "w_scale_i", "The row's scale s_w, binary16, read with its first beat.",
+          "HalfBits"},
          {"output", 0, "y_valid_o", "y is valid this cycle (one cycle per row, rows in order)."},
-         {"output", 16, "y_data_o", "y[n], binary16."}});
+         {"output", 0, "y_data_o", "y[n], binary16.", "HalfBits"}});
     m.localparam("Beats", B, "Beats of a row.");
     m.localparam("LastLanes", K - (B - 1) * M, "Lanes that hold a channel in the last beat.");
     m.localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
-    m.localparam("HalfBits", kBinary16Format.width(),
-                 "Bits of a binary16 value: activations, codebook entries, scales.");
     m.localparam("BeatBits", bw, "Bits of the beat counter.");
     m.localparam("PadBits", "Beats*Macs*HalfBits", "The activations, padded to whole beats.");
     const bool op_stage = tm.operand_stage;
@@ -492,9 +499,9 @@ class MacLineBaselineBlock final : public Block {
                  {{"sw", 16, "tag_sw", "HalfBits"}});
     m << "  logic unused_done_valid;\n  assign unused_done_valid = done_valid;\n";
     chain_stage(m, f, FpOp::kMul, "u_scale_a", acc.value, "act_scale_i", "mg1", S, acc.valid,
-                {{"sw", 16, "done_sw", "HalfBits"}}, "prod", kHalfB);
+                {{"sw", 16, "done_sw", "HalfBits"}}, "prod", "AccBits", kHalfB);
     chain_stage(m, f, FpOp::kMul, "u_scale_w", "mg1_prod", "mg1_sw", "mg2", S, "mg1_valid", {},
-                "prod", kHalfB);
+                "prod", "AccBits", kHalfB);
     if (fp32) {
       m << "  logic [HalfBits-1:0] y16;\n";
       fp_convert(m, f, kBinary16Format, "u_round", "mg2_prod", "y16");

@@ -71,7 +71,7 @@ SvFile ecu_module(const Config& c, const string& name, const Derived& d) {
                 {"value", 16, "value", "HalfBits"},
                 {"ca", 16, "ca", "HalfBits"}});
   chain_stage(m, kBinary16Format, FpOp::kSub, "u_sub", "rd_value", "rd_ca", "res", S, "rd_valid",
-              {{"chan", CW, "rd_chan", "ChanBits"}}, "r");
+              {{"chan", CW, "rd_chan", "ChanBits"}}, "r", "HalfBits");
   m << "  assign valid_o = res_valid;\n  assign data_o  = {res_chan, res_r};\n";
   return m.file();
 }

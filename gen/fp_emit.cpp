@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
+#include <stdexcept>
 
 namespace oasis::gen {
 
@@ -145,15 +147,20 @@ std::vector<Field> beside_unit(SvModule& m, const string& stage, const FpCuts& c
 
 void chain_stage(SvModule& m, const FpFormat& f, FpOp op, const string& inst, const string& a,
                  const string& b, const string& stage, int stages, const string& valid_i,
-                 std::vector<Field> fields, const string& result, const Operands& ops) {
+                 std::vector<Field> fields, const string& result, const string& width,
+                 const Operands& ops) {
+  if (m.value_of(width) != std::optional<int64_t>(f.width())) {
+    throw std::logic_error(
+        fmt::format("{}: {} is not the width of {} ({})", m.name(), width, f.name(), f.width()));
+  }
   const string unit = stage + "_unit";
   const FpCuts cuts = chain_cuts(f, op, stages);
   const string valid = cuts.mask != 0 ? unit + "_valid" : valid_i;
-  m << fmt::format("  logic {} {};\n", range(f.width()), unit);
+  m << fmt::format("  logic {} {};\n", range(width), unit);
   if (cuts.mask != 0) m << fmt::format("  logic {};\n", valid);
   chain_unit(m, f, op, inst, a, b, unit, stages, valid_i, valid, "  ", "1", ops);
   fields = beside_unit(m, stage, cuts, valid_i, std::move(fields));
-  fields.push_back({result, f.width(), unit});
+  fields.push_back({result, f.width(), unit, width});
   m.pipe_stage(stage, cuts.output_stages, valid, fields);
 }
 

@@ -108,10 +108,12 @@ std::vector<Field> beside_unit(SvModule& m, const string& stage, const FpCuts& c
 /// field, `result`, is the unit's result and whose other `fields` ride beside
 /// it, delayed first by the registers inside the unit (pipe_stage
 /// <stage>_side). Declares <stage>_valid, <stage>_<field> for every field, and
-/// <stage>_unit, the unit's result. `ops`: a multiplier's operand formats.
+/// <stage>_unit, the unit's result. `width`: the module's localparam that
+/// holds f's width, which the result's declarations read. `ops`: a
+/// multiplier's operand formats.
 void chain_stage(SvModule& m, const FpFormat& f, FpOp op, const string& inst, const string& a,
                  const string& b, const string& stage, int stages, const string& valid_i,
-                 std::vector<Field> fields, const string& result,
+                 std::vector<Field> fields, const string& result, const string& width,
                  const Operands& ops = kSameFormat);
 
 /// Drops from a block's files the tree level (tree_level_module) when no tree has two inputs:

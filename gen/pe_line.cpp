@@ -513,11 +513,11 @@ SvFile merge_module(const string& name, const Dims& d) {
             "unused_sw_full");
   m << "  assign merge_fire = !main_empty && !comp_empty;\n";
   chain_stage(m, f, FpOp::kAdd, "u_merge", "main_head", "comp_head", "mg1", S, "merge_fire",
-              {{"sw", 16, "sw_head", "HalfBits"}}, "sum");
+              {{"sw", 16, "sw_head", "HalfBits"}}, "sum", "AccBits");
   chain_stage(m, f, FpOp::kMul, "u_scale_a", "mg1_sum", "act_scale_i", "mg2", S, "mg1_valid",
-              {{"sw", 16, "mg1_sw", "HalfBits"}}, "prod", kHalfB);
+              {{"sw", 16, "mg1_sw", "HalfBits"}}, "prod", "AccBits", kHalfB);
   chain_stage(m, f, FpOp::kMul, "u_scale_w", "mg2_prod", "mg2_sw", "mg3", S, "mg2_valid", {},
-              "prod", kHalfB);
+              "prod", "AccBits", kHalfB);
   string y_valid = "mg3_valid", y_value = "mg3_prod";
   if (fp32) {
     m << "  logic [HalfBits-1:0] y16;\n";

@@ -159,6 +159,22 @@ TEST(Sv, PipeStageRecordIsWrittenInTheFieldsNamedWidths) {
   EXPECT_THROW(m.pipe_stage("bad", 1, "v_i", {{"prod", 64, "x", "LaneBits"}}), std::logic_error);
 }
 
+// A chain stage declares its result in the width localparam it is given, which
+// must hold the format's width.
+TEST(Sv, ChainStageResultIsWrittenInTheFormatsNamedWidth) {
+  SvModule m("oasis_t_chain", "An example.");
+  m.header_localparam("AccBits", kBinary32Format.width(), "Bits of a binary32 value.");
+  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
+  chain_stage(m, kBinary32Format, FpOp::kAdd, "u_add", "a", "b", "sum", 1, "v_i", {}, "value",
+              "AccBits");
+  const std::string s = m.str();
+  EXPECT_NE(s.find("logic [AccBits-1:0] sum_unit;"), std::string::npos) << s;
+  EXPECT_NE(s.find("logic [AccBits-1:0] sum_value;"), std::string::npos) << s;
+  EXPECT_THROW(chain_stage(m, kBinary32Format, FpOp::kAdd, "u_bad", "a", "b", "bad", 1, "v_i", {},
+                           "value", "HalfBits"),
+               std::logic_error);
+}
+
 std::map<std::string, std::string> generate_config(const std::string& name,
                                                    const std::vector<std::string>& sets = {},
                                                    const std::string& mutation = "") {
