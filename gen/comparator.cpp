@@ -5,8 +5,6 @@
 #include <fmt/format.h>
 
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "gen/block.hpp"
 #include "gen/fp_emit.hpp"
@@ -27,26 +25,20 @@ class Comparator final : public Block {
   BlockOutput emit(const Config& c) const override {
     BlockOutput out;
     const std::string module = module_name(c, name());
-    const std::vector<Port> ports = {{"input", 16, "a_i", "First operand, IEEE 754 binary16."},
-                                     {"input", 16, "b_i", "Second operand, IEEE 754 binary16."},
-                                     {"output", 0, "lt_o", "a_i is below b_i."},
-                                     {"output", 0, "eq_o", "a_i equals b_i under the order key."},
-                                     {"output", 0, "gt_o", "a_i is above b_i."}};
-    const std::string header =
-        module_header(module,
-                      "FP16 comparator under the order key of the OASIS contract\n"
-                      "(docs/spec.md section 2): NaN of any sign or payload is above +Inf and\n"
-                      "equal to every NaN, -0 equals +0, otherwise IEEE order. Combinational;\n"
-                      "exactly one of lt_o, eq_o, gt_o is set.",
-                      ports);
-    SvFile file{
-        module + ".sv",
-        header +
-            fmt::format(
-                R"(  // The binary16 fields: the exponent above the fraction, the sign above both.
-  localparam int FracBits = {1};
-  localparam int MagBits  = {2};
-
+    SvModule m(module,
+               "FP16 comparator under the order key of the OASIS contract (docs/spec.md section "
+               "2): NaN of any sign or payload is above +Inf and equal to every NaN, -0 equals "
+               "+0, otherwise IEEE order. Combinational; exactly one of lt_o, eq_o, gt_o is set.");
+    m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
+    m.ports({{"input", 0, "a_i", "First operand, IEEE 754 binary16.", "HalfBits"},
+             {"input", 0, "b_i", "Second operand, IEEE 754 binary16.", "HalfBits"},
+             {"output", 0, "lt_o", "a_i is below b_i."},
+             {"output", 0, "eq_o", "a_i equals b_i under the order key."},
+             {"output", 0, "gt_o", "a_i is above b_i."}});
+    m.comment("The binary16 fields: the exponent above the fraction, the sign above both.");
+    m.localparam("FracBits", kBinary16Format.frac_bits, "");
+    m.localparam("MagBits", kBinary16Format.exp_bits + kBinary16Format.frac_bits, "");
+    m << fmt::format(R"(
   logic a_nan, b_nan, both_zero, mag_gt, mag_lt;
   logic a_sign, b_sign;
   logic [MagBits-1:0] a_mag, b_mag;
@@ -81,13 +73,9 @@ class Comparator final : public Block {
   end
 
   assign eq_o = !gt_o && !lt_o;
-
-endmodule
 )",
-                mutated("comparator.magnitude_ge") ? ">=" : ">", kBinary16Format.frac_bits,
-                kBinary16Format.exp_bits + kBinary16Format.frac_bits)};
-    file.ports = ports;
-    out.files.push_back(std::move(file));
+                     mutated("comparator.magnitude_ge") ? ">=" : ">");
+    out.files.push_back(m.file());
     out.manifest["latency_cycles"] = 0;
     out.manifest["comparisons_per_cycle"] = 1;
     return out;
