@@ -92,7 +92,7 @@ gen: build
 	$(BUILD_Q)/oasis-gen --config configs/$(CONFIG).json --out $(BUILD_Q)/$(CONFIG)/rtl
 
 lint: gen
-	tools/lint.sh $(BUILD_Q)/$(CONFIG)/rtl
+	OASIS_GEN=$(BUILD_Q)/oasis-gen tools/lint.sh $(BUILD_Q)/$(CONFIG)/rtl
 
 # Generic cells, one Yosys at a time: build/synth/$(CONFIG)/synth.json and synth.md.
 # SYNTH_ARGS passes any other option to oasis-synth (docs/synth.md).

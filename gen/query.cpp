@@ -52,6 +52,11 @@ ordered_json walk(const ordered_json& node, const std::vector<std::string>& keys
   std::string prefix;
   for (size_t j = 0; j < i; ++j) prefix += (j ? "." : "") + keys[j];
   const std::string at = i == 0 ? "the top" : "'" + prefix + "'";
+  if (node.is_object() && key == "*") {
+    ordered_json out = ordered_json::array();
+    for (const auto& [k, v] : node.items()) out.push_back(walk(v, keys, i + 1, path));
+    return out;
+  }
   if (node.is_object()) {
     if (!node.contains(key)) {
       throw QueryError(fmt::format("no key '{}': {} holds {}", path, at, holds(node)));

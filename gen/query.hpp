@@ -3,7 +3,8 @@
 // scripts, so that none parses JSON in its own way: `oasis-gen --query FILE
 // KEY.PATH`. A path is keys joined by dots; on an array a number picks an
 // item and a key is read from every item (blocks.core.ports.name: the name
-// of every port). What it prints: a string unquoted, a number, boolean or
+// of every port); on an object * stands for every member, in order
+// (blocks.*.filelist: every block's file list). What it prints: a string unquoted, a number, boolean or
 // null as JSON, an array one item a line, an object as one line of JSON.
 #pragma once
 

@@ -27,7 +27,8 @@ const ordered_json kDoc = ordered_json::parse(R"({
   "config": {"name": "default", "channels": 128, "fp": true, "none": null},
   "blocks": {
     "comparator": {"top": "oasis_default_comparator",
-                   "ports": [{"name": "a_i", "width": 16}, {"name": "lt_o", "width": 1}]}
+                   "ports": [{"name": "a_i", "width": 16}, {"name": "lt_o", "width": 1}]},
+    "regfile": {"top": "oasis_default_regfile", "ports": [{"name": "clk_i", "width": 1}]}
   },
   "files": ["a.sv", "b.sv"],
   "empty": []
@@ -52,6 +53,12 @@ TEST(Query, PrintsScalarsStringsUnquotedAndArraysOneItemALine) {
 TEST(Query, AKeyOnAnArrayReadsItFromEveryItem) {
   EXPECT_EQ(q("blocks.comparator.ports.name"), "a_i\nlt_o\n");
   EXPECT_EQ(q("blocks.comparator.ports.width"), "16\n1\n");
+}
+
+TEST(Query, AStarOnAnObjectReadsEveryMemberInOrder) {
+  EXPECT_EQ(q("blocks.*.top"), "oasis_default_comparator\noasis_default_regfile\n");
+  EXPECT_EQ(q("blocks.*.ports.name"), "[\"a_i\",\"lt_o\"]\n[\"clk_i\"]\n");
+  EXPECT_EQ(q("config.*"), "default\n128\ntrue\nnull\n");
 }
 
 TEST(Query, AWrongPathNamesWhatIsMissingAndWhatIsThere) {
