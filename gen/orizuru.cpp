@@ -719,10 +719,9 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
       stage += i < cuts ? fmt::format("j < {} ? {}", cut_name(i), term) : term;
     }
     m << stage << ";\n"
-      << fmt::format("    assign build[j] = building && stage_q == {}'(Stage);\n", t.stage_bits);
+      << "    assign build[j] = building && stage_q == StageBits'(Stage);\n";
   } else {
-    m << fmt::format("    assign build[j] = building && stage_q == {}'(j / LevelsPerStage);\n",
-                     t.stage_bits);
+    m << "    assign build[j] = building && stage_q == StageBits'(j / LevelsPerStage);\n";
   }
   m << "  end\n\n";
   m.op("eq", t.stage_bits, "build", t.tree_levels);
