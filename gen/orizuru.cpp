@@ -987,7 +987,7 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
                       "min_1, max_2, min_2, ... A new token is taken only after the "
                       "last outlier of the previous one has gone (in_ready_o is low "
                       "meanwhile).",
-                      t.beats, B, t.channels, t.build_cycles, 2 * t.k,
+                      t.beats, B, t.channels, t.build_cycles, t.outliers,
                       t.pop_cycles > 2 ? fmt::format("a pair (max, min) every {} cycles, the "
                                                      "cycles a pop takes,",
                                                      t.pop_cycles)
@@ -1009,7 +1009,7 @@ SvFile topk_top_module(const OrizuruTiming& t, const string& module, const strin
             "HalfBits + ChanBits + 1"}});
   m.localparam("Beats", t.beats, "Beats of a token.");
   m.localparam("BuildCycles", t.build_cycles, "Cycles of the build.");
-  m.localparam("Outliers", 2 * t.k, "Outliers of a token, 2k.");
+  m.localparam("Outliers", t.outliers, "Outliers of a token, 2k.");
   m.localparam("TokenLanes", "Beats * BeatLanes",
                "Leaf registers: a token's beats of activations, the last beat's padding too.");
   m.localparam("BeatBits", bw, "Bits of the beat counter.");

@@ -68,6 +68,7 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine,
   OrizuruTiming t;
   t.channels = c.channels;
   t.k = c.outliers_per_side;
+  t.outliers = d.outliers;
   t.unit_inputs = c.orizuru_unit_inputs;
   t.unit_levels = clog2(c.orizuru_unit_inputs);
   for (int width = ceil_div(c.channels, t.unit_inputs);; width = ceil_div(width, t.unit_inputs)) {
@@ -110,7 +111,7 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine,
   t.pop_wait_bits = index_width(t.pop_cycles);
   t.channel_bits = d.channel_bits;
   const int64_t n = c.channels;
-  const int64_t pops = 2 * int64_t(t.k);
+  const int64_t pops = t.outliers;
   if (engine == TopkEngine::kSortNetwork) {
     // Every compare-exchange of the network works once a token.
     t.build_cycles = 1 + sort_registers;
@@ -142,7 +143,7 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine,
   t.cycles_per_token = t.beats + t.build_cycles + t.drain_cycles;
   t.beat_bits = index_width(t.beats);
   t.stage_bits = index_width(t.build_cycles);
-  t.output_bits = index_width(2 * t.k);
+  t.output_bits = index_width(t.outliers);
   return t;
 }
 

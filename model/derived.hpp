@@ -59,6 +59,7 @@ struct ClusteringTiming {
 struct OrizuruTiming {
   int channels = 0;                  ///< N
   int k = 0;                         ///< outliers per side
+  int outliers = 0;                  ///< 2k outliers of a token, one a pop
   int unit_inputs = 0;               ///< R
   int unit_levels = 0;               ///< log2(R)
   int layers = 0;                    ///< layers of units, leaves to root
