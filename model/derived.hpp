@@ -107,7 +107,8 @@ struct OrizuruTiming {
   int64_t comparator_instances = 0;
   /// Comparisons for one token: the build, then clog2(N) per pop and side for
   /// Orizuru (1.5N - 2 + 2k log2 N for N a power of two, docs/spec.md section
-  /// 5); N - 1 per output for the baseline.
+  /// 5); N - 1 per output for the k-round baseline; every compare-exchange of
+  /// the sorting network's, once.
   int64_t comparisons_per_token = 0;
 };
 
