@@ -74,9 +74,9 @@ const char* const kTreeModule = R"SV(
 /// Combinational.
 module @MODULE@ #(
   /// Bits counted, 1 .. 65535.
-  parameter int Inputs = 16,
-  /// Bits of the count: $clog2(Inputs + 1) (leave it at that).
-  parameter int Width = $clog2(Inputs + 1)
+  parameter  int Inputs = 16,
+  /// Bits of the count: enough for Inputs set bits.
+  localparam int Width  = $clog2(Inputs + 1)
 ) (
   /// The bits counted.
   input  logic [Inputs-1:0] bits_i,
