@@ -320,17 +320,22 @@ TEST(Derived, WeightStreamBoundIsTheSameEverywhere) {
     EXPECT_NE(params.find(line), std::string::npos) << line;
   }
 
+  // A command's JSON for this config: `program verb --json --rows ...`.
+  const auto command_json = [&](const char* program, const char* verb) {
+    const test::CmdResult r = test::run_command(
+        fmt::format("{} {} --json --rows {} --config {} --set weight_beat_indices=4",
+                    gen::shell_word(std::string(OASIS_BINARY_DIR) + "/" + program), verb, rows,
+                    gen::shell_word(kDefault)));
+    EXPECT_EQ(r.status, 0) << r.out;
+    return nlohmann::json::parse(r.out);
+  };
+
   // oasis-model analyze, as a library and as a command.
   const AnalyticFigures a = analyze(c, int(rows), 4, 1);
   EXPECT_EQ(a.stream_cycles, interval);
   EXPECT_EQ(a.cycles_per_row, interval);
   EXPECT_EQ(a.cycle_lower_bound, bound);
-  const test::CmdResult r = test::run_command(
-      fmt::format("{} analyze --json --rows {} --config {} --set weight_beat_indices=4",
-                  gen::shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-model"), rows,
-                  gen::shell_word(kDefault)));
-  ASSERT_EQ(r.status, 0) << r.out;
-  const auto j = nlohmann::json::parse(r.out);
+  const auto j = command_json("oasis-model", "analyze");
   EXPECT_EQ(j["cycles_per_row"], interval);
   EXPECT_EQ(j["cycle_lower_bound"], bound);
 
@@ -338,12 +343,7 @@ TEST(Derived, WeightStreamBoundIsTheSameEverywhere) {
   const TokenFigures f = token_figures(c, rows);
   EXPECT_EQ(f.row_interval, interval);
   EXPECT_EQ(f.interval_bound, PerfPhase::kWeightStream);
-  const test::CmdResult perf = test::run_command(
-      fmt::format("{} layer --json --rows {} --config {} --set weight_beat_indices=4",
-                  gen::shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-perf"), rows,
-                  gen::shell_word(kDefault)));
-  ASSERT_EQ(perf.status, 0) << perf.out;
-  const auto p = nlohmann::json::parse(perf.out);
+  const auto p = command_json("oasis-perf", "layer");
   EXPECT_EQ(p["phases"]["row_interval"], interval);
   EXPECT_EQ(p["phases"]["interval_bound"], "weight stream");
 
