@@ -366,12 +366,13 @@ class MacLineBaselineBlock final : public Block {
             "multiplies x[bM+i] by C_W[iw] (into {2}), reduces the M products "
             "by a pairwise tree ({3} level(s); {4} tree(s) of {5} inputs), "
             "accumulates the beat sums in beat order in {7} partial sum(s), then "
-            "scales by s_a and s_w and rounds to binary16. {6} register stage(s) per "
-            "floating-point unit{8}. No backpressure: a beat is taken whenever w_valid_i "
-            "is set; y_valid_o is set for one cycle per row.",
+            "scales by s_a and s_w and rounds to binary16. {9} register stage(s) per "
+            "lane multiplier, {6} per other floating-point unit{8}. No backpressure: a beat "
+            "is taken whenever w_valid_i is set; y_valid_o is set for one cycle per row.",
             B, M, f.name(), tm.tree_levels, tm.trees, std::min(M, c.mac_tree_inputs), S, tm.slots,
             tm.operand_stage ? ", and one between the operand multiplexers and the multipliers"
-                             : ""));
+                             : "",
+            tm.lane_stages));
     m.header_localparam("Channels", K, "Channels K of a token and of a weight row.");
     m.header_localparam("Macs", M, "Multiply-accumulates a cycle, M.");
     m.header_localparam("Centroids", d.weight_centroids, "Weight centroids, 2^nW.");
@@ -436,7 +437,10 @@ class MacLineBaselineBlock final : public Block {
                          "and their product."
                        : "Lanes: the beat's activation, the dequantized weight, their product.");
     m << "  logic [Macs*AccBits-1:0] prod;\n  logic [Macs-1:0] prod_p;\n";
-    const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, S);
+    // A lane's multiplier has stages of its own (an exact product needs fewer at a clock
+    // target: MacLineTiming::lane_stages).
+    const int LS = tm.lane_stages;
+    const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, LS, kHalfAB);
     if (mul_cuts.mask != 0) m << "  logic [Macs-1:0] prod_valid;\n";
     if (op_stage) m << "  logic [Macs-1:0] op_lane_valid;\n";
     m << "  for (genvar i = 0; i < Macs; i++) begin : g_lane\n"
@@ -465,7 +469,8 @@ class MacLineBaselineBlock final : public Block {
                 "op_lane_valid[i]", "{x_q, w_q}", "    ");
     }
     chain_unit(m, f, FpOp::kMul, "u_mul", op_stage ? "x_q" : "x", op_stage ? "w_q" : "w",
-               "prod[i*AccBits +: AccBits]", S, op_valid, "prod_valid[i]", "    ", "Macs", kHalfAB);
+               "prod[i*AccBits +: AccBits]", LS, op_valid, "prod_valid[i]", "    ", "Macs",
+               kHalfAB);
     m << fmt::format("    assign prod_p[i] = i < LastLanes || !{};\n  end\n", op_last);
     if (op_stage) {
       m << "  logic unused_op_lane_valid;\n  assign unused_op_lane_valid = ^op_lane_valid;\n";
@@ -480,12 +485,12 @@ class MacLineBaselineBlock final : public Block {
               mul_cuts.mask != 0 ? "prod_valid[i]" : op_valid, "prod[i*AccBits +: AccBits]",
               "mul_lane_valid[i]", "mul_prod[i*AccBits +: AccBits]", "    ");
     m << "  end\n";
-    m << pipe("u_mul_present_pipe", "Macs", std::to_string(S), op_valid, "prod_p", "mul_valid",
+    m << pipe("u_mul_present_pipe", "Macs", std::to_string(LS), op_valid, "prod_p", "mul_valid",
               "mul_present");
     m << "  logic unused_mul_lane_valid;\n  assign unused_mul_lane_valid = ^mul_lane_valid;\n";
     const TreeRoot root =
         tree(m, c, f, S, "lvl", M, "mul_prod", "mul_present", "mul_valid", "Macs");
-    m.pipe_stage("tag", (1 + root.levels) * S, op_valid,
+    m.pipe_stage("tag", LS + root.levels * S, op_valid,
                  {{"sw", 16, op_sw, "HalfBits"}, {"last", 0, op_last}, {"first", 0, op_first}});
     m << "  // The beat's sum; its present bit is always set (lane 0 holds a channel).\n"
          "  logic unused_root;\n";
@@ -522,6 +527,7 @@ class MacLineBaselineBlock final : public Block {
     out.manifest["row_interval_cycles"] = tm.row_interval;
     out.manifest["row_latency_cycles"] = tm.row_latency;
     out.manifest["operand_stage"] = tm.operand_stage;
+    out.manifest["lane_stages"] = tm.lane_stages;
     out.manifest["accumulator"] = f.name();
     drop_unused_tree_level(out, c);
     return out;

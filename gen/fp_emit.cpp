@@ -36,20 +36,24 @@ std::vector<std::pair<string, string>> format_params(const FpParams& f) {
   return {{"ExpBits", f.exp_bits}, {"FracBits", f.frac_bits}};
 }
 
-// A multiplier's parameters: the result's format, then the formats of its binary16 operands
-// where the result's is wider.
+// A multiplier's parameters: the result's format, then the formats of its operands where they
+// are not the result's.
 std::vector<std::pair<string, string>> mul_params(const FpParams& f, const Operands& ops) {
   std::vector<std::pair<string, string>> params = format_params(f);
-  if (f.width == std::to_string(kBinary16Format.width())) return params;
-  const string e = std::to_string(kBinary16Format.exp_bits);
-  const string fr = std::to_string(kBinary16Format.frac_bits);
-  if (ops.a_half) params.insert(params.end(), {{"AExpBits", e}, {"AFracBits", fr}});
-  if (ops.b_half) params.insert(params.end(), {{"BExpBits", e}, {"BFracBits", fr}});
+  const auto operand = [&](const FpFormat& o, const string& prefix) {
+    const string e = std::to_string(o.exp_bits), fr = std::to_string(o.frac_bits);
+    if (o.exp_bits == 0 || (e == f.exp_bits && fr == f.frac_bits)) return;
+    params.insert(params.end(), {{prefix + "ExpBits", e}, {prefix + "FracBits", fr}});
+  };
+  operand(ops.a, "A");
+  operand(ops.b, "B");
   return params;
 }
 
-FpSegments chain_segments(const FpFormat& f, FpOp op) {
-  return op == FpOp::kMul ? fp_mul_segments(f) : fp_add_segments(f);
+FpSegments chain_segments(const FpFormat& f, FpOp op, const Operands& ops = kSameFormat) {
+  if (op != FpOp::kMul) return fp_add_segments(f);
+  const auto format = [&](const FpFormat& o) { return o.exp_bits == 0 ? f : o; };
+  return fp_mul_segments(f, format(ops.a), format(ops.b));
 }
 
 }  // namespace
@@ -80,8 +84,8 @@ void fp_convert(SvModule& m, const FpFormat& in, const FpFormat& out, const stri
   m.op("fp_convert", std::to_string(std::max(in.width(), out.width())), result, count);
 }
 
-FpCuts chain_cuts(const FpFormat& f, FpOp op, int stages) {
-  return place_chain_cuts(chain_segments(f, op), stages);
+FpCuts chain_cuts(const FpFormat& f, FpOp op, int stages, const Operands& ops) {
+  return place_chain_cuts(chain_segments(f, op, ops), stages);
 }
 
 void staged_unit(SvModule& m, const FpFormat& f, FpOp op, const FpCuts& cuts, const string& inst,
@@ -89,7 +93,7 @@ void staged_unit(SvModule& m, const FpFormat& f, FpOp op, const FpCuts& cuts, co
                  const string& valid_i, const string& valid_o, const string& indent,
                  const string& count, const Operands& ops) {
   const bool mul = op == FpOp::kMul;
-  const FpSegments seg = chain_segments(f, op);
+  const FpSegments seg = chain_segments(f, op, ops);
   std::vector<string> stage_fo4;
   for (double d : cuts.stage_fo4) stage_fo4.push_back(fmt::format("{:.0f}", d));
   m << indent
@@ -120,7 +124,7 @@ FpCuts chain_unit(SvModule& m, const FpFormat& f, FpOp op, const string& inst, c
                   const string& b, const string& result, int stages, const string& valid_i,
                   const string& valid_o, const string& indent, const string& count,
                   const Operands& ops) {
-  const FpCuts cuts = chain_cuts(f, op, stages);
+  const FpCuts cuts = chain_cuts(f, op, stages, ops);
   if (cuts.mask == 0) {
     if (op == FpOp::kMul) {
       fp_mul(m, f, inst, a, b, result, indent, count, ops);
@@ -154,7 +158,7 @@ void chain_stage(SvModule& m, const FpFormat& f, FpOp op, const string& inst, co
         fmt::format("{}: {} is not the width of {} ({})", m.name(), width, f.name(), f.width()));
   }
   const string unit = stage + "_unit";
-  const FpCuts cuts = chain_cuts(f, op, stages);
+  const FpCuts cuts = chain_cuts(f, op, stages, ops);
   const string valid = cuts.mask != 0 ? unit + "_valid" : valid_i;
   m << fmt::format("  logic {} {};\n", range(width), unit);
   if (cuts.mask != 0) m << fmt::format("  logic {};\n", valid);

@@ -51,17 +51,17 @@ string pipe(const string& inst, int width, int stages, const string& valid_i, co
 void fp_add(SvModule& m, const FpParams& f, const string& inst, const string& a, const string& b,
             const string& sum, const string& indent = "  ", const string& count = "1",
             bool sub = false);
-/// Which operands of a multiplication are binary16 values where the product is in a wider
-/// format: the unit multiplies their own significands, with no widening before it
-/// (oasis_fp_mul_staged's operand formats; the result is that of the values widened, which is
-/// exact, and multiplied). In a binary16 product both are binary16 anyway.
+/// The formats of a multiplication's operands where they are narrower than the product's
+/// (binary16 values, a PE line's counts): the unit multiplies their own significands, with no
+/// widening before it (oasis_fp_mul_staged's operand formats; the result is that of the values
+/// widened, which is exact, and multiplied). A format of 0 exponent bits: the product's.
 struct Operands {
-  bool a_half = false;
-  bool b_half = false;
+  FpFormat a{};
+  FpFormat b{};
 };
-inline constexpr Operands kSameFormat{false, false};
-inline constexpr Operands kHalfB{false, true};
-inline constexpr Operands kHalfAB{true, true};
+inline constexpr Operands kSameFormat{};
+inline constexpr Operands kHalfB{{}, kBinary16Format};
+inline constexpr Operands kHalfAB{kBinary16Format, kBinary16Format};
 
 /// oasis_fp_mul: prod = a * b in format f, the operands as `ops` says.
 void fp_mul(SvModule& m, const FpParams& f, const string& inst, const string& a, const string& b,
@@ -75,8 +75,9 @@ void fp_convert(SvModule& m, const FpFormat& in, const FpFormat& out, const stri
 enum class FpOp { kAdd, kSub, kMul };
 
 /// Where the `stages` registers of the unit `op` in format f go in a chain
-/// (place_chain_cuts).
-FpCuts chain_cuts(const FpFormat& f, FpOp op, int stages);
+/// (place_chain_cuts); a multiplier's segments are those of its operand formats `ops`
+/// (fp_mul_segments: an exact product's are shorter).
+FpCuts chain_cuts(const FpFormat& f, FpOp op, int stages, const Operands& ops = kSameFormat);
 
 /// oasis_fp_add_staged or oasis_fp_mul_staged in format f with registers at
 /// the places of `cuts` (its output_stages are the caller's), preceded by a

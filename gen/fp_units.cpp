@@ -34,6 +34,7 @@ struct UnitSpec {
   FpFormat out;         ///< result format
   int int_bits = 0;     ///< kFromUint: width of the integer input
   bool b_half = false;  ///< kMul: the second operand is binary16 (a narrower operand)
+  bool a_half = false;  ///< kMul: the first operand is binary16 too
 };
 
 class FpUnit : public Block {
@@ -43,9 +44,14 @@ class FpUnit : public Block {
 
   BlockOutput emit(const Config& c) const override {
     BlockOutput out;
-    const int stages = c.fp_pipeline_stages;
     const FpFormat& in = spec_.in;
     const FpFormat& res = spec_.out;
+    // An exact product takes the stages its own segments need at a clock target, as in the
+    // blocks' chains (product_stages); every other unit fp_pipeline_stages.
+    const bool exact = spec_.op == Op::kMul && exact_product(res, a_format(), b_format());
+    const int stages = exact ? product_stages(c.target_period_fo4, res, a_format(), b_format(),
+                                              c.fp_pipeline_stages)
+                             : c.fp_pipeline_stages;
     std::string what, result;
     std::vector<Port> operands;
     switch (spec_.op) {
@@ -58,10 +64,16 @@ class FpUnit : public Block {
         break;
       case Op::kMul:
         what = fmt::format("IEEE 754 {} multiplier, a_i * b_i", res.name());
-        operands = {{"input", in.width(), "a_i", fmt::format("First operand, {}.", in.name())},
+        operands = {{"input", a_format().width(), "a_i",
+                     fmt::format("First operand, {}.", a_format().name())},
                     {"input", b_format().width(), "b_i",
                      fmt::format("Second operand, {}.", b_format().name())}};
-        if (spec_.b_half) {
+        if (spec_.a_half) {
+          what += fmt::format(
+              " of a_i and b_i {} as they are (the product of the operands "
+              "widened, exact, so the rounding is left out: docs/fp_rtl.md, Exact products)",
+              b_format().name());
+        } else if (spec_.b_half) {
           what += fmt::format(" with b_i {} as it is (the product of b_i widened, exact)",
                               b_format().name());
         }
@@ -80,12 +92,15 @@ class FpUnit : public Block {
         result = "result_o";
         break;
     }
-    SvModule m(module_name(c, name()),
-               fmt::format("{}. One IEEE rounding to nearest even (docs/spec.md section 2). "
-                           "Fixed latency of {} cycle(s) (fp_pipeline_stages): the result of the "
-                           "operands taken with in_valid_i appears with out_valid_o {} cycle(s) "
-                           "later; one operation per cycle, no backpressure (docs/fp_rtl.md).",
-                           what, stages, stages));
+    SvModule m(
+        module_name(c, name()),
+        fmt::format("{}. One IEEE rounding to nearest even (docs/spec.md section 2). "
+                    "Fixed latency of {} cycle(s) ({}): the result of the "
+                    "operands taken with in_valid_i appears with out_valid_o {} cycle(s) "
+                    "later; one operation per cycle, no backpressure (docs/fp_rtl.md).",
+                    what, stages,
+                    exact ? "an exact product's stages at the clock target" : "fp_pipeline_stages",
+                    stages));
     m.ports({{"input", 0, "clk_i", "Clock."},
              {"input", 0, "rst_ni", "Asynchronous reset, active low."},
              {"input", 0, "in_valid_i", "The operands are valid this cycle."}});
@@ -100,7 +115,8 @@ class FpUnit : public Block {
     string core_valid = "in_valid_i";
     if (spec_.op == Op::kAdd || spec_.op == Op::kMul) {
       const bool add = spec_.op == Op::kAdd;
-      const FpSegments seg = add ? fp_add_segments(res) : fp_mul_segments(res);
+      const FpSegments seg =
+          add ? fp_add_segments(res) : fp_mul_segments(res, a_format(), b_format());
       FpCuts cuts = place_cuts(seg, stages);
       if (name() == "fp32_add" && stages > 0 && mutated("fp32_add.register_dropped")) {
         if (cuts.mask != 0) {
@@ -114,7 +130,8 @@ class FpUnit : public Block {
       m << "  logic core_valid;\n\n";
       staged_unit(m, res, add ? FpOp::kAdd : FpOp::kMul, cuts, "u_core", "a_i", "b_i", "sub_i",
                   "result", "in_valid_i", "core_valid", "  ", "1",
-                  spec_.b_half ? kHalfB : kSameFormat);
+                  Operands{spec_.a_half ? kBinary16Format : FpFormat{},
+                           spec_.b_half ? kBinary16Format : FpFormat{}});
       out.manifest["pipeline"] = {{"places", seg.names},
                                   {"segment_fo4", seg.fo4},
                                   {"whole_fo4", seg.whole_fo4},
@@ -155,11 +172,13 @@ class FpUnit : public Block {
     } else {
       out.manifest["operand_format"] = in.name();
     }
+    if (spec_.a_half) out.manifest["first_operand_format"] = a_format().name();
     if (spec_.b_half) out.manifest["second_operand_format"] = b_format().name();
     return out;
   }
 
  private:
+  const FpFormat& a_format() const { return spec_.a_half ? kBinary16Format : spec_.in; }
   const FpFormat& b_format() const { return spec_.b_half ? kBinary16Format : spec_.in; }
 
   UnitSpec spec_;
@@ -178,6 +197,10 @@ OASIS_FP_UNIT(Fp32Add, "fp32_add", Op::kAdd, kBinary32Format, kBinary32Format);
 OASIS_FP_UNIT(Fp32Mul, "fp32_mul", Op::kMul, kBinary32Format, kBinary32Format);
 // The blocks' binary32 multipliers by a binary16 value (the scalings, the LUT entries).
 OASIS_FP_UNIT(Fp32MulFp16, "fp32_mul_fp16", Op::kMul, kBinary32Format, kBinary32Format, 0, true);
+// The binary32 product of two binary16 values (the MAC-line baseline's lanes, the compensation
+// MACs): exact, so the multiplier has no rounding.
+OASIS_FP_UNIT(Fp32MulFp16Fp16, "fp32_mul_fp16_fp16", Op::kMul, kBinary16Format, kBinary32Format, 0,
+              true, true);
 OASIS_FP_UNIT(Fp16ToFp32, "fp16_to_fp32", Op::kConvert, kBinary16Format, kBinary32Format);
 OASIS_FP_UNIT(Fp32ToFp16, "fp32_to_fp16", Op::kConvert, kBinary32Format, kBinary16Format);
 // 32 bits, the model's fp32_from_uint: the rounding path above 2^24 is checked

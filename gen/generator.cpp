@@ -34,13 +34,14 @@ OASIS_REGISTER_MUTATION("fp_round.ties_away",
 void mutate_primitives(std::map<std::string, std::string>& primitives) {
   if (!mutated("fp_round.ties_away")) return;
   std::string& text = primitives.at("oasis_fp_round.sv");
-  const std::string from = "assign round_up = rounded_in[1] & (rounded_in[0] | rounded_in[2]);";
+  const std::string from =
+      "assign round_up = !Exact && rounded_in[1] && (rounded_in[0] || rounded_in[2]);";
   const size_t at = text.find(from);
   if (at == std::string::npos || text.find(from, at + 1) != std::string::npos) {
     throw std::logic_error("fp_round.ties_away: oasis_fp_round.sv has not exactly one '" + from +
                            "'");
   }
-  text.replace(at, from.size(), "assign round_up = rounded_in[1];");
+  text.replace(at, from.size(), "assign round_up = !Exact && rounded_in[1];");
 }
 
 using nlohmann::ordered_json;

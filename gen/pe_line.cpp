@@ -208,18 +208,23 @@ SvFile concat_module(const string& name, const Dims& d) {
 // accumulator.
 SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   const FpFormat& f = d.f();
+  const FpFormat& cf = d.d.count_format;
   const int aw = d.aw(), Tp = d.Tp(), T = d.T, W = d.W(), CH = d.t.chunks, S = d.S;
   SvModule m(name, fmt::format("MAC tree of a PE line: per chunk of T = {} counts, count x L[e] "
                                "in {} ({} multipliers), the pairwise tree of docs/numerics.md "
                                "over them, and the accumulator of {} partial sum(s); {} chunk(s) "
-                               "a row. {} register stage(s) for every unit.",
-                               T, f.name(), Tp, d.t.main_slots, CH, S));
+                               "a row. {} register stage(s) for every multiplier, {} for every "
+                               "adder.",
+                               T, f.name(), Tp, d.t.main_slots, CH, d.t.main_product_stages, S));
   m.header_localparam("Entries", d.E, "LUT entries E.");
   m.header_localparam("ChunkLanes", T, "Counts a chunk carries, T.");
   m.header_localparam("CountBits", W, "Bits of a count.");
   m.header_localparam("ChunkBits", d.t.chunk_bits, "Bits of a chunk number.");
   m.header_localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
   m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
+  m.header_localparam(
+      "CountFpBits", cf.width(),
+      fmt::format("Bits of a count converted for the multipliers ({}).", cf.name()));
   m.ports({kClk,
            kRst,
            {"input", 0, "cnt_valid_i", "A chunk of counts is presented."},
@@ -259,17 +264,18 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
     m << "  logic unused_lut_tail;\n"
          "  assign unused_lut_tail = ^lut_sel[ChunkLanes*HalfBits-1:Lanes*HalfBits];\n";
   }
-  m << "  logic [Lanes*AccBits-1:0] count_a;\n";
-  // A count straight into A, one rounding (exact in binary32; in binary16 the
-  // same as through binary32, which holds every count exactly).
+  m << "  logic [Lanes*CountFpBits-1:0] count_a;\n";
+  // A count into its format (Derived::count_format), one rounding: none when A holds every
+  // count exactly, in the narrowest format that does; else A itself (in binary16 the same
+  // rounding as through binary32, which holds every count exactly).
   m << "  for (genvar t = 0; t < Lanes; t++) begin : g_lane\n";
   m.inst("oasis_fp_from_uint", "u_count",
          {{"n_i", "cnt_data_i[t*CountBits +: CountBits]"},
-          {"result_o", "count_a[t*AccBits +: AccBits]"}},
+          {"result_o", "count_a[t*CountFpBits +: CountFpBits]"}},
          "    ",
          {{"IntBits", "CountBits"},
-          {"ExpBits", std::to_string(f.exp_bits)},
-          {"FracBits", std::to_string(f.frac_bits)}},
+          {"ExpBits", std::to_string(cf.exp_bits)},
+          {"FracBits", std::to_string(cf.frac_bits)}},
          "Lanes");
   m.op("fp_from_uint", W, "count_a", Tp);
   m << "  end\n";
@@ -277,9 +283,10 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
                {{"last", 0, "cnt_last_i"},
                 {"first", 0, "cnt_chunk_i == ChunkBits'(0)"},
                 {"present", Tp, "main_present", "Lanes"},
-                {"count", int64_t(Tp) * aw, "count_a", "Lanes*AccBits"},
+                {"count", int64_t(Tp) * cf.width(), "count_a", "Lanes*CountFpBits"},
                 {"lut", int64_t(Tp) * 16, "lut_sel[Lanes*HalfBits-1:0]", "Lanes*HalfBits"}});
-  const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, S);
+  const Operands ops{cf, kBinary16Format};
+  const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, d.t.main_product_stages, ops);
   const string prod_valid = mul_cuts.mask != 0 ? "prod_valid[0]" : "conv_valid";
   m << "  logic [Lanes*AccBits-1:0] prod;\n";
   if (mul_cuts.mask != 0) {
@@ -288,9 +295,9 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
          "  assign unused_prod_valid = ^prod_valid;\n";
   }
   m << "  for (genvar t = 0; t < Lanes; t++) begin : g_mul\n";
-  chain_unit(m, f, FpOp::kMul, "u_mul", "conv_count[t*AccBits +: AccBits]",
-             "conv_lut[t*HalfBits +: HalfBits]", "prod[t*AccBits +: AccBits]", S, "conv_valid",
-             "prod_valid[t]", "    ", "Lanes", kHalfB);
+  chain_unit(m, f, FpOp::kMul, "u_mul", "conv_count[t*CountFpBits +: CountFpBits]",
+             "conv_lut[t*HalfBits +: HalfBits]", "prod[t*AccBits +: AccBits]",
+             d.t.main_product_stages, "conv_valid", "prod_valid[t]", "    ", "Lanes", ops);
   m << "  end\n";
   std::vector<Field> mul_fields = beside_unit(m, "mul", mul_cuts, "conv_valid",
                                               {{"last", 0, "conv_last"},
@@ -430,11 +437,13 @@ SvFile dequant_module(const string& name, const Dims& d) {
 SvFile comp_module(const Config& c, const string& name, const Dims& d) {
   const FpFormat& f = d.f();
   const int aw = d.aw(), Ci = d.Ci(), S = d.S;
-  SvModule m(name, fmt::format("Compensation MACs of a PE line: {} slot(s) of r x C_W[iw] in {} "
-                               "({} register stage(s)), accumulated by one MAC each in {} "
-                               "partial sum(s) over the row's {} cycle(s), then the pairwise "
-                               "tree over each MAC's partial sums and over the MACs.",
-                               Ci, f.name(), S, d.t.comp_slots, d.t.groups));
+  SvModule m(name,
+             fmt::format("Compensation MACs of a PE line: {} slot(s) of r x C_W[iw] in {} "
+                         "({} register stage(s)), accumulated by one MAC each in {} "
+                         "partial sum(s) over the row's {} cycle(s), then the pairwise "
+                         "tree over each MAC's partial sums and over the MACs ({} register "
+                         "stage(s) an adder).",
+                         Ci, f.name(), d.t.comp_product_stages, d.t.comp_slots, d.t.groups, S));
   m.header_localparam("Slots", Ci, "Compensation MACs in use.");
   m.header_localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
   m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
@@ -451,7 +460,7 @@ SvFile comp_module(const Config& c, const string& name, const Dims& d) {
            {"output", 0, "valid_o", "The row's compensation sum is on sum_o."},
            {"output", 0, "sum_o", "The row's compensation sum.", "AccBits"}});
   m.localparam("Outliers", d.k2(), "Outliers of a token, 2k: MAC m's g-th is j = g*Mc + m.");
-  const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, S);
+  const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, d.t.comp_product_stages, kHalfAB);
   const string prod_valid = mul_cuts.mask != 0 ? "prod_valid[0]" : "issue_i";
   m << "\n  logic [Slots*AccBits-1:0] g_prod;\n";
   if (mul_cuts.mask != 0) {
@@ -461,8 +470,8 @@ SvFile comp_module(const Config& c, const string& name, const Dims& d) {
   }
   m << "  for (genvar m = 0; m < Slots; m++) begin : g_mul\n";
   chain_unit(m, f, FpOp::kMul, "u_mul", "res_i[m*HalfBits +: HalfBits]",
-             "w_i[m*HalfBits +: HalfBits]", "g_prod[m*AccBits +: AccBits]", S, "issue_i",
-             "prod_valid[m]", "    ", "Slots", kHalfAB);
+             "w_i[m*HalfBits +: HalfBits]", "g_prod[m*AccBits +: AccBits]", d.t.comp_product_stages,
+             "issue_i", "prod_valid[m]", "    ", "Slots", kHalfAB);
   m << "  end\n";
   std::vector<Field> cm_fields = beside_unit(
       m, "cm", mul_cuts, "issue_i",
@@ -845,6 +854,9 @@ class PeLineBlock final : public Block {
     out.manifest["row_latency_cycles"] = t.row_latency;
     out.manifest["fifo_depth_rows"] = t.fifo_depth;
     out.manifest["accumulator"] = d.f().name();
+    out.manifest["count_format"] = d.d.count_format.name();
+    out.manifest["main_product_stages"] = t.main_product_stages;
+    out.manifest["compensation_product_stages"] = t.comp_product_stages;
     drop_unused_tree_level(out, c);
     return out;
   }

@@ -160,10 +160,15 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   t.comp_levels = clog2(t.comp_inputs);
   // Count conversion, multiplier, one adder per tree level.
   t.conv_stages = count_conversion_stages(c.target_period_fo4, s);
-  t.main_latency = t.conv_stages + (1 + t.tree_levels) * s;
-  // The gather's register, then the multiplier's S.
+  t.main_product_stages =
+      product_stages(c.target_period_fo4, d.accumulator, d.count_format, d.storage, s);
+  t.main_latency = t.conv_stages + t.main_product_stages + t.tree_levels * s;
+  // The gather's register, then the multiplier's stages; its first stage starts with the
+  // Dequantization Unit's multiplexer over the 2^nW weight centroids.
   t.gather_stages = 1;
-  t.comp_latency = t.gather_stages + s;
+  t.comp_product_stages = product_stages(c.target_period_fo4, d.accumulator, d.storage, d.storage,
+                                         s, select_fo4(c.weight_bits));
+  t.comp_latency = t.gather_stages + t.comp_product_stages;
   const int l = d.accumulator_slots;
   t.main_slots = std::min(l, t.chunks);
   t.main_acc_latency = l == 1 ? 0 : l + clog2(t.main_slots) * s;
@@ -194,10 +199,22 @@ LineTiming pe_line(const Config& c, const Derived& d) {
 
 }  // namespace
 
-std::string FpFormat::name() const { return width() == 16 ? "binary16" : "binary32"; }
+std::string FpFormat::name() const {
+  if (exp_bits == 5 && frac_bits == 10) return "binary16";
+  if (exp_bits == 8 && frac_bits == 23) return "binary32";
+  return "e" + std::to_string(exp_bits) + "m" + std::to_string(frac_bits);
+}
 
 FpFormat accumulator_format(AccumulatorFormat a) {
   return a == AccumulatorFormat::kFp16 ? FpFormat{5, 10} : FpFormat{8, 23};
+}
+
+FpFormat count_format(int count_bits, const FpFormat& accumulator) {
+  if (count_bits > accumulator.frac_bits + 1) return accumulator;
+  // The largest count's top bit is worth 2^(count_bits - 1): the bias must reach it.
+  FpFormat f{2, std::max(1, count_bits - 1)};
+  while ((1 << (f.exp_bits - 1)) - 1 < count_bits - 1) ++f.exp_bits;
+  return f;
 }
 
 int accumulator_slots(const Config& c) { return std::max(1, c.fp_pipeline_stages); }
@@ -214,6 +231,7 @@ Derived derive(const Config& c) {
   d.count_bits = count_width(c.channels);
   d.indices_per_cycle = c.index_counters * c.counter_inputs;
   d.accumulator = accumulator_format(c.accumulator);
+  d.count_format = count_format(d.count_bits, d.accumulator);
   d.accumulator_slots = accumulator_slots(c);
 
   d.row.fill = ceil_div(c.channels, c.weight_beat_indices);
@@ -269,14 +287,15 @@ Derived derive(const Config& c) {
   ml.row_interval = ml.beats;
   ml.beat_bits = index_width(ml.beats);
   ml.slots = std::min(d.accumulator_slots, ml.beats);
-  ml.operand_stage =
-      c.mac_line_operand_stage < 0
-          ? c.target_period_fo4 > 0 &&
-                mac_line_operand_path_fo4(c.weight_bits, ml.beats, d.accumulator, s) >
-                    input_stage_budget_fo4(c.target_period_fo4)
-          : c.mac_line_operand_stage == 1;
-  ml.row_latency = (ml.operand_stage ? 1 : 0) + (1 + ml.tree_levels) * s + d.accumulator_slots +
-                   clog2(ml.slots) * s + 2 * s +
+  ml.lane_stages = product_stages(c.target_period_fo4, d.accumulator, d.storage, d.storage, s);
+  ml.operand_stage = c.mac_line_operand_stage < 0
+                         ? c.target_period_fo4 > 0 &&
+                               mac_line_operand_path_fo4(c.weight_bits, ml.beats, d.accumulator,
+                                                         d.storage, ml.lane_stages) >
+                                   input_stage_budget_fo4(c.target_period_fo4)
+                         : c.mac_line_operand_stage == 1;
+  ml.row_latency = (ml.operand_stage ? 1 : 0) + ml.lane_stages + ml.tree_levels * s +
+                   d.accumulator_slots + clog2(ml.slots) * s + 2 * s +
                    (c.accumulator == AccumulatorFormat::kFp32 ? s : 0);
 
   CoreTiming& co = d.core;
@@ -324,6 +343,7 @@ nlohmann::ordered_json Derived::to_json() const {
   j["outliers"] = outliers;
   j["indices_per_cycle"] = indices_per_cycle;
   j["count_bits"] = count_bits;
+  j["count_format"] = count_format.name();
   j["channel_index_bits"] = channel_bits;
   j["weight_stream_cycles_per_row"] = row.fill;
   j["count_cycles_per_row"] = row.count;

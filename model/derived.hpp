@@ -22,12 +22,21 @@ struct FpFormat {
   int exp_bits = 0;
   int frac_bits = 0;
   int width() const { return 1 + exp_bits + frac_bits; }
-  /// "binary16" or "binary32".
+  /// "binary16" or "binary32"; another format "e<exp_bits>m<frac_bits>".
   std::string name() const;
 };
 
 /// The format an accumulator setting names: binary16 or binary32.
 FpFormat accumulator_format(AccumulatorFormat a);
+
+/// The format the PE line converts its index counts of `count_bits` bits into, before they
+/// multiply the LUT entries (docs/pe_line.md, Main branch): when the accumulation format
+/// `accumulator` holds every count exactly, the narrowest format that does too (the count's
+/// bits less one as its fraction, the fewest exponent bits whose normal range reaches
+/// 2^(count_bits - 1), at least 2), so the conversion never rounds and the multiplier's
+/// significand product is count_bits wide, not the accumulator's; otherwise the accumulator
+/// itself (the conversion rounds, as the model's to_A does).
+FpFormat count_format(int count_bits, const FpFormat& accumulator);
 
 /// L: the partial sums an accumulator keeps (docs/numerics.md, Accumulation),
 /// max(1, fp_pipeline_stages). Its adder has L - 1 registers inside and the
@@ -153,14 +162,21 @@ struct LineTiming {
   /// Registers after the count conversion (cnt_A): S, or with a clock target that the
   /// conversion fits in a stage, 1 (count_conversion_stages).
   int conv_stages = 0;
-  int main_latency = 0;  ///< a chunk's counts to its tree sum: conv_stages + (1 + tree_levels) S
+  /// Registers of the main branch's multipliers (a count in count_format times a binary16 LUT
+  /// entry, in A): S, or with a clock target product_stages (fewer for an exact product).
+  int main_product_stages = 0;
+  /// a chunk's counts to its tree sum: conv_stages + main_product_stages + tree_levels S
+  int main_latency = 0;
   int main_slots = 0;    ///< partial sums the main accumulator uses: min(L, chunks)
   /// The last chunk's tree sum to the row's sum at the main FIFO: 0 with L = 1
   /// (the adder's output); else L, then the tree over the partial sums,
   /// ceil(log2 main_slots) S.
   int main_acc_latency = 0;
   int gather_stages = 0;     ///< registers after the outlier gather's reads: 1
-  int comp_latency = 0;      ///< a group's issue to its products: gather_stages + S
+  /// Registers of a compensation MAC's multiplier (binary16 times binary16, in A): S, or with
+  /// a clock target product_stages (fewer for an exact product).
+  int comp_product_stages = 0;
+  int comp_latency = 0;  ///< a group's issue to its products: gather_stages + comp_product_stages
   int comp_slots = 0;        ///< partial sums a compensation MAC uses: min(L, groups)
   int comp_acc_latency = 0;  ///< the MACs' last products to their partial sums read: L
   /// From the MACs' partial sums read (L cycles after their last products):
@@ -192,7 +208,10 @@ struct MacLineTiming {
   /// A register between the operand multiplexers and the multipliers
   /// (mac_line_operand_stage resolved).
   bool operand_stage = false;
-  /// Last beat taken to y valid: operand_stage + (1 + tree_levels) S + L
+  /// Registers of a lane's multiplier (binary16 times binary16, in A): S, or with a clock
+  /// target product_stages (fewer for an exact product).
+  int lane_stages = 0;
+  /// Last beat taken to y valid: operand_stage + lane_stages + tree_levels S + L
   /// + ceil(log2 slots) S + 2S (+ S for binary32).
   int row_latency = 0;
 };
@@ -233,6 +252,8 @@ struct Derived {
   int outliers = 0;           ///< 2k a token
   int channel_bits = 0;       ///< max(1, clog2(K)): a channel index
   int count_bits = 0;         ///< clog2(K + 1): an index count over a row
+  /// A count as the MAC tree's multipliers take it (count_format)
+  FpFormat count_format;
   int indices_per_cycle = 0;  ///< C * I, one Index Counter beat
   FpFormat accumulator;       ///< the accumulation format A
   int accumulator_slots = 0;  ///< L: partial sums of an accumulator, max(1, S)

@@ -12,7 +12,10 @@ module oasis_fp_from_uint #(
   /// Exponent field width of the result (5: binary16, 8: binary32).
   parameter int ExpBits  = 8,
   /// Fraction field width of the result (10: binary16, 23: binary32).
-  parameter int FracBits = 23
+  parameter int FracBits = 23,
+  /// 1: the whole rounding even where every integer converts exactly (for the proof that the
+  /// exact path gives the same results, verif/unit/test_exact_products.cpp).
+  parameter bit KeepRounding = 1'b0
 ) (
   /// The unsigned integer.
   input  logic [IntBits-1:0]        n_i,
@@ -23,6 +26,9 @@ module oasis_fp_from_uint #(
   localparam int Bias     = (1 << (ExpBits - 1)) - 1;
   localparam int ExpWidth = ((ExpBits > $clog2(IntBits + 1)) ? ExpBits : $clog2(IntBits + 1)) + 2;
 
+  // Every nonzero integer is exact and normal when it fits the significand and its top bit's
+  // exponent, IntBits - 1, fits the format's normal range: no rounding (oasis_fp_round's Exact).
+  localparam bit Exact    = !KeepRounding && IntBits <= FracBits + 1 && IntBits - 1 <= Bias;
   logic [ExpBits+FracBits:0] rounded;
 
   // The rounding without its optional stage.
@@ -33,7 +39,8 @@ module oasis_fp_from_uint #(
     .ExpBits (ExpBits),
     .FracBits(FracBits),
     .SigBits (IntBits),
-    .ExpWidth(ExpWidth)
+    .ExpWidth(ExpWidth),
+    .Exact   (Exact)
   ) u_round (
     .clk_i   (1'b0),
     .rst_ni  (1'b1),

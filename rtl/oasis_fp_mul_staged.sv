@@ -10,7 +10,12 @@
 /// BFracBits; binary16 operands of a binary32 product): the unit then multiplies
 /// the operand's own significand, with no widening before it, and the result is
 /// that of the operand widened to the result's format (exact) and multiplied.
-/// An operand's format is never wider than the result's.
+/// An operand's format is never wider than the result's. When the operands are
+/// narrow enough that every product of finite values is exact and normal in the
+/// result's format (the significands' product fits its significand and the
+/// exponents cannot leave its normal range: binary16 x binary16 in binary32), the
+/// rounding is left out (oasis_fp_round's Exact): the product is normalised and
+/// packed, and place 3 holds the packed result.
 ///
 /// Four places inside the datapath may hold a register stage, bit k of Cuts
 /// for place k (docs/fp_rtl.md, Pipelining):
@@ -34,7 +39,10 @@ module oasis_fp_mul_staged #(
   parameter int AFracBits = FracBits,
   /// Exponent and fraction field widths of the second operand.
   parameter int BExpBits  = ExpBits,
-  parameter int BFracBits = FracBits
+  parameter int BFracBits = FracBits,
+  /// 1: the whole rounding even where every product is exact (for the proof that the exact
+  /// path gives the same results, verif/unit/test_exact_products.cpp).
+  parameter bit KeepRounding = 1'b0
 ) (
   /// Clock (unused when Cuts is 0).
   input  logic                      clk_i,
@@ -65,6 +73,12 @@ module oasis_fp_mul_staged #(
   // The product's top bit is worth 2^(a_exp - ABias + b_exp - BBias + 1): biased in the
   // result's format, a_exp + b_exp - ExpOffset.
   localparam int ExpOffset = ABias + BBias - Bias - 1;
+  // The normalised product's biased exponent lies between the smallest finite operands' with
+  // the most leading zeros (the product of two significands of 1) and the largest ones'.
+  localparam int MinField  = 2 - ExpOffset - (ProdBits - 1);
+  localparam int MaxField  = (1 << AExpBits) - 2 + (1 << BExpBits) - 2 - ExpOffset;
+  localparam bit Exact     = !KeepRounding && ProdBits <= FracBits + 1 && MinField >= 1 &&
+                             MaxField <= (1 << ExpBits) - 2;
   // Beside the datapath: whether the result is a special case, and which, as a
   // code of two bits (none, zero, infinity, NaN) and the result's sign. Each
   // stage carries the three bits, not the result they stand for.
@@ -154,7 +168,8 @@ module oasis_fp_mul_staged #(
     .SigBits (ProdBits),
     .ExpWidth(ExpWidth),
     .Cuts    (Cuts[3:2]),
-    .SideBits(SpecialBits)
+    .SideBits(SpecialBits),
+    .Exact   (Exact)
   ) u_round (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),

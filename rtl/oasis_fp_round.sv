@@ -10,6 +10,12 @@
 /// when it lies at least two places below the last kept bit of the result.
 /// Results below the normal range become subnormal (no flush to zero); results
 /// that round above the largest finite value become infinity.
+/// With Exact the caller guarantees that every result is normal and exact: sig_i
+/// fits the result's hidden and fraction bits (SigBits <= FracBits + 1) and the
+/// normalised exponent, exp_i less the leading zeros of sig_i, lies in
+/// 1 .. 2^ExpBits - 2 (a binary16 x binary16 product in binary32, a narrow
+/// integer). The result is then the normalised value packed: no shift for a
+/// subnormal result, no rounding and no overflow, and none of their logic.
 /// Two places may hold a register stage, bit k of Cuts for place k:
 ///   0: after the normalisation, before the shift for a subnormal result;
 ///   1: after that shift and the rounding decision, before the increment.
@@ -28,7 +34,9 @@ module oasis_fp_round #(
   /// The places holding a register stage, one bit each (see above).
   parameter logic [1:0] Cuts = 2'b00,
   /// Width of side_i, bits.
-  parameter int SideBits = 1
+  parameter int SideBits = 1,
+  /// Every result is normal and exact (see above).
+  parameter bit Exact    = 1'b0
 ) (
   /// Clock (unused when Cuts is 0).
   input  logic                         clk_i,
@@ -158,7 +166,7 @@ module oasis_fp_round #(
     .data_o (cut0_q)
   );
 
-  assign subnormal = (field[FieldBits-1] == 1'b1) || (field == '0);
+  assign subnormal = !Exact && ((field[FieldBits-1] == 1'b1) || (field == '0));
 
   // Subnormal results keep fewer bits: shift right by 1 - field, at most
   // KeepBits places (beyond that every bit is sticky and the result is 0).
@@ -181,11 +189,13 @@ module oasis_fp_round #(
 
   // Round to nearest, ties to even: up when the guard bit is set and either
   // the sticky bit or the last kept bit is.
-  assign round_up = rounded_in[1] & (rounded_in[0] | rounded_in[2]);
+  // An exact result has neither guard nor sticky bit to round by.
+  assign round_up = !Exact && rounded_in[1] && (rounded_in[0] || rounded_in[2]);
 
   // The exponent field of the result before the rounding's carry: a normal result's hidden bit
   // is set and stands for the field itself; a subnormal result's is clear and its field is 0.
-  assign field_out = subnormal ? '0 : FieldBits'(field);
+  // An exact result's field fits ExpBits bits, so the bits above are constant.
+  assign field_out = Exact ? FieldBits'(field[ExpBits-1:0]) : subnormal ? '0 : FieldBits'(field);
 
   // Place 1: the sign, the exponent field, the fraction, the rounding decision and the side
   // data.
@@ -227,7 +237,8 @@ module oasis_fp_round #(
     .carry_o(unused_field_carry)
   );
   // Infinity when the field reaches all ones.
-  assign overflow = frac_carry ? field_out2 >= FieldMax - FieldBits'(1) : field_out2 >= FieldMax;
+  assign overflow = !Exact && (frac_carry ? field_out2 >= FieldMax - FieldBits'(1)
+                                           : field_out2 >= FieldMax);
 
   always_comb begin
     result_o = {sign2, field_rounded, frac};

@@ -44,6 +44,30 @@ FpSegments fp_mul_segments(const FpFormat& f) {
           half ? 66.0 : 85.0};
 }
 
+bool exact_product(const FpFormat& f, const FpFormat& a, const FpFormat& b) {
+  const auto bias = [](const FpFormat& x) { return (1 << (x.exp_bits - 1)) - 1; };
+  const auto max_field = [](const FpFormat& x) { return (1 << x.exp_bits) - 2; };
+  const int prod_bits = a.frac_bits + 1 + b.frac_bits + 1;
+  const int exp_offset = bias(a) + bias(b) - bias(f) - 1;
+  const int min_field = 2 - exp_offset - (prod_bits - 1);
+  return prod_bits <= f.frac_bits + 1 && min_field >= 1 &&
+         max_field(a) + max_field(b) - exp_offset <= max_field(f);
+}
+
+// An exact product's segments, measured like the others (docs/fp_rtl.md, Exact products) on
+// the binary16 x binary16 product in binary32 (the unit block fp32_mul_fp16_fp16): the places
+// are the multiplier's, but after the normalisation there is nothing left to do but pack the
+// product and choose a special result (5.8 FO4 together, measured from place 2 to the
+// output's register). A narrower operand (a PE line's count, 8 x 11 bits) is shorter.
+FpSegments fp_mul_segments(const FpFormat& f, const FpFormat& a, const FpFormat& b) {
+  if (!exact_product(f, a, b)) return fp_mul_segments(f);
+  return {"exact product",
+          {"partial products to carry-save", "add carry-save", "normalise", "pack",
+           "select a special result"},
+          {22, 18, 24, 1, 5},
+          41.0};
+}
+
 double FpCuts::longest_fo4() const {
   double longest = 0;
   for (double d : stage_fo4) longest = std::max(longest, d);
@@ -107,6 +131,18 @@ int fp_stages_for_period(int period_fo4, const FpFormat& format, int max_stages)
     if (fits) return s;
   }
   return max_stages;
+}
+
+int product_stages(int period_fo4, const FpFormat& f, const FpFormat& a, const FpFormat& b,
+                   int stages, double before_fo4) {
+  if (period_fo4 <= 0 || stages == 0) return stages;
+  const FpSegments segments = fp_mul_segments(f, a, b);
+  const double budget = fp_stage_budget_fo4(period_fo4);
+  for (int s = 1; s < stages; ++s) {
+    const FpCuts cuts = place_chain_cuts(segments, s);
+    if (cuts.longest_fo4() <= budget && before_fo4 + cuts.stage_fo4.front() <= budget) return s;
+  }
+  return stages;
 }
 
 int orizuru_levels_for_period(int period_fo4) {
@@ -181,10 +217,13 @@ constexpr double kSelectLevelFo4 = 3.9;
 
 }  // namespace
 
-double mac_line_operand_path_fo4(int weight_bits, int beats, const FpFormat& format, int stages) {
+double select_fo4(int levels) { return kSelectLevelFo4 * levels; }
+
+double mac_line_operand_path_fo4(int weight_bits, int beats, const FpFormat& format,
+                                 const FpFormat& operand, int stages) {
   const int levels = std::max(weight_bits, clog2(beats));
-  return kSelectLevelFo4 * levels +
-         place_chain_cuts(fp_mul_segments(format), stages).stage_fo4.front();
+  return select_fo4(levels) +
+         place_chain_cuts(fp_mul_segments(format, operand, operand), stages).stage_fo4.front();
 }
 
 }  // namespace oasis

@@ -28,6 +28,16 @@ struct FpSegments {
 FpSegments fp_add_segments(const FpFormat& f);
 FpSegments fp_mul_segments(const FpFormat& f);
 
+/// Whether every product of finite values in formats `a` and `b` is exact and normal in `f`:
+/// the significands' product fits f's significand and the normalised exponent cannot leave f's
+/// normal range (docs/fp_rtl.md, Exact products). The multiplier then leaves its rounding out;
+/// rtl/oasis_fp_mul_staged.sv decides by the same rule (its localparam Exact).
+bool exact_product(const FpFormat& f, const FpFormat& a, const FpFormat& b);
+
+/// The segments of a multiplier into `f` of operands in formats `a` and `b`: an exact product's
+/// (the rounding left out) when exact_product, else f's multiplier's.
+FpSegments fp_mul_segments(const FpFormat& f, const FpFormat& a, const FpFormat& b);
+
 /// Where a unit's `stages` registers go: the places inside the unit that
 /// minimize the longest stage (ties: fewer places inside, then later ones),
 /// and the rest after the unit.
@@ -70,6 +80,21 @@ bool fits_period(const FpCuts& cuts, int period_fo4);
 /// fp_stage_budget_fo4; `max_stages` when none does.
 int fp_stages_for_period(int period_fo4, const FpFormat& format, int max_stages);
 
+/// The register stages of a multiplier into `f` of operands in formats `a` and `b` inside a
+/// chain whose units have `stages` (fp_pipeline_stages): with a clock target `period_fo4`
+/// (> 0), the fewest, at least 1 and at most `stages`, with which its stages placed in a chain
+/// (place_chain_cuts of fp_mul_segments(f, a, b)) fit fp_stage_budget_fo4, the first after
+/// `before_fo4` of logic between the operands' registers and the multiplier (a PE line's
+/// Dequantization Unit); else `stages`. An exact product needs fewer than the accumulator's
+/// units; any other the same.
+int product_stages(int period_fo4, const FpFormat& f, const FpFormat& a, const FpFormat& b,
+                   int stages, double before_fo4 = 0);
+
+/// A multiplexer that selects one of 2^levels values, as a tree of `levels` levels, in FO4
+/// (kSelectLevelFo4 a level: the MAC-line baseline's operand multiplexers, a PE line's
+/// Dequantization Unit).
+double select_fo4(int levels);
+
 /// The delay of one level of an Orizuru tree in FO4 (a binary16 order-key
 /// comparison and the winner multiplexers it drives), measured with OpenSTA on
 /// osu018 (docs/orizuru.md, Drain).
@@ -110,8 +135,9 @@ double index_count_path_fo4(int positions, int count_bits);
 /// through the dequantization multiplexer over the 2^weight_bits
 /// codebook entries, or the beat's activation through the multiplexer over the
 /// row's `beats`, whichever has more levels, then the first stage of a
-/// multiplier in `format` with `stages` registers placed in a chain
-/// (place_chain_cuts), which takes the binary16 operands as they are.
-double mac_line_operand_path_fo4(int weight_bits, int beats, const FpFormat& format, int stages);
+/// multiplier in `format` of two operands in `operand` (binary16, taken as they
+/// are) with `stages` registers placed in a chain (place_chain_cuts).
+double mac_line_operand_path_fo4(int weight_bits, int beats, const FpFormat& format,
+                                 const FpFormat& operand, int stages);
 
 }  // namespace oasis

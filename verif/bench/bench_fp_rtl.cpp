@@ -25,9 +25,9 @@ namespace {
 
 using oasis::gen::shell_word;  // the paths in the commands may hold spaces
 
-const std::array<const char*, 8> kBlocks = {"fp16_add",     "fp16_mul",      "fp32_add",
-                                            "fp32_mul",     "fp32_mul_fp16", "fp16_to_fp32",
-                                            "fp32_to_fp16", "uint_to_fp32"};
+const std::array<const char*, 9> kBlocks = {"fp16_add",     "fp16_mul",      "fp32_add",
+                                            "fp32_mul",     "fp32_mul_fp16", "fp32_mul_fp16_fp16",
+                                            "fp16_to_fp32", "fp32_to_fp16",  "uint_to_fp32"};
 
 // Runs a shell command, returns its standard output and sets ok.
 std::string run(const std::string& command, bool& ok) {

@@ -199,25 +199,27 @@ TEST(Derived, KRoundBaselinePops) {
 // a stage from an input port (the default config's binary16 line: 38.6 FO4 at
 // 50 FO4 with three stages, within its 44; 81.6 at 80 with one stage, a whole
 // multiplier, over its 71; the same at 130, within 116); a cycle more of
-// latency, the same rows a cycle. In binary32 the multiplier takes the binary16
-// operands as they are: 100.6 with one stage, within 116 at 130 FO4; at 50 FO4
-// (five stages) the multiplier's first stage, 31, makes 46.6, over 44.
+// latency, the same rows a cycle. In binary32 the product of the binary16 operands
+// is exact (fp_mul_segments of an exact product): 56.6 with one stage, within 116
+// at 130 FO4; at 50 FO4 the lanes take two stages (lane_stages), whose first, 40,
+// makes 55.6, over 44.
 TEST(Derived, MacLineOperandStage) {
   const auto line = [](std::vector<std::string> sets) {
     return derive(load_config(kDefault, sets)).mac_line_baseline;
   };
   const FpFormat half{5, 10};
-  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, 3), 38.6, 1e-9);
-  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, 2), 57.6, 1e-9);
-  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, 1), 81.6, 1e-9);
+  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, half, 3), 38.6, 1e-9);
+  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, half, 2), 57.6, 1e-9);
+  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, half, 1), 81.6, 1e-9);
   EXPECT_NEAR(input_stage_budget_fo4(80), 71, 1e-9);
   EXPECT_FALSE(line({}).operand_stage);
   EXPECT_FALSE(line({"accumulator=fp16", "target_period_fo4=50"}).operand_stage);
   EXPECT_TRUE(line({"accumulator=fp16", "target_period_fo4=80"}).operand_stage);
   EXPECT_FALSE(line({"accumulator=fp16", "target_period_fo4=130"}).operand_stage);
-  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, FpFormat{8, 23}, 1), 100.6, 1e-9);
+  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, FpFormat{8, 23}, half, 1), 56.6, 1e-9);
   EXPECT_FALSE(line({"target_period_fo4=130"}).operand_stage);
-  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, FpFormat{8, 23}, 5), 46.6, 1e-9);
+  EXPECT_EQ(line({"target_period_fo4=50"}).lane_stages, 2);
+  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, FpFormat{8, 23}, half, 2), 55.6, 1e-9);
   EXPECT_TRUE(line({"target_period_fo4=50"}).operand_stage);
   EXPECT_FALSE(line({"target_period_fo4=200"}).operand_stage);
   EXPECT_FALSE(
@@ -249,6 +251,44 @@ TEST(Derived, CountConversionStages) {
   EXPECT_EQ(t50.conv_stages, 1);
   EXPECT_EQ(t50.main_latency, 1 + (1 + t50.tree_levels) * 3);
   EXPECT_EQ(t50.row_latency, 56);
+}
+
+// Exact products (docs/fp_rtl.md): the rule the multiplier's Exact follows, and the stages
+// such a product takes at a clock target: two at 50 FO4 (its first two segments, 22 and 18
+// FO4, fill a 40-FO4 stage), where the binary32 units take five; one at 80 and 130. Without
+// a target, or where the product is not exact, the chain's S. The compensation MACs'
+// multipliers start after the Dequantization Unit's multiplexer (4 levels, 15.6 FO4), so
+// their first stage holds the carry-save tree alone (22): three stages at 50 FO4.
+TEST(Derived, ExactProductsTakeTheirOwnStages) {
+  const FpFormat b16{5, 10}, b32{8, 23}, count{4, 7};
+  EXPECT_TRUE(exact_product(b32, b16, b16));
+  EXPECT_TRUE(exact_product(b32, count, b16));
+  EXPECT_FALSE(exact_product(b16, b16, b16));      // 22 bits into 11
+  EXPECT_FALSE(exact_product(b32, b32, b16));      // 35 bits into 24
+  EXPECT_FALSE(exact_product({6, 23}, b16, b16));  // products below the normal range
+  EXPECT_EQ(product_stages(50, b32, b16, b16, 5), 2);
+  EXPECT_EQ(product_stages(80, b32, b16, b16, 3), 1);
+  EXPECT_EQ(product_stages(0, b32, b16, b16, 3), 3);
+  EXPECT_EQ(product_stages(50, b16, b16, b16, 3), 3);
+  EXPECT_EQ(product_stages(50, b32, b16, b16, 5, select_fo4(4)), 3);
+  EXPECT_EQ(product_stages(80, b32, b16, b16, 3, select_fo4(4)), 1);
+  const auto timing = [](const std::string& config, std::vector<std::string> sets) {
+    return derive(load_config(std::string(OASIS_SOURCE_DIR) + "/configs/" + config, sets));
+  };
+  const Derived t50 = timing("default.json", {"target_period_fo4=50"});
+  EXPECT_EQ(t50.count_format.name(), "e4m7");
+  EXPECT_EQ(t50.pe_line.main_product_stages, 2);
+  EXPECT_EQ(t50.pe_line.comp_product_stages, 3);
+  EXPECT_EQ(t50.mac_line_baseline.lane_stages, 2);
+  EXPECT_EQ(t50.pe_line.main_latency, 1 + 2 + t50.pe_line.tree_levels * 5);
+  EXPECT_EQ(t50.pe_line.comp_latency, 1 + 3);
+  const Derived s3 = timing("default.json", {"fp_pipeline_stages=3"});
+  EXPECT_EQ(s3.pe_line.main_product_stages, 3);
+  EXPECT_EQ(s3.mac_line_baseline.lane_stages, 3);
+  const Derived paper = timing("paper.json", {"target_period_fo4=50"});
+  EXPECT_EQ(paper.count_format.name(), "binary16");
+  EXPECT_EQ(paper.pe_line.main_product_stages, 3);
+  EXPECT_EQ(paper.pe_line.comp_product_stages, 3);
 }
 
 // A pop over more than two cycles: the first part floor(L / C) levels (or
