@@ -222,8 +222,18 @@ double select_fo4(int levels) { return kSelectLevelFo4 * levels; }
 double mac_line_operand_path_fo4(int weight_bits, int beats, const FpFormat& format,
                                  const FpFormat& operand, int stages) {
   const int levels = std::max(weight_bits, clog2(beats));
-  return select_fo4(levels) +
-         place_chain_cuts(fp_mul_segments(format, operand, operand), stages).stage_fo4.front();
+  // The multiplier's first stage as the sum of its segments, also when it spans the whole unit:
+  // from a port, through the multiplexers, abc maps the unit no faster than that (the binary32
+  // line at 80 FO4 with one exact-product stage: 58 FO4 for the multiplier where the unit alone
+  // takes 41, 81 with the multiplexers; docs/synth.md, Baselines).
+  const FpSegments segments = fp_mul_segments(format, operand, operand);
+  const FpCuts cuts = place_chain_cuts(segments, stages);
+  double first = 0;
+  for (int i = 0; i <= segments.places(); ++i) {
+    first += segments.fo4[size_t(i)];
+    if (cuts.mask >> i & 1u) break;
+  }
+  return select_fo4(levels) + first;
 }
 
 }  // namespace oasis

@@ -197,12 +197,13 @@ TEST(Derived, KRoundBaselinePops) {
 // The MAC-line baseline's operand stage: from the clock target when -1, by the
 // delay model's multiplexers and first multiplier stage against the budget of
 // a stage from an input port (the default config's binary16 line: 38.6 FO4 at
-// 50 FO4 with three stages, within its 44; 81.6 at 80 with one stage, a whole
-// multiplier, over its 71; the same at 130, within 116); a cycle more of
-// latency, the same rows a cycle. In binary32 the product of the binary16 operands
-// is exact (fp_mul_segments of an exact product): 56.6 with one stage, within 116
-// at 130 FO4; at 50 FO4 the lanes take two stages (lane_stages), whose first, 40,
-// makes 55.6, over 44.
+// 50 FO4 with three stages, within its 44; 112.6 at 80 with one stage, a whole
+// multiplier counted as the sum of its segments, over its 71; the same at 130,
+// within 116); a cycle more of latency, the same rows a cycle. In binary32 the
+// product of the binary16 operands is exact (fp_mul_segments of an exact
+// product): 85.6 with one stage, within 116 at 130 FO4 but over 71 at 80; at
+// 50 FO4 the lanes take two stages (lane_stages), whose first, 40, makes 55.6,
+// over 44.
 TEST(Derived, MacLineOperandStage) {
   const auto line = [](std::vector<std::string> sets) {
     return derive(load_config(kDefault, sets)).mac_line_baseline;
@@ -210,14 +211,16 @@ TEST(Derived, MacLineOperandStage) {
   const FpFormat half{5, 10};
   EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, half, 3), 38.6, 1e-9);
   EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, half, 2), 57.6, 1e-9);
-  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, half, 1), 81.6, 1e-9);
+  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, half, half, 1), 112.6, 1e-9);
   EXPECT_NEAR(input_stage_budget_fo4(80), 71, 1e-9);
   EXPECT_FALSE(line({}).operand_stage);
   EXPECT_FALSE(line({"accumulator=fp16", "target_period_fo4=50"}).operand_stage);
   EXPECT_TRUE(line({"accumulator=fp16", "target_period_fo4=80"}).operand_stage);
   EXPECT_FALSE(line({"accumulator=fp16", "target_period_fo4=130"}).operand_stage);
-  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, FpFormat{8, 23}, half, 1), 56.6, 1e-9);
+  EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, FpFormat{8, 23}, half, 1), 85.6, 1e-9);
   EXPECT_FALSE(line({"target_period_fo4=130"}).operand_stage);
+  EXPECT_EQ(line({"target_period_fo4=80"}).lane_stages, 1);
+  EXPECT_TRUE(line({"target_period_fo4=80"}).operand_stage);
   EXPECT_EQ(line({"target_period_fo4=50"}).lane_stages, 2);
   EXPECT_NEAR(mac_line_operand_path_fo4(4, 8, FpFormat{8, 23}, half, 2), 55.6, 1e-9);
   EXPECT_TRUE(line({"target_period_fo4=50"}).operand_stage);
