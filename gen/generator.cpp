@@ -16,6 +16,7 @@
 
 #include "gen/block.hpp"
 #include "gen/embedded_rtl.hpp"
+#include "gen/manifest.hpp"
 #include "gen/mutation.hpp"
 #include "gen/sv.hpp"
 
@@ -524,29 +525,21 @@ void check_output_folder(const std::string& out_dir) {
   for (const auto& e : fs::directory_iterator(out)) entries.push_back(e.path());
   if (entries.empty()) return;
   std::sort(entries.begin(), entries.end());
-  nlohmann::json manifest;
-  {
-    std::ifstream in(out / "manifest.json");
-    if (!in) {
-      refuse(fmt::format("holds '{}' and no manifest.json of oasis-gen's",
-                         entries.front().filename().string()));
-    }
-    try {
-      manifest = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception&) {
-      refuse("holds a manifest.json that oasis-gen did not write");
-    }
+  if (!fs::exists(out / "manifest.json", ec)) {
+    refuse(fmt::format("holds '{}' and no manifest.json of oasis-gen's",
+                       entries.front().filename().string()));
   }
-  const bool ours = manifest.is_object() && manifest.contains("generator") &&
-                    manifest["generator"].is_object() &&
-                    manifest["generator"].value("tool", "") == "oasis-gen";
-  if (!ours) {
+  Manifest previous;
+  try {
+    previous = Manifest::read(out / "manifest.json");
+  } catch (const ManifestError&) {
     refuse("holds a manifest.json that oasis-gen did not write");
   }
+  const auto& manifest = previous.json();
   std::set<std::string> listed;
   const bool has_list = manifest.contains("files") && manifest["files"].is_array();
   if (has_list) {
-    for (const auto& f : manifest["files"]) {
+    for (const auto& f : manifest.at("files")) {
       if (f.is_string()) listed.insert(f.get<std::string>());
     }
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gen/generator.hpp"
+#include "gen/manifest.hpp"
 #include "gen/mutation.hpp"
 #include "gen/query.hpp"
 #include "gen/replay_tb.hpp"
@@ -67,9 +68,9 @@ int oasis::commands::oasis_gen(int argc, char** argv) {
   if (!replay.empty()) {
     try {
       std::fputs(
-          oasis::gen::replay_testbench(oasis::gen::read_json_file(replay[0]), replay[1]).c_str(),
+          oasis::gen::replay_testbench(oasis::gen::Manifest::read(replay[0]), replay[1]).c_str(),
           stdout);
-    } catch (const oasis::gen::QueryError& e) {
+    } catch (const oasis::gen::ManifestError& e) {
       std::fprintf(stderr, "oasis-gen: --replay-tb: %s\n", e.what());
       return 2;
     }

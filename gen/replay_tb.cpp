@@ -6,13 +6,9 @@
 #include <map>
 #include <vector>
 
-#include "gen/query.hpp"
-
 namespace oasis::gen {
 
 namespace {
-
-using nlohmann::ordered_json;
 
 struct TbPort {
   bool input;
@@ -24,17 +20,15 @@ std::string packed_dims(int width) { return width > 1 ? fmt::format("[{}:0] ", w
 
 }  // namespace
 
-std::string replay_testbench(const ordered_json& manifest, const std::string& block) {
-  const std::string top = query(manifest, "blocks." + block + ".top").get<std::string>();
-  const ordered_json& list = query(manifest, "blocks." + block + ".ports");
+std::string replay_testbench(const Manifest& manifest, const std::string& block) {
+  const std::string top = manifest.top(block);
   // The recorded ports: every port but the clock, in the manifest's order (the
   // Verilator testbench's port list comes from the same entry, sim/vltest).
   std::vector<TbPort> ports;
   bool clocked = false, has_rst = false;
   std::map<std::string, TbPort> by_name;
-  for (const auto& p : list) {
-    const TbPort t{p.at("direction").get<std::string>() == "input", p.at("name").get<std::string>(),
-                   p.at("width").get<int>()};
+  for (const ManifestPort& p : manifest.ports(block)) {
+    const TbPort t{p.direction == "input", p.name, int(p.width)};
     if (t.name == "clk_i") {
       clocked = true;
       continue;

@@ -5,8 +5,9 @@
 // records its vector file by.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
+
+#include "gen/manifest.hpp"
 
 namespace oasis::gen {
 
@@ -15,8 +16,8 @@ namespace oasis::gen {
 /// these ports), drives the inputs of each line, waits `Settle` time units
 /// (a parameter, 1 by default: a gate-level netlist with delays wants more),
 /// compares every output under the X rule of docs/icarus.md, clocks, and
-/// prints one PASS or FAIL line. Throws QueryError when the manifest has no
+/// prints one PASS or FAIL line. Throws ManifestError when the manifest has no
 /// such block or no ports for it.
-std::string replay_testbench(const nlohmann::ordered_json& manifest, const std::string& block);
+std::string replay_testbench(const Manifest& manifest, const std::string& block);
 
 }  // namespace oasis::gen

@@ -51,7 +51,7 @@ struct Options : CommonOptions {
 
 BlockJob make_job(const Variant& v, const std::string& block, const std::string& label,
                   const std::vector<std::string>& blackbox_blocks = {}) {
-  const json& m = block_manifest(v, block);
+  const json& m = v.manifest.block(block);
   BlockJob job;
   job.label = label;
   job.top = m.at("top").get<std::string>();
@@ -74,7 +74,7 @@ BlockJob make_job(const Variant& v, const std::string& block, const std::string&
     }
   }
   for (const auto& b : blackbox_blocks) {
-    const std::string top = block_manifest(v, b).at("top").get<std::string>();
+    const std::string top = v.manifest.top(b);
     job.blackboxes.push_back(top);
     // Parts and buffers inside a black box are measured with it, not here.
     std::vector<std::string> inside;
@@ -476,7 +476,7 @@ int sweep(const Options& o, const std::vector<std::string>& only, const fs::path
       const double min_period_fo4 = r["timing"]["min_period"].get<double>() / mt.fo4;
       rows.push_back({{"block", p.block},
                       {"target_fo4", t},
-                      {"fp_pipeline_stages", mt.full.manifest["config"]["fp_pipeline_stages"]},
+                      {"fp_pipeline_stages", mt.full.manifest.config().at("fp_pipeline_stages")},
                       {"area_um2", r["area_um2"]["total"]},
                       {"critical_path_fo4", std::round(path_fo4 * 10) / 10},
                       {"min_period_fo4", std::round(min_period_fo4 * 10) / 10},
@@ -563,7 +563,7 @@ int run(int argc, char** argv) {
 
   ReportInputs in;
   in.config = config.name;
-  in.config_json = full.manifest["config"];
+  in.config_json = full.manifest.config();
   in.library = m.tech.lib.name;
   in.liberty = o.liberty;
   in.tools = m.versions;
@@ -576,7 +576,7 @@ int run(int argc, char** argv) {
   in.nand2_area = m.tech.lib.cell(m.tech.nand2).area;
   in.sram_um2_per_bit = o.sram_um2_per_bit;
   in.blocks = results;
-  in.manifest = full.manifest["blocks"];
+  in.manifest = full.manifest.json().at("blocks");
   in.max_channels = o.max_channels;
   write_report(in, out, o.plots);
   std::printf("ppa: wrote %s and %s\n", (out / "ppa.md").string().c_str(),

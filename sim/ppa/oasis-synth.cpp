@@ -81,7 +81,7 @@ json figures_json(const GenericFigures& f) {
 json measure(const Run& run, const fs::path& out, const std::string& tool, int i, int n) {
   GenericJob job;
   job.label = run.label;
-  job.top = block_manifest(run.variant, run.block).at("top").get<std::string>();
+  job.top = run.variant.manifest.top(run.block);
   job.rtl_dir = run.variant.dir;
   job.sources = block_sources(run.variant, run.block);
   uint64_t h = fnv1a(tool + "\n" + generic_script(job));
@@ -248,7 +248,7 @@ int run(int argc, char** argv) {
   }
   // Blocks in the manifest's order.
   json ordered = json::object();
-  for (const auto& [name, b] : full.manifest.at("blocks").items()) {
+  for (const std::string& name : full.manifest.blocks()) {
     if (blocks.contains(name)) ordered[name] = blocks[name];
   }
   json core;

@@ -87,20 +87,14 @@ Variant generate_variant(const std::string& config_path, const std::vector<std::
     if (fs::exists(p) && read_text(p) == text) continue;
     write_text(p, text);
   }
-  v.manifest = json::parse(files.at("manifest.json"));
+  v.manifest = gen::Manifest::parse(files.at("manifest.json"), (v.dir / "manifest.json").string());
   return v;
 }
 
-const json& block_manifest(const Variant& v, const std::string& block) {
-  const json& b = v.manifest.at("blocks");
-  if (!b.contains(block)) throw std::logic_error("no block " + block + " in " + v.dir.string());
-  return b.at(block);
-}
-
 double figure(const Variant& v, const std::string& block, const std::string& key) {
-  const json& b = block_manifest(v, block);
+  const json& b = v.manifest.block(block);
   if (b.contains(key) && b.at(key).is_number()) return b.at(key).get<double>();
-  const json& c = v.manifest.at("config");
+  const json& c = v.manifest.config();
   if (c.contains(key) && c.at(key).is_number()) return c.at(key).get<double>();
   throw std::logic_error(fmt::format("no figure '{}' for block {} in {}", key, block,
                                      (v.dir / "manifest.json").string()));
@@ -131,10 +125,9 @@ std::vector<std::string> selected_blocks(const std::string& list) {
   return only;
 }
 
-std::vector<std::string> measuring_order(const json& manifest,
+std::vector<std::string> measuring_order(const gen::Manifest& manifest,
                                          const std::vector<std::string>& only) {
-  std::vector<std::string> blocks;
-  for (const auto& [name, b] : manifest.at("blocks").items()) blocks.push_back(name);
+  const std::vector<std::string> blocks = manifest.blocks();
   std::vector<std::string> order;
   for (const char* b : {"pe_line", "mac_line_baseline", "orizuru", "topk_sort_baseline",
                         "topk_baseline", "index_counter_array"}) {
@@ -155,7 +148,7 @@ std::optional<Slice> slice_plan(const std::string& block, const Variant& full) {
   // One and two MAC trees a cycle at the PE line's row interval.
   if (block == "mac_line_baseline") {
     const int ri = int(figure(full, "pe_line", "row_interval_cycles"));
-    const int t = int(full.manifest["config"]["mac_tree_inputs"].get<int>());
+    const int t = int(full.manifest.number("config", "mac_tree_inputs"));
     return Slice{"channels", t * ri, 2 * t * ri, "macs_per_cycle", "macs_per_cycle"};
   }
   if (block == "topk_baseline") return Slice{"channels", 128, 256, "comparators", "channels"};
@@ -181,7 +174,7 @@ std::vector<PlannedBlock> plan_runs(const std::string& config_path,
                                     const std::vector<std::string>& overrides, const fs::path& root,
                                     const Variant& full, const std::vector<std::string>& blocks,
                                     bool large) {
-  const int wb = full.manifest["config"]["weight_beat_indices"].get<int>();
+  const int wb = int(full.manifest.number("config", "weight_beat_indices"));
   std::vector<PlannedBlock> plan;
   for (const auto& b : blocks) {
     PlannedBlock p;

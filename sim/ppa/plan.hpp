@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "gen/manifest.hpp"
+
 namespace oasis::ppa {
 
 /// FNV-1a over `s`, continuing from `h`: the keys under which a block's
@@ -29,7 +31,7 @@ struct Variant {
   std::string tag;                ///< "full" or "<key>_<value>"
   std::vector<std::string> sets;  ///< the key=value settings on top of the config
   std::filesystem::path dir;      ///< the generated folder
-  nlohmann::ordered_json manifest;
+  gen::Manifest manifest;
 };
 
 /// Generates the config with `overrides` and `sets` into root/tag, leaving a
@@ -40,8 +42,6 @@ Variant generate_variant(const std::string& config_path, const std::vector<std::
                          const std::filesystem::path& root, const std::string& tag,
                          const std::vector<std::string>& sets);
 
-/// A block's manifest entry (std::logic_error if the variant has none).
-const nlohmann::ordered_json& block_manifest(const Variant& v, const std::string& block);
 /// A number of a block's manifest entry, or of the config.
 double figure(const Variant& v, const std::string& block, const std::string& key);
 /// The files of a generated block's file list `<dir>/<block>.f`, relative to `dir`, in order
@@ -81,7 +81,7 @@ std::vector<std::string> selected_blocks(const std::string& list);
 /// The blocks of a manifest in measuring order: the compared blocks first,
 /// so that a long run gives the comparisons early, then the rest; only those
 /// in `only` unless it is empty.
-std::vector<std::string> measuring_order(const nlohmann::ordered_json& manifest,
+std::vector<std::string> measuring_order(const gen::Manifest& manifest,
                                          const std::vector<std::string>& only = {});
 
 /// Two smaller sizes of a block: `key` set to v1 and v2 (v2 == 0: one run,

@@ -127,7 +127,7 @@ int bench_orizuru(int argc, char** argv) {
          "orizuru_unit_inputs=16", fmt::format("weight_beat_indices={}", std::min(n, 64)),
          fmt::format("clustering_lanes={}", std::min(n, 4))});
     for (const std::string block : {"orizuru", "topk_baseline"}) {
-      const std::string top = block_manifest(v, block).at("top").get<std::string>();
+      const std::string top = v.manifest.top(block);
       // Yosys runs in the size's folder on relative paths: its tee takes no quoted path
       // (docs/paths.md).
       std::string sources;

@@ -25,13 +25,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "gen/generator.hpp"
+#include "gen/manifest.hpp"
 #include "model/config.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/run.hpp"
@@ -43,24 +43,23 @@ namespace oasis_flowcheck_command {
 using namespace oasis;
 using namespace oasis::ppa;
 namespace fs = std::filesystem;
-using json = nlohmann::ordered_json;
 
 using flow::Failure;
 
 // Elaborates each block's Icarus command file from `elsewhere`, a folder that is not the
 // generated one, so that a path relative to the working folder would fail. Returns how many.
-int elaborate(const fs::path& rtl, const json& blocks, const std::set<std::string>& skip,
+int elaborate(const fs::path& rtl, const gen::Manifest& manifest, const std::set<std::string>& skip,
               const fs::path& elsewhere) {
   fs::create_directories(elsewhere);
   setenv("OASIS_RTL", rtl.c_str(), 1);
   int n = 0;
-  for (const auto& [block, entry] : blocks.items()) {
+  for (const std::string& block : manifest.blocks()) {
     if (skip.count(block)) continue;
     const fs::path cmd = rtl / (block + ".icarus.cmd");
     if (!fs::exists(cmd)) throw Failure(fmt::format("no Icarus command file {}", cmd.string()));
     const fs::path log = rtl.parent_path() / fmt::format("iverilog_{}.log", block);
     fs::remove(log);
-    const std::string top = entry.at("top").get<std::string>();
+    const std::string top = manifest.top(block);
     if (run_tool({"iverilog", "-g2012", "-s", top, "-o", block + ".vvp", "-c", cmd.string()}, log,
                  elsewhere) != 0) {
       std::fprintf(stderr, "%s", tail(log, 20).c_str());
@@ -96,8 +95,8 @@ std::set<std::string> keys(const YAML::Node& node) {
 
 // Every way the FuseSoC core description of `rtl` differs from the blocks' file lists and
 // tops in `manifest`.
-std::vector<std::string> check_core(const fs::path& rtl, const json& manifest) {
-  const std::string name = manifest.at("config").at("name").get<std::string>();
+std::vector<std::string> check_core(const fs::path& rtl, const gen::Manifest& manifest) {
+  const std::string name = manifest.config_name();
   const fs::path path = rtl / fmt::format("oasis_{}.core", name);
   const std::string text = read_text(path);
   std::vector<std::string> errors;
@@ -112,9 +111,8 @@ std::vector<std::string> check_core(const fs::path& rtl, const json& manifest) {
   if (!std::regex_match(core_name, std::regex("[a-z0-9_]+:[a-z0-9_]+:[a-z0-9_]+:[0-9.]+"))) {
     errors.push_back(fmt::format("name '{}' is not vendor:library:name:version", core_name));
   }
-  const json& blocks = manifest.at("blocks");
-  std::set<std::string> block_names;
-  for (const auto& [block, entry] : blocks.items()) block_names.insert(block);
+  const std::vector<std::string> blocks = manifest.blocks();
+  const std::set<std::string> block_names(blocks.begin(), blocks.end());
   const YAML::Node filesets = core["filesets"];
   if (keys(filesets) != block_names) {
     errors.push_back(fmt::format("filesets {} are not the blocks {}", keys(filesets), block_names));
@@ -147,12 +145,12 @@ std::vector<std::string> check_core(const fs::path& rtl, const json& manifest) {
   }
   for (const auto& [target, block] : expected) {
     const YAML::Node t = targets[target];
-    if (!t || !blocks.contains(block)) continue;
+    if (!t || !manifest.has_block(block)) continue;
     if (strings(t["filesets"]) != std::vector<std::string>{block}) {
       errors.push_back(fmt::format("target {}: filesets {}, expected [{}]", target,
                                    strings(t["filesets"]), block));
     }
-    const std::string top = blocks.at(block).at("top").get<std::string>();
+    const std::string top = manifest.top(block);
     if (scalar(t["toplevel"]) != top) {
       errors.push_back(
           fmt::format("target {}: toplevel '{}', expected {}", target, scalar(t["toplevel"]), top));
@@ -202,10 +200,10 @@ int run(int argc, char** argv) {
   const fs::path rtl = out / "rtl";
   request.out_dir = rtl.string();
   const auto files = gen::render(load_config(config, sets), request);
-  const json manifest = json::parse(files.at("manifest.json"));
+  const gen::Manifest manifest = gen::Manifest::parse(files.at("manifest.json"), rtl.string());
   const std::set<std::string> skip(no_elaborate.begin(), no_elaborate.end());
   for (const auto& b : skip) {
-    if (!manifest.at("blocks").contains(b)) {
+    if (!manifest.has_block(b)) {
       throw UsageError(fmt::format("--no-elaborate {}: no such block in config {}", b, config));
     }
   }
@@ -214,7 +212,7 @@ int run(int argc, char** argv) {
   fs::create_directories(rtl);
   for (const auto& [name, text] : files) write_text(rtl / name, text);
 
-  const int n = elaborate(rtl, manifest.at("blocks"), skip, out / "elsewhere");
+  const int n = elaborate(rtl, manifest, skip, out / "elsewhere");
   if (n == 0) throw Failure(fmt::format("no block elaborated in {}", rtl.string()));
   const std::vector<std::string> errors = check_core(rtl, manifest);
   for (const auto& e : errors) std::fprintf(stderr, "oasis-flowcheck: %s\n", e.c_str());
@@ -224,8 +222,7 @@ int run(int argc, char** argv) {
   std::printf(
       "flowcheck: oasis_%s.core: %zu filesets, %zu targets match the file lists and "
       "tops\n",
-      manifest.at("config").at("name").get<std::string>().c_str(), manifest.at("blocks").size(),
-      manifest.at("blocks").size() + 2);
+      manifest.config_name().c_str(), manifest.blocks().size(), manifest.blocks().size() + 2);
   const std::string skipped = skip.empty() ? "none" : fmt::format("{}", fmt::join(skip, " "));
   std::printf("flowcheck: %d Icarus command files elaborate (%s; not elaborated: %s)\n", n,
               label.c_str(), skipped.c_str());

@@ -174,7 +174,7 @@ int run(int argc, char** argv) {
   if (cycles <= 0) throw Failure("the Verilator run recorded no cycle");
   const fs::path sv = work / "replay_tb.sv";
   write_text(sv,
-             gen::replay_testbench(json::parse(read_text(out / "rtl" / "manifest.json")), o.block));
+             gen::replay_testbench(gen::Manifest::read(out / "rtl" / "manifest.json"), o.block));
 
   // 3. Compile and run. Icarus 11 prints "sorry" notes for constructs it handles in a simpler
   // way (the sensitivity of always_comb to part-selects, unique case): they are in

@@ -23,7 +23,6 @@
 #include <functional>
 #include <map>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
 #include <set>
@@ -33,6 +32,7 @@
 #include <vector>
 
 #include "gen/generator.hpp"
+#include "gen/manifest.hpp"
 #include "model/config.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/run.hpp"
@@ -44,7 +44,6 @@ namespace oasis_prove_command {
 using namespace oasis;
 using namespace oasis::ppa;
 namespace fs = std::filesystem;
-using json = nlohmann::ordered_json;
 
 // ---------------------------------------------------------------------------- configs
 
@@ -190,27 +189,16 @@ class Context {
     return s;
   }
 
-  const json& manifest(const std::string& cfg) {
+  const gen::Manifest& manifest(const std::string& cfg) {
     auto it = manifests_.find(cfg);
     if (it == manifests_.end()) {
-      const fs::path p = out_ / "rtl" / cfg / "manifest.json";
-      it = manifests_.emplace(cfg, json::parse(read_text(p))).first;
+      it = manifests_.emplace(cfg, gen::Manifest::read(out_ / "rtl" / cfg / "manifest.json")).first;
     }
     return it->second;
   }
   // A scalar of the manifest: "config.KEY", "derived.KEY" or "BLOCK.KEY".
   long figure(const std::string& cfg, const std::string& section, const std::string& key) {
-    const json& m = manifest(cfg);
-    const json& s =
-        (section == "config" || section == "derived") ? m.at(section) : m.at("blocks").at(section);
-    if (!s.contains(key) || !s.at(key).is_number_integer()) {
-      throw std::runtime_error(
-          fmt::format("the manifest of config {} has no integer {}.{}", cfg, section, key));
-    }
-    return s.at(key).get<long>();
-  }
-  std::string text(const std::string& cfg, const std::string& key) {
-    return manifest(cfg).at(key).get<std::string>();
+    return long(manifest(cfg).number(section, key));
   }
 
   // A generated RTL folder: as a script names it (relative to the proof's folder) and on disk.
@@ -253,12 +241,12 @@ class Context {
   // -D and the generator's behavioural macro when `form` is behavioural, else nothing.
   std::string form_defines(const std::string& cfg, const std::string& form) {
     if (form != "behavioural") return "";
-    return " -D" + text(cfg, "behavioural_macro");
+    return " -D" + manifest(cfg).behavioural_macro();
   }
 
  private:
   fs::path source_, out_, dir_;
-  std::map<std::string, json> manifests_;
+  std::map<std::string, gen::Manifest> manifests_;
 };
 
 // Yosys command lines shared by the proofs. The design read with -sv, wrappers and

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "gen/generator.hpp"
+#include "gen/manifest.hpp"
 #include "model/config.hpp"
 #include "sim/ppa/generic.hpp"
 #include "sim/ppa/plan.hpp"
@@ -49,13 +50,13 @@ using flow::Failure;
 // flattened, to <rtl>.yosys/stat_<block>.json.
 void check_blocks(const fs::path& rtl, const std::vector<std::string>& blocks, bool ports,
                   bool stat = false) {
-  const json manifest = json::parse(read_text(rtl / "manifest.json"));
+  const gen::Manifest manifest = gen::Manifest::read(rtl / "manifest.json");
   const fs::path logs = rtl.string() + ".yosys";
   fs::create_directories(logs);
   fs::remove(logs / "rtl");
   fs::create_directory_symlink(rtl, logs / "rtl");
   for (const auto& block : blocks) {
-    const std::string top = manifest.at("blocks").at(block).at("top").get<std::string>();
+    const std::string top = manifest.top(block);
     const fs::path log = logs / fmt::format("yosys_{}.log", block);
     const std::string script = fmt::format("yosys_{}.ys", block);
     const std::string stat_text = fmt::format("stat_{}.txt", block);
@@ -118,12 +119,16 @@ int run(int argc, char** argv) {
     if (!fs::exists(rtl / "manifest.json")) {
       throw UsageError(fmt::format("--rtl {}: no manifest.json of oasis-gen there", rtl_arg));
     }
-    const json manifest = json::parse(read_text(rtl / "manifest.json"));
-    if (blocks.empty()) {
-      for (const auto& [name, b] : manifest.at("blocks").items()) blocks.push_back(name);
-    }
+    const gen::Manifest manifest = [&] {
+      try {
+        return gen::Manifest::read(rtl / "manifest.json");
+      } catch (const gen::ManifestError& e) {
+        throw UsageError(fmt::format("--rtl {}: {}", rtl_arg, e.what()));
+      }
+    }();
+    if (blocks.empty()) blocks = manifest.blocks();
     for (const auto& b : blocks) {
-      if (!manifest.at("blocks").contains(b)) {
+      if (!manifest.has_block(b)) {
         throw UsageError(fmt::format("--rtl {}: no block '{}'", rtl_arg, b));
       }
     }
@@ -142,7 +147,7 @@ int run(int argc, char** argv) {
   const fs::path out = fs::absolute(build) / "yosys" / block / label / "rtl";
   request.out_dir = out.string();
   const auto files = gen::render(load_config(config, sets), request);
-  if (!json::parse(files.at("manifest.json")).at("blocks").contains(block)) {
+  if (!gen::Manifest::parse(files.at("manifest.json"), out.string()).has_block(block)) {
     throw UsageError(fmt::format("no block '{}' in config {}", block, config));
   }
   // The folder is this command's own: start afresh.

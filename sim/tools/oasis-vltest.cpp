@@ -53,6 +53,7 @@
 #include <vector>
 
 #include "gen/generator.hpp"
+#include "gen/manifest.hpp"
 #include "gen/mutation.hpp"
 #include "model/config.hpp"
 #include "sim/ppa/plan.hpp"
@@ -245,15 +246,6 @@ void synthesize(const Options& o, const fs::path& out, const std::string& top, b
   }
 }
 
-// The block's figures through its manifest.
-struct Manifest {
-  json m;
-  long number(const std::string& section, const std::string& key) const {
-    const json& s = section == "config" ? m.at("config") : m.at("blocks").at(section);
-    return s.at(key).get<long>();
-  }
-};
-
 int run(int argc, char** argv) {
   int status = 0;
   Options o = parse(argc, argv, status);
@@ -284,9 +276,9 @@ int run(int argc, char** argv) {
   // BUILD/vl/<block>/<label>).
   fs::remove(out / "source");
   fs::create_directory_symlink(root, out / "source");
-  const Manifest man{json::parse(read_text(out / "rtl" / "manifest.json"))};
-  const std::string name = man.m.at("config").at("name").get<std::string>();
-  const std::string top = man.m.at("blocks").at(o.block).at("top").get<std::string>();
+  const gen::Manifest man = gen::Manifest::read(out / "rtl" / "manifest.json");
+  const std::string name = man.config_name();
+  const std::string top = man.top(o.block);
   std::vector<std::string> sources = {"-F", "../rtl/" + o.block + ".f"};
   std::vector<std::string> lint = {"-Wall"};
   if (o.netlist) {
@@ -316,7 +308,7 @@ int run(int argc, char** argv) {
   }
   std::vector<std::string> defines;
   if (o.behavioural == 1) {
-    defines = {"-D" + man.m.at("behavioural_macro").get<std::string>(), "-fno-dfg"};
+    defines = {"-D" + man.behavioural_macro(), "-fno-dfg"};
   }
   // Hierarchical verilation, automatic for a large core. Verilator 5.006's hierarchical build
   // writes the sources' absolute paths into its makefile, which make cannot take when they
@@ -344,7 +336,7 @@ int run(int argc, char** argv) {
     // Each module the block's manifest lists as a part more than once (the core's PE line) is
     // a hierarchical block, verilated once.
     std::map<std::string, int> uses;
-    const json& block = man.m.at("blocks").at(o.block);
+    const json& block = man.block(o.block);
     if (block.contains("parts")) {
       for (const auto& p : block.at("parts")) ++uses[p.at("module").get<std::string>()];
     }

@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "gen/manifest.hpp"
 #include "tools/commands.hpp"
 
 namespace portcheck_command {
@@ -35,10 +36,6 @@ struct PortInfo {
   std::string direction;  ///< "input", "output" or "inout"
   size_t width = 0;
 };
-
-bool is_manifest(const ordered_json& doc) {
-  return doc.is_object() && doc.contains("blocks") && doc.contains("generator");
-}
 
 ordered_json read_json(const std::string& path) {
   std::ifstream in(path);
@@ -52,29 +49,23 @@ ordered_json read_json(const std::string& path) {
 
 // The top module of `block` in the manifest at `path`.
 std::string block_top(const std::string& path, const std::string& block) {
-  const ordered_json doc = read_json(path);
-  if (!is_manifest(doc)) {
+  ordered_json doc = read_json(path);
+  if (!oasis::gen::Manifest::is_manifest(doc)) {
     throw std::runtime_error(fmt::format("--block: {} is not an oasis-gen manifest", path));
   }
-  if (!doc.at("blocks").contains(block)) {
-    throw std::runtime_error(fmt::format("{} has no block {}", path, block));
-  }
-  return doc.at("blocks").at(block).at("top").get<std::string>();
+  return oasis::gen::Manifest::from_json(std::move(doc), path).top(block);
 }
 
 // The ports of `top` in `path`, in the file's order.
 std::vector<PortInfo> read_ports(const std::string& path, const std::string& top) {
-  const ordered_json doc = read_json(path);
+  ordered_json doc = read_json(path);
   std::vector<PortInfo> ports;
-  if (is_manifest(doc)) {
-    for (const auto& [block, b] : doc.at("blocks").items()) {
-      if (b.value("top", "") != top) continue;
-      if (!b.contains("ports")) {
-        throw std::runtime_error(fmt::format("{}: block {} lists no ports", path, block));
-      }
-      for (const auto& p : b.at("ports")) {
-        ports.push_back({p.at("name").get<std::string>(), p.at("direction").get<std::string>(),
-                         p.at("width").get<size_t>()});
+  if (oasis::gen::Manifest::is_manifest(doc)) {
+    const oasis::gen::Manifest manifest = oasis::gen::Manifest::from_json(std::move(doc), path);
+    for (const std::string& block : manifest.blocks()) {
+      if (manifest.top(block) != top) continue;
+      for (const oasis::gen::ManifestPort& p : manifest.ports(block)) {
+        ports.push_back({p.name, p.direction, size_t(p.width)});
       }
       return ports;
     }

@@ -70,15 +70,12 @@ Options Options::parse(std::string block, int argc, char** argv) {
     }
   }
   if (o.manifest_path.empty()) usage_error(o.block, "--manifest is required");
-  std::ifstream in(o.manifest_path);
-  if (!in) usage_error(o.block, fmt::format("cannot read manifest '{}'", o.manifest_path));
   try {
-    o.manifest = nlohmann::json::parse(in);
-  } catch (const std::exception& e) {
-    usage_error(o.block,
-                fmt::format("manifest '{}' is not valid JSON: {}", o.manifest_path, e.what()));
+    o.manifest = gen::Manifest::read(o.manifest_path);
+    if (o.label.empty()) o.label = o.manifest.config_name();
+  } catch (const gen::ManifestError& e) {
+    usage_error(o.block, e.what());
   }
-  if (o.label.empty()) o.label = o.manifest.at("config").at("name").get<std::string>();
   o.trace_path =
       std::filesystem::absolute(fmt::format("{}_{}_seed{}.vcd", o.block, o.label, o.seed)).string();
   // Written only by a build with Verilator's --coverage; the default is Verilator's own name.
@@ -88,10 +85,12 @@ Options Options::parse(std::string block, int argc, char** argv) {
 }
 
 long long Options::param(const std::string& key) const {
-  if (manifest.at("config").contains(key)) return manifest["config"][key].get<long long>();
-  if (manifest.at("derived").contains(key)) return manifest["derived"][key].get<long long>();
-  const auto& b = manifest.at("blocks").at(block);
-  if (b.contains(key)) return b[key].get<long long>();
+  try {
+    if (const auto v = manifest.figure(block, key)) return *v;
+  } catch (const gen::ManifestError& e) {
+    fmt::print(stderr, "{}_tb: {}\n", block, e.what());
+    std::exit(2);
+  }
   fmt::print(stderr, "{}_tb: manifest has no parameter '{}'\n", block, key);
   std::exit(2);
 }

@@ -36,6 +36,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "gen/manifest.hpp"
 #include "port_bits.hpp"
 
 #if __has_include("Vdut_ports.hpp")
@@ -50,7 +51,7 @@ struct Options {
   std::string block;          ///< block under test, for messages
   std::string label;          ///< config label (the sweep's name for it)
   std::string manifest_path;  ///< the generated manifest.json
-  nlohmann::json manifest;    ///< its contents
+  gen::Manifest manifest;     ///< its contents
   uint64_t seed = 1;
   uint64_t vectors = 0;     ///< random vectors to run; 0 = the testbench's default
   bool exhaustive = false;  ///< run the exhaustive stimulus where there is one
@@ -68,6 +69,8 @@ struct Options {
   static Options parse(std::string block, int argc, char** argv);
   /// A derived parameter or config field from the manifest, as an integer.
   long long param(const std::string& key) const;
+  /// The config the design was generated from, as oasis::parse_config reads it.
+  nlohmann::json config_json() const { return nlohmann::json(manifest.config()); }
 };
 
 /// Compares and counts. Every mismatch prints one line with the block,

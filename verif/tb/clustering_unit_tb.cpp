@@ -42,8 +42,7 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse("clustering_unit", argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   auto& dut = h.dut();
-  const oasis::Config config =
-      oasis::parse_config(options.manifest.at("config"), options.manifest_path);
+  const oasis::Config config = oasis::parse_config(options.config_json(), options.manifest_path);
   const int lanes = config.clustering_lanes;
   const int na = config.act_bits;
   const int nbounds = (1 << na) - 1;

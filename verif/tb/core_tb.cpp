@@ -63,8 +63,7 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse("core", argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   auto& dut = h.dut();
-  const oasis::Config config =
-      oasis::parse_config(options.manifest.at("config"), options.manifest_path);
+  const oasis::Config config = oasis::parse_config(options.config_json(), options.manifest_path);
   const int K = config.channels, P = config.pe_lines;
   const int nA = config.act_bits, nW = config.weight_bits;
   const int Wb = config.weight_beat_indices;

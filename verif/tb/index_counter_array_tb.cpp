@@ -36,8 +36,7 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse("index_counter_array", argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   auto& dut = h.dut();
-  const oasis::Config config =
-      oasis::parse_config(options.manifest.at("config"), options.manifest_path);
+  const oasis::Config config = oasis::parse_config(options.config_json(), options.manifest_path);
   const oasis::Derived derived = oasis::derive(config);
   const int b = derived.concat_index_bits;
   const int entries = derived.lut_entries;

@@ -37,8 +37,7 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse("mac_line_baseline", argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   auto& dut = h.dut();
-  const oasis::Config config =
-      oasis::parse_config(options.manifest.at("config"), options.manifest_path);
+  const oasis::Config config = oasis::parse_config(options.config_json(), options.manifest_path);
   const int K = config.channels;
   const int nW = config.weight_bits;
   const oasis::Accumulator acc(config.accumulator);

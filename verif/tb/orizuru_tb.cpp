@@ -59,8 +59,7 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse(kBlock, argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   auto& dut = h.dut();
-  const oasis::Config config =
-      oasis::parse_config(options.manifest.at("config"), options.manifest_path);
+  const oasis::Config config = oasis::parse_config(options.config_json(), options.manifest_path);
   const oasis::Derived derived = oasis::derive(config);
   const oasis::OrizuruTiming t = OASIS_TOPK_SORT       ? derived.topk_sort_baseline
                                  : OASIS_TOPK_BASELINE ? derived.topk_baseline

@@ -43,8 +43,7 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse("pe_line", argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   auto& dut = h.dut();
-  const oasis::Config config =
-      oasis::parse_config(options.manifest.at("config"), options.manifest_path);
+  const oasis::Config config = oasis::parse_config(options.config_json(), options.manifest_path);
   const int K = config.channels;
   const int nA = config.act_bits, nW = config.weight_bits;
   const oasis::Derived derived = oasis::derive(config);

@@ -12,8 +12,8 @@
 
 namespace {
 
-oasis::Config config_of(const nlohmann::json& manifest) {
-  return oasis::parse_config(manifest.at("config"), "manifest");
+oasis::Config config_of(const oasis::tb::Options& options) {
+  return oasis::parse_config(options.config_json(), options.manifest_path);
 }
 
 }  // namespace
@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse("regfile", argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   auto& dut = h.dut();
-  const oasis::Config config = config_of(options.manifest);
+  const oasis::Config config = config_of(options);
   oasis::RegFileModel model(config);
   using oasis::tb::get_bits;
 

@@ -147,7 +147,8 @@ TEST_F(QueryCli, BadInputExitsTwoWithOneMessageOnStderr) {
 // the Verilator recorder writes for them (every port but the clock, in the
 // manifest's order), one expected value per output, the X rule's qualifier.
 TEST(ReplayTb, FollowsTheManifestsPorts) {
-  const ordered_json m = ordered_json::parse(R"({"blocks": {"x": {"top": "oasis_t_x", "ports": [
+  const Manifest m = Manifest::parse(R"({"generator": {"tool": "oasis-gen"}, "config": {},
+    "derived": {}, "blocks": {"x": {"top": "oasis_t_x", "ports": [
       {"name": "clk_i", "direction": "input", "width": 1},
       {"name": "rst_ni", "direction": "input", "width": 1},
       {"name": "in_data_i", "direction": "input", "width": 8},
@@ -155,7 +156,8 @@ TEST(ReplayTb, FollowsTheManifestsPorts) {
       {"name": "out_data_o", "direction": "output", "width": 4}]},
     "y": {"top": "oasis_t_y", "ports": [
       {"name": "a_i", "direction": "input", "width": 16},
-      {"name": "lt_o", "direction": "output", "width": 1}]}}})");
+      {"name": "lt_o", "direction": "output", "width": 1}]}}})",
+                                     "test");
   const std::string x = replay_testbench(m, "x");
   EXPECT_NE(x.find("if (line != \"# ports: in:rst_ni:1 in:in_data_i:8 out:out_valid_o:1 "
                    "out:out_data_o:4\\n\")"),
@@ -176,7 +178,7 @@ TEST(ReplayTb, FollowsTheManifestsPorts) {
   const std::string y = replay_testbench(m, "y");
   EXPECT_EQ(y.find("clk_i"), std::string::npos) << y;
   EXPECT_NE(y.find("armed = 1'b1;"), std::string::npos);
-  EXPECT_THROW(replay_testbench(m, "nosuch"), QueryError);
+  EXPECT_THROW(replay_testbench(m, "nosuch"), ManifestError);
 }
 
 }  // namespace
