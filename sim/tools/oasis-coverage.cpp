@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
@@ -38,38 +39,37 @@ using namespace oasis;
 using namespace oasis::ppa;
 namespace fs = std::filesystem;
 
-// One line of a sweep: `label config [key=value]... [-- testbench arguments]`; the words
-// yosys=regress and ctest=regress say where a check runs and are no config keys.
+// One run of a sweep, as the build's configure step read it (verif/CMakeLists.txt writes every
+// line of sim/sweeps/ to <build>/sweeps.json; the format is parsed there alone).
 struct SweepRun {
   std::string block, label, config;
   std::vector<std::string> sets, tb_args;
 };
 
-std::vector<SweepRun> read_sweep(const fs::path& file, const std::string& block) {
-  std::vector<SweepRun> runs;
-  std::istringstream in(read_text(file));
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::istringstream words(line);
-    std::vector<std::string> w;
-    for (std::string word; words >> word;) w.push_back(word);
-    if (w.empty() || w[0][0] == '#') continue;
-    if (w.size() < 2) {
-      throw UsageError(fmt::format("{}: '{}' has no config", file.string(), line));
-    }
-    SweepRun r{block, w[0], w[1], {}, {}};
-    bool dashes = false;
-    for (size_t i = 2; i < w.size(); ++i) {
-      if (dashes) {
-        r.tb_args.push_back(w[i]);
-      } else if (w[i] == "--") {
-        dashes = true;
-      } else if (w[i] != "yosys=regress" && w[i] != "ctest=regress") {
-        r.sets.push_back(w[i]);
-      }
-    }
-    runs.push_back(std::move(r));
+// The make test sweeps' plain runs (kind verilator: sim/sweeps/<block>.txt) of `only`'s blocks
+// (every block when empty), in the build's order.
+std::vector<SweepRun> read_sweeps(const fs::path& build, const std::vector<std::string>& only) {
+  const fs::path file = build / "sweeps.json";
+  if (!fs::exists(file)) {
+    throw UsageError(fmt::format("no {}: configure the build first (make build)", file.string()));
   }
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(read_text(file));
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("{}: not JSON: {}", file.string(), e.what()));
+  }
+  std::vector<SweepRun> runs;
+  for (const auto& r : doc) {
+    if (r.at("kind") != "verilator") continue;
+    const std::string block = r.at("block").get<std::string>();
+    if (!only.empty() && std::find(only.begin(), only.end(), block) == only.end()) continue;
+    runs.push_back({block, r.at("label").get<std::string>(), r.at("config").get<std::string>(),
+                    r.at("sets").get<std::vector<std::string>>(),
+                    r.at("tb_args").get<std::vector<std::string>>()});
+  }
+  std::stable_sort(runs.begin(), runs.end(),
+                   [](const SweepRun& a, const SweepRun& b) { return a.block < b.block; });
   return runs;
 }
 
@@ -98,26 +98,15 @@ int run(int argc, char** argv) {
   if (find_program("verilator_coverage").empty()) {
     throw UsageError("verilator_coverage is not installed (it comes with verilator)");
   }
+  const fs::path build = fs::canonical(build_arg);
+  const std::vector<SweepRun> runs = read_sweeps(build, only);
   for (const auto& b : only) {
-    if (!fs::exists(root / "sim" / "sweeps" / (b + ".txt"))) {
+    if (std::none_of(runs.begin(), runs.end(), [&](const SweepRun& r) { return r.block == b; })) {
       throw UsageError(fmt::format("no sweep sim/sweeps/{}.txt for block '{}'", b, b));
     }
   }
-  std::vector<fs::path> sweeps;
-  for (const auto& e : fs::directory_iterator(root / "sim" / "sweeps")) {
-    const std::string stem = e.path().stem().string();
-    if (e.path().extension() != ".txt" || stem.find('.') != std::string::npos) continue;
-    if (!only.empty() && std::find(only.begin(), only.end(), stem) == only.end()) continue;
-    sweeps.push_back(e.path());
-  }
-  std::sort(sweeps.begin(), sweeps.end());
-  std::vector<SweepRun> runs;
-  for (const auto& s : sweeps) {
-    for (auto& r : read_sweep(s, s.stem().string())) runs.push_back(std::move(r));
-  }
   if (runs.empty()) throw UsageError("no runs found in sim/sweeps/");
 
-  const fs::path build = fs::canonical(build_arg);
   const fs::path out = build / "coverage";
   fs::remove_all(out);
   for (const char* d : {"runs", "blocks", "annotate"}) fs::create_directories(out / d);
