@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/derived.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "model/config.hpp"
@@ -202,18 +204,22 @@ LineTiming pe_line(const Config& c, const Derived& d) {
 std::string FpFormat::name() const {
   if (exp_bits == 5 && frac_bits == 10) return "binary16";
   if (exp_bits == 8 && frac_bits == 23) return "binary32";
-  return "e" + std::to_string(exp_bits) + "m" + std::to_string(frac_bits);
+  return fmt::format("e{}m{}", exp_bits, frac_bits);
 }
 
 FpFormat accumulator_format(AccumulatorFormat a) {
   return a == AccumulatorFormat::kFp16 ? FpFormat{5, 10} : FpFormat{8, 23};
 }
 
+bool holds_integers(const FpFormat& f, int bits) {
+  return bits <= f.frac_bits + 1 && bits - 1 <= (1 << (f.exp_bits - 1)) - 1;
+}
+
 FpFormat count_format(int count_bits, const FpFormat& accumulator) {
-  if (count_bits > accumulator.frac_bits + 1) return accumulator;
+  if (!holds_integers(accumulator, count_bits)) return accumulator;
   // The largest count's top bit is worth 2^(count_bits - 1): the bias must reach it.
   FpFormat f{2, std::max(1, count_bits - 1)};
-  while ((1 << (f.exp_bits - 1)) - 1 < count_bits - 1) ++f.exp_bits;
+  while (!holds_integers(f, count_bits)) ++f.exp_bits;
   return f;
 }
 

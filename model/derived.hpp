@@ -29,6 +29,12 @@ struct FpFormat {
 /// The format an accumulator setting names: binary16 or binary32.
 FpFormat accumulator_format(AccumulatorFormat a);
 
+/// Whether format `f` holds every unsigned integer of `bits` bits exactly, as a normal number:
+/// its significand holds the bits (bits <= frac_bits + 1) and its exponent reaches the top bit
+/// (bits - 1 <= bias). The conversion into it then never rounds (rtl/oasis_fp_from_uint.sv's
+/// Exact is this rule).
+bool holds_integers(const FpFormat& f, int bits);
+
 /// The format the PE line converts its index counts of `count_bits` bits into, before they
 /// multiply the LUT entries (docs/pe_line.md, Main branch): when the accumulation format
 /// `accumulator` holds every count exactly, the narrowest format that does too (the count's

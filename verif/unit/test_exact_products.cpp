@@ -12,11 +12,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "gen/generator.hpp"
 #include "model/config.hpp"
 #include "model/derived.hpp"
+#include "model/perf/fp_delay.hpp"
 #include "verif/unit/run_command.hpp"
 #include "verif/unit/test_support.hpp"
 
@@ -124,6 +127,83 @@ TEST_F(ExactProducts, ACountIntoItsFormat) {
       prove(fmt::format("-chparam Convert 1 -chparam IntBits {} {} -chparam Off 1", d.count_bits,
                         format_params("", d.count_format)));
   EXPECT_NE(wrong.status, 0) << wrong.out;
+}
+
+// The rule is written twice: in C++ (exact_product, which gives an exact multiplier its own
+// delay and stage count, and holds_integers, by which count_format picks a format a count
+// converts into exactly) and in the units' SystemVerilog (the localparam Exact of
+// oasis_fp_mul_staged and oasis_fp_from_uint). Icarus elaborates the units over a grid of formats
+// that passes and fails each of the rule's conditions, and prints each instance's Exact; the two
+// must agree.
+TEST_F(ExactProducts, TheModelsRuleIsTheRtls) {
+  const std::vector<FpFormat> outputs = {{8, 23}, {6, 23}, {5, 10}, {7, 14}};
+  const std::vector<FpFormat> operands = {{5, 10}, {4, 7}, {2, 1}, {3, 2},
+                                          {5, 12}, {8, 4}, {6, 5}, {8, 23}};
+  struct Case {
+    FpFormat f, a, b;
+    int bits;  // a conversion's integer bits; 0 for a product
+  };
+  std::vector<Case> cases;
+  for (const FpFormat& f : outputs) {
+    for (const FpFormat& a : operands) {
+      for (const FpFormat& b : {FpFormat{5, 10}, FpFormat{8, 4}, FpFormat{2, 1}}) {
+        cases.push_back({f, a, b, 0});
+      }
+    }
+  }
+  // Each count width into the format count_format picks (exact), into binary16 (exact up to
+  // 11 bits) and into e3m10, whose exponent reaches 2^3 only (exact up to 4 bits).
+  for (int bits = 1; bits <= 26; ++bits) {
+    for (const FpFormat& f : {count_format(bits, {8, 23}), FpFormat{5, 10}, FpFormat{3, 10}}) {
+      cases.push_back({f, {}, {}, bits});
+    }
+  }
+  std::string sv = "module rule;\n";
+  std::string show;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    const int width = c.f.exp_bits + c.f.frac_bits + 1;
+    if (c.bits == 0) {
+      sv += fmt::format(
+          "  logic v{0};\n  logic [{1}:0] p{0};\n"
+          "  oasis_fp_mul_staged #(.ExpBits({2}), .FracBits({3}), .AExpBits({4}), .AFracBits({5}),"
+          " .BExpBits({6}), .BFracBits({7}))\n"
+          "    u{0} (.clk_i(1'b0), .rst_ni(1'b1), .valid_i(1'b0), .a_i({8}'(0)), .b_i({9}'(0)),"
+          " .valid_o(v{0}), .prod_o(p{0}));\n",
+          i, width - 1, c.f.exp_bits, c.f.frac_bits, c.a.exp_bits, c.a.frac_bits, c.b.exp_bits,
+          c.b.frac_bits, c.a.exp_bits + c.a.frac_bits + 1, c.b.exp_bits + c.b.frac_bits + 1);
+    } else {
+      sv += fmt::format(
+          "  logic [{1}:0] p{0};\n"
+          "  oasis_fp_from_uint #(.IntBits({2}), .ExpBits({3}), .FracBits({4}))\n"
+          "    u{0} (.n_i({2}'(0)), .result_o(p{0}));\n",
+          i, width - 1, c.bits, c.f.exp_bits, c.f.frac_bits);
+    }
+    show += fmt::format("    $display(\"{} %0d\", u{}.Exact);\n", i, i);
+  }
+  sv += "  initial begin\n" + show + "  end\nendmodule\n";
+  std::ofstream(dir_ / "rule.sv", std::ios::binary) << sv;
+  const test::CmdResult r = test::run_command(fmt::format(
+      "cd {} && iverilog -g2012 -o rule.vvp {} rule.sv 2>/dev/null && vvp -n rule.vvp 2>&1",
+      gen::shell_word(dir_.string()), sources_));
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::istringstream lines(r.out);
+  size_t seen = 0, exact = 0;
+  for (size_t i, e; lines >> i >> e;) {
+    ASSERT_LT(i, cases.size());
+    const Case& c = cases[i];
+    const bool model = c.bits == 0 ? exact_product(c.f, c.a, c.b) : holds_integers(c.f, c.bits);
+    EXPECT_EQ(e, size_t(model)) << (c.bits == 0 ? fmt::format("{} x {} into {}", c.a.name(),
+                                                              c.b.name(), c.f.name())
+                                                : fmt::format("a {}-bit count into {}", c.bits,
+                                                              c.f.name()));
+    ++seen;
+    exact += e;
+  }
+  EXPECT_EQ(seen, cases.size()) << r.out;
+  // The grid holds both outcomes.
+  EXPECT_GT(exact, 0u);
+  EXPECT_LT(exact, seen);
 }
 
 // The narrowest exact format, at the edges of the exponent's rule; a count the accumulator
