@@ -12,6 +12,7 @@
 #include <string>
 
 #include "gen/generator.hpp"
+#include "gen/manifest.hpp"
 #include "gen/query.hpp"
 #include "gen/replay_tb.hpp"
 #include "model/config.hpp"
@@ -141,6 +142,54 @@ TEST_F(QueryCli, BadInputExitsTwoWithOneMessageOnStderr) {
     EXPECT_TRUE(r.out.starts_with(c.message)) << r.out;
     EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
   }
+}
+
+// The commands' and testbenches' typed reader (gen/manifest.hpp): the generated manifest reads
+// back whole; a file that is not oasis-gen's, and a block or figure it lacks, give one message
+// naming the file and what is there.
+TEST(Manifest, ReadsTheGeneratedOneAndNamesWhatIsMissing) {
+  const auto files = render(load_config(std::string(OASIS_SOURCE_DIR) + "/configs/default.json"),
+                            {"configs/default.json", {}, "x"});
+  const Manifest m = Manifest::parse(files.at("manifest.json"), "x/manifest.json");
+  EXPECT_EQ(m.config_name(), "default");
+  EXPECT_EQ(m.blocks().front(), "clustering_unit");
+  EXPECT_TRUE(m.has_block("core"));
+  EXPECT_EQ(m.top("comparator"), "oasis_default_comparator");
+  ASSERT_FALSE(m.ports("comparator").empty());
+  EXPECT_EQ(m.ports("comparator").front().name, "a_i");
+  EXPECT_EQ(m.ports("comparator").front().width, 16);
+  EXPECT_EQ(m.number("config", "channels"), 128);
+  // A figure: the config's first, then the derived figures, then the block's; a flag as 0 or 1.
+  EXPECT_EQ(m.figure("pe_line", "channels"), 128);
+  EXPECT_EQ(m.figure("pe_line", "lut_entries"), m.number("derived", "lut_entries"));
+  EXPECT_EQ(m.figure("pe_line", "row_interval_cycles"), m.number("pe_line", "row_interval_cycles"));
+  EXPECT_EQ(m.figure("pe_line", "no_such_figure"), std::nullopt);
+  const auto message = [&](const auto& call) -> std::string {
+    try {
+      call();
+    } catch (const ManifestError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_EQ(message([&] { m.block("nosuch"); })
+                .rfind("x/manifest.json: no block 'nosuch'; its "
+                       "blocks: clustering_unit, comparator",
+                       0),
+            0u);
+  EXPECT_EQ(message([&] { m.number("config", "name"); }),
+            "x/manifest.json: no integer config.name");
+  EXPECT_EQ(message([&] { Manifest::parse("{", "f.json"); }).rfind("f.json: not JSON", 0), 0u);
+  EXPECT_EQ(
+      message([&] {
+        Manifest::parse(R"({"generator": {"tool": "other"}, "config": {}, "derived": {},
+                            "blocks": {}})",
+                        "f.json");
+      }),
+      "f.json: not a manifest of oasis-gen (an object with generator.tool \"oasis-gen\", config, "
+      "derived and blocks)");
+  EXPECT_EQ(message([&] { Manifest::read("/nonexistent/manifest.json"); }),
+            "cannot read /nonexistent/manifest.json");
 }
 
 // The Icarus replay testbench (sim/icarus) from a block's ports: the header
