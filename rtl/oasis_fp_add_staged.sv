@@ -64,12 +64,12 @@ module oasis_fp_add_staged #(
   localparam int Stage2Bits = SpecialBits + 1 + ExpBits + SumBits;
 
   // --- before place 0: classify, order by magnitude, exponent difference
-  logic [Width-1:0]     b_eff, op_big, op_small;
+  logic [Width-1:0]     b_eff;
   logic                 a_nan, b_nan, a_inf, b_inf, a_zero, b_zero;
-  logic                 a_is_big, eff_sub0;
-  logic [ExpBits-1:0]   big_exp0, small_exp, exp_diff;
-  logic [DiffBits-1:0]  shift0;
-  logic [FracBits:0]    big_sig0, small_sig0;
+  logic                 a_is_big, eff_sub0, big_sign0;
+  logic [ExpBits-1:0]   a_exp, b_exp, big_exp0, diff_ab, diff_ba;
+  logic [DiffBits-1:0]  shift_ab, shift_ba, shift0;
+  logic [FracBits:0]    a_sig, b_sig, big_sig0, small_sig0;
   logic [SpecialBits-1:0] special0;
 
   assign b_eff = {b_i[Width-1] ^ sub_i, b_i[Width-2:0]};
@@ -91,24 +91,28 @@ module oasis_fp_add_staged #(
     .sum_o(mag_diff), .carry_o(a_is_big)
   );
   assign unused_mag_diff = ^mag_diff;
-  assign op_big   = a_is_big ? a_i : b_eff;
-  assign op_small = a_is_big ? b_eff : a_i;
-  assign eff_sub0 = op_big[Width-1] != op_small[Width-1];
+  // The signs differ whichever operand is the larger.
+  assign eff_sub0  = a_i[Width-1] != b_eff[Width-1];
+  assign big_sign0 = a_is_big ? a_i[Width-1] : b_eff[Width-1];
 
   // Subnormals have exponent 1 and no hidden bit.
-  assign big_exp0   = (op_big[Width-2:FracBits] == '0) ? ExpBits'(1) : op_big[Width-2:FracBits];
-  assign small_exp  = (op_small[Width-2:FracBits] == '0) ? ExpBits'(1)
-                                                         : op_small[Width-2:FracBits];
-  assign big_sig0   = {op_big[Width-2:FracBits] != '0, op_big[FracBits-1:0]};
-  assign small_sig0 = {op_small[Width-2:FracBits] != '0, op_small[FracBits-1:0]};
-  assign exp_diff   = big_exp0 - small_exp;
+  assign a_exp = (a_i[Width-2:FracBits] == '0) ? ExpBits'(1) : a_i[Width-2:FracBits];
+  assign b_exp = (b_i[Width-2:FracBits] == '0) ? ExpBits'(1) : b_i[Width-2:FracBits];
+  assign a_sig = {a_i[Width-2:FracBits] != '0, a_i[FracBits-1:0]};
+  assign b_sig = {b_i[Width-2:FracBits] != '0, b_i[FracBits-1:0]};
 
-  always_comb begin
-    shift0 = DiffBits'(AlignBits);
-    if (exp_diff < ExpBits'(AlignBits)) begin
-      shift0 = DiffBits'(exp_diff);
-    end
-  end
+  // The exponent difference both ways and its alignment shift (at most AlignBits), beside the
+  // comparison rather than after it: the larger magnitude has the larger exponent, so the
+  // comparison only picks one (the other, negative, is never read).
+  assign diff_ab = a_exp - b_exp;
+  assign diff_ba = b_exp - a_exp;
+  assign shift_ab = (diff_ab < ExpBits'(AlignBits)) ? DiffBits'(diff_ab) : DiffBits'(AlignBits);
+  assign shift_ba = (diff_ba < ExpBits'(AlignBits)) ? DiffBits'(diff_ba) : DiffBits'(AlignBits);
+
+  assign big_exp0   = a_is_big ? a_exp : b_exp;
+  assign big_sig0   = a_is_big ? a_sig : b_sig;
+  assign small_sig0 = a_is_big ? b_sig : a_sig;
+  assign shift0     = a_is_big ? shift_ab : shift_ba;
 
   // The special cases, in IEEE's order; an exact cancellation is found after
   // the addition.
@@ -135,7 +139,7 @@ module oasis_fp_add_staged #(
   logic [FracBits:0]     big_sig1, small_sig1;
   logic [DiffBits-1:0]   shift1;
 
-  assign s0_d = {special0, op_big[Width-1], eff_sub0, big_exp0, big_sig0, small_sig0, shift0};
+  assign s0_d = {special0, big_sign0, eff_sub0, big_exp0, big_sig0, small_sig0, shift0};
   oasis_fp_pipe #(.Width(Stage0Bits), .Stages(Cuts[0] ? 1 : 0)) u_cut0 (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .valid_i(valid_i), .data_i(s0_d), .valid_o(valid1), .data_o(s0_q)

@@ -30,9 +30,9 @@ FpSegments fp_add_segments(const FpFormat& f) {
   return {half ? "binary16 adder" : "binary32 adder",
           {"order by magnitude", "align", "add significands", "normalise",
            "shift and decide the rounding", "increment and pack"},
-          half ? std::vector<double>{21, 12, 22, 18, 19, 16}
-               : std::vector<double>{29, 14, 29, 28, 22, 18},
-          half ? 67.0 : 97.0};
+          half ? std::vector<double>{16, 12, 22, 18, 19, 16}
+               : std::vector<double>{21, 14, 29, 28, 22, 18},
+          half ? 67.0 : 80.0};
 }
 
 FpSegments fp_mul_segments(const FpFormat& f) {

@@ -283,7 +283,7 @@ TEST(Derived, ExactProductsTakeTheirOwnStages) {
   EXPECT_EQ(t50.pe_line.main_product_stages, 2);
   EXPECT_EQ(t50.pe_line.comp_product_stages, 3);
   EXPECT_EQ(t50.mac_line_baseline.lane_stages, 2);
-  EXPECT_EQ(t50.pe_line.main_latency, 1 + 2 + t50.pe_line.tree_levels * 5);
+  EXPECT_EQ(t50.pe_line.main_latency, 1 + 2 + t50.pe_line.tree_levels * 4);
   EXPECT_EQ(t50.pe_line.comp_latency, 1 + 3);
   const Derived s3 = timing("default.json", {"fp_pipeline_stages=3"});
   EXPECT_EQ(s3.pe_line.main_product_stages, 3);
