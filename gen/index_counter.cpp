@@ -35,56 +35,22 @@ OASIS_REGISTER_MUTATION("index_counter_array.tree_carry_dropped",
 OASIS_REGISTER_MUTATION("index_counter_array.bank_carry_dropped",
                         "the counting bank's adder loses the carry into column 1");
 
-// An SV template with every "@MODULE@" replaced by the module's name, less its first newline.
-// A module text with each @NAME@ token of `fill` replaced by its text; a token the text does
-// not hold, or one left unfilled, is an error.
-std::string with_module(std::string text,
-                        const std::vector<std::pair<std::string, std::string>>& fill) {
-  if (text.starts_with("\n")) text.erase(0, 1);
-  for (const auto& [token, value] : fill) {
-    size_t n = 0;
-    for (size_t pos = text.find(token); pos != std::string::npos; pos = text.find(token, pos)) {
-      text.replace(pos, token.size(), value);
-      pos += value.size();
-      ++n;
-    }
-    if (n == 0) throw std::logic_error("index_counter_array: no " + token + " in a module text");
-  }
-  if (text.find('@') != std::string::npos) {
-    throw std::logic_error("index_counter_array: a module text token left unfilled");
-  }
-  return text;
+// A full adder (`full`) or a half adder of a compressor tree or an adder, `count` of them in the
+// module: the instance, and its one-bit add (writing `at`) in the record of the module's
+// operators.
+void adder_cell(SvModule& m, bool full,
+                const std::vector<std::pair<std::string, std::string>>& ports,
+                const std::string& at, const std::string& indent, const std::string& count) {
+  m.inst(full ? "oasis_fa" : "oasis_ha", full ? "u_fa" : "u_ha", ports, indent, {}, count);
+  m.op("add", "1", at, count);
 }
 
-// One entry's count of a beat. The schedule is computed inside the module from Inputs alone,
-// so the generator instantiates it with a number; its tables are localparams, computed once
-// per Inputs (Yosys 0.23 evaluates a constant function slowly: one table-building call, then
-// constant part-selects, keeps elaboration under a second for 512 inputs). The adder counts it
-// gives are model/cycle/index_counter.hpp's index_counter_tree_adders.
-const char* const kTreeModule = R"SV(
-/// Population count of Inputs bits (one entry's count of a beat) from full and half adders
-/// only. Every bit starts in column 0 (weight 1); an adder takes bits of one column and leaves
-/// its sum there and its carry in the column above. First Compress stages of a Wallace tree
-/// of full adders, each putting h / 3 of them on every column of h bits, bring every column
-/// down to at most two bits; then a ripple-carry adder, one column a stage (Width - 1 stages),
-/// adds column 0, 1, ... with the carry from below: a full adder on three bits, a half adder
-/// on two. Column j holds floor(Inputs / 2^j) bits over the whole tree and ends with one, so
-/// the tree has Inputs - Width full and Width - popcount(Inputs) half adders, Inputs -
-/// popcount(Inputs) in all: the fewest an exact count built from them can have.
-/// Combinational.
-module @MODULE@ #(
-  /// Bits counted, 1 .. 65535.
-  parameter  int Inputs = 16,
-  /// Bits of the count: enough for Inputs set bits.
-  localparam int Width  = $clog2(Inputs + 1)
-) (
-  /// The bits counted.
-  input  logic [Inputs-1:0] bits_i,
-  /// How many of them are set.
-  output logic [Width-1:0]  count_o
-);
-
-  /// Bits of one number in the schedule's tables.
+// The compressor tree's schedule, from its localparams to its stage count. It is computed inside
+// the module from Inputs alone, so the generator instantiates the module with a number; its
+// tables are localparams, computed once per Inputs (Yosys 0.23 evaluates a constant function
+// slowly: one table-building call, then constant part-selects, keeps elaboration under a second
+// for 512 inputs).
+const char* const kTreeSchedule = R"SV(  /// Bits of one number in the schedule's tables.
   localparam int NumBits = 32;
   /// Stages the tables hold, more than the tree has (Inputs up to 65535 need at most
   /// 2.7 * Width: Compress + Width - 1); the stages after the tree's last change nothing.
@@ -164,7 +130,10 @@ module @MODULE@ #(
   /// All stages: the compression, then the ripple through columns 0 .. Width - 2.
   localparam int Stages = Compress + Width - 1;
 
-  if (Stages == 0) begin : g_wire
+)SV";
+
+// The tree's stages up to a column's full adders, and after its half adder.
+const char* const kTreeStages = R"SV(  if (Stages == 0) begin : g_wire
     assign count_o = bits_i;
   end else begin : g_tree
     for (genvar s = 0; s < Stages; s++) begin : g_stage
@@ -198,74 +167,108 @@ module @MODULE@ #(
         /// Where its carries go in `out`: the first bits of the column above.
         localparam int Up = Offsets[((s+1)*(Width+1) + j + 1)*NumBits +: NumBits];
         for (genvar k = 0; k < Fulls; k++) begin : g_full
-          oasis_fa u_fa (
-            .a_i    (@FULL_A@),
-            .b_i    (in[From + 3*k + 1]),
-            .c_i    (in[From + 3*k + 2]),
-            .sum_o  (out[To + k]),
-            .carry_o(out[Up + k])
-          );
-        end
-        if (Halves == 1) begin : g_half
-          oasis_ha u_ha (
-            .a_i    (in[From + 3*Fulls]),
-            .b_i    (in[From + 3*Fulls + 1]),
-            .sum_o  (out[To + Fulls]),
-            .carry_o(out[Up + Fulls])
-          );
-        end
-        if (Passes > 0) begin : g_pass
+)SV";
+const char* const kTreeStagesEnd = R"SV(        if (Passes > 0) begin : g_pass
           assign out[To + Fulls + Halves +: Passes] = in[From + 3*Fulls + 2*Halves +: Passes];
         end
       end
     end
     assign count_o = g_tree.g_stage[Stages-1].out;
   end
-
-endmodule
 )SV";
+
+// One entry's count of a beat. The adder counts it gives are model/cycle/index_counter.hpp's
+// index_counter_tree_adders.
+SvFile tree_module(const std::string& name) {
+  SvModule m(name,
+             "Population count of Inputs bits (one entry's count of a beat) from full and half "
+             "adders only. Every bit starts in column 0 (weight 1); an adder takes bits of one "
+             "column and leaves its sum there and its carry in the column above. First Compress "
+             "stages of a Wallace tree of full adders, each putting h / 3 of them on every column "
+             "of h bits, bring every column down to at most two bits; then a ripple-carry adder, "
+             "one column a stage (Width - 1 stages), adds column 0, 1, ... with the carry from "
+             "below: a full adder on three bits, a half adder on two. Column j holds floor(Inputs "
+             "/ 2^j) bits over the whole tree and ends with one, so the tree has Inputs - Width "
+             "full and Width - popcount(Inputs) half adders, Inputs - popcount(Inputs) in all: the "
+             "fewest an exact count built from them can have. Combinational.");
+  m.param("Inputs", 16, "Bits counted, 1 .. 65535.");
+  m.param_localparam("Width", "$clog2(Inputs + 1)",
+                     "Bits of the count: enough for Inputs set bits.");
+  m.ports({{"input", 0, "bits_i", "The bits counted.", "Inputs"},
+           {"output", 0, "count_o", "How many of them are set.", "Width"}});
+  m << kTreeSchedule << kTreeStages;
+  // Stage 1's first full adder of column 1 reads its first input, the carry from column 0 of
+  // stage 0, as 0.
+  const std::string a = mutated("index_counter_array.tree_carry_dropped")
+                            ? "s == 1 && j == 1 && k == 0 ? 1'b0 : in[From + 3*k]"
+                            : "in[From + 3*k]";
+  adder_cell(m, true,
+             {{"a_i", a},
+              {"b_i", "in[From + 3*k + 1]"},
+              {"c_i", "in[From + 3*k + 2]"},
+              {"sum_o", "out[To + k]"},
+              {"carry_o", "out[Up + k]"}},
+             "out", "          ", "Inputs - Width");
+  m << "        end\n"
+       "        if (Halves == 1) begin : g_half\n";
+  adder_cell(m, false,
+             {{"a_i", "in[From + 3*Fulls]"},
+              {"b_i", "in[From + 3*Fulls + 1]"},
+              {"sum_o", "out[To + Fulls]"},
+              {"carry_o", "out[Up + Fulls]"}},
+             "out", "          ", "Width - $countones(Inputs)");
+  m << "        end\n" << kTreeStagesEnd;
+  return m.file();
+}
 
 // The counting bank's adder for one entry. Its adder counts are model/cycle/index_counter.hpp's
 // index_counter_accumulator_adders.
-const char* const kAddModule = R"SV(
-/// The counting bank's adder: sum_o = a_i + b_i for an entry's count so far and its count of
-/// this beat; the caller knows the sum fits in Width bits. A ripple-carry adder: a half adder
-/// in column 0, full adders while b_i has bits, half adders for the carry above them; the top
-/// column forms no carry (its bits are XORed). Combinational.
-module @MODULE@ #(
-  /// Bits of a_i and of the sum, at least 2.
-  parameter int Width = 8,
-  /// Bits of b_i, 1 .. Width.
-  parameter int AddendWidth = 5
-) (
-  /// The count so far.
-  input  logic [Width-1:0]       a_i,
-  /// The count to add.
-  input  logic [AddendWidth-1:0] b_i,
-  /// a_i + b_i.
-  output logic [Width-1:0]       sum_o
-);
-
-  /// carry[j]: the carry into column j.
-  logic [Width-1:1] carry;
-
-  oasis_ha u_ha (.a_i(a_i[0]), .b_i(b_i[0]), .sum_o(sum_o[0]), .carry_o(carry[1]));
-  for (genvar j = 1; j < Width - 1; j++) begin : g_column
-    if (j < AddendWidth) begin : g_full
-      oasis_fa u_fa (.a_i(a_i[j]), .b_i(b_i[j]), .c_i(@CARRY_IN@), .sum_o(sum_o[j]),
-                     .carry_o(carry[j+1]));
-    end else begin : g_half
-      oasis_ha u_ha (.a_i(a_i[j]), .b_i(carry[j]), .sum_o(sum_o[j]), .carry_o(carry[j+1]));
-    end
-  end
-  if (AddendWidth == Width) begin : g_top_three
-    assign sum_o[Width-1] = a_i[Width-1] ^ b_i[Width-1] ^ carry[Width-1];
-  end else begin : g_top_two
-    assign sum_o[Width-1] = a_i[Width-1] ^ carry[Width-1];
-  end
-
-endmodule
-)SV";
+SvFile add_module(const std::string& name) {
+  SvModule m(name,
+             "The counting bank's adder: sum_o = a_i + b_i for an entry's count so far and its "
+             "count of this beat; the caller knows the sum fits in Width bits. A ripple-carry "
+             "adder: a half adder in column 0, full adders while b_i has bits, half adders for "
+             "the carry above them; the top column forms no carry (its bits are XORed). "
+             "Combinational.");
+  m.param("Width", 8, "Bits of a_i and of the sum, at least 2.");
+  m.param("AddendWidth", 5, "Bits of b_i, 1 .. Width.");
+  m.ports({{"input", 0, "a_i", "The count so far.", "Width"},
+           {"input", 0, "b_i", "The count to add.", "AddendWidth"},
+           {"output", 0, "sum_o", "a_i + b_i.", "Width"}});
+  m << "  /// carry[j]: the carry into column j.\n"
+       "  logic [Width-1:1] carry;\n\n";
+  adder_cell(m, false,
+             {{"a_i", "a_i[0]"}, {"b_i", "b_i[0]"}, {"sum_o", "sum_o[0]"}, {"carry_o", "carry[1]"}},
+             "sum_o", "  ", "1");
+  // Low = min(AddendWidth, Width - 1): columns 1 .. Low - 1 add a bit of each and the carry (full
+  // adders), columns Low .. Width - 2 a bit of a_i and the carry (half adders).
+  const std::string low = "(AddendWidth < Width ? AddendWidth : Width - 1)";
+  m << "  for (genvar j = 1; j < Width - 1; j++) begin : g_column\n"
+       "    if (j < AddendWidth) begin : g_full\n";
+  // The carry into column 1 is lost.
+  const std::string carry_in =
+      mutated("index_counter_array.bank_carry_dropped") ? "j == 1 ? 1'b0 : carry[j]" : "carry[j]";
+  adder_cell(m, true,
+             {{"a_i", "a_i[j]"},
+              {"b_i", "b_i[j]"},
+              {"c_i", carry_in},
+              {"sum_o", "sum_o[j]"},
+              {"carry_o", "carry[j+1]"}},
+             "sum_o", "      ", low + " - 1");
+  m << "    end else begin : g_half\n";
+  adder_cell(
+      m, false,
+      {{"a_i", "a_i[j]"}, {"b_i", "carry[j]"}, {"sum_o", "sum_o[j]"}, {"carry_o", "carry[j+1]"}},
+      "sum_o", "      ", "Width - 1 - " + low);
+  m << "    end\n"
+       "  end\n"
+       "  if (AddendWidth == Width) begin : g_top_three\n"
+       "    assign sum_o[Width-1] = a_i[Width-1] ^ b_i[Width-1] ^ carry[Width-1];\n"
+       "  end else begin : g_top_two\n"
+       "    assign sum_o[Width-1] = a_i[Width-1] ^ carry[Width-1];\n"
+       "  end\n";
+  return m.file();
+}
 
 // A constant of `width` bits, bit i = bits[i]: one hex literal up to 64 bits, above that a
 // concatenation of 64-bit literals, one a line (lines stay within 100 columns).
@@ -665,21 +668,8 @@ class IndexCounterArrayBlock final : public Block {
     const std::string add = module + "_add";
     const CounterArray a(c);
 
-    // Stage 1's first full adder of column 1 reads its first input, the carry from column 0
-    // of stage 0, as 0.
-    const std::string full_a = mutated("index_counter_array.tree_carry_dropped")
-                                   ? "s == 1 && j == 1 && k == 0 ? 1'b0 : in[From + 3*k]"
-                                   : "in[From + 3*k]";
-    out.files.push_back(
-        {tree + ".sv", with_module(kTreeModule, {{"@MODULE@", tree}, {"@FULL_A@", full_a}})});
-    if (a.beats > 1) {
-      // The carry into column 1 of the counting bank's adder is lost.
-      const std::string carry_in = mutated("index_counter_array.bank_carry_dropped")
-                                       ? "j == 1 ? 1'b0 : carry[j]"
-                                       : "carry[j]";
-      out.files.push_back(
-          {add + ".sv", with_module(kAddModule, {{"@MODULE@", add}, {"@CARRY_IN@", carry_in}})});
-    }
+    out.files.push_back(tree_module(tree));
+    if (a.beats > 1) out.files.push_back(add_module(add));
 
     SvFile top{module + ".sv", a.header(module) + a.counting(tree, add) + a.presenting()};
     top.ports = a.ports();
