@@ -557,7 +557,7 @@ struct CounterArray {
     m << "  end\n";
   }
 
-  // The presenting bank, shifted one chunk at a time, and the handshakes.
+  // The presenting bank's signals, and the handshakes.
   void presenting(SvModule& m) const {
     m << "  /// The presenting bank: the chunk presented in the low bits, the rest above it.\n";
     m.localparam("Chunks", chunks,
@@ -589,8 +589,11 @@ struct CounterArray {
            "  assign accept      = idx_valid_i && idx_ready_o;\n";
     }
     m << "  assign load_out    = accept && last_beat;\n\n";
+  }
 
-    // A row's counts into the bank (zero-extended to whole chunks); the bank a chunk on.
+  // The banks' and counters' next state and their registers: a row's counts into the presenting
+  // bank (zero-extended to whole chunks), the bank a chunk on.
+  void banks(SvModule& m) const {
     std::string s = "  always_comb begin\n";
     s += "    out_d       = out_q;\n    out_valid_d = out_valid_q;\n";
     if (chunks > 1) s += "    chunk_d     = chunk_q;\n";
@@ -623,9 +626,9 @@ struct CounterArray {
     m << registers(state);
     // The banks are data: the presenting bank is read only while out_valid_q is set, the
     // counting bank only after a row's first beat, so neither needs a reset.
-    std::vector<Reg> banks = {{"out_q", "out_d"}};
-    if (beats > 1) banks.push_back({"acc_q", "acc_d"});
-    m << data_registers(banks);
+    std::vector<Reg> held = {{"out_q", "out_d"}};
+    if (beats > 1) held.push_back({"acc_q", "acc_d"});
+    m << data_registers(held);
   }
 
   // The block's figures in the manifest.
@@ -673,6 +676,7 @@ class IndexCounterArrayBlock final : public Block {
     a.extent(m);
     a.counting(m, tree, add);
     a.presenting(m);
+    a.banks(m);
     out.files.push_back(m.file());
     a.manifest(out.manifest);
     return out;
