@@ -35,56 +35,22 @@ OASIS_REGISTER_MUTATION("index_counter_array.tree_carry_dropped",
 OASIS_REGISTER_MUTATION("index_counter_array.bank_carry_dropped",
                         "the counting bank's adder loses the carry into column 1");
 
-// An SV template with every "@MODULE@" replaced by the module's name, less its first newline.
-// A module text with each @NAME@ token of `fill` replaced by its text; a token the text does
-// not hold, or one left unfilled, is an error.
-std::string with_module(std::string text,
-                        const std::vector<std::pair<std::string, std::string>>& fill) {
-  if (text.starts_with("\n")) text.erase(0, 1);
-  for (const auto& [token, value] : fill) {
-    size_t n = 0;
-    for (size_t pos = text.find(token); pos != std::string::npos; pos = text.find(token, pos)) {
-      text.replace(pos, token.size(), value);
-      pos += value.size();
-      ++n;
-    }
-    if (n == 0) throw std::logic_error("index_counter_array: no " + token + " in a module text");
-  }
-  if (text.find('@') != std::string::npos) {
-    throw std::logic_error("index_counter_array: a module text token left unfilled");
-  }
-  return text;
+// A full adder (`full`) or a half adder of a compressor tree or an adder, `count` of them in the
+// module: the instance, and its one-bit add (writing `at`) in the record of the module's
+// operators.
+void adder_cell(SvModule& m, bool full,
+                const std::vector<std::pair<std::string, std::string>>& ports,
+                const std::string& at, const std::string& indent, const std::string& count) {
+  m.inst(full ? "oasis_fa" : "oasis_ha", full ? "u_fa" : "u_ha", ports, indent, {}, count);
+  m.op("add", "1", at, count);
 }
 
-// One entry's count of a beat. The schedule is computed inside the module from Inputs alone,
-// so the generator instantiates it with a number; its tables are localparams, computed once
-// per Inputs (Yosys 0.23 evaluates a constant function slowly: one table-building call, then
-// constant part-selects, keeps elaboration under a second for 512 inputs). The adder counts it
-// gives are model/cycle/index_counter.hpp's index_counter_tree_adders.
-const char* const kTreeModule = R"SV(
-/// Population count of Inputs bits (one entry's count of a beat) from full and half adders
-/// only. Every bit starts in column 0 (weight 1); an adder takes bits of one column and leaves
-/// its sum there and its carry in the column above. First Compress stages of a Wallace tree
-/// of full adders, each putting h / 3 of them on every column of h bits, bring every column
-/// down to at most two bits; then a ripple-carry adder, one column a stage (Width - 1 stages),
-/// adds column 0, 1, ... with the carry from below: a full adder on three bits, a half adder
-/// on two. Column j holds floor(Inputs / 2^j) bits over the whole tree and ends with one, so
-/// the tree has Inputs - Width full and Width - popcount(Inputs) half adders, Inputs -
-/// popcount(Inputs) in all: the fewest an exact count built from them can have.
-/// Combinational.
-module @MODULE@ #(
-  /// Bits counted, 1 .. 65535.
-  parameter  int Inputs = 16,
-  /// Bits of the count: enough for Inputs set bits.
-  localparam int Width  = $clog2(Inputs + 1)
-) (
-  /// The bits counted.
-  input  logic [Inputs-1:0] bits_i,
-  /// How many of them are set.
-  output logic [Width-1:0]  count_o
-);
-
-  /// Bits of one number in the schedule's tables.
+// The compressor tree's schedule, from its localparams to its stage count. It is computed inside
+// the module from Inputs alone, so the generator instantiates the module with a number; its
+// tables are localparams, computed once per Inputs (Yosys 0.23 evaluates a constant function
+// slowly: one table-building call, then constant part-selects, keeps elaboration under a second
+// for 512 inputs).
+const char* const kTreeSchedule = R"SV(  /// Bits of one number in the schedule's tables.
   localparam int NumBits = 32;
   /// Stages the tables hold, more than the tree has (Inputs up to 65535 need at most
   /// 2.7 * Width: Compress + Width - 1); the stages after the tree's last change nothing.
@@ -164,7 +130,10 @@ module @MODULE@ #(
   /// All stages: the compression, then the ripple through columns 0 .. Width - 2.
   localparam int Stages = Compress + Width - 1;
 
-  if (Stages == 0) begin : g_wire
+)SV";
+
+// The tree's stages up to a column's full adders, and after its half adder.
+const char* const kTreeStages = R"SV(  if (Stages == 0) begin : g_wire
     assign count_o = bits_i;
   end else begin : g_tree
     for (genvar s = 0; s < Stages; s++) begin : g_stage
@@ -198,74 +167,108 @@ module @MODULE@ #(
         /// Where its carries go in `out`: the first bits of the column above.
         localparam int Up = Offsets[((s+1)*(Width+1) + j + 1)*NumBits +: NumBits];
         for (genvar k = 0; k < Fulls; k++) begin : g_full
-          oasis_fa u_fa (
-            .a_i    (@FULL_A@),
-            .b_i    (in[From + 3*k + 1]),
-            .c_i    (in[From + 3*k + 2]),
-            .sum_o  (out[To + k]),
-            .carry_o(out[Up + k])
-          );
-        end
-        if (Halves == 1) begin : g_half
-          oasis_ha u_ha (
-            .a_i    (in[From + 3*Fulls]),
-            .b_i    (in[From + 3*Fulls + 1]),
-            .sum_o  (out[To + Fulls]),
-            .carry_o(out[Up + Fulls])
-          );
-        end
-        if (Passes > 0) begin : g_pass
+)SV";
+const char* const kTreeStagesEnd = R"SV(        if (Passes > 0) begin : g_pass
           assign out[To + Fulls + Halves +: Passes] = in[From + 3*Fulls + 2*Halves +: Passes];
         end
       end
     end
     assign count_o = g_tree.g_stage[Stages-1].out;
   end
-
-endmodule
 )SV";
+
+// One entry's count of a beat. The adder counts it gives are model/cycle/index_counter.hpp's
+// index_counter_tree_adders.
+SvFile tree_module(const std::string& name) {
+  SvModule m(name,
+             "Population count of Inputs bits (one entry's count of a beat) from full and half "
+             "adders only. Every bit starts in column 0 (weight 1); an adder takes bits of one "
+             "column and leaves its sum there and its carry in the column above. First Compress "
+             "stages of a Wallace tree of full adders, each putting h / 3 of them on every column "
+             "of h bits, bring every column down to at most two bits; then a ripple-carry adder, "
+             "one column a stage (Width - 1 stages), adds column 0, 1, ... with the carry from "
+             "below: a full adder on three bits, a half adder on two. Column j holds floor(Inputs "
+             "/ 2^j) bits over the whole tree and ends with one, so the tree has Inputs - Width "
+             "full and Width - popcount(Inputs) half adders, Inputs - popcount(Inputs) in all: the "
+             "fewest an exact count built from them can have. Combinational.");
+  m.param("Inputs", 16, "Bits counted, 1 .. 65535.");
+  m.param_localparam("Width", "$clog2(Inputs + 1)",
+                     "Bits of the count: enough for Inputs set bits.");
+  m.ports({{"input", 0, "bits_i", "The bits counted.", "Inputs"},
+           {"output", 0, "count_o", "How many of them are set.", "Width"}});
+  m << kTreeSchedule << kTreeStages;
+  // Stage 1's first full adder of column 1 reads its first input, the carry from column 0 of
+  // stage 0, as 0.
+  const std::string a = mutated("index_counter_array.tree_carry_dropped")
+                            ? "s == 1 && j == 1 && k == 0 ? 1'b0 : in[From + 3*k]"
+                            : "in[From + 3*k]";
+  adder_cell(m, true,
+             {{"a_i", a},
+              {"b_i", "in[From + 3*k + 1]"},
+              {"c_i", "in[From + 3*k + 2]"},
+              {"sum_o", "out[To + k]"},
+              {"carry_o", "out[Up + k]"}},
+             "out", "          ", "Inputs - Width");
+  m << "        end\n"
+       "        if (Halves == 1) begin : g_half\n";
+  adder_cell(m, false,
+             {{"a_i", "in[From + 3*Fulls]"},
+              {"b_i", "in[From + 3*Fulls + 1]"},
+              {"sum_o", "out[To + Fulls]"},
+              {"carry_o", "out[Up + Fulls]"}},
+             "out", "          ", "Width - $countones(Inputs)");
+  m << "        end\n" << kTreeStagesEnd;
+  return m.file();
+}
 
 // The counting bank's adder for one entry. Its adder counts are model/cycle/index_counter.hpp's
 // index_counter_accumulator_adders.
-const char* const kAddModule = R"SV(
-/// The counting bank's adder: sum_o = a_i + b_i for an entry's count so far and its count of
-/// this beat; the caller knows the sum fits in Width bits. A ripple-carry adder: a half adder
-/// in column 0, full adders while b_i has bits, half adders for the carry above them; the top
-/// column forms no carry (its bits are XORed). Combinational.
-module @MODULE@ #(
-  /// Bits of a_i and of the sum, at least 2.
-  parameter int Width = 8,
-  /// Bits of b_i, 1 .. Width.
-  parameter int AddendWidth = 5
-) (
-  /// The count so far.
-  input  logic [Width-1:0]       a_i,
-  /// The count to add.
-  input  logic [AddendWidth-1:0] b_i,
-  /// a_i + b_i.
-  output logic [Width-1:0]       sum_o
-);
-
-  /// carry[j]: the carry into column j.
-  logic [Width-1:1] carry;
-
-  oasis_ha u_ha (.a_i(a_i[0]), .b_i(b_i[0]), .sum_o(sum_o[0]), .carry_o(carry[1]));
-  for (genvar j = 1; j < Width - 1; j++) begin : g_column
-    if (j < AddendWidth) begin : g_full
-      oasis_fa u_fa (.a_i(a_i[j]), .b_i(b_i[j]), .c_i(@CARRY_IN@), .sum_o(sum_o[j]),
-                     .carry_o(carry[j+1]));
-    end else begin : g_half
-      oasis_ha u_ha (.a_i(a_i[j]), .b_i(carry[j]), .sum_o(sum_o[j]), .carry_o(carry[j+1]));
-    end
-  end
-  if (AddendWidth == Width) begin : g_top_three
-    assign sum_o[Width-1] = a_i[Width-1] ^ b_i[Width-1] ^ carry[Width-1];
-  end else begin : g_top_two
-    assign sum_o[Width-1] = a_i[Width-1] ^ carry[Width-1];
-  end
-
-endmodule
-)SV";
+SvFile add_module(const std::string& name) {
+  SvModule m(name,
+             "The counting bank's adder: sum_o = a_i + b_i for an entry's count so far and its "
+             "count of this beat; the caller knows the sum fits in Width bits. A ripple-carry "
+             "adder: a half adder in column 0, full adders while b_i has bits, half adders for "
+             "the carry above them; the top column forms no carry (its bits are XORed). "
+             "Combinational.");
+  m.param("Width", 8, "Bits of a_i and of the sum, at least 2.");
+  m.param("AddendWidth", 5, "Bits of b_i, 1 .. Width.");
+  m.ports({{"input", 0, "a_i", "The count so far.", "Width"},
+           {"input", 0, "b_i", "The count to add.", "AddendWidth"},
+           {"output", 0, "sum_o", "a_i + b_i.", "Width"}});
+  m << "  /// carry[j]: the carry into column j.\n"
+       "  logic [Width-1:1] carry;\n\n";
+  adder_cell(m, false,
+             {{"a_i", "a_i[0]"}, {"b_i", "b_i[0]"}, {"sum_o", "sum_o[0]"}, {"carry_o", "carry[1]"}},
+             "sum_o", "  ", "1");
+  // Low = min(AddendWidth, Width - 1): columns 1 .. Low - 1 add a bit of each and the carry (full
+  // adders), columns Low .. Width - 2 a bit of a_i and the carry (half adders).
+  const std::string low = "(AddendWidth < Width ? AddendWidth : Width - 1)";
+  m << "  for (genvar j = 1; j < Width - 1; j++) begin : g_column\n"
+       "    if (j < AddendWidth) begin : g_full\n";
+  // The carry into column 1 is lost.
+  const std::string carry_in =
+      mutated("index_counter_array.bank_carry_dropped") ? "j == 1 ? 1'b0 : carry[j]" : "carry[j]";
+  adder_cell(m, true,
+             {{"a_i", "a_i[j]"},
+              {"b_i", "b_i[j]"},
+              {"c_i", carry_in},
+              {"sum_o", "sum_o[j]"},
+              {"carry_o", "carry[j+1]"}},
+             "sum_o", "      ", low + " - 1");
+  m << "    end else begin : g_half\n";
+  adder_cell(
+      m, false,
+      {{"a_i", "a_i[j]"}, {"b_i", "carry[j]"}, {"sum_o", "sum_o[j]"}, {"carry_o", "carry[j+1]"}},
+      "sum_o", "      ", "Width - 1 - " + low);
+  m << "    end\n"
+       "  end\n"
+       "  if (AddendWidth == Width) begin : g_top_three\n"
+       "    assign sum_o[Width-1] = a_i[Width-1] ^ b_i[Width-1] ^ carry[Width-1];\n"
+       "  end else begin : g_top_two\n"
+       "    assign sum_o[Width-1] = a_i[Width-1] ^ carry[Width-1];\n"
+       "  end\n";
+  return m.file();
+}
 
 // A constant of `width` bits, bit i = bits[i]: one hex literal up to 64 bits, above that a
 // concatenation of 64-bit literals, one a line (lines stay within 100 columns).
@@ -291,7 +294,7 @@ std::string hex_mask(int width, const std::vector<bool>& bits) {
   return s + "\n    }";
 }
 
-// The figures of one array, from derive(c), and the text of its top module in parts.
+// The figures of one array, from derive(c), and its top module in parts.
 struct CounterArray {
   explicit CounterArray(const Config& config)
       : c(config),
@@ -361,90 +364,80 @@ struct CounterArray {
             {"output", 0, "cnt_last_o", "The presented chunk is the row's last."}};
   }
 
-  // The header, its figures and the input stage.
-  std::string header(const std::string& module) const {
-    std::string s = module_header(
-        module,
-        fmt::format(
-            "Concat Unit / Index Counter array of one PE line (paper IV-B, docs/spec.md section "
-            "6): {0} Index Counters of {1} inputs count {2} concatenated {3}-bit indices "
-            "{{ia, iw}} a beat. Each index is decoded once (activation and weight index one-hot, "
-            "one AND per entry); each entry's count of the beat is one tree of full and half "
-            "adders over all {2} positions (under the macro {10}, for simulation speed, one loop "
-            "over the positions and one adder per entry, the same counts). A row of K = {4} "
-            "indices is {5} beat(s); its {6} "
-            "counts ({7} bits each, so K equal indices fit) accumulate in the counting bank, move "
-            "to the presenting bank with the row's last beat, and are presented {8} a cycle in "
-            "{9} chunk(s) while the next row is counted. A row's last beat waits while the "
-            "presenting bank still holds a row.{11}",
-            counters, inputs, group, b, c.channels, beats, entries, w, t, chunks, kBehaviouralMacro,
-            stage ? " An accepted beat is registered (the input stage) and counted from the "
-                    "register, a cycle later."
-                  : ""),
-        ports(),
-        {{"Positions", group, "Positions a beat, C*I.", true},
-         {"ActBits", c.act_bits,
-          "Bits of an activation index (the high bits of a concatenated index).", true},
-         {"WeightBits", c.weight_bits, "Bits of a weight index (the low bits).", true},
-         {"IndexBits", b, "Bits of a concatenated index.", true, "ActBits + WeightBits"},
-         {"CountBits", w, "Bits of an entry's count of a row, $clog2(K + 1).", true},
-         {"ChunkCounts", t, "Counts presented a cycle, T.", true},
-         {"ChunkBits", chw, "Bits of a chunk number.", true}});
-
-    s += fmt::format(
-        "  /// Entries counted, 2^IndexBits.\n"
-        "  localparam int Entries = 1 << IndexBits;\n"
-        "  /// Bits of an entry's count of a beat, $clog2(Positions + 1).\n"
-        "  localparam int BeatCountBits = {};\n"
-        "\n",
-        sw);
-
-    if (stage) {
-      s +=
-          "  /// The input stage: the accepted beat, registered before the decoders and trees; it\n"
-          "  /// takes a beat while empty or while the one it holds is counted.\n"
-          "  logic in_valid_q;\n"
-          "  logic [Positions*IndexBits-1:0] in_data_q;\n"
-          "  logic [Positions-1:0] in_mask_q;\n"
-          "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-          "    if (!rst_ni) begin\n"
-          "      in_valid_q <= 1'b0;\n"
-          "    end else if (idx_valid_i && idx_ready_o) begin\n"
-          "      in_valid_q <= 1'b1;\n"
-          "    end else if (accept) begin\n"
-          "      in_valid_q <= 1'b0;\n"
-          "    end\n"
-          "  end\n"
-          "  // The beat is data, read only while in_valid_q is set: no reset.\n"
-          "  always_ff @(posedge clk_i) begin\n"
-          "    if (idx_valid_i && idx_ready_o) begin\n"
-          "      in_data_q <= idx_data_i;\n"
-          "      in_mask_q <= idx_mask_i;\n"
-          "    end\n"
-          "  end\n\n";
-    }
-    return s;
+  // The module's documentation.
+  std::string doc() const {
+    return fmt::format(
+        "Concat Unit / Index Counter array of one PE line (paper IV-B, docs/spec.md section "
+        "6): {0} Index Counters of {1} inputs count {2} concatenated {3}-bit indices "
+        "{{ia, iw}} a beat. Each index is decoded once (activation and weight index one-hot, "
+        "one AND per entry); each entry's count of the beat is one tree of full and half "
+        "adders over all {2} positions (under the macro {10}, for simulation speed, one loop "
+        "over the positions and one adder per entry, the same counts). A row of K = {4} "
+        "indices is {5} beat(s); its {6} "
+        "counts ({7} bits each, so K equal indices fit) accumulate in the counting bank, move "
+        "to the presenting bank with the row's last beat, and are presented {8} a cycle in "
+        "{9} chunk(s) while the next row is counted. A row's last beat waits while the "
+        "presenting bank still holds a row.{11}",
+        counters, inputs, group, b, c.channels, beats, entries, w, t, chunks, kBehaviouralMacro,
+        stage ? " An accepted beat is registered (the input stage) and counted from the "
+                "register, a cycle later."
+              : "");
   }
 
-  // Which positions count, and this beat's counts and the row's: compressor trees and
-  // counting-bank adders of full and half adders, or behaviourally for simulation speed.
-  std::string counting(const std::string& tree, const std::string& add) const {
-    std::string s;
-    // Which positions count.
-    s += "  /// Positions counted this beat: the input mask and the row's extent.\n"
-         "  logic [Positions-1:0] count_mask;\n";
-    s += "  /// The beat is the row's last.\n  logic last_beat;\n";
+  // The header's figures, the ports, and the figures of the body.
+  void header(SvModule& m) const {
+    m.header_localparam("Positions", group, "Positions a beat, C*I.")
+        .header_localparam("ActBits", c.act_bits,
+                           "Bits of an activation index (the high bits of a concatenated index).")
+        .header_localparam("WeightBits", c.weight_bits, "Bits of a weight index (the low bits).")
+        .header_localparam("IndexBits", "ActBits + WeightBits", "Bits of a concatenated index.")
+        .header_localparam("CountBits", w, "Bits of an entry's count of a row, $clog2(K + 1).")
+        .header_localparam("ChunkCounts", t, "Counts presented a cycle, T.")
+        .header_localparam("ChunkBits", chw, "Bits of a chunk number.");
+    m.ports(ports());
+    m.localparam("Entries", "1 << IndexBits", "Entries counted, 2^IndexBits.");
+    m.localparam("BeatCountBits", sw, "Bits of an entry's count of a beat, $clog2(Positions + 1).");
+    m << "\n";
+  }
+
+  // The input stage: the accepted beat, registered.
+  void input_stage(SvModule& m) const {
+    if (!stage) return;
+    m << "  /// The input stage: the accepted beat, registered before the decoders and trees; it\n"
+         "  /// takes a beat while empty or while the one it holds is counted.\n"
+         "  logic in_valid_q;\n"
+         "  logic [Positions*IndexBits-1:0] in_data_q;\n"
+         "  logic [Positions-1:0] in_mask_q;\n"
+         "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+         "    if (!rst_ni) begin\n"
+         "      in_valid_q <= 1'b0;\n"
+         "    end else if (idx_valid_i && idx_ready_o) begin\n"
+         "      in_valid_q <= 1'b1;\n"
+         "    end else if (accept) begin\n"
+         "      in_valid_q <= 1'b0;\n"
+         "    end\n"
+         "  end\n"
+         "  // The beat is data, read only while in_valid_q is set: no reset.\n"
+      << data_registers({{"in_data_q", "idx_data_i"}, {"in_mask_q", "idx_mask_i"}}, "  ",
+                        "idx_valid_i && idx_ready_o")
+      << "\n";
+  }
+
+  // Which positions count: the input mask and the row's extent; the beat of the row.
+  void extent(SvModule& m) const {
+    m << "  /// Positions counted this beat: the input mask and the row's extent.\n"
+         "  logic [Positions-1:0] count_mask;\n"
+         "  /// The beat is the row's last.\n"
+         "  logic last_beat;\n";
     if (beats > 1) {
-      s += fmt::format(
-          "  /// Beats a row, ceil(K / Positions), and the bits of a beat number.\n"
-          "  localparam int Beats    = {};\n"
-          "  localparam int BeatBits = {};\n",
-          beats, bw);
-      s += "  /// Beat of the row the next accepted beat is, 0 .. Beats - 1.\n";
-      s += "  logic [BeatBits-1:0] beat_d, beat_q;\n";
-      s += "  assign last_beat = beat_q == BeatBits'(Beats - 1);\n";
+      m.localparam("Beats", beats, "Beats a row, ceil(K / Positions).");
+      m.localparam("BeatBits", bw, "Bits of a beat number.");
+      m << "  /// Beat of the row the next accepted beat is, 0 .. Beats - 1.\n"
+           "  logic [BeatBits-1:0] beat_d, beat_q;\n"
+           "  assign last_beat = beat_q == BeatBits'(Beats - 1);\n";
+      m.op("eq", "BeatBits", "last_beat");
     } else {
-      s += "  assign last_beat = 1'b1;  // a row is one beat\n";
+      m << "  assign last_beat = 1'b1;  // a row is one beat\n";
     }
     if (partial) {
       std::vector<bool> in_row(static_cast<size_t>(group));
@@ -453,33 +446,41 @@ struct CounterArray {
       if (mutated("index_counter_array.extent_one_beyond")) {
         in_row[size_t(c.channels - int64_t(beats - 1) * group)] = true;
       }
-      s += fmt::format(
+      m << fmt::format(
           "  /// Positions of the last beat that hold channels below K.\n"
-          "  localparam logic [Positions-1:0] LastBeatMask = {};\n",
-          hex_mask(group, in_row));
-      s += fmt::format("  assign count_mask = last_beat ? ({0} & LastBeatMask) : {0};\n\n", mask);
+          "  localparam logic [Positions-1:0] LastBeatMask = {};\n"
+          "  assign count_mask = last_beat ? ({} & LastBeatMask) : {};\n\n",
+          hex_mask(group, in_row), mask, mask);
     } else {
-      s += fmt::format("  assign count_mask = {};\n\n", mask);
+      m << fmt::format("  assign count_mask = {};\n\n", mask);
     }
+  }
 
-    // This beat's counts and the row's, as compressor trees and counting-bank adders of full and
-    // half adders (what synthesis reads), or behaviourally for simulation speed.
-    s += "  /// The row's counts including this beat, entry e at [e*CountBits +: CountBits] (at "
+  // This beat's counts and the row's, as compressor trees and counting-bank adders of full and
+  // half adders (what synthesis reads, and what the records hold), or behaviourally for
+  // simulation speed.
+  void counting(SvModule& m, const std::string& tree, const std::string& add) const {
+    m << "  /// The row's counts including this beat, entry e at [e*CountBits +: CountBits] (at "
          "most\n"
          "  /// K).\n"
          "  logic [Entries*CountBits-1:0] row_counts;\n";
     if (beats > 1) {
-      s += "  /// The counting bank: the row's counts before the current beat.\n"
+      m << "  /// The counting bank: the row's counts before the current beat.\n"
            "  logic [Entries*CountBits-1:0] acc_d, acc_q;\n"
            "  /// What this beat adds to: the counting bank, zero on a row's first beat.\n"
            "  logic [Entries*CountBits-1:0] acc_in;\n"
            "  assign acc_in = beat_q == '0 ? '0 : acc_q;\n";
+      m.op("eq", "BeatBits", "acc_in");
     }
-    s += "\n";
+    m << "\n" << fmt::format("`ifdef {}\n", kBehaviouralMacro) << behavioural() << "`else\n";
+    structural(m, tree, add);
+    m << "`endif\n\n";
+  }
 
-    // The behavioural form: one loop over the positions, one adder per entry (each at a constant
-    // offset: in a loop with a variable offset, Verilator rewrites the whole vector per entry).
-    std::string behavioural = fmt::format(
+  // The behavioural form: one loop over the positions, one adder per entry (each at a constant
+  // offset: in a loop with a variable offset, Verilator rewrites the whole vector per entry).
+  std::string behavioural() const {
+    std::string s = fmt::format(
         "  /// Entry e's count of the beat.\n"
         "  logic [BeatCountBits-1:0] bin_count [Entries];\n"
         "  always_comb begin\n"
@@ -493,140 +494,141 @@ struct CounterArray {
         "  end\n"
         "  for (genvar e = 0; e < Entries; e++) begin : g_bin\n",
         data);
-    behavioural +=
-        beats > 1 ? "    assign row_counts[e*CountBits +: CountBits] =\n"
-                    "        acc_in[e*CountBits +: CountBits] + CountBits'(bin_count[e]);\n"
-                  : "    assign row_counts[e*CountBits +: CountBits] = CountBits'(bin_count[e]);\n";
-    behavioural += "  end\n";
-
-    // The structural form: the decoders and each entry's hits.
-    std::string structural =
-        "  /// Entry e's hits of the beat, position p at [e*Positions + p]: p counts and holds e.\n"
-        "  logic [Entries*Positions-1:0] hits;\n";
-    structural += loop_open("p", group, "g_position");
-    structural += fmt::format(
-        "    /// The position's activation index one-hot; zero when the position does not count.\n"
-        "    logic [(1 << ActBits)-1:0] act_onehot;\n"
-        "    /// Its weight index one-hot.\n"
-        "    logic [(1 << WeightBits)-1:0] weight_onehot;\n"
-        "    for (genvar a = 0; a < (1 << ActBits); a++) begin : g_act\n"
-        "      assign act_onehot[a] =\n"
-        "          count_mask[p] && {0}[p*IndexBits + WeightBits +: ActBits] == ActBits'(a);\n"
-        "    end\n"
-        "    for (genvar v = 0; v < (1 << WeightBits); v++) begin : g_weight\n"
-        "      assign weight_onehot[v] = {0}[p*IndexBits +: WeightBits] == WeightBits'(v);\n"
-        "    end\n"
-        "    for (genvar e = 0; e < Entries; e++) begin : g_entry\n"
-        "      assign hits[e*Positions + p] =\n"
-        "          act_onehot[e >> WeightBits] && weight_onehot[e % (1 << WeightBits)];\n"
-        "    end\n",
-        data);
-    structural += loop_close(group) + "\n";
-
-    // The trees.
-    structural +=
-        "  /// This beat's count of entry e at [e*BeatCountBits +: BeatCountBits].\n"
-        "  logic [Entries*BeatCountBits-1:0] beat_counts;\n"
-        "  for (genvar e = 0; e < Entries; e++) begin : g_tree\n";
-    structural += fmt::format("    {} #(.Inputs(Positions)) u_tree (\n", tree);
-    structural +=
-        "      .bits_i (hits[e*Positions +: Positions]),\n"
-        "      .count_o(beat_counts[e*BeatCountBits +: BeatCountBits])\n"
-        "    );\n"
-        "  end\n\n";
-
-    // The counting bank's adders.
-    if (beats > 1) {
-      structural += "  for (genvar e = 0; e < Entries; e++) begin : g_accumulate\n";
-      structural += fmt::format("    {} #(\n", add);
-      structural +=
-          "      .Width      (CountBits),\n"
-          "      .AddendWidth(BeatCountBits)\n"
-          "    ) u_add (\n"
-          "      .a_i  (acc_in[e*CountBits +: CountBits]),\n"
-          "      .b_i  (beat_counts[e*BeatCountBits +: BeatCountBits]),\n"
-          "      .sum_o(row_counts[e*CountBits +: CountBits])\n"
-          "    );\n"
-          "  end\n";
-    } else {
-      structural +=
-          "  for (genvar e = 0; e < Entries; e++) begin : g_accumulate\n"
-          "    assign row_counts[e*CountBits +: CountBits] =\n"
-          "        CountBits'(beat_counts[e*BeatCountBits +: BeatCountBits]);\n"
-          "  end\n";
-    }
-    s += behavioural_or(behavioural, structural) + "\n";
-    return s;
+    s += beats > 1
+             ? "    assign row_counts[e*CountBits +: CountBits] =\n"
+               "        acc_in[e*CountBits +: CountBits] + CountBits'(bin_count[e]);\n"
+             : "    assign row_counts[e*CountBits +: CountBits] = CountBits'(bin_count[e]);\n";
+    return s + "  end\n";
   }
 
-  // The presenting bank, shifted one chunk at a time, and the handshakes.
-  std::string presenting() const {
-    std::string s;
-    // The presenting bank, shifted one chunk at a time.
-    s += "  /// The presenting bank: the chunk presented in the low bits, the rest above it.\n";
-    s += fmt::format(
-        "  /// Chunks a row, ceil(Entries / ChunkCounts); the bank holds whole chunks.\n"
-        "  localparam int Chunks   = {};\n"
-        "  localparam int BankBits = Chunks*ChunkCounts*CountBits;\n",
-        chunks);
-    s += "  logic [BankBits-1:0] out_d, out_q;\n";
-    s += "  logic out_valid_d, out_valid_q;\n";
-    if (chunks > 1) s += "  logic [ChunkBits-1:0] chunk_d, chunk_q;\n";
-    s += stage ? "  logic accept, load_out, taken, out_free, count_ready;\n\n"
-               : "  logic accept, load_out, taken, out_free;\n\n";
-    s += chunks > 1 ? "  assign cnt_last_o  = chunk_q == ChunkBits'(Chunks - 1);\n"
-                    : "  assign cnt_last_o  = 1'b1;\n";
-    s += chunks > 1 ? "  assign cnt_chunk_o = chunk_q;\n" : "  assign cnt_chunk_o = 1'b0;\n";
-    s += "  assign cnt_valid_o = out_valid_q;\n";
-    s += "  assign cnt_data_o  = out_q[ChunkCounts*CountBits-1:0];\n";
-    s += "  assign taken       = out_valid_q && cnt_ready_i;\n";
-    s += "  assign out_free    = !out_valid_q || (cnt_ready_i && cnt_last_o);\n";
-    if (stage) {
-      s += "  assign count_ready = !last_beat || out_free;\n";
-      s += "  assign idx_ready_o = !in_valid_q || count_ready;\n";
-      s += "  assign accept      = in_valid_q && count_ready;\n";
-    } else {
-      s += "  assign idx_ready_o = !last_beat || out_free;\n";
-      s += "  assign accept      = idx_valid_i && idx_ready_o;\n";
-    }
-    s += "  assign load_out    = accept && last_beat;\n\n";
+  // The structural form: the decoders and each entry's hits, the trees, the counting bank's
+  // adders.
+  void structural(SvModule& m, const std::string& tree, const std::string& add) const {
+    m << "  /// Entry e's hits of the beat, position p at [e*Positions + p]: p counts and holds "
+         "e.\n"
+         "  logic [Entries*Positions-1:0] hits;\n"
+      << loop_open("p", group, "g_position")
+      << fmt::format(
+             "    /// The position's activation index one-hot; zero when the position does not "
+             "count.\n"
+             "    logic [(1 << ActBits)-1:0] act_onehot;\n"
+             "    /// Its weight index one-hot.\n"
+             "    logic [(1 << WeightBits)-1:0] weight_onehot;\n"
+             "    for (genvar a = 0; a < (1 << ActBits); a++) begin : g_act\n"
+             "      assign act_onehot[a] =\n"
+             "          count_mask[p] && {0}[p*IndexBits + WeightBits +: ActBits] == "
+             "ActBits'(a);\n"
+             "    end\n"
+             "    for (genvar v = 0; v < (1 << WeightBits); v++) begin : g_weight\n"
+             "      assign weight_onehot[v] = {0}[p*IndexBits +: WeightBits] == WeightBits'(v);\n"
+             "    end\n"
+             "    for (genvar e = 0; e < Entries; e++) begin : g_entry\n"
+             "      assign hits[e*Positions + p] =\n"
+             "          act_onehot[e >> WeightBits] && weight_onehot[e % (1 << WeightBits)];\n"
+             "    end\n",
+             data)
+      << loop_close(group) << "\n";
+    m.op("eq", "ActBits", "act_onehot", std::to_string(group << c.act_bits));
+    m.op("eq", "WeightBits", "weight_onehot", std::to_string(group << c.weight_bits));
 
-    // A row's counts into the bank (zero-extended to whole chunks); the bank a chunk on.
-    const std::string loaded = bank > entries * w ? "BankBits'(row_counts)" : "row_counts";
-    const std::string shifted = chunks > 1 ? "out_q >> ChunkCounts*CountBits" : "out_q";
-    s += "  always_comb begin\n";
+    // The trees.
+    m << "  /// This beat's count of entry e at [e*BeatCountBits +: BeatCountBits].\n"
+         "  logic [Entries*BeatCountBits-1:0] beat_counts;\n"
+         "  for (genvar e = 0; e < Entries; e++) begin : g_tree\n";
+    m.inst(tree, "u_tree",
+           {{"bits_i", "hits[e*Positions +: Positions]"},
+            {"count_o", "beat_counts[e*BeatCountBits +: BeatCountBits]"}},
+           "    ", {{"Inputs", "Positions"}}, std::to_string(entries));
+    m << "  end\n\n";
+
+    // The counting bank's adders.
+    m << "  for (genvar e = 0; e < Entries; e++) begin : g_accumulate\n";
+    if (beats > 1) {
+      m.inst(add, "u_add",
+             {{"a_i", "acc_in[e*CountBits +: CountBits]"},
+              {"b_i", "beat_counts[e*BeatCountBits +: BeatCountBits]"},
+              {"sum_o", "row_counts[e*CountBits +: CountBits]"}},
+             "    ", {{"Width", "CountBits"}, {"AddendWidth", "BeatCountBits"}},
+             std::to_string(entries));
+    } else {
+      m << "    assign row_counts[e*CountBits +: CountBits] =\n"
+           "        CountBits'(beat_counts[e*BeatCountBits +: BeatCountBits]);\n";
+    }
+    m << "  end\n";
+  }
+
+  // The presenting bank's signals, and the handshakes.
+  void presenting(SvModule& m) const {
+    m << "  /// The presenting bank: the chunk presented in the low bits, the rest above it.\n";
+    m.localparam("Chunks", chunks,
+                 "Chunks a row, ceil(Entries / ChunkCounts); the bank holds whole chunks.");
+    m.localparam("BankBits", "Chunks*ChunkCounts*CountBits", "Bits of the presenting bank.");
+    m << "  logic [BankBits-1:0] out_d, out_q;\n"
+         "  logic out_valid_d, out_valid_q;\n";
+    if (chunks > 1) m << "  logic [ChunkBits-1:0] chunk_d, chunk_q;\n";
+    m << (stage ? "  logic accept, load_out, taken, out_free, count_ready;\n\n"
+                : "  logic accept, load_out, taken, out_free;\n\n");
+    if (chunks > 1) {
+      m << "  assign cnt_last_o  = chunk_q == ChunkBits'(Chunks - 1);\n"
+           "  assign cnt_chunk_o = chunk_q;\n";
+      m.op("eq", "ChunkBits", "cnt_last_o");
+    } else {
+      m << "  assign cnt_last_o  = 1'b1;\n"
+           "  assign cnt_chunk_o = 1'b0;\n";
+    }
+    m << "  assign cnt_valid_o = out_valid_q;\n"
+         "  assign cnt_data_o  = out_q[ChunkCounts*CountBits-1:0];\n"
+         "  assign taken       = out_valid_q && cnt_ready_i;\n"
+         "  assign out_free    = !out_valid_q || (cnt_ready_i && cnt_last_o);\n";
+    if (stage) {
+      m << "  assign count_ready = !last_beat || out_free;\n"
+           "  assign idx_ready_o = !in_valid_q || count_ready;\n"
+           "  assign accept      = in_valid_q && count_ready;\n";
+    } else {
+      m << "  assign idx_ready_o = !last_beat || out_free;\n"
+           "  assign accept      = idx_valid_i && idx_ready_o;\n";
+    }
+    m << "  assign load_out    = accept && last_beat;\n\n";
+  }
+
+  // The banks' and counters' next state and their registers: a row's counts into the presenting
+  // bank (zero-extended to whole chunks), the bank a chunk on.
+  void banks(SvModule& m) const {
+    std::string s = "  always_comb begin\n";
     s += "    out_d       = out_q;\n    out_valid_d = out_valid_q;\n";
     if (chunks > 1) s += "    chunk_d     = chunk_q;\n";
     if (beats > 1) s += "    acc_d       = acc_q;\n    beat_d      = beat_q;\n";
     s += "    if (taken) begin\n";
     if (chunks > 1) {
-      s += fmt::format("      out_d   = {};\n", shifted);
+      s += "      out_d   = out_q >> ChunkCounts*CountBits;\n";
       s += "      chunk_d = cnt_last_o ? '0 : chunk_q + ChunkBits'(1);\n";
+      m.op("add", "ChunkBits", "chunk_d");
     }
     s += "      if (cnt_last_o) out_valid_d = 1'b0;\n    end\n";
     s += "    if (accept) begin\n";
     if (beats > 1) {
       s += "      acc_d  = row_counts;\n";
       s += "      beat_d = last_beat ? '0 : beat_q + BeatBits'(1);\n";
+      m.op("add", "BeatBits", "beat_d");
     }
     s += "    end\n";
     s += "    if (load_out) begin\n";
-    s += fmt::format("      out_d       = {};\n", loaded);
+    s += bank > entries * w ? "      out_d       = BankBits'(row_counts);\n"
+                            : "      out_d       = row_counts;\n";
     s += "      out_valid_d = 1'b1;\n";
     if (chunks > 1) s += "      chunk_d     = '0;\n";
     s += "    end\n  end\n\n";
+    m << s;
 
     std::vector<Reg> state = {{"out_valid_q", "out_valid_d", "1'b0"}};
     if (chunks > 1) state.push_back({"chunk_q", "chunk_d"});
     if (beats > 1) state.push_back({"beat_q", "beat_d"});
-    s += registers(state);
+    m << registers(state);
     // The banks are data: the presenting bank is read only while out_valid_q is set, the
-    // counting bank only after a row's first beat, so neither needs a reset (a flip-flop with
-    // one is about twice the area in osu018).
-    s += "  always_ff @(posedge clk_i) begin\n    out_q <= out_d;\n";
-    if (beats > 1) s += "    acc_q <= acc_d;\n";
-    s += "  end\n\nendmodule\n";
-    return s;
+    // counting bank only after a row's first beat, so neither needs a reset.
+    std::vector<Reg> held = {{"out_q", "out_d"}};
+    if (beats > 1) held.push_back({"acc_q", "acc_d"});
+    m << data_registers(held);
   }
 
   // The block's figures in the manifest.
@@ -665,25 +667,17 @@ class IndexCounterArrayBlock final : public Block {
     const std::string add = module + "_add";
     const CounterArray a(c);
 
-    // Stage 1's first full adder of column 1 reads its first input, the carry from column 0
-    // of stage 0, as 0.
-    const std::string full_a = mutated("index_counter_array.tree_carry_dropped")
-                                   ? "s == 1 && j == 1 && k == 0 ? 1'b0 : in[From + 3*k]"
-                                   : "in[From + 3*k]";
-    out.files.push_back(
-        {tree + ".sv", with_module(kTreeModule, {{"@MODULE@", tree}, {"@FULL_A@", full_a}})});
-    if (a.beats > 1) {
-      // The carry into column 1 of the counting bank's adder is lost.
-      const std::string carry_in = mutated("index_counter_array.bank_carry_dropped")
-                                       ? "j == 1 ? 1'b0 : carry[j]"
-                                       : "carry[j]";
-      out.files.push_back(
-          {add + ".sv", with_module(kAddModule, {{"@MODULE@", add}, {"@CARRY_IN@", carry_in}})});
-    }
+    out.files.push_back(tree_module(tree));
+    if (a.beats > 1) out.files.push_back(add_module(add));
 
-    SvFile top{module + ".sv", a.header(module) + a.counting(tree, add) + a.presenting()};
-    top.ports = a.ports();
-    out.files.push_back(std::move(top));
+    SvModule m(module, a.doc());
+    a.header(m);
+    a.input_stage(m);
+    a.extent(m);
+    a.counting(m, tree, add);
+    a.presenting(m);
+    a.banks(m);
+    out.files.push_back(m.file());
     a.manifest(out.manifest);
     return out;
   }

@@ -177,10 +177,11 @@ std::string module_header(const std::string& module, const std::string& doc,
     }
     s += ") (\n";
   }
-  // A port whose width is written in the header's localparams must have that width.
+  // A port whose width is written in the header's localparams must have that width. A
+  // localparam written in the parameters (SvModule::param_localparam) has no number.
   std::map<std::string, int64_t> figures;
   for (const Param& p : params) {
-    if (p.local) figures[p.name] = p.default_value;
+    if (p.local && p.value_text.empty()) figures[p.name] = p.default_value;
   }
   for (const Param& p : params) {
     const std::optional<int64_t> v =
@@ -189,6 +190,7 @@ std::string module_header(const std::string& module, const std::string& doc,
       throw std::logic_error(fmt::format("{}: localparam {} = {} is {}, not {}", module, p.name,
                                          p.value_text, *v, p.default_value));
     }
+    if (v && p.local) figures[p.name] = *v;
   }
   for (const Port& p : ports) {
     const std::optional<int64_t> v =
@@ -312,6 +314,17 @@ SvModule& SvModule::header_localparam(const std::string& name, const std::string
   }
   header_localparam(name, *v, doc);
   params_.back().value_text = expr;
+  return *this;
+}
+
+SvModule& SvModule::param_localparam(const std::string& name, const std::string& expr,
+                                     const std::string& doc) {
+  for (const Param& p : params_) {
+    if (p.name == name) {
+      throw std::logic_error(fmt::format("{}: {} declared twice in the header", name_, name));
+    }
+  }
+  params_.push_back({name, 0, doc, true, expr});
   return *this;
 }
 
@@ -589,6 +602,19 @@ std::string registers(const std::vector<Reg>& regs, const std::string& indent,
   s += indent + (enable.empty() ? "  end else begin\n" : "  end else if (" + enable + ") begin\n");
   for (const Reg& r : regs) s += fmt::format("{}    {:<{}} <= {};\n", indent, r.q, w, r.d);
   s += indent + "  end\n" + indent + "end\n";
+  return s;
+}
+
+std::string data_registers(const std::vector<Reg>& regs, const std::string& indent,
+                           const std::string& enable) {
+  size_t w = 0;
+  for (const Reg& r : regs) w = std::max(w, r.q.size());
+  const std::string inner = enable.empty() ? indent + "  " : indent + "    ";
+  std::string s = indent + "always_ff @(posedge clk_i) begin\n";
+  if (!enable.empty()) s += indent + "  if (" + enable + ") begin\n";
+  for (const Reg& r : regs) s += fmt::format("{}{:<{}} <= {};\n", inner, r.q, w, r.d);
+  if (!enable.empty()) s += indent + "  end\n";
+  s += indent + "end\n";
   return s;
 }
 

@@ -112,6 +112,11 @@ class SvModule {
   /// (`LaneBits = BeatIndices*WeightBits`).
   SvModule& header_localparam(const std::string& name, const std::string& expr,
                               const std::string& doc);
+  /// A localparam of a parameterized module's header written in its parameters
+  /// (`localparam int Width = $clog2(Inputs + 1)`), for the port widths: not evaluated, so a
+  /// port width written in it has no number.
+  SvModule& param_localparam(const std::string& name, const std::string& expr,
+                             const std::string& doc);
   /// A port. A width written as an expression (Port::width_expr) of numbers and header
   /// localparams is evaluated, so the port's number (what the manifest lists) and its text
   /// come from the same figures; a number given beside it must agree (std::logic_error).
@@ -205,6 +210,12 @@ struct Reg {
 /// names aligned.
 std::string registers(const std::vector<Reg>& regs, const std::string& indent = "  ",
                       const std::string& enable = "");
+
+/// `always_ff @(posedge clk_i)` loading `regs` (under `enable` when set), the names aligned,
+/// with no reset (their reset values are not used): registers of data that a valid bit says
+/// when to read, which need none (a flip-flop with a reset is about twice the area in osu018).
+std::string data_registers(const std::vector<Reg>& regs, const std::string& indent = "  ",
+                           const std::string& enable = "");
 
 /// A stage of `stages` registers with a valid bit (oasis_fp_pipe) over a
 /// record of named fields: declares <stage>_valid and <stage>_<field> for

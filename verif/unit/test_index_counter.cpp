@@ -214,6 +214,53 @@ TEST(IndexCounter, AccumulatorAddsEveryColumnButTheTop) {
   EXPECT_EQ(index_counter_accumulator_adders(paper).half, 3);
 }
 
+// The manifest records the array's modules: the top module's trees and counting-bank adders
+// (one of each an entry, with their parameters as numbers) and its comparators and counters,
+// and the full and half adders of the tree and of the adder.
+TEST(IndexCounter, ManifestRecordsTheModulesOperatorsAndInstances) {
+  const Config c = load_config(kDefault);
+  const Derived d = derive(c);
+  const auto& ict = d.index_counter_array;
+  const auto manifest =
+      nlohmann::json::parse(gen::render(c, {"configs/default.json", {}, "x"}).at("manifest.json"));
+  const auto& modules = manifest["blocks"]["index_counter_array"]["modules"];
+  const auto& top = modules["oasis_default_index_counter_array"];
+  ASSERT_EQ(top["instances"].size(), 2u) << top.dump(1);
+  EXPECT_EQ(top["instances"][0]["module"], "oasis_default_index_counter_array_tree");
+  EXPECT_EQ(top["instances"][0]["count"], d.lut_entries);
+  EXPECT_EQ(top["instances"][0]["parameters"]["Inputs"], d.indices_per_cycle);
+  EXPECT_EQ(top["instances"][1]["module"], "oasis_default_index_counter_array_add");
+  EXPECT_EQ(top["instances"][1]["count"], d.lut_entries);
+  EXPECT_EQ(top["instances"][1]["parameters"]["Width"], ict.count_bits);
+  EXPECT_EQ(top["instances"][1]["parameters"]["AddendWidth"], ict.beat_sum_bits);
+  // The decoders' comparators, the beat's and the chunk's comparator and counter.
+  std::map<std::string, nlohmann::json> ops;
+  for (const auto& op : top["operators"]) ops[op["at"].get<std::string>()] = op;
+  EXPECT_EQ(ops["act_onehot"]["kind"], "eq");
+  EXPECT_EQ(ops["act_onehot"]["width"], c.act_bits);
+  EXPECT_EQ(ops["act_onehot"]["count"], d.indices_per_cycle << c.act_bits);
+  EXPECT_EQ(ops["weight_onehot"]["count"], d.indices_per_cycle << c.weight_bits);
+  EXPECT_EQ(ops["beat_d"]["kind"], "add");
+  EXPECT_EQ(ops["beat_d"]["width"], ict.beat_bits);
+  EXPECT_EQ(ops["chunk_d"]["width"], ict.chunk_bits);
+  // The tree's and the adder's cells, counted in their parameters.
+  const auto& tree = modules["oasis_default_index_counter_array_tree"]["instances"];
+  ASSERT_EQ(tree.size(), 2u);
+  EXPECT_EQ(tree[0]["module"], "oasis_fa");
+  EXPECT_EQ(tree[0]["count"], "Inputs - Width");
+  EXPECT_EQ(tree[1]["module"], "oasis_ha");
+  EXPECT_EQ(modules["oasis_default_index_counter_array_tree"]["operators"].size(), 2u);
+  EXPECT_EQ(modules["oasis_default_index_counter_array_add"]["instances"].size(), 3u);
+  // A row of one beat: no counting bank, no adder module.
+  Config one = c;
+  one.channels = d.indices_per_cycle;
+  const auto one_manifest =
+      nlohmann::json::parse(gen::render(one, {"configs/x.json", {}, "x"}).at("manifest.json"));
+  const auto& one_modules = one_manifest["blocks"]["index_counter_array"]["modules"];
+  EXPECT_FALSE(one_modules.contains("oasis_default_index_counter_array_add"));
+  EXPECT_EQ(one_modules["oasis_default_index_counter_array"]["instances"].size(), 1u);
+}
+
 // Writes a config's generated files into `dir` (replacing it); returns its manifest entry of
 // the index_counter_array block.
 nlohmann::json generate_into(const Config& c, const std::filesystem::path& dir) {

@@ -126,6 +126,39 @@ TEST(Sv, PortWidthsAreWrittenInTheHeadersLocalparams) {
   EXPECT_THROW(m.header_localparam("Bad", "Missing*2", "Not declared."), std::logic_error);
 }
 
+// A parameterized module's header localparam written in its parameters: in the header after
+// them, its ports written in it, no number for it (nor for those ports).
+TEST(Sv, HeaderLocalparamOfTheParameters) {
+  SvModule m("oasis_t_count", "An example.");
+  m.param("Inputs", 16, "Bits counted.");
+  m.param_localparam("Width", "$clog2(Inputs + 1)", "Bits of the count.");
+  m.ports({{"input", 0, "bits_i", "The bits.", "Inputs"},
+           {"output", 0, "count_o", "The count.", "Width"}});
+  m << "  assign count_o = Width'($countones(bits_i));\n";
+  const std::string s = m.str();
+  EXPECT_NE(s.find("  parameter  int Inputs = 16,\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("  localparam int Width  = $clog2(Inputs + 1)\n) ("), std::string::npos) << s;
+  EXPECT_NE(s.find("  output logic [Width-1:0]  count_o\n"), std::string::npos) << s;
+  EXPECT_EQ(m.file().ports[1].width, 0);
+  EXPECT_THROW(m.param_localparam("Inputs", "2", "Again."), std::logic_error);
+}
+
+// Registers of data: no reset, the names aligned, under an enable when given.
+TEST(Sv, DataRegistersHaveNoReset) {
+  EXPECT_EQ(data_registers({{"out_q", "out_d"}, {"acc_q", "acc_d"}}),
+            "  always_ff @(posedge clk_i) begin\n"
+            "    out_q <= out_d;\n"
+            "    acc_q <= acc_d;\n"
+            "  end\n");
+  EXPECT_EQ(data_registers({{"data_q", "data_i"}, {"m_q", "m_i", "1'b1"}}, "    ", "take"),
+            "    always_ff @(posedge clk_i) begin\n"
+            "      if (take) begin\n"
+            "        data_q <= data_i;\n"
+            "        m_q    <= m_i;\n"
+            "      end\n"
+            "    end\n");
+}
+
 TEST(Sv, PipeStageUnpacksNamedFields) {
   const std::string s = pipe_stage("conv", 2, "v_i", {{"last", 0, "a"}, {"lut", 64, "b"}});
   EXPECT_NE(s.find("logic conv_last;"), std::string::npos);
