@@ -17,6 +17,7 @@
 #include "model/quant/lut_gemm.hpp"
 #include "model/quant/quant.hpp"
 #include "model/quant/synth_data.hpp"
+#include "verif/bench/bench_main.hpp"
 
 namespace {
 
@@ -79,4 +80,4 @@ BENCHMARK(BM_CorePaperConfig_1x4096x4096)->Unit(benchmark::kMillisecond)->Iterat
 
 }  // namespace
 
-BENCHMARK_MAIN();
+OASIS_BENCH_MAIN()

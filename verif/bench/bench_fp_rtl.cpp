@@ -20,6 +20,7 @@
 #include <string>
 
 #include "gen/generator.hpp"
+#include "verif/bench/bench_main.hpp"
 
 namespace {
 
@@ -59,8 +60,9 @@ void yosys_cells(benchmark::State& state, const std::string& block) {
     if (!ok) return state.SkipWithError("oasis-gen failed");
   }
   const std::string top = "oasis_default_" + block;
+  // The list's comments and its Verilator options (`--top-module`) left out.
   const std::string cmd = fmt::format(
-      "cd {0} && yosys -q -p \"read_verilog -sv $(grep -v '^//' {1}.f | tr '\\n' ' '); "
+      "cd {0} && yosys -q -p \"read_verilog -sv $(grep -v -e '^//' -e '^-' {1}.f | tr '\\n' ' '); "
       "synth -flatten -top {2}; tee -o /dev/stdout stat\" 2>&1",
       shell_word(rtl), block, top);
   for (auto _ : state) {
@@ -115,4 +117,4 @@ const bool kRegistered = [] {
 
 }  // namespace
 
-BENCHMARK_MAIN();
+OASIS_BENCH_MAIN()
