@@ -139,6 +139,11 @@ std::vector<SqnrCase> sqnr_report(const Config& c, const SqnrOptions& o) {
   const std::vector<float> ref_f = reference_gemm_fp32(x, o.tokens, w, o.rows, k_ch);
   const std::vector<double> ref(ref_f.begin(), ref_f.end());
 
+  auto to_d = [](const std::vector<Fp16>& v) {
+    std::vector<double> d;
+    for (const Fp16 h : v) d.push_back(to_double(h));
+    return d;
+  };
   std::vector<SqnrCase> cases;
   for (const int a_bits : {4, 3}) {
     const int w_bits = 4;
@@ -150,50 +155,56 @@ std::vector<SqnrCase> sqnr_report(const Config& c, const SqnrOptions& o) {
     ic.sqnr_db = sqnr_db(ref, int_rtn_gemm(x, o.tokens, w, o.rows, k_ch, a_bits, w_bits));
     cases.push_back(ic);
 
-    WeightQuantOptions wo;
-    wo.bits = w_bits;
-    wo.seed = o.seed;
-    const QuantizedWeights qw = quantize_weights(w, o.rows, k_ch, wo);
-    if (a_bits == 4) {
-      // The weights' share of the error: NU weights, unquantised activations.
-      std::vector<Fp16> wd(w.size());
-      for (size_t i = 0; i < w.size(); ++i) {
-        wd[i] = mul(qw.codebook[qw.indices[i]], qw.scales[i / size_t(k_ch)]);
+    // Free codebooks, then codebooks symmetric about zero (kmeans_symmetric) for both
+    // operands: what the sign-symmetric counting would cost in accuracy.
+    for (const bool symmetric : {false, true}) {
+      const std::string nu = symmetric ? fmt::format("NU{} sym", w_bits) : fmt::format("NU{}", w_bits);
+      WeightQuantOptions wo;
+      wo.bits = w_bits;
+      wo.seed = o.seed;
+      wo.method = o.method;
+      wo.symmetric = symmetric;
+      const QuantizedWeights qw = quantize_weights(w, o.rows, k_ch, wo);
+      if (a_bits == 4) {
+        // The weights' share of the error: NU weights, unquantised activations.
+        std::vector<Fp16> wd(w.size());
+        for (size_t i = 0; i < w.size(); ++i) {
+          wd[i] = mul(qw.codebook[qw.indices[i]], qw.scales[i / size_t(k_ch)]);
+        }
+        const std::vector<float> yw = reference_gemm_fp32(x, o.tokens, wd, o.rows, k_ch);
+        SqnrCase wc;
+        wc.name = fmt::format("{} W{} only (FP16 activations)", nu, w_bits);
+        wc.weight_bits = w_bits;
+        wc.outliers_per_side = -1;
+        wc.sqnr_db = sqnr_db(ref, std::vector<double>(yw.begin(), yw.end()));
+        cases.push_back(wc);
       }
-      const std::vector<float> yw = reference_gemm_fp32(x, o.tokens, wd, o.rows, k_ch);
-      SqnrCase wc;
-      wc.name = fmt::format("NU{} W{} only (FP16 activations)", w_bits, w_bits);
-      wc.weight_bits = w_bits;
-      wc.outliers_per_side = -1;
-      wc.sqnr_db = sqnr_db(ref, std::vector<double>(yw.begin(), yw.end()));
-      cases.push_back(wc);
-    }
-    for (const int kk : {0, k_out}) {
-      ActCalibrationOptions ao;
-      ao.bits = a_bits;
-      ao.seed = o.seed;
-      ao.outliers_per_side = kk;
-      const ActCalibration cal = calibrate_activations(calib, o.calibration_tokens, k_ch, {}, ao);
-      LutGemmParams p = LutGemmParams::from_config(c);
-      p.act_bits = a_bits;
-      p.weight_bits = w_bits;
-      p.outliers_per_side = kk;
-      const LutGemm model(p, cal.codebook, qw.codebook);
-      auto to_d = [](const std::vector<Fp16>& v) {
-        std::vector<double> d;
-        for (const Fp16 h : v) d.push_back(to_double(h));
-        return d;
-      };
-      SqnrCase nc;
-      nc.name = kk == 0
-                    ? fmt::format("NU{} W{}A{}, no outliers", w_bits, w_bits, a_bits)
-                    : fmt::format("NU{} W{}A{}, k = {} outliers/side", w_bits, w_bits, a_bits, kk);
-      nc.weight_bits = w_bits;
-      nc.act_bits = a_bits;
-      nc.outliers_per_side = kk;
-      nc.sqnr_db = sqnr_db(ref, to_d(model.gemm(x, o.tokens, qw)));
-      nc.conventional_sqnr_db = sqnr_db(ref, to_d(conventional_gemm(model, x, o.tokens, qw)));
-      cases.push_back(nc);
+      for (const int kk : {0, k_out}) {
+        if (symmetric && kk == 0) continue;
+        ActCalibrationOptions ao;
+        ao.bits = a_bits;
+        ao.seed = o.seed;
+        ao.method = o.method;
+        ao.outliers_per_side = kk;
+        ao.symmetric = symmetric;
+        const ActCalibration cal =
+            calibrate_activations(calib, o.calibration_tokens, k_ch, {}, ao);
+        LutGemmParams p = LutGemmParams::from_config(c);
+        p.act_bits = a_bits;
+        p.weight_bits = w_bits;
+        p.outliers_per_side = kk;
+        const LutGemm model(p, cal.codebook, qw.codebook);
+        SqnrCase nc;
+        nc.name = kk == 0 ? fmt::format("{} W{}A{}, no outliers", nu, w_bits, a_bits)
+                          : fmt::format("{} W{}A{}, k = {} outliers/side", nu, w_bits, a_bits, kk);
+        nc.weight_bits = w_bits;
+        nc.act_bits = a_bits;
+        nc.outliers_per_side = kk;
+        nc.symmetric = symmetric;
+        nc.sqnr_db = sqnr_db(ref, to_d(model.gemm(x, o.tokens, qw)));
+        nc.conventional_sqnr_db = sqnr_db(ref, to_d(conventional_gemm(model, x, o.tokens, qw)));
+        cases.push_back(nc);
+      }
     }
   }
   return cases;
@@ -204,9 +215,10 @@ std::string format_sqnr_report(const Config& c, const SqnrOptions& o,
   std::string s;
   s += fmt::format(
       "Output error against the FP32 GEMM, synthetic LLM-like data (seed {}): {} tokens x K = {} "
-      "x N = {} rows, codebooks calibrated on {} other tokens, accumulator {}, outliers "
-      "{:.2g} % per side\n",
-      o.seed, o.tokens, c.channels, o.rows, o.calibration_tokens, accumulator_name(c.accumulator),
+      "x N = {} rows, codebooks calibrated on {} other tokens ({} K-means), accumulator {}, "
+      "outliers {:.2g} % per side\n",
+      o.seed, o.tokens, c.channels, o.rows, o.calibration_tokens,
+      o.method == KMeansMethod::kOptimal ? "optimal" : "Lloyd's", accumulator_name(c.accumulator),
       o.outlier_fraction * 100);
   s += fmt::format("{:<34}{:>12}{:>22}\n", "case", "SQNR dB", "dequantise path dB");
   for (const SqnrCase& k : cases) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/config.hpp"
+#include "model/quant/quant.hpp"
 
 namespace oasis {
 
@@ -49,6 +50,7 @@ struct SqnrOptions {
   int calibration_tokens = 64;      ///< calibration tokens (another seed)
   int rows = 256;                   ///< output rows N
   double outlier_fraction = 0.005;  ///< p: k = ceil(p * K) per side
+  KMeansMethod method = KMeansMethod::kLloyd;  ///< of every codebook
 };
 
 struct SqnrCase {
@@ -56,6 +58,7 @@ struct SqnrCase {
   int weight_bits = 0;
   int act_bits = 0;
   int outliers_per_side = 0;  ///< -1 where there is no LUT path (INT, weights only)
+  bool symmetric = false;     ///< both codebooks symmetric about zero (kmeans_symmetric)
   double sqnr_db = 0;         ///< output against the FP32 reference GEMM
   /// NU cases: the same quantised GEMM by the conventional path (dequantise,
   /// then GEMM), which differs from the LUT path only in rounding order.
@@ -64,8 +67,9 @@ struct SqnrCase {
 
 /// Output error against the FP32 GEMM on the same synthetic data for INT RTN
 /// W4A4, NU W4A4 without and with outliers, and the same for W4A3, plus NU
-/// weights alone (the ceiling the activation quantisation adds to). The
-/// config supplies K, T, Mc and the accumulator format.
+/// weights alone (the ceiling the activation quantisation adds to); then NU
+/// with both codebooks symmetric about zero, weights alone and with outliers.
+/// The config supplies K, T, Mc and the accumulator format.
 std::vector<SqnrCase> sqnr_report(const Config& config, const SqnrOptions& options);
 std::string format_sqnr_report(const Config& config, const SqnrOptions& options,
                                const std::vector<SqnrCase>& cases);

@@ -233,6 +233,25 @@ KMeansResult kmeans(KMeansMethod method, std::span<const double> values,
                                           : kmeans_lloyd(values, weights, clusters, seed);
 }
 
+KMeansResult kmeans_symmetric(KMeansMethod method, std::span<const double> values,
+                              std::span<const double> weights, int clusters, uint64_t seed) {
+  if (clusters < 2 || clusters % 2 != 0) {
+    throw std::invalid_argument(fmt::format(
+        "symmetric codebook of {} centroids; allowed: an even number, at least 2", clusters));
+  }
+  std::vector<double> magnitudes(values.size());
+  for (size_t i = 0; i < values.size(); ++i) magnitudes[i] = std::fabs(values[i]);
+  const KMeansResult half = kmeans(method, magnitudes, weights, clusters / 2, seed);
+  KMeansResult r;
+  for (auto m = half.centroids.rbegin(); m != half.centroids.rend(); ++m) {
+    r.centroids.push_back(-*m);
+  }
+  r.centroids.insert(r.centroids.end(), half.centroids.begin(), half.centroids.end());
+  r.cost = half.cost;
+  r.iterations = half.iterations;
+  return r;
+}
+
 double kmeans_cost(std::span<const double> values, std::span<const double> weights,
                    std::span<const double> centroids) {
   std::vector<double> c(centroids.begin(), centroids.end());
@@ -301,7 +320,8 @@ QuantizedWeights quantize_weights(std::span<const Fp16> w, int rows, int channel
       norm[size_t(n) * size_t(channels) + size_t(k)] = to_double(row[size_t(k)]) / s;
     }
   }
-  const KMeansResult km = kmeans(o.method, norm, {}, 1 << o.bits, o.seed);
+  const KMeansResult km = o.symmetric ? kmeans_symmetric(o.method, norm, {}, 1 << o.bits, o.seed)
+                                      : kmeans(o.method, norm, {}, 1 << o.bits, o.seed);
   for (const double c : km.centroids) q.codebook.push_back(fp16_from_double(c));
   q.kmeans_cost = km.cost;
   q.kmeans_iterations = km.iterations;
@@ -376,7 +396,9 @@ ActCalibration calibrate_activations(std::span<const Fp16> x, int tokens, int ch
       if (!fisher.empty()) weights.push_back(fisher[size_t(t) * size_t(channels) + size_t(k)]);
     }
   }
-  const KMeansResult km = kmeans(o.method, values, weights, 1 << o.bits, o.seed);
+  const KMeansResult km = o.symmetric
+                              ? kmeans_symmetric(o.method, values, weights, 1 << o.bits, o.seed)
+                              : kmeans(o.method, values, weights, 1 << o.bits, o.seed);
   ActCalibration c;
   for (const double v : km.centroids) c.codebook.push_back(fp16_from_double(v));
   c.kmeans_cost = km.cost;

@@ -55,6 +55,13 @@ KMeansResult kmeans_optimal_1d(std::span<const double> values, std::span<const d
                                int clusters);
 KMeansResult kmeans(KMeansMethod method, std::span<const double> values,
                     std::span<const double> weights, int clusters, uint64_t seed);
+/// A codebook symmetric about zero, c[i] = -c[2^b - 1 - i] (`clusters` even): K-means of the
+/// magnitudes |v| into clusters / 2 centroids m_j, mirrored to -m_j .. m_j. Every m_j is a mean
+/// of magnitudes, so the nearest of the mirrored centroids to v is sign(v) times the nearest m_j
+/// to |v|, and the cost is that of the magnitudes' clustering: with kOptimal this is the exact
+/// optimum among symmetric codebooks. Needs clusters / 2 distinct magnitudes of positive weight.
+KMeansResult kmeans_symmetric(KMeansMethod method, std::span<const double> values,
+                              std::span<const double> weights, int clusters, uint64_t seed);
 /// The K-means cost of `centroids` (any order) on the data.
 double kmeans_cost(std::span<const double> values, std::span<const double> weights,
                    std::span<const double> centroids);
@@ -88,6 +95,9 @@ struct WeightQuantOptions {
   KMeansMethod method = KMeansMethod::kLloyd;
   ScaleMode scale = ScaleMode::kRms;
   uint64_t seed = 1;
+  /// A codebook symmetric about zero (kmeans_symmetric): a product's sign is then the XOR of
+  /// its operands' top index bits, its magnitude set by the bits below (docs/model.md).
+  bool symmetric = false;
 };
 
 /// Quantises rows x channels weights (row-major, finite): scales per row,
@@ -108,6 +118,8 @@ struct ActCalibrationOptions {
   /// on the normalised token): they are kept in FP16 at run time, so the
   /// codebook should fit the inliers. 0 keeps every value.
   int outliers_per_side = 0;
+  /// A codebook symmetric about zero (kmeans_symmetric).
+  bool symmetric = false;
 };
 
 struct ActCalibration {

@@ -172,6 +172,7 @@ struct CalibrateArgs {
   double outlier_fraction = 0.005;
   int outliers_per_side = -1;
   bool gap = false;
+  bool symmetric = false;
 };
 
 int run_calibrate(const CalibrateArgs& a) {
@@ -193,6 +194,7 @@ int run_calibrate(const CalibrateArgs& a) {
   o.method = parse_kmeans_method(a.method);
   o.scale = parse_scale_mode(a.scale);
   o.seed = a.seed;
+  o.symmetric = a.symmetric;
   o.outliers_per_side = a.outliers_per_side >= 0
                             ? a.outliers_per_side
                             : int(std::ceil(a.outlier_fraction * double(m.cols) - 1e-9));
@@ -200,9 +202,9 @@ int run_calibrate(const CalibrateArgs& a) {
   write_all({{a.out, NpyArray::from_fp16({c.codebook.size()}, c.codebook)}});
   fmt::print(
       "calibrated {} centroids on {} values ({} tokens x {} channels, {} outliers per "
-      "side left out), {} K-means, cost {:.6g}, {} iterations\n",
-      c.codebook.size(), c.samples, m.rows, m.cols, o.outliers_per_side, a.method, c.kmeans_cost,
-      c.kmeans_iterations);
+      "side left out), {}{} K-means, cost {:.6g}, {} iterations\n",
+      c.codebook.size(), c.samples, m.rows, m.cols, o.outliers_per_side,
+      a.symmetric ? "symmetric " : "", a.method, c.kmeans_cost, c.kmeans_iterations);
   fmt::print("codebook {}\nwrote {}\n", codebook_text(c.codebook), a.out);
   if (a.gap && o.method == KMeansMethod::kLloyd) {
     o.method = KMeansMethod::kOptimal;
@@ -220,6 +222,7 @@ struct QuantizeArgs {
   std::string out_dir, method = "lloyd", scale = "rms";
   int bits = 4;
   uint64_t seed = 1;
+  bool symmetric = false;
 };
 
 WeightQuantOptions quant_options(const QuantizeArgs& a) {
@@ -228,6 +231,7 @@ WeightQuantOptions quant_options(const QuantizeArgs& a) {
   o.method = parse_kmeans_method(a.method);
   o.scale = parse_scale_mode(a.scale);
   o.seed = a.seed;
+  o.symmetric = a.symmetric;
   return o;
 }
 
@@ -252,8 +256,9 @@ int run_quantize(const QuantizeArgs& a) {
   const Matrix m = w.shape;
   const QuantizedWeights q = quantize_weights(w.values, int(m.rows), int(m.cols), o);
   write_quantized(a.out_dir, m, q);
-  fmt::print("quantized {} x {} weights to {} bits: codebook {}, {} K-means cost {:.6g}\n", m.rows,
-             m.cols, a.bits, codebook_text(q.codebook), a.method, q.kmeans_cost);
+  fmt::print("quantized {} x {} weights to {} bits: codebook {}, {}{} K-means cost {:.6g}\n",
+             m.rows, m.cols, a.bits, codebook_text(q.codebook), a.symmetric ? "symmetric " : "",
+             a.method, q.kmeans_cost);
   fmt::print("wrote {}/weight_indices.npy, weight_codebook.npy, weight_scales.npy\n", a.out_dir);
   return 0;
 }
@@ -383,6 +388,7 @@ int run_quantize_all(const QuantizeAllArgs& a) {
   manifest["method"] = a.quant.method;
   manifest["scale"] = a.quant.scale;
   manifest["seed"] = a.quant.seed;
+  manifest["symmetric"] = a.quant.symmetric;
   if (!manifest.contains("tensors") || !manifest["tensors"].is_object()) {
     manifest["tensors"] = nlohmann::json::object();
   }
@@ -510,13 +516,16 @@ int run_analyze(const AnalyzeArgs& a) {
 struct ReportArgs {
   std::string config;
   std::vector<std::string> overrides;
+  std::string method = "lloyd";
   SqnrOptions options;
 };
 
 int run_report(const ReportArgs& a) {
   const Config c = load_config(a.config, a.overrides);
-  const std::vector<SqnrCase> cases = sqnr_report(c, a.options);
-  fmt::print("{}", format_sqnr_report(c, a.options, cases));
+  SqnrOptions o = a.options;
+  o.method = parse_kmeans_method(a.method);
+  const std::vector<SqnrCase> cases = sqnr_report(c, o);
+  fmt::print("{}", format_sqnr_report(c, o, cases));
   return 0;
 }
 
@@ -590,6 +599,8 @@ int oasis::commands::oasis_model(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   cal->add_option("--fisher", ca.fisher, "per-activation K-means weights .npy (same size)");
   cal->add_flag("--gap", ca.gap, "also run the optimal K-means and print Lloyd's gap to it");
+  cal->add_flag("--symmetric", ca.symmetric,
+                "a codebook symmetric about zero: K-means of the magnitudes, mirrored");
 
   QuantizeArgs qa;
   auto* qua = app.add_subcommand("quantize",
@@ -605,6 +616,8 @@ int oasis::commands::oasis_model(int argc, char** argv) {
     app->add_option("--method", q.method, "K-means: lloyd or optimal");
     app->add_option("--scale", q.scale, "per-row scale: rms or absmax");
     app->add_option("--seed", q.seed, "seed of the K-means initialisation");
+    app->add_flag("--symmetric", q.symmetric,
+                  "a codebook symmetric about zero: K-means of the magnitudes, mirrored");
   };
   add_quant_options(qua, qa);
 
@@ -669,6 +682,8 @@ int oasis::commands::oasis_model(int argc, char** argv) {
   rep->add_option("--calibration-tokens", ra.options.calibration_tokens, "calibration tokens")
       ->check(CLI::Range(1, 4096));
   rep->add_option("--rows", ra.options.rows, "N: output rows")->check(CLI::Range(1, 65536));
+  rep->add_option("--method", ra.method,
+                  "K-means of every codebook: lloyd or optimal (1-D dynamic programming)");
   rep->add_option("--outlier-fraction", ra.options.outlier_fraction,
                   "p: k = ceil(p*K) outliers per side")
       ->check(CLI::Range(0.0, 0.5));

@@ -78,6 +78,69 @@ TEST(KMeans, OptimalEqualsBruteForceOnSmallSets) {
   }
 }
 
+// A symmetric codebook: the optimum over codebooks -m_h .. -m_1, m_1 .. m_h is the optimum
+// of the magnitudes' clustering mirrored, and its cost on the signed values is that
+// clustering's (the nearest of +-m_j to v is sign(v) times the nearest m_j to |v|).
+TEST(KMeans, SymmetricIsTheMagnitudesOptimumMirrored) {
+  std::mt19937_64 rng(test_seed());
+  for (int trial = 0; trial < 200; ++trial) {
+    const int n = 2 + int(rng() % 11);
+    const int half = 1 + int(rng() % std::min(n, 4));
+    std::vector<double> v, w;
+    std::vector<std::pair<double, double>> magnitudes;
+    for (int i = 0; i < n; ++i) {
+      const double m = double(1 + rng() % 1000) / 64.0 + i * 1e-3;  // distinct, positive
+      v.push_back(rng() % 2 ? m : -m);
+      w.push_back(trial % 2 ? 1.0 : double(1 + rng() % 9));
+      magnitudes.emplace_back(m, w.back());
+    }
+    const KMeansResult sym = kmeans_symmetric(KMeansMethod::kOptimal, v, w, 2 * half, 1);
+    ASSERT_EQ(sym.centroids.size(), size_t(2 * half));
+    for (int j = 0; j < 2 * half; ++j) {
+      ASSERT_EQ(sym.centroids[size_t(j)], -sym.centroids[size_t(2 * half - 1 - j)]) << trial;
+    }
+    ASSERT_TRUE(std::is_sorted(sym.centroids.begin(), sym.centroids.end()));
+    const double want = brute_force_cost(magnitudes, half);
+    ASSERT_NEAR(sym.cost, want, 1e-9 * std::max(1.0, want)) << "trial " << trial;
+    ASSERT_NEAR(kmeans_cost(v, w, sym.centroids), sym.cost, 1e-9 * std::max(1.0, want));
+    // A free codebook of as many centroids is never worse.
+    ASSERT_LE(kmeans_optimal_1d(v, w, std::min(n, 2 * half)).cost, sym.cost + 1e-9 * want);
+  }
+  const std::vector<double> v = {-2, -1, 1, 2};
+  EXPECT_THROW(kmeans_symmetric(KMeansMethod::kOptimal, v, {}, 3, 1), std::invalid_argument);
+  EXPECT_THROW(kmeans_symmetric(KMeansMethod::kLloyd, v, {}, 0, 1), std::invalid_argument);
+  // Two distinct magnitudes cannot make three centroids a side.
+  EXPECT_THROW(kmeans_symmetric(KMeansMethod::kOptimal, v, {}, 6, 1), std::invalid_argument);
+}
+
+// Weights and activations quantised with symmetric codebooks: every centroid is its mirror's
+// negation, bit for bit in binary16.
+TEST(Quantize, SymmetricCodebooksMirrorBitForBit) {
+  const std::vector<Fp16> w = synthetic_weights(64, 96, test_seed());
+  WeightQuantOptions wo;
+  wo.symmetric = true;
+  const QuantizedWeights q = quantize_weights(w, 64, 96, wo);
+  ASSERT_EQ(q.codebook.size(), 16u);
+  for (size_t j = 0; j < 16; ++j) {
+    EXPECT_EQ(q.codebook[j].bits, q.codebook[15 - j].bits ^ 0x8000) << j;
+  }
+  EXPECT_GT(to_double(q.codebook[8]), 0.0);
+  SyntheticActivationSpec spec;
+  spec.channels = 96;
+  spec.tokens = 8;
+  ActCalibrationOptions ao;
+  ao.bits = 3;
+  ao.outliers_per_side = 1;
+  ao.symmetric = true;
+  ao.method = KMeansMethod::kOptimal;
+  const ActCalibration cal =
+      calibrate_activations(synthetic_activations(spec, test_seed()), 8, 96, {}, ao);
+  ASSERT_EQ(cal.codebook.size(), 8u);
+  for (size_t j = 0; j < 8; ++j) {
+    EXPECT_EQ(cal.codebook[j].bits, cal.codebook[7 - j].bits ^ 0x8000) << j;
+  }
+}
+
 TEST(KMeans, LloydIsAFixedPointAndDeterministic) {
   std::mt19937_64 rng(test_seed());
   std::normal_distribution<double> nd(0, 1);
