@@ -412,26 +412,28 @@ class MacLineBaselineBlock final : public Block {
     }
     m << "\n  // Beat counter within the row.\n"
          "  logic [BeatBits-1:0] beat_q;\n  logic first, last;\n"
-         "  logic [HalfBits-1:0] sw_q, sw_cur;\n"
          "  assign first = beat_q == '0;\n"
-         "  assign last  = beat_q == BeatBits'(Beats - 1);\n"
-         "  assign sw_cur = first ? w_scale_i : sw_q;\n";
-    m << registers({{"beat_q", "last ? '0 : beat_q + BeatBits'(1)"}, {"sw_q", "sw_cur"}}, "  ",
-                   "w_valid_i");
+         "  assign last  = beat_q == BeatBits'(Beats - 1);\n";
+    m << registers({{"beat_q", "last ? '0 : beat_q + BeatBits'(1)"}}, "  ", "w_valid_i");
+    m.comment(
+        "Each row's s_w, from its first beat to the multiplier that scales the row's sum by "
+        "it (a FIFO, not registers riding beside the tree and the accumulator).");
+    m << "  logic [HalfBits-1:0] sw_head;\n  logic sw_pop, sw_empty, sw_full;\n";
+    m << fifo("u_sw_fifo", 16, tm.sw_fifo_depth, "w_valid_i && first", "w_scale_i", "sw_pop",
+              "sw_head", "sw_empty", "sw_full");
+    m << "  logic unused_sw_fifo;\n  assign unused_sw_fifo = ^{sw_empty, sw_full};\n";
     m.op("add", "BeatBits", "beat_q");
     m << "  logic [PadBits-1:0] act_pad;\n";
     m << (int64_t(B) * M > K ? "  assign act_pad = PadBits'(act_i);\n"
                              : "  assign act_pad = act_i;\n");
-    // The beat's tag {s_w, last, first}, beside the operands' registers when
+    // The beat's tag {last, first}, beside the operands' registers when
     // there are any; `op` names what the multipliers take.
     const string op_valid = op_stage ? "op_valid" : "w_valid_i";
-    const string op_sw = op_stage ? "op_sw" : "sw_cur";
     const string op_last = op_stage ? "op_last" : "last";
     const string op_first = op_stage ? "op_first" : "first";
     if (op_stage) {
       m.comment("The beat's tag beside the operand registers.");
-      m.pipe_stage("op", 1, "w_valid_i",
-                   {{"sw", 16, "sw_cur", "HalfBits"}, {"last", 0, "last"}, {"first", 0, "first"}});
+      m.pipe_stage("op", 1, "w_valid_i", {{"last", 0, "last"}, {"first", 0, "first"}});
     }
     m.comment(op_stage ? "Lanes: the beat's activation and the dequantized weight, registered, "
                          "and their product."
@@ -477,7 +479,7 @@ class MacLineBaselineBlock final : public Block {
     }
     m.comment(
         "The products' registers, then the pairwise tree, one instance per level; the "
-        "beat's tag {s_w, last, first} rides beside them through as many registers.");
+        "beat's tag {last, first} rides beside them through as many registers.");
     m << "  logic mul_valid;\n  logic [Macs*AccBits-1:0] mul_prod;\n"
          "  logic [Macs-1:0] mul_present;\n  logic [Macs-1:0] mul_lane_valid;\n";
     m << "  for (genvar i = 0; i < Macs; i++) begin : g_mul_reg\n";
@@ -491,7 +493,7 @@ class MacLineBaselineBlock final : public Block {
     const TreeRoot root =
         tree(m, c, f, S, "lvl", M, "mul_prod", "mul_present", "mul_valid", "Macs");
     m.pipe_stage("tag", LS + root.levels * S, op_valid,
-                 {{"sw", 16, op_sw, "HalfBits"}, {"last", 0, op_last}, {"first", 0, op_first}});
+                 {{"last", 0, op_last}, {"first", 0, op_first}});
     m << "  // The beat's sum; its present bit is always set (lane 0 holds a channel).\n"
          "  logic unused_root;\n";
     m << fmt::format("  assign unused_root = ^{{{}, {}}};\n", root.present, root.valid);
@@ -499,13 +501,11 @@ class MacLineBaselineBlock final : public Block {
                                      "tag_valid", "tag_first", "tag_last", "", root.value);
     m << fmt::format("  logic unused_acc_present;\n  assign unused_acc_present = {};\n",
                      acc.present);
-    m.comment("The row's s_w beside the accumulator, from its last beat to the row's sum.");
-    m.pipe_stage("done", d.accumulator_slots + acc.levels * S, "tag_valid && tag_last",
-                 {{"sw", 16, "tag_sw", "HalfBits"}});
-    m << "  logic unused_done_valid;\n  assign unused_done_valid = done_valid;\n";
-    chain_stage(m, f, FpOp::kMul, "u_scale_a", acc.value, "act_scale_i", "mg1", S, acc.valid,
-                {{"sw", 16, "done_sw", "HalfBits"}}, "prod", "AccBits", kHalfB);
-    chain_stage(m, f, FpOp::kMul, "u_scale_w", "mg1_prod", "mg1_sw", "mg2", S, "mg1_valid", {},
+    chain_stage(m, f, FpOp::kMul, "u_scale_a", acc.value, "act_scale_i", "mg1", S, acc.valid, {},
+                "prod", "AccBits", kHalfB);
+    m << "  // The row's s_w leaves its FIFO as the row's sum enters the scaling by it.\n"
+         "  assign sw_pop = mg1_valid;\n";
+    chain_stage(m, f, FpOp::kMul, "u_scale_w", "mg1_prod", "sw_head", "mg2", S, "mg1_valid", {},
                 "prod", "AccBits", kHalfB);
     if (fp32) {
       m << "  logic [HalfBits-1:0] y16;\n";
@@ -528,6 +528,7 @@ class MacLineBaselineBlock final : public Block {
     out.manifest["row_latency_cycles"] = tm.row_latency;
     out.manifest["operand_stage"] = tm.operand_stage;
     out.manifest["lane_stages"] = tm.lane_stages;
+    out.manifest["sw_fifo_depth"] = tm.sw_fifo_depth;
     out.manifest["accumulator"] = f.name();
     drop_unused_tree_level(out, c);
     return out;

@@ -303,6 +303,7 @@ Derived derive(const Config& c) {
   ml.row_latency = (ml.operand_stage ? 1 : 0) + ml.lane_stages + ml.tree_levels * s +
                    d.accumulator_slots + clog2(ml.slots) * s + 2 * s +
                    (c.accumulator == AccumulatorFormat::kFp32 ? s : 0);
+  ml.sw_fifo_depth = std::max(1, ceil_div(ml.beats - 1 + ml.row_latency, ml.beats));
 
   CoreTiming& co = d.core;
   co.outliers = d.outliers;

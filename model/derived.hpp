@@ -220,6 +220,10 @@ struct MacLineTiming {
   /// Last beat taken to y valid: operand_stage + lane_stages + tree_levels S + L
   /// + ceil(log2 slots) S + 2S (+ S for binary32).
   int row_latency = 0;
+  /// Entries of the FIFO that holds each row's s_w from its first beat to the scaling by
+  /// it: rows pushed a beat apart at least and popped within beats - 1 + row_latency
+  /// cycles, so ceil((beats - 1 + row_latency) / beats).
+  int sw_fifo_depth = 0;
 };
 
 /// The core (docs/core.md, Timing).
