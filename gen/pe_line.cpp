@@ -60,7 +60,8 @@ SvFile wib_module(const string& name, const Dims& d) {
   SvModule m(name, fmt::format("Weight Index Buffer of a PE line: two banks, each a row of K = {} "
                                "{}-bit weight indices and its scale s_w. The fill side writes "
                                "one bank, {} beat(s) of {} indices a row (s_w with beat 0); the "
-                               "read side reads the other whole.",
+                               "read side reads the other whole. The banks have no reset: a bank "
+                               "is read only once it is full.",
                                d.K, d.nW, t.fill_beats, d.Wb));
   m.header_localparam("Channels", d.K, "Channels K of a row.");
   m.header_localparam("WeightBits", d.nW, "Bits of a weight index, nW.");
@@ -69,7 +70,6 @@ SvFile wib_module(const string& name, const Dims& d) {
   m.header_localparam("BeatNumBits", d.t.fill_bits, "Bits of a beat number.");
   m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   m.ports({kClk,
-           kRst,
            {"input", 0, "wr_en_i", "Write the beat on wr_data_i."},
            {"input", 0, "wr_bank_i", "The bank the fill side writes."},
            {"input", 0, "wr_beat_i", "Which beat of the row wr_data_i is.", "BeatNumBits"},
@@ -93,11 +93,8 @@ SvFile wib_module(const string& name, const Dims& d) {
       "    localparam int Bits = b == Beats - 1 ? LastBeatBits : BeatBits;\n"
       "    logic wr_beat;\n"
       "    assign wr_beat = wr_en_i && wr_beat_i == BeatNumBits'(b);\n"
-      "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-      "      if (!rst_ni) begin\n"
-      "        bank0_q[b*BeatBits +: Bits] <= '0;\n"
-      "        bank1_q[b*BeatBits +: Bits] <= '0;\n"
-      "      end else if (wr_beat) begin\n"
+      "    always_ff @(posedge clk_i) begin\n"
+      "      if (wr_beat) begin\n"
       "        if (wr_bank_i) bank1_q[b*BeatBits +: Bits] <= wr_data_i[Bits-1:0];\n"
       "        else bank0_q[b*BeatBits +: Bits] <= wr_data_i[Bits-1:0];\n"
       "      end\n"
@@ -108,13 +105,10 @@ SvFile wib_module(const string& name, const Dims& d) {
     m << "  // Indices past K in the row's last beat.\n  logic unused_w_tail;\n"
          "  assign unused_w_tail = ^wr_data_i[BeatBits-1:LastBeatBits];\n";
   }
-  m << "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-       "    if (!rst_ni) begin\n"
-       "      scale0_q <= '0;\n      scale1_q <= '0;\n"
-       "    end else begin\n"
-       "      if (wr_en_i && wr_beat_i == '0 && !wr_bank_i) scale0_q <= wr_scale_i;\n"
-       "      if (wr_en_i && wr_beat_i == '0 && wr_bank_i) scale1_q <= wr_scale_i;\n"
-       "    end\n  end\n\n"
+  m << "  always_ff @(posedge clk_i) begin\n"
+       "    if (wr_en_i && wr_beat_i == '0 && !wr_bank_i) scale0_q <= wr_scale_i;\n"
+       "    if (wr_en_i && wr_beat_i == '0 && wr_bank_i) scale1_q <= wr_scale_i;\n"
+       "  end\n\n"
        "  assign rd_row_o   = rd_bank_i ? bank1_q : bank0_q;\n"
        "  assign rd_scale_o = rd_bank_i ? scale1_q : scale0_q;\n";
   m.op("mux", int64_t(d.K) * d.nW, "rd_row_o");
@@ -689,7 +683,6 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
   m << "  // Weight Index Buffer.\n";
   m.inst(part("wib"), "u_wib",
          {{"clk_i", "clk_i"},
-          {"rst_ni", "rst_ni"},
           {"wr_en_i", "w_fire"},
           {"wr_bank_i", "wr_bank_q"},
           {"wr_beat_i", "wr_beat_q"},
