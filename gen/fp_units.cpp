@@ -46,12 +46,11 @@ class FpUnit : public Block {
     BlockOutput out;
     const FpFormat& in = spec_.in;
     const FpFormat& res = spec_.out;
-    // An exact product takes the stages its own segments need at a clock target, as in the
-    // blocks' chains (product_stages); every other unit fp_pipeline_stages.
-    const bool exact = spec_.op == Op::kMul && exact_product(res, a_format(), b_format());
-    const int stages = exact ? product_stages(c.target_period_fo4, res, a_format(), b_format(),
-                                              c.fp_pipeline_stages)
-                             : c.fp_pipeline_stages;
+    // fp_pipeline_stages, or at a clock target the fewest registers this unit needs for it
+    // (unit_block_stages: its own format and kind, not the accumulator's adders).
+    const int stages = unit_block_stages(c.target_period_fo4, kind(), res, a_format(),
+                                         b_format(), c.fp_pipeline_stages);
+    const bool targeted = c.target_period_fo4 > 0;
     std::string what, result;
     std::vector<Port> operands;
     switch (spec_.op) {
@@ -99,7 +98,7 @@ class FpUnit : public Block {
                     "operands taken with in_valid_i appears with out_valid_o {} cycle(s) "
                     "later; one operation per cycle, no backpressure (docs/fp_rtl.md).",
                     what, stages,
-                    exact ? "an exact product's stages at the clock target" : "fp_pipeline_stages",
+                    targeted ? "the unit's own stages at the clock target" : "fp_pipeline_stages",
                     stages));
     m.ports({{"input", 0, "clk_i", "Clock."},
              {"input", 0, "rst_ni", "Asynchronous reset, active low."},
@@ -178,6 +177,19 @@ class FpUnit : public Block {
   }
 
  private:
+  FpUnitKind kind() const {
+    switch (spec_.op) {
+      case Op::kAdd:
+        return FpUnitKind::kAdd;
+      case Op::kMul:
+        return FpUnitKind::kMul;
+      case Op::kConvert:
+        return FpUnitKind::kConvert;
+      case Op::kFromUint:
+        return FpUnitKind::kFromUint;
+    }
+    return FpUnitKind::kAdd;
+  }
   const FpFormat& a_format() const { return spec_.a_half ? kBinary16Format : spec_.in; }
   const FpFormat& b_format() const { return spec_.b_half ? kBinary16Format : spec_.in; }
 

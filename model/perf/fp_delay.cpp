@@ -163,6 +163,38 @@ int count_conversion_stages(int period_fo4, int stages) {
   return kFromUintFo4 <= fp_stage_budget_fo4(period_fo4) ? 1 : stages;
 }
 
+namespace {
+
+// The conversions between binary16 and binary32 (the fp16_to_fp32 and fp32_to_fp16 blocks, one
+// register after the unit, 130 FO4, OpenSTA on make ppa's flow; docs/ppa.md, "Every block at
+// 130, 80 and 50 FO4"): 15.8 and 36.9 FO4, rounded up.
+constexpr double kWidenFo4 = 16;
+constexpr double kNarrowFo4 = 37;
+
+}  // namespace
+
+int unit_block_stages(int period_fo4, FpUnitKind kind, const FpFormat& f, const FpFormat& a,
+                      const FpFormat& b, int stages) {
+  if (period_fo4 <= 0 || stages == 0) return stages;
+  const double budget = fp_stage_budget_fo4(period_fo4);
+  switch (kind) {
+    case FpUnitKind::kAdd:
+    case FpUnitKind::kMul: {
+      const FpSegments segments =
+          kind == FpUnitKind::kAdd ? fp_add_segments(f) : fp_mul_segments(f, a, b);
+      for (int s = 1; s < stages; ++s) {
+        if (place_chain_cuts(segments, s).longest_fo4() <= budget) return s;
+      }
+      return stages;
+    }
+    case FpUnitKind::kConvert:
+      return (f.width() > a.width() ? kWidenFo4 : kNarrowFo4) <= budget ? 1 : stages;
+    case FpUnitKind::kFromUint:
+      return count_conversion_stages(period_fo4, stages);
+  }
+  return stages;
+}
+
 int sort_stages_for_period(int period_fo4) {
   return std::max(1, int(fp_stage_budget_fo4(period_fo4) / kCompareExchangeFo4));
 }

@@ -110,6 +110,25 @@ int orizuru_levels_for_period(int period_fo4);
 /// conversion, one. A conversion that does not fit keeps all `stages`, as without a target.
 int count_conversion_stages(int period_fo4, int stages);
 
+/// What a floating-point unit block of its own computes (gen/fp_units.cpp).
+enum class FpUnitKind {
+  kAdd,       ///< an adder in `f`
+  kMul,       ///< a multiplier into `f` of operands in `a` and `b`
+  kConvert,   ///< a conversion from `a` into `f`
+  kFromUint,  ///< an unsigned integer into `f`
+};
+
+/// The registers of a floating-point unit that is a block of its own (docs/fp_rtl.md, "A clock
+/// target"): the chain's `stages` without a clock target; with one (`period_fo4` > 0), the
+/// fewest, at least 1 and at most `stages`, whose stages fit fp_stage_budget_fo4: an adder's or
+/// multiplier's placed as in a chain (place_chain_cuts, the last register after the unit, so
+/// that the block's output is registered; the block may then place them all inside), a
+/// conversion's all after it, so one when its delay fits the budget; else `stages`. A unit
+/// takes what its own format needs, not the accumulator's, and a conversion one stage, not the
+/// adders' count.
+int unit_block_stages(int period_fo4, FpUnitKind kind, const FpFormat& f, const FpFormat& a,
+                      const FpFormat& b, int stages);
+
 /// The delay of one stage of compare-exchanges of the sorting-network top-k
 /// baseline in FO4 (an order-key comparison and the multiplexers of the two
 /// records), the pointer multiplexers after the network counted in: the
