@@ -48,8 +48,8 @@ class FpUnit : public Block {
     const FpFormat& res = spec_.out;
     // fp_pipeline_stages, or at a clock target the fewest registers this unit needs for it
     // (unit_block_stages: its own format and kind, not the accumulator's adders).
-    const int stages = unit_block_stages(c.target_period_fo4, kind(), res, a_format(),
-                                         b_format(), c.fp_pipeline_stages);
+    const int stages = unit_block_stages(c.target_period_fo4, kind(), res, a_format(), b_format(),
+                                         c.fp_pipeline_stages);
     const bool targeted = c.target_period_fo4 > 0;
     std::string what, result;
     std::vector<Port> operands;

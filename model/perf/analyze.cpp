@@ -158,7 +158,8 @@ std::vector<SqnrCase> sqnr_report(const Config& c, const SqnrOptions& o) {
     // Free codebooks, then codebooks symmetric about zero (kmeans_symmetric) for both
     // operands: what the sign-symmetric counting would cost in accuracy.
     for (const bool symmetric : {false, true}) {
-      const std::string nu = symmetric ? fmt::format("NU{} sym", w_bits) : fmt::format("NU{}", w_bits);
+      const std::string nu =
+          symmetric ? fmt::format("NU{} sym", w_bits) : fmt::format("NU{}", w_bits);
       WeightQuantOptions wo;
       wo.bits = w_bits;
       wo.seed = o.seed;
@@ -187,8 +188,7 @@ std::vector<SqnrCase> sqnr_report(const Config& c, const SqnrOptions& o) {
         ao.method = o.method;
         ao.outliers_per_side = kk;
         ao.symmetric = symmetric;
-        const ActCalibration cal =
-            calibrate_activations(calib, o.calibration_tokens, k_ch, {}, ao);
+        const ActCalibration cal = calibrate_activations(calib, o.calibration_tokens, k_ch, {}, ao);
         LutGemmParams p = LutGemmParams::from_config(c);
         p.act_bits = a_bits;
         p.weight_bits = w_bits;

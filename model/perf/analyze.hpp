@@ -46,10 +46,10 @@ std::string format_analysis(const Config& config, const AnalyticFigures& f);
 
 struct SqnrOptions {
   uint64_t seed = 1;
-  int tokens = 32;                  ///< evaluation tokens
-  int calibration_tokens = 64;      ///< calibration tokens (another seed)
-  int rows = 256;                   ///< output rows N
-  double outlier_fraction = 0.005;  ///< p: k = ceil(p * K) per side
+  int tokens = 32;                             ///< evaluation tokens
+  int calibration_tokens = 64;                 ///< calibration tokens (another seed)
+  int rows = 256;                              ///< output rows N
+  double outlier_fraction = 0.005;             ///< p: k = ceil(p * K) per side
   KMeansMethod method = KMeansMethod::kLloyd;  ///< of every codebook
 };
 

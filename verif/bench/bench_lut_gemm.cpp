@@ -152,9 +152,8 @@ void threads_args(benchmark::internal::Benchmark* b) {
   if (all_cores() > 1) b->Arg(all_cores());
   b->Unit(benchmark::kMillisecond)->MinTime(0.5)->UseRealTime()->MeasureProcessCPUTime();
   b->Repetitions(kRepetitions)->DisplayAggregatesOnly(true);
-  b->ComputeStatistics("min", [](const std::vector<double>& v) {
-    return *std::min_element(v.begin(), v.end());
-  });
+  b->ComputeStatistics(
+      "min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
 }
 
 BENCHMARK(BM_Fp32Gemm_1x4096x4096)->Apply(threads_args);

@@ -40,8 +40,8 @@ inline int run(int argc, char** argv, Reporter& reporter) {
 }  // namespace oasis::bench
 
 // main() of a benchmark program with the console reporter.
-#define OASIS_BENCH_MAIN()                                  \
-  int main(int argc, char** argv) {                         \
-    oasis::bench::Reporter reporter;                        \
-    return oasis::bench::run(argc, argv, reporter);         \
+#define OASIS_BENCH_MAIN()                          \
+  int main(int argc, char** argv) {                 \
+    oasis::bench::Reporter reporter;                \
+    return oasis::bench::run(argc, argv, reporter); \
   }

@@ -146,10 +146,10 @@ TEST_F(Cli, ReportPutsNuWithOutliersAheadOfInt4) {
       << r.out;
   const double nu = std::stod(m[1]);
   EXPECT_GT(nu, int4 + 3.0) << r.out;
-  for (const char* row : {"NU4 W4A4, no outliers", "INT RTN W4A3", "NU4 W4A3, no outliers",
-                          "NU4 W4A3, k = 1 outliers/side", "NU4 W4 only",
-                          "NU4 sym W4 only", "NU4 sym W4A4, k = 1 outliers/side",
-                          "NU4 sym W4A3, k = 1 outliers/side"}) {
+  for (const char* row :
+       {"NU4 W4A4, no outliers", "INT RTN W4A3", "NU4 W4A3, no outliers",
+        "NU4 W4A3, k = 1 outliers/side", "NU4 W4 only", "NU4 sym W4 only",
+        "NU4 sym W4A4, k = 1 outliers/side", "NU4 sym W4A3, k = 1 outliers/side"}) {
     EXPECT_NE(r.out.find(row), std::string::npos) << row;
   }
 }
