@@ -200,7 +200,6 @@ std::vector<SqnrCase> sqnr_report(const Config& c, const SqnrOptions& o) {
         nc.weight_bits = w_bits;
         nc.act_bits = a_bits;
         nc.outliers_per_side = kk;
-        nc.symmetric = symmetric;
         nc.sqnr_db = sqnr_db(ref, to_d(model.gemm(x, o.tokens, qw)));
         nc.conventional_sqnr_db = sqnr_db(ref, to_d(conventional_gemm(model, x, o.tokens, qw)));
         cases.push_back(nc);

@@ -58,7 +58,6 @@ struct SqnrCase {
   int weight_bits = 0;
   int act_bits = 0;
   int outliers_per_side = 0;  ///< -1 where there is no LUT path (INT, weights only)
-  bool symmetric = false;     ///< both codebooks symmetric about zero (kmeans_symmetric)
   double sqnr_db = 0;         ///< output against the FP32 reference GEMM
   /// NU cases: the same quantised GEMM by the conventional path (dequantise,
   /// then GEMM), which differs from the LUT path only in rounding order.

@@ -156,22 +156,24 @@ namespace {
 // fewer bits, and binary16 a shorter rounding: the figure bounds them.
 constexpr double kFromUintFo4 = 30;
 
-}  // namespace
-
-int count_conversion_stages(int period_fo4, int stages) {
-  if (period_fo4 <= 0 || stages == 0) return stages;
-  return kFromUintFo4 <= fp_stage_budget_fo4(period_fo4) ? 1 : stages;
-}
-
-namespace {
-
 // The conversions between binary16 and binary32 (the fp16_to_fp32 and fp32_to_fp16 blocks, one
 // register after the unit, 130 FO4, OpenSTA on make ppa's flow; docs/ppa.md, "Every block at
 // 130, 80 and 50 FO4"): 15.8 and 36.9 FO4, rounded up.
 constexpr double kWidenFo4 = 16;
 constexpr double kNarrowFo4 = 37;
 
+// A conversion (a combinational unit followed by all its registers): one register when its
+// delay fits a stage at the clock target, else the chain's `stages`, as without a target.
+int conversion_stages(double delay_fo4, int period_fo4, int stages) {
+  if (period_fo4 <= 0 || stages == 0) return stages;
+  return delay_fo4 <= fp_stage_budget_fo4(period_fo4) ? 1 : stages;
+}
+
 }  // namespace
+
+int count_conversion_stages(int period_fo4, int stages) {
+  return conversion_stages(kFromUintFo4, period_fo4, stages);
+}
 
 int unit_block_stages(int period_fo4, FpUnitKind kind, const FpFormat& f, const FpFormat& a,
                       const FpFormat& b, int stages) {
@@ -188,7 +190,7 @@ int unit_block_stages(int period_fo4, FpUnitKind kind, const FpFormat& f, const 
       return stages;
     }
     case FpUnitKind::kConvert:
-      return (f.width() > a.width() ? kWidenFo4 : kNarrowFo4) <= budget ? 1 : stages;
+      return conversion_stages(f.width() > a.width() ? kWidenFo4 : kNarrowFo4, period_fo4, stages);
     case FpUnitKind::kFromUint:
       return count_conversion_stages(period_fo4, stages);
   }

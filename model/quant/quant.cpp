@@ -252,6 +252,17 @@ KMeansResult kmeans_symmetric(KMeansMethod method, std::span<const double> value
   return r;
 }
 
+namespace {
+
+// A codebook of `clusters` centroids, free or symmetric about zero, as the options ask.
+KMeansResult codebook_kmeans(bool symmetric, KMeansMethod method, std::span<const double> values,
+                             std::span<const double> weights, int clusters, uint64_t seed) {
+  return symmetric ? kmeans_symmetric(method, values, weights, clusters, seed)
+                   : kmeans(method, values, weights, clusters, seed);
+}
+
+}  // namespace
+
 double kmeans_cost(std::span<const double> values, std::span<const double> weights,
                    std::span<const double> centroids) {
   std::vector<double> c(centroids.begin(), centroids.end());
@@ -320,8 +331,7 @@ QuantizedWeights quantize_weights(std::span<const Fp16> w, int rows, int channel
       norm[size_t(n) * size_t(channels) + size_t(k)] = to_double(row[size_t(k)]) / s;
     }
   }
-  const KMeansResult km = o.symmetric ? kmeans_symmetric(o.method, norm, {}, 1 << o.bits, o.seed)
-                                      : kmeans(o.method, norm, {}, 1 << o.bits, o.seed);
+  const KMeansResult km = codebook_kmeans(o.symmetric, o.method, norm, {}, 1 << o.bits, o.seed);
   for (const double c : km.centroids) q.codebook.push_back(fp16_from_double(c));
   q.kmeans_cost = km.cost;
   q.kmeans_iterations = km.iterations;
@@ -396,9 +406,8 @@ ActCalibration calibrate_activations(std::span<const Fp16> x, int tokens, int ch
       if (!fisher.empty()) weights.push_back(fisher[size_t(t) * size_t(channels) + size_t(k)]);
     }
   }
-  const KMeansResult km = o.symmetric
-                              ? kmeans_symmetric(o.method, values, weights, 1 << o.bits, o.seed)
-                              : kmeans(o.method, values, weights, 1 << o.bits, o.seed);
+  const KMeansResult km =
+      codebook_kmeans(o.symmetric, o.method, values, weights, 1 << o.bits, o.seed);
   ActCalibration c;
   for (const double v : km.centroids) c.codebook.push_back(fp16_from_double(v));
   c.kmeans_cost = km.cost;
