@@ -54,34 +54,113 @@ struct Dims {
 const Port kClk{"input", 0, "clk_i", "Clock."};
 const Port kRst{"input", 0, "rst_ni", "Asynchronous reset, active low."};
 
+// The Weight Index Buffer's outlier capture (docs/pe_line.md, "Outlier capture"): outlier j's
+// beat and its position in the beat from its channel, a multiplexer over the beat, and a
+// capture register a bank written when the beat holding the channel is.
+void outlier_capture(SvModule& m, const Config& c, const Dims& d) {
+  const bool pow2 = (d.Wb & (d.Wb - 1)) == 0;
+  const int off_bits = index_width(d.Wb);
+  m << "\n";
+  m.comment(
+      "Outlier capture: as each beat is written, every outlier whose channel the beat holds "
+      "takes its weight index into the bank's capture register.");
+  m.localparam("OffBits", off_bits, "Bits of a position in a beat.");
+  m << "  logic [Outliers*WeightBits-1:0] cap0_q, cap1_q;\n";
+  if (!pow2) {
+    m << "  /// The first channel of the beat being written.\n"
+         "  logic [ChanBits-1:0] beat_base;\n"
+         "  assign beat_base = ChanBits'(wr_beat_i) * ChanBits'(BeatIndices);\n";
+    m.op("mul", d.CW(), "beat_base");
+  }
+  m << "  for (genvar j = 0; j < Outliers; j++) begin : g_capture\n"
+       "    logic [ChanBits-1:0] chan;\n"
+       "    logic hit;\n"
+       "    logic [OffBits-1:0] off;\n"
+       "    logic [WeightBits-1:0] iw;\n"
+       "    assign chan = outlier_chan_i[j*ChanBits +: ChanBits];\n";
+  if (pow2 && d.Wb == 1) {
+    m << "    // One index a beat: the beat number is the channel.\n"
+         "    assign hit = chan == ChanBits'(wr_beat_i);\n"
+         "    assign off = '0;\n";
+  } else if (pow2) {
+    m << "    // The beat number is the channel's high bits, the position its low ones.\n"
+         "    assign hit = (chan >> OffBits) == ChanBits'(wr_beat_i);\n"
+         "    assign off = chan[OffBits-1:0];\n";
+  } else {
+    m << "    // The channel's distance from the beat's first, and whether the beat holds it.\n"
+         "    logic [ChanBits:0] rel;\n"
+         "    assign rel = {1'b0, chan} - {1'b0, beat_base};\n"
+         "    assign hit = rel < (ChanBits+1)'(BeatIndices);\n"
+         "    assign off = rel[OffBits-1:0];\n";
+    m.op("sub", d.CW() + 1, "rel", d.k2());
+    m.op("lt", d.CW() + 1, "hit", d.k2());
+  }
+  if (pow2) m.op("eq", d.CW(), "hit", d.k2());
+  mux_tree(m, c, "u_iw_mux", d.Wb, d.nW, off_bits, "wr_data_i", "off", "iw", "    ", "Outliers");
+  m << "    always_ff @(posedge clk_i) begin\n"
+       "      if (wr_en_i && hit) begin\n"
+       "        if (wr_bank_i) cap1_q[j*WeightBits +: WeightBits] <= iw;\n"
+       "        else cap0_q[j*WeightBits +: WeightBits] <= iw;\n"
+       "      end\n"
+       "    end\n"
+       "  end\n"
+       "  assign rd_iw_o = rd_bank_i ? cap1_q : cap0_q;\n";
+  m.op("mux", int64_t(d.k2()) * d.nW, "rd_iw_o");
+}
+
 // Weight Index Buffer: two banks of a row's K indices and its s_w.
-SvFile wib_module(const string& name, const Dims& d) {
+SvFile wib_module(const Config& c, const string& name, const Dims& d) {
   const LineTiming& t = d.t;
+  const string capture =
+      t.outlier_capture
+          ? fmt::format(
+                " As a beat is written, each of the 2k = {} outliers whose channel it "
+                "holds takes its weight index into the bank's capture register (a "
+                "multiplexer of the beat's {} indices an outlier), and the read side "
+                "reads the read bank's captured indices.",
+                d.k2(), d.Wb)
+          : string();
   SvModule m(name, fmt::format("Weight Index Buffer of a PE line: two banks, each a row of K = {} "
                                "{}-bit weight indices and its scale s_w. The fill side writes "
                                "one bank, {} beat(s) of {} indices a row (s_w with beat 0); the "
-                               "read side reads the other whole. The banks have no reset: a bank "
-                               "is read only once it is full.",
-                               d.K, d.nW, t.fill_beats, d.Wb));
+                               "read side reads the other whole.{} The banks have no reset: a "
+                               "bank is read only once it is full.",
+                               d.K, d.nW, t.fill_beats, d.Wb, capture));
   m.header_localparam("Channels", d.K, "Channels K of a row.");
   m.header_localparam("WeightBits", d.nW, "Bits of a weight index, nW.");
   m.header_localparam("BeatIndices", d.Wb, "Indices a beat.");
   m.header_localparam("BeatBits", "BeatIndices*WeightBits", "Bits of a whole beat.");
   m.header_localparam("BeatNumBits", d.t.fill_bits, "Bits of a beat number.");
   m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
-  m.ports({kClk,
-           {"input", 0, "wr_en_i", "Write the beat on wr_data_i."},
-           {"input", 0, "wr_bank_i", "The bank the fill side writes."},
-           {"input", 0, "wr_beat_i", "Which beat of the row wr_data_i is.", "BeatNumBits"},
-           {"input", 0, "wr_data_i",
-            "The beat: index b*BeatIndices + i at [i*WeightBits +: WeightBits] (those past K "
-            "ignored).",
-            "BeatBits"},
-           {"input", 0, "wr_scale_i", "The row's s_w, binary16, written with beat 0.", "HalfBits"},
-           {"input", 0, "rd_bank_i", "The bank the read side reads."},
-           {"output", 0, "rd_row_o", "The read bank's row: iw[k] at [k*WeightBits +: WeightBits].",
-            "Channels*WeightBits"},
-           {"output", 0, "rd_scale_o", "The read bank's s_w.", "HalfBits"}});
+  if (t.outlier_capture) {
+    m.header_localparam("Outliers", d.k2(), "Outliers of a token, 2k.");
+    m.header_localparam("ChanBits", d.CW(), "Bits of a channel number.");
+  }
+  std::vector<Port> ports = {
+      kClk,
+      {"input", 0, "wr_en_i", "Write the beat on wr_data_i."},
+      {"input", 0, "wr_bank_i", "The bank the fill side writes."},
+      {"input", 0, "wr_beat_i", "Which beat of the row wr_data_i is.", "BeatNumBits"},
+      {"input", 0, "wr_data_i",
+       "The beat: index b*BeatIndices + i at [i*WeightBits +: WeightBits] (those past K "
+       "ignored).",
+       "BeatBits"},
+      {"input", 0, "wr_scale_i", "The row's s_w, binary16, written with beat 0.", "HalfBits"},
+      {"input", 0, "rd_bank_i", "The bank the read side reads."},
+      {"output", 0, "rd_row_o", "The read bank's row: iw[k] at [k*WeightBits +: WeightBits].",
+       "Channels*WeightBits"},
+      {"output", 0, "rd_scale_o", "The read bank's s_w.", "HalfBits"}};
+  if (t.outlier_capture) {
+    ports.insert(ports.begin() + 6, {"input", 0, "outlier_chan_i",
+                                     "The outlier channels o_j, Orizuru's order, at "
+                                     "[j*ChanBits +: ChanBits]; held while a row fills.",
+                                     "Outliers*ChanBits"});
+    ports.push_back({"output", 0, "rd_iw_o",
+                     "The read bank's indices at the outliers: iw[o_j] at [j*WeightBits +: "
+                     "WeightBits].",
+                     "Outliers*WeightBits"});
+  }
+  m.ports(ports);
   m.localparam("Beats", t.fill_beats, "Beats of a row.");
   m.localparam("LastBeatBits", t.last_fill_indices * d.nW,
                "Bits of the row's last beat: its indices below K.");
@@ -101,7 +180,7 @@ SvFile wib_module(const string& name, const Dims& d) {
       "    end\n");
   m << loop_close(t.fill_beats);
   m.op("eq", d.t.fill_bits, "wr_beat", t.fill_beats);
-  if (t.last_fill_indices < d.Wb) {
+  if (t.last_fill_indices < d.Wb && !t.outlier_capture) {
     m << "  // Indices past K in the row's last beat.\n  logic unused_w_tail;\n"
          "  assign unused_w_tail = ^wr_data_i[BeatBits-1:LastBeatBits];\n";
   }
@@ -112,6 +191,7 @@ SvFile wib_module(const string& name, const Dims& d) {
        "  assign rd_row_o   = rd_bank_i ? bank1_q : bank0_q;\n"
        "  assign rd_scale_o = rd_bank_i ? scale1_q : scale0_q;\n";
   m.op("mux", int64_t(d.K) * d.nW, "rd_row_o");
+  if (t.outlier_capture) outlier_capture(m, c, d);
   return m.file();
 }
 
@@ -334,66 +414,98 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   return m.file();
 }
 
-// The gather: in cycle g, outliers j = g*Mc + m, their residuals, and each
-// one's weight index read from the row by a balanced multiplexer tree.
+// The gather: in cycle g, outliers j = g*Mc + m, their residuals, and each one's weight
+// index: taken from the Weight Index Buffer's captured indices like the residuals, or, without
+// the capture, read from the row by a balanced multiplexer tree (LineTiming::outlier_capture).
 SvFile gather_module(const Config& c, const string& name, const Dims& d) {
   const int GR = d.t.groups, Ci = d.Ci(), k2 = d.k2(), CW = d.CW();
   const int slots = GR * d.Mc;
+  const bool capture = d.t.outlier_capture;
   SvModule m(name,
              fmt::format("Outlier gather of a PE line: in compensation cycle g, slot m (m < {}) "
                          "takes outlier j = g*{} + m (j < 2k = {}): its residual r[o_j] and its "
-                         "weight index iw[o_j], read from the row by a balanced tree of 2-to-1 "
-                         "multiplexers over the K = {} channels. Combinational.",
-                         Ci, d.Mc, k2, d.K));
-  m.header_localparam("Channels", d.K, "Channels K of a row.");
+                         "weight index iw[o_j], {}. Combinational.",
+                         Ci, d.Mc, k2,
+                         capture ? "captured by the Weight Index Buffer as the row streamed in"
+                                 : fmt::format("read from the row by a balanced tree of 2-to-1 "
+                                               "multiplexers over the K = {} channels",
+                                               d.K)));
+  if (!capture) m.header_localparam("Channels", d.K, "Channels K of a row.");
   m.header_localparam("IdxBits", d.nW, "Bits of a weight index, nW.");
   m.header_localparam("Outliers", k2, "Outliers of a token, 2k.");
-  m.header_localparam("ChanBits", CW, "Bits of a channel index.");
+  if (!capture) m.header_localparam("ChanBits", CW, "Bits of a channel index.");
   m.header_localparam("Slots", Ci, "Slots in use: min(Mc, 2k).");
   m.header_localparam("GroupBits", d.t.group_bits, "Bits of a compensation cycle number.");
   m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
-  m.ports({{"input", 0, "group_i", "The compensation cycle g.", "GroupBits"},
-           {"input", 0, "outlier_chan_i",
-            "The outlier channels o_j, Orizuru's order, at [j*ChanBits +: ChanBits].",
-            "Outliers*ChanBits"},
-           {"input", 0, "residual_i",
-            "The residuals r[o_j], binary16, at [j*HalfBits +: HalfBits].", "Outliers*HalfBits"},
-           {"input", 0, "row_i", "The row's weight indices.", "Channels*IdxBits"},
-           {"output", 0, "iw_o", "Slot m's weight index iw[o_j], at [m*IdxBits +: IdxBits].",
-            "Slots*IdxBits"},
-           {"output", 0, "res_o", "Slot m's residual r[o_j], at [m*HalfBits +: HalfBits].",
-            "Slots*HalfBits"},
-           {"output", 0, "present_o", "Slot m holds an outlier (j < 2k).", "Slots"}});
+  std::vector<Port> ports = {{"input", 0, "group_i", "The compensation cycle g.", "GroupBits"}};
+  if (capture) {
+    ports.push_back({"input", 0, "iw_i",
+                     "The outliers' weight indices iw[o_j], Orizuru's order, at "
+                     "[j*IdxBits +: IdxBits].",
+                     "Outliers*IdxBits"});
+  } else {
+    ports.push_back({"input", 0, "outlier_chan_i",
+                     "The outlier channels o_j, Orizuru's order, at [j*ChanBits +: ChanBits].",
+                     "Outliers*ChanBits"});
+  }
+  ports.push_back({"input", 0, "residual_i",
+                   "The residuals r[o_j], binary16, at [j*HalfBits +: HalfBits].",
+                   "Outliers*HalfBits"});
+  if (!capture) {
+    ports.push_back({"input", 0, "row_i", "The row's weight indices.", "Channels*IdxBits"});
+  }
+  ports.push_back({"output", 0, "iw_o", "Slot m's weight index iw[o_j], at [m*IdxBits +: IdxBits].",
+                   "Slots*IdxBits"});
+  ports.push_back({"output", 0, "res_o", "Slot m's residual r[o_j], at [m*HalfBits +: HalfBits].",
+                   "Slots*HalfBits"});
+  ports.push_back({"output", 0, "present_o", "Slot m holds an outlier (j < 2k).", "Slots"});
+  m.ports(ports);
   m.localparam("Groups", GR, "Compensation cycles of a row.");
   m.localparam("Macs", d.Mc, "Compensation MACs, Mc.");
-  m.localparam("PadChanBits", "Groups*Macs*ChanBits",
-               "The outlier channels, padded to whole compensation cycles.");
+  // What a slot selects besides its residual: the weight index, or the channel to read it at.
+  const string sel = capture ? "iw" : "chan";
+  const string sel_in = capture ? "iw_i" : "outlier_chan_i";
+  const string sel_bits = capture ? "IdxBits" : "ChanBits";
+  const string pad_bits = capture ? "PadIdxBits" : "PadChanBits";
+  m.localparam(pad_bits, "Groups*Macs*" + sel_bits,
+               capture ? "The weight indices, padded to whole compensation cycles."
+                       : "The outlier channels, padded to whole compensation cycles.");
   m.localparam("PadResBits", "Groups*Macs*HalfBits",
                "The residuals, padded to whole compensation cycles.");
-  m << "\n  logic [PadChanBits-1:0] chan_pad;\n  logic [PadResBits-1:0] res_pad;\n"
-       "  logic [Slots*ChanBits-1:0] g_chan;\n";
-  m << (slots > k2 ? "  assign chan_pad = PadChanBits'(outlier_chan_i);\n"
-                     "  assign res_pad = PadResBits'(residual_i);\n"
-                   : "  assign chan_pad = outlier_chan_i;\n  assign res_pad = residual_i;\n");
-  m << "  always_comb begin\n    g_chan = '0;\n    res_o = '0;\n    present_o = '0;\n"
-       "    for (int g = 0; g < Groups; g++) begin\n"
-       "      if (group_i == GroupBits'(g)) begin\n"
-       "        g_chan = chan_pad[g*Macs*ChanBits +: Slots*ChanBits];\n"
-       "        res_o = res_pad[g*Macs*HalfBits +: Slots*HalfBits];\n"
-       "        for (int m = 0; m < Slots; m++) present_o[m] = g*Macs + m < Outliers;\n"
-       "      end\n    end\n  end\n";
-  m.op("eq", d.t.group_bits, "g_chan", GR);
-  m.op("mux", Ci * (CW + 16), "g_chan", GR);
+  m << fmt::format("\n  logic [{0}-1:0] {1}_pad;\n  logic [PadResBits-1:0] res_pad;\n", pad_bits,
+                   sel);
+  if (!capture) m << "  logic [Slots*ChanBits-1:0] g_chan;\n";
+  const string g_out = capture ? "iw_o" : "g_chan";
+  m << (slots > k2 ? fmt::format("  assign {0}_pad = {1}'({2});\n"
+                                 "  assign res_pad = PadResBits'(residual_i);\n",
+                                 sel, pad_bits, sel_in)
+                   : fmt::format("  assign {0}_pad = {1};\n  assign res_pad = residual_i;\n", sel,
+                                 sel_in));
+  m << fmt::format(
+      "  always_comb begin\n    {0} = '0;\n    res_o = '0;\n    present_o = '0;\n"
+      "    for (int g = 0; g < Groups; g++) begin\n"
+      "      if (group_i == GroupBits'(g)) begin\n"
+      "        {0} = {1}_pad[g*Macs*{2} +: Slots*{2}];\n"
+      "        res_o = res_pad[g*Macs*HalfBits +: Slots*HalfBits];\n"
+      "        for (int m = 0; m < Slots; m++) present_o[m] = g*Macs + m < Outliers;\n"
+      "      end\n    end\n  end\n",
+      g_out, sel, sel_bits);
+  m.op("eq", d.t.group_bits, g_out, GR);
+  m.op("mux", Ci * ((capture ? d.nW : CW) + 16), g_out, GR);
   if (d.Mc > Ci) {
     // One group (Mc > 2k): the slots past 2k are padding nothing reads.
-    m << "  logic unused_slots;\n"
-         "  assign unused_slots = ^{chan_pad[Macs*ChanBits-1:Slots*ChanBits],\n"
-         "                          res_pad[Macs*HalfBits-1:Slots*HalfBits]};\n";
+    m << fmt::format(
+        "  logic unused_slots;\n"
+        "  assign unused_slots = ^{{{0}_pad[Macs*{1}-1:Slots*{1}],\n"
+        "                          res_pad[Macs*HalfBits-1:Slots*HalfBits]}};\n",
+        sel, sel_bits);
   }
-  m << "  for (genvar m = 0; m < Slots; m++) begin : g_slot\n";
-  mux_tree(m, c, "u_iw_mux", d.K, d.nW, CW, "row_i", "g_chan[m*ChanBits +: ChanBits]",
-           "iw_o[m*IdxBits +: IdxBits]", "    ", "Slots");
-  m << "  end\n";
+  if (!capture) {
+    m << "  for (genvar m = 0; m < Slots; m++) begin : g_slot\n";
+    mux_tree(m, c, "u_iw_mux", d.K, d.nW, CW, "row_i", "g_chan[m*ChanBits +: ChanBits]",
+             "iw_o[m*IdxBits +: IdxBits]", "    ", "Slots");
+    m << "  end\n";
+  }
   return m.file();
 }
 
@@ -681,16 +793,19 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
   control(m, d);
   const auto part = [&](const string& suffix) { return module + "_" + suffix; };
   m << "  // Weight Index Buffer.\n";
-  m.inst(part("wib"), "u_wib",
-         {{"clk_i", "clk_i"},
-          {"wr_en_i", "w_fire"},
-          {"wr_bank_i", "wr_bank_q"},
-          {"wr_beat_i", "wr_beat_q"},
-          {"wr_data_i", "w_data_i"},
-          {"wr_scale_i", "w_scale_i"},
-          {"rd_bank_i", "rd_bank_q"},
-          {"rd_row_o", "row"},
-          {"rd_scale_o", "row_scale"}});
+  if (t.outlier_capture) {
+    m << "  /// The read bank's weight indices at the outliers, captured as its row streamed in.\n"
+         "  logic [Outliers*WeightBits-1:0] row_iw;\n";
+  }
+  std::vector<std::pair<string, string>> wib_ports = {
+      {"clk_i", "clk_i"},         {"wr_en_i", "w_fire"},     {"wr_bank_i", "wr_bank_q"},
+      {"wr_beat_i", "wr_beat_q"}, {"wr_data_i", "w_data_i"}, {"wr_scale_i", "w_scale_i"},
+      {"rd_bank_i", "rd_bank_q"}, {"rd_row_o", "row"},       {"rd_scale_o", "row_scale"}};
+  if (t.outlier_capture) {
+    wib_ports.insert(wib_ports.begin() + 6, {"outlier_chan_i", "outlier_chan_i"});
+    wib_ports.push_back({"rd_iw_o", "row_iw"});
+  }
+  m.inst(part("wib"), "u_wib", wib_ports);
   m << "\n  // Concat Units and the Index Counter array.\n";
   // Every position of a beat counts (the array masks the row's last beat itself). A
   // replication, not '1: Icarus 11 connects an unsized '1 to a port as one bit.
@@ -735,17 +850,25 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
   m.localparam("Slots", Ci, "Compensation MACs in use, outliers gathered a cycle.");
   m << "  logic [Slots*WeightBits-1:0] g_iw;\n  logic [Slots*HalfBits-1:0] g_res, g_w;\n"
        "  logic [Slots-1:0] g_present;\n";
-  m.inst(part("gather"), "u_gather",
-         {{"group_i", "group_q"},
-          {"outlier_chan_i", "outlier_chan_i"},
-          {"residual_i", "residual_i"},
-          {"row_i", "row"},
-          {"iw_o", "g_iw"},
-          {"res_o", "g_res"},
-          {"present_o", "g_present"}});
-  m.comment(
-      "The gather's reads registered: the K-to-1 multiplexers and the Dequantization Unit "
-      "with the multiplier are a cycle apart (docs/pe_line.md, outlier branch).");
+  std::vector<std::pair<string, string>> gather_ports = {{"group_i", "group_q"},
+                                                         {"residual_i", "residual_i"},
+                                                         {"iw_o", "g_iw"},
+                                                         {"res_o", "g_res"},
+                                                         {"present_o", "g_present"}};
+  if (t.outlier_capture) {
+    gather_ports.insert(gather_ports.begin() + 1, {"iw_i", "row_iw"});
+  } else {
+    gather_ports.insert(gather_ports.begin() + 1, {"outlier_chan_i", "outlier_chan_i"});
+    gather_ports.insert(gather_ports.begin() + 3, {"row_i", "row"});
+  }
+  m.inst(part("gather"), "u_gather", gather_ports);
+  m.comment(t.outlier_capture
+                ? "The gather's reads registered: the Dequantization Unit with the multiplier "
+                  "starts a cycle after the compensation cycle's choice (docs/pe_line.md, "
+                  "outlier branch)."
+                : "The gather's reads registered: the K-to-1 multiplexers and the "
+                  "Dequantization Unit with the multiplier are a cycle apart (docs/pe_line.md, "
+                  "outlier branch).");
   m.pipe_stage("gq", d.t.gather_stages, "issue",
                {{"first", 0, "group_q == '0"},
                 {"last", 0, "group_q == GroupBits'(Groups - 1)"},
@@ -797,7 +920,7 @@ class PeLineBlock final : public Block {
     // The tree level; drop_unused_tree_level takes it out when no tree has two inputs.
     out.files.push_back(tree_level_module(c));
     for (SvFile f :
-         {mux_tree_module(c), wib_module(part("wib"), d), concat_module(part("concat"), d),
+         {mux_tree_module(c), wib_module(c, part("wib"), d), concat_module(part("concat"), d),
           mac_tree_module(c, part("mac_tree"), d), gather_module(c, part("gather"), d),
           dequant_module(part("dequant"), d), comp_module(c, part("comp_macs"), d),
           merge_module(part("merge"), d), line_module(c, module, d)}) {
@@ -835,6 +958,7 @@ class PeLineBlock final : public Block {
            {"u_merge.u_main_fifo.mem_q", "u_merge.u_comp_fifo.mem_q", "u_merge.u_sw_fifo.mem_q",
             "u_merge.u_y_fifo.mem_q"}}}});
 
+    out.manifest["outlier_capture"] = t.outlier_capture;
     out.manifest["fill_beats_per_row"] = t.fill_beats;
     out.manifest["count_beats_per_row"] = t.count_beats;
     out.manifest["chunks_per_row"] = t.chunks;

@@ -117,6 +117,13 @@ std::string accumulator_name(AccumulatorFormat format);
           "delay model's multiplexers and first multiplier stage do not fit it; off without a "   \
           "target)",                                                                              \
           "", -1, 1, -1, false)                                                                   \
+  INTEGER(pe_line_outlier_capture, "",                                                            \
+          "How a PE line's outlier branch gets the outliers' weight indices (docs/pe_line.md, "   \
+          "Outlier capture): 1 captured from the weight stream as a row fills (2k "               \
+          "multiplexers of weight_beat_indices inputs), 0 read from the full row (a "             \
+          "multiplexer of channels inputs a compensation MAC), -1 whichever costs fewer 2-to-1 "  \
+          "multiplexers",                                                                         \
+          "", -1, 1, -1, false)                                                                   \
   INTEGER(fp_pipeline_stages, "",                                                                 \
           "Register stages of each floating-point unit (0: combinational); the accumulators "     \
           "keep max(1, S) partial sums, which sets their order (docs/numerics.md)",               \

@@ -191,6 +191,12 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   t.row_latency = std::max(main_ready, comp_ready) + t.merge_latency + 1;
   t.fifo_depth = ceil_div(t.row_latency - 1, t.row_interval) + 1;
   t.last_fill_indices = c.channels - (t.fill_beats - 1) * c.weight_beat_indices;
+  // Per outlier and index bit, capture costs Wb - 1 multiplexers of the beat, two registers
+  // of two and their enables, and the read bank's multiplexer; the gather K - 1 a MAC.
+  t.outlier_capture = c.pe_line_outlier_capture < 0
+                          ? int64_t(d.outliers) * (c.weight_beat_indices + 6) <=
+                                int64_t(t.comp_inputs) * (c.channels - 1)
+                          : c.pe_line_outlier_capture == 1;
   t.fill_bits = index_width(t.fill_beats);
   t.beat_bits = count_width(t.count_beats);
   t.group_bits = count_width(t.groups);

@@ -173,17 +173,17 @@ struct LineTiming {
   int main_product_stages = 0;
   /// a chunk's counts to its tree sum: conv_stages + main_product_stages + tree_levels S
   int main_latency = 0;
-  int main_slots = 0;    ///< partial sums the main accumulator uses: min(L, chunks)
+  int main_slots = 0;  ///< partial sums the main accumulator uses: min(L, chunks)
   /// The last chunk's tree sum to the row's sum at the main FIFO: 0 with L = 1
   /// (the adder's output); else L, then the tree over the partial sums,
   /// ceil(log2 main_slots) S.
   int main_acc_latency = 0;
-  int gather_stages = 0;     ///< registers after the outlier gather's reads: 1
+  int gather_stages = 0;  ///< registers after the outlier gather's reads: 1
   /// Registers of a compensation MAC's multiplier (binary16 times binary16, in A): S, or with
   /// a clock target product_stages (fewer for an exact product).
   int comp_product_stages = 0;
   int comp_latency = 0;  ///< a group's issue to its products: gather_stages + comp_product_stages
-  int comp_slots = 0;        ///< partial sums a compensation MAC uses: min(L, groups)
+  int comp_slots = 0;    ///< partial sums a compensation MAC uses: min(L, groups)
   int comp_acc_latency = 0;  ///< the MACs' last products to their partial sums read: L
   /// From the MACs' partial sums read (L cycles after their last products):
   /// the tree over each MAC's partial sums, then over the MACs, (ceil(log2
@@ -194,6 +194,14 @@ struct LineTiming {
   int row_latency = 0;        ///< last weight beat taken to y valid, unthrottled
   int fifo_depth = 0;         ///< D: rows a line has in flight at most
   int last_fill_indices = 0;  ///< indices in a row's last weight beat: K - (fill_beats-1) Wb
+  /// How the outlier branch gets its weight indices iw[n][o_j] (docs/pe_line.md, "Outlier
+  /// capture"): true, each outlier takes its index from the weight beat that holds its channel
+  /// as the row streams in (2k multiplexers of Wb inputs and two registers an outlier a bank);
+  /// false, the gather reads them from the full bank (min(Mc, 2k) multiplexers of K inputs).
+  /// Whichever costs fewer 2-to-1 multiplexers, a register counted as two and its write
+  /// enable as one (osu018: DFFPOSX1 96 um2, MUX2X1 48): capture when 2k (Wb + 6) is at most
+  /// min(Mc, 2k) (K - 1). The config's pe_line_outlier_capture, when not -1, chooses.
+  bool outlier_capture = false;
   // Widths of the line's counters.
   int fill_bits = 0;    ///< a weight-stream beat of a row: max(1, clog2(fill_beats))
   int beat_bits = 0;    ///< counting beats, 0 .. count_beats: clog2(count_beats + 1)

@@ -144,6 +144,27 @@ TEST(Derived, IndexCounterInputStage) {
   EXPECT_EQ(on.pe_line.row_interval, off.pe_line.row_interval);
 }
 
+// The PE line's outlier capture: chosen when 2k (Wb + 6) is at most min(Mc, 2k) (K - 1), or
+// set by the config; the line's timing is the same either way.
+TEST(Derived, OutlierCaptureIsTheCheaperAndTimesTheSame) {
+  const std::string paper = std::string(OASIS_SOURCE_DIR) + "/configs/paper.json";
+  const auto line = [](const std::string& config, std::vector<std::string> sets) {
+    return derive(load_config(config, sets)).pe_line;
+  };
+  EXPECT_TRUE(line(paper, {}).outlier_capture);      // 42 x 518 = 21,756 <= 8 x 4,095 = 32,760
+  EXPECT_FALSE(line(kDefault, {}).outlier_capture);  // 6 x 22 = 132 > 1 x 127
+  // The rule's edge: 6 (Wb + 6) <= 127 holds up to Wb = 15.
+  EXPECT_TRUE(line(kDefault, {"weight_beat_indices=15"}).outlier_capture);
+  EXPECT_FALSE(line(kDefault, {"weight_beat_indices=16", "comp_macs=1"}).outlier_capture);
+  EXPECT_TRUE(line(kDefault, {"pe_line_outlier_capture=1"}).outlier_capture);
+  EXPECT_FALSE(line(paper, {"pe_line_outlier_capture=0"}).outlier_capture);
+  const LineTiming on = line(paper, {"pe_line_outlier_capture=1"});
+  const LineTiming off = line(paper, {"pe_line_outlier_capture=0"});
+  EXPECT_EQ(on.row_latency, off.row_latency);
+  EXPECT_EQ(on.row_interval, off.row_interval);
+  EXPECT_EQ(on.fifo_depth, off.fifo_depth);
+}
+
 // The sorting-network baseline's registers: stages a cycle from the clock
 // target (17.6 FO4 a stage: 6, 3 and 2 at 130, 80 and 50 FO4), each rank a
 // build cycle more; its pops take one cycle at any target.
