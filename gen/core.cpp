@@ -275,8 +275,9 @@ void token_side(SvModule& m, const Config& c, const Dims& d) {
                   {"out_beat_q", "out_beat_d"},
                   {"out_part_q", "out_part_d"},
                   {"idx_done_q", "idx_done_d", "1'b0"}});
-  m << registers({{"hold_q", "x_data_i"}}, "  ", "x_fire");
-  m << registers({{"scale_next_q", "x_scale_i"}}, "  ", "x_fire && in_beat_q == '0");
+  // Data read only behind their valid bits (hold_valid_q, next_full_q): no reset.
+  m << data_registers({{"hold_q", "x_data_i"}}, "  ", "x_fire");
+  m << data_registers({{"scale_next_q", "x_scale_i"}}, "  ", "x_fire && in_beat_q == '0");
   m << "\n";
 }
 
@@ -294,21 +295,12 @@ void index_buffer(SvModule& m, const Config& c, const Dims& d) {
        "    logic write;\n"
        "    assign write = cu_idx_valid && out_beat_q == BeatBits'(Beat) &&\n"
        "                   out_part_q == PartBits'(Part);\n"
-       "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-       "      if (!rst_ni) begin\n"
-       "        idx_next_q[ch*ActBits +: ActBits] <= '0;\n"
-       "      end else if (write) begin\n"
-       "        idx_next_q[ch*ActBits +: ActBits] <= cu_idx[Lane*ActBits +: ActBits];\n"
-       "      end\n"
-       "    end\n"
-       "    // The current token's index (one reset per channel: a K * nA-bit '0 is too\n"
-       "    // wide a replication for lint).\n"
-       "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-       "      if (!rst_ni) begin\n"
-       "        cur_idx_q[ch*ActBits +: ActBits] <= '0;\n"
-       "      end else if (do_switch) begin\n"
-       "        cur_idx_q[ch*ActBits +: ActBits] <= idx_next_q[ch*ActBits +: ActBits];\n"
-       "      end\n"
+       "    // No reset: the next token's indices are read once all are written\n"
+       "    // (idx_done_q), the current token's once the context is valid.\n"
+       "    always_ff @(posedge clk_i) begin\n"
+       "      if (write) idx_next_q[ch*ActBits +: ActBits] <= cu_idx[Lane*ActBits +: ActBits];\n"
+       "      if (do_switch) cur_idx_q[ch*ActBits +: ActBits] <= "
+       "idx_next_q[ch*ActBits +: ActBits];\n"
        "    end\n";
   m << loop_close(K);
   m.op("eq", d.bw() + d.pw(), "idx_next_q", K);
@@ -352,12 +344,10 @@ void residuals(SvModule& m, const Dims& d, const string& ecu) {
   m.op("add", jw, "ecu_count_d");
   m << registers({{"ecu_count_q", "ecu_count_d"}, {"next_full_q", "next_full_d", "1'b0"}});
   m << fmt::format(
+      "  // No reset: the next context is read once all of it is written (next_full_q).\n"
       "  for (genvar j = 0; j < Outliers; j++) begin : g_resid\n"
-      "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-      "      if (!rst_ni) begin\n"
-      "        resid_next_q[j*HalfBits +: HalfBits] <= '0;\n"
-      "        chan_next_q[j*ChanBits +: ChanBits]  <= '0;\n"
-      "      end else if (ecu_valid && ecu_count_q == {0}'(j)) begin\n"
+      "    always_ff @(posedge clk_i) begin\n"
+      "      if (ecu_valid && ecu_count_q == {0}'(j)) begin\n"
       "        {{chan_next_q[j*ChanBits +: ChanBits], resid_next_q[j*HalfBits +: HalfBits]}} <= "
       "ecu_q;\n"
       "      end\n    end\n  end\n\n",
@@ -381,10 +371,11 @@ void lines(SvModule& m, const Config& c, const Dims& d) {
        "  logic [Lines*HalfBits-1:0] line_y_data;\n"
        "  assign lines_idle = &line_idle;\n"
        "  assign do_switch  = next_full_q && !ctx_valid_q && lines_idle;\n";
-  m << registers({{"cur_chan_q", "chan_next_q"},
-                  {"cur_resid_q", "resid_next_q"},
-                  {"cur_scale_q", "scale_next_q"}},
-                 "  ", "do_switch");
+  // The current context is read only while ctx_valid_q is set: no reset.
+  m << data_registers({{"cur_chan_q", "chan_next_q"},
+                       {"cur_resid_q", "resid_next_q"},
+                       {"cur_scale_q", "scale_next_q"}},
+                      "  ", "do_switch");
   m << "\n";
   // Every nonzero value of w_rows_i is at most P when P = 2^RB - 1.
   const string upper = (1 << RB) - 1 == P ? "" : " && w_rows_i <= RowsBits'(Lines)";
