@@ -164,6 +164,8 @@ class FpUnit : public Block {
     out.files.push_back(m.file());
 
     out.manifest["latency_cycles"] = stages;
+    // The unit's own registers, which at a clock target need not be the config's S.
+    out.manifest["register_stages"] = stages;
     out.manifest["operations_per_cycle"] = 1;
     out.manifest["result_format"] = res.name();
     if (spec_.op == Op::kFromUint) {

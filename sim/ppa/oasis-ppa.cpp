@@ -483,6 +483,11 @@ int sweep(const Options& o, const std::vector<std::string>& only, const fs::path
                       {"slack_ns", r["timing"]["slack"]},
                       {"met", r["timing"]["met"]},
                       {"power_w", r["power_w"]["total"]}});
+      // A floating-point unit block's own registers at the target (the config's S is what
+      // the other blocks' units take).
+      if (const auto own = mt.full.manifest.figure(p.block, "register_stages")) {
+        rows.back()["register_stages"] = *own;
+      }
     }
   }
   write_sweep(rows, m.config.name, out, o.plots);

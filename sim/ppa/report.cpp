@@ -496,18 +496,21 @@ void write_sweep(const json& rows, const std::string& config, const fs::path& ou
       "Each block measured at each clock target with the config's `target_period_fo4` set to "
       "it (the floating-point units pipelined for it, docs/fp_rtl.md). The shortest period a "
       "block achieves is the target less its slack; area is relative to the block at its "
-      "loosest target.\n\n"
-      "| block | target FO4 | fp_pipeline_stages | area um2 | area, relative | critical path "
-      "FO4 | shortest period FO4 | slack ns | met | power mW |\n"
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n",
+      "loosest target. Register stages: the config's `fp_pipeline_stages` at the target, and "
+      "for a floating-point unit block the stages the unit itself takes there (docs/fp_rtl.md, "
+      "The unit blocks).\n\n"
+      "| block | target FO4 | fp_pipeline_stages | unit's stages | area um2 | area, relative | "
+      "critical path FO4 | shortest period FO4 | slack ns | met | power mW |\n"
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n",
       config);
   for (const auto& b : blocks) {
     const double base = by_block[b].front()["area_um2"].get<double>();
     for (const auto& r : by_block[b]) {
       md += fmt::format(
-          "| {} | {:.0f} | {} | {:.0f} | {:.2f} | {:.1f} | {:.1f} | {:.2f} | {} | "
+          "| {} | {:.0f} | {} | {} | {:.0f} | {:.2f} | {:.1f} | {:.1f} | {:.2f} | {} | "
           "{:.1f} |\n",
           b, r["target_fo4"].get<double>(), r["fp_pipeline_stages"].get<int>(),
+          r.contains("register_stages") ? std::to_string(r["register_stages"].get<int>()) : "",
           r["area_um2"].get<double>(), r["area_um2"].get<double>() / base,
           r["critical_path_fo4"].get<double>(), r["min_period_fo4"].get<double>(),
           r["slack_ns"].get<double>(), r["met"].get<bool>() ? "yes" : "no",

@@ -420,6 +420,8 @@ TEST_F(PpaCli, SweepsTheClockTarget) {
   // three of its own (at 80 it takes one, its whole 67 FO4 fitting: the same design as at 200).
   EXPECT_EQ(loose["fp_pipeline_stages"].get<int>(), 1);
   EXPECT_EQ(tight["fp_pipeline_stages"].get<int>(), 4);
+  EXPECT_EQ(loose["register_stages"].get<int>(), 1);
+  EXPECT_EQ(tight["register_stages"].get<int>(), 3);
   EXPECT_GT(tight["area_um2"].get<double>(), loose["area_um2"].get<double>());
   EXPECT_LT(tight["critical_path_fo4"].get<double>(), loose["critical_path_fo4"].get<double>());
   EXPECT_TRUE(loose["met"].get<bool>());
