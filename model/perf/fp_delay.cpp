@@ -68,6 +68,21 @@ FpSegments fp_mul_segments(const FpFormat& f, const FpFormat& a, const FpFormat&
           41.0};
 }
 
+double FpSegments::place_saving_fo4() const {
+  double sum = 0;
+  for (double d : fo4) sum += d;
+  return places() > 0 ? (sum - whole_fo4) / places() : 0;
+}
+
+double FpSegments::span_fo4(int first, int last) const {
+  double sum = 0, longest = 0;
+  for (int i = first; i <= last; ++i) {
+    sum += fo4[size_t(i)];
+    longest = std::max(longest, fo4[size_t(i)]);
+  }
+  return std::max(longest, sum - (last - first) * place_saving_fo4());
+}
+
 double FpCuts::longest_fo4() const {
   double longest = 0;
   for (double d : stage_fo4) longest = std::max(longest, d);
@@ -86,15 +101,13 @@ FpCuts place_cuts(const FpSegments& segments, int stages) {
     const int inside = std::popcount(mask);
     if (inside > stages) continue;
     FpCuts c{mask, stages - inside, {}};
-    double stage = 0;
+    int first = 0;
     for (int i = 0; i <= places; ++i) {
-      stage += segments.fo4[size_t(i)];
       if (i == places || (mask >> i & 1u)) {
-        c.stage_fo4.push_back(stage);
-        stage = 0;
+        c.stage_fo4.push_back(segments.span_fo4(first, i));
+        first = i + 1;
       }
     }
-    if (mask == 0) c.stage_fo4 = {segments.whole_fo4};
     if (!found || key(c) < key(best)) best = c;
     found = true;
   }
@@ -138,11 +151,13 @@ int product_stages(int period_fo4, const FpFormat& f, const FpFormat& a, const F
   if (period_fo4 <= 0 || stages == 0) return stages;
   const FpSegments segments = fp_mul_segments(f, a, b);
   const double budget = fp_stage_budget_fo4(period_fo4);
-  for (int s = 1; s < stages; ++s) {
+  // Logic before the multiplier can ask for more registers than the chain's units take.
+  const int most = std::max(stages, segments.places() + 1);
+  for (int s = 1; s < most; ++s) {
     const FpCuts cuts = place_chain_cuts(segments, s);
     if (cuts.longest_fo4() <= budget && before_fo4 + cuts.stage_fo4.front() <= budget) return s;
   }
-  return stages;
+  return most;
 }
 
 int orizuru_levels_for_period(int period_fo4) {

@@ -24,6 +24,13 @@ struct FpSegments {
   /// since synthesis optimizes across places that hold no register.
   double whole_fo4 = 0;
   int places() const { return int(fo4.size()) - 1; }  ///< places inside the unit
+  /// What a place holding no register saves a stage that spans it: the segments' sum less the
+  /// whole, shared evenly among the places, (sum - whole) / places().
+  double place_saving_fo4() const;
+  /// The delay of a stage of segments `first` to `last`: their sum less place_saving_fo4() for
+  /// each place between them that holds no register, and no less than the longest of them.
+  /// One segment is its own figure; all of them, the whole unit.
+  double span_fo4(int first, int last) const;
 };
 FpSegments fp_add_segments(const FpFormat& f);
 FpSegments fp_mul_segments(const FpFormat& f);
@@ -82,11 +89,12 @@ int fp_stages_for_period(int period_fo4, const FpFormat& format, int max_stages)
 
 /// The register stages of a multiplier into `f` of operands in formats `a` and `b` inside a
 /// chain whose units have `stages` (fp_pipeline_stages): with a clock target `period_fo4`
-/// (> 0), the fewest, at least 1 and at most `stages`, with which its stages placed in a chain
-/// (place_chain_cuts of fp_mul_segments(f, a, b)) fit fp_stage_budget_fo4, the first after
-/// `before_fo4` of logic between the operands' registers and the multiplier (a PE line's
-/// Dequantization Unit); else `stages`. An exact product needs fewer than the accumulator's
-/// units; any other the same.
+/// (> 0), the fewest, at least 1, with which its stages placed in a chain (place_chain_cuts of
+/// fp_mul_segments(f, a, b)) fit fp_stage_budget_fo4, the first after `before_fo4` of logic
+/// between the operands' registers and the multiplier (a PE line's Dequantization Unit); at
+/// most `stages` or, where that logic asks for more, one a place and one after the unit, which
+/// it takes when nothing fewer fits. An exact product needs fewer than the accumulator's
+/// units; any other the same, or more after such logic.
 int product_stages(int period_fo4, const FpFormat& f, const FpFormat& a, const FpFormat& b,
                    int stages, double before_fo4 = 0);
 
