@@ -358,7 +358,9 @@ int run(int argc, char** argv) {
     // inputs, and so sees loops (valid into a line, ready out of it, back into valid) that the
     // flat model shows are not there. It iterates them to a fixed point; the checks are the
     // same as the flat build's.
-    hierarchy = {"--hierarchical", "-Wno-UNOPTFLAT"};
+    // The file list's --top-module is not among the files: named here, for the behavioural
+    // form's modules that nothing instantiates.
+    hierarchy = {"--hierarchical", "-Wno-UNOPTFLAT", "--top-module", top};
   }
   // The generated C++ headers of the config under a name that does not depend on it, for the
   // testbenches (oasis_generated::regmap::kLutBase, ...).
