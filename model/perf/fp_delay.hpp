@@ -24,12 +24,13 @@ struct FpSegments {
   /// since synthesis optimizes across places that hold no register.
   double whole_fo4 = 0;
   int places() const { return int(fo4.size()) - 1; }  ///< places inside the unit
-  /// What a place holding no register saves a stage that spans it: the segments' sum less the
-  /// whole, shared evenly among the places, (sum - whole) / places().
+  /// What a place holding no register saves a stage that spans it: a measured share
+  /// (kPlaceSavingShare, fp_delay.cpp) of the segments' excess over the whole unit shared
+  /// evenly among the places, share * (sum - whole) / places().
   double place_saving_fo4() const;
   /// The delay of a stage of segments `first` to `last`: their sum less place_saving_fo4() for
-  /// each place between them that holds no register, and no less than the longest of them.
-  /// One segment is its own figure; all of them, the whole unit.
+  /// each place between them that holds no register, no less than the longest of them; all of
+  /// them, the whole unit. One segment is its own figure.
   double span_fo4(int first, int last) const;
 };
 FpSegments fp_add_segments(const FpFormat& f);
