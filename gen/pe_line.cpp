@@ -108,9 +108,52 @@ void outlier_capture(SvModule& m, const Config& c, const Dims& d) {
   m.op("mux", int64_t(d.k2()) * d.nW, "rd_iw_o");
 }
 
+// Weight Index Buffer with streamed counting (docs/pe_line.md, "Streamed counting"): the
+// counting takes each beat as it is written, so the buffer keeps no row, only the outliers'
+// captured indices of two rows.
+SvFile streamed_wib_module(const Config& c, const string& name, const Dims& d) {
+  const LineTiming& t = d.t;
+  SvModule m(name,
+             fmt::format("Weight Index Buffer of a PE line whose Index Counter array counts each "
+                         "weight beat as it is written (streamed counting): it keeps no row. "
+                         "As a beat of a row ({} beat(s) of {} indices) is written, each of the "
+                         "2k = {} outliers whose channel it holds takes its weight index into "
+                         "the bank's capture register (a multiplexer of the beat's indices an "
+                         "outlier); the read side reads the read bank's captured indices. The "
+                         "capture registers have no reset: a bank is read only once its row "
+                         "is in.",
+                         t.fill_beats, d.Wb, d.k2()));
+  m.header_localparam("WeightBits", d.nW, "Bits of a weight index, nW.");
+  m.header_localparam("BeatIndices", d.Wb, "Indices a beat.");
+  m.header_localparam("BeatBits", "BeatIndices*WeightBits", "Bits of a whole beat.");
+  m.header_localparam("BeatNumBits", d.t.fill_bits, "Bits of a beat number.");
+  m.header_localparam("Outliers", d.k2(), "Outliers of a token, 2k.");
+  m.header_localparam("ChanBits", d.CW(), "Bits of a channel number.");
+  m.ports({kClk,
+           {"input", 0, "wr_en_i", "Write the beat on wr_data_i."},
+           {"input", 0, "wr_bank_i", "The bank the fill side writes."},
+           {"input", 0, "wr_beat_i", "Which beat of the row wr_data_i is.", "BeatNumBits"},
+           {"input", 0, "wr_data_i",
+            "The beat: index b*BeatIndices + i at [i*WeightBits +: WeightBits] (those past K "
+            "ignored).",
+            "BeatBits"},
+           {"input", 0, "outlier_chan_i",
+            "The outlier channels o_j, Orizuru's order, at [j*ChanBits +: ChanBits]; held "
+            "while a row fills.",
+            "Outliers*ChanBits"},
+           {"input", 0, "rd_bank_i", "The bank the read side reads."},
+           {"output", 0, "rd_iw_o",
+            "The read bank's indices at the outliers: iw[o_j] at [j*WeightBits +: "
+            "WeightBits].",
+            "Outliers*WeightBits"}});
+  outlier_capture(m, c, d);
+  return m.file();
+}
+
 // Weight Index Buffer: two banks of a row's K indices and its s_w.
 SvFile wib_module(const Config& c, const string& name, const Dims& d) {
   const LineTiming& t = d.t;
+  if (t.streamed_counting) return streamed_wib_module(c, name, d);
   const string capture =
       t.outlier_capture
           ? fmt::format(
@@ -195,9 +238,69 @@ SvFile wib_module(const Config& c, const string& name, const Dims& d) {
   return m.file();
 }
 
+// Concat Units with streamed counting: the weight beat being written is the counting beat, and
+// its activation indices are the beat's G of the token's.
+SvFile streamed_concat_module(const string& name, const Dims& d) {
+  const int beats = d.t.count_beats;
+  SvModule m(name, fmt::format("Concat Units of a PE line with streamed counting: e = {{ia[k], "
+                               "iw[k]}} ({} bits, activation bits high) for the G = {} channels "
+                               "b*{} .. b*{} + {} of the weight beat b being written. "
+                               "Combinational.",
+                               d.B, d.G, d.G, d.G, d.G - 1));
+  m.header_localparam("Channels", d.K, "Channels K.");
+  m.header_localparam("ActBits", d.nA, "Bits of an activation index, nA.");
+  m.header_localparam("WeightBits", d.nW, "Bits of a weight index, nW.");
+  m.header_localparam("IdxBits", "ActBits + WeightBits", "Bits of a concatenated index.");
+  m.header_localparam("Positions", d.G, "Indices a counting beat, G.");
+  m.header_localparam("BeatBits", "Positions*IdxBits", "Bits of a beat's indices.");
+  m.header_localparam("BeatNumBits", d.t.fill_bits, "Bits of a beat number.");
+  m.ports({{"input", 0, "act_idx_i", "The token's activation indices ia[k].", "Channels*ActBits"},
+           {"input", 0, "beat_w_i",
+            "The weight beat's indices: iw[b*Positions + p] at [p*WeightBits +: WeightBits].",
+            "Positions*WeightBits"},
+           {"input", 0, "beat_i", "The beat's number b.", "BeatNumBits"},
+           {"output", 0, "idx_o", "The beat's indices: position p at [p*IdxBits +: IdxBits].",
+            "BeatBits"}});
+  const bool partial = beats * d.G > d.K;
+  // A beat past the row's last (the counter never holds one) presents 0 in both forms.
+  const bool past = (int64_t(1) << d.t.fill_bits) > beats;
+  // The behavioural form names the row's beats only to pad or to guard.
+  const string beats_decl =
+      fmt::format("  /// Beats of a row.\n  localparam int Beats = {};\n", beats);
+  m << "\n" << (partial || past ? beats_decl : "");
+  m << "  // The beat's activation indices.\n  logic [Positions*ActBits-1:0] beat_act;\n";
+  string act = "act_idx_i";
+  if (partial) {
+    // Past K the last beat reads padding, so that no part-select leaves its vector.
+    m << "  // The activation indices padded to whole beats.\n"
+         "  logic [Beats*Positions*ActBits-1:0] act_pad;\n"
+         "  assign act_pad = {{(Beats*Positions - Channels)*ActBits{1'b0}}, act_idx_i};\n";
+    act = "act_pad";
+  }
+  const string behavioural = fmt::format(
+      "  assign beat_act = {}{}[int'(beat_i)*Positions*ActBits +: Positions*ActBits];\n",
+      past ? "int'(beat_i) >= Beats ? '0\n      : " : "", act);
+  const string structural = fmt::format(
+      "{}  always_comb begin\n    beat_act = '0;\n"
+      "    for (int b = 0; b < Beats; b++) begin\n"
+      "      if (beat_i == BeatNumBits'(b)) beat_act = {}[b*Positions*ActBits +: "
+      "Positions*ActBits];\n"
+      "    end\n  end\n",
+      partial || past ? "" : beats_decl, act);
+  m << behavioural_or(behavioural, structural);
+  m << loop_open("p", d.G, "g_position");
+  m << "    assign idx_o[p*IdxBits +: IdxBits] =\n"
+       "        {beat_act[p*ActBits +: ActBits], beat_w_i[p*WeightBits +: WeightBits]};\n";
+  m << loop_close(d.G);
+  m.op("eq", d.t.fill_bits, "beat_act", beats);
+  m.op("mux", int64_t(d.G) * d.nA, "beat_act", beats);
+  return m.file();
+}
+
 // Concat Units: e = {ia[k], iw[n][k]} for every channel; the counting beat
 // picks G of them.
 SvFile concat_module(const string& name, const Dims& d) {
+  if (d.t.streamed_counting) return streamed_concat_module(name, d);
   const int beats = d.t.count_beats;
   SvModule m(name, fmt::format("Concat Units of a PE line: e = {{ia[k], iw[k]}} ({} bits, "
                                "activation bits high) for each of the K = {} channels; counting "
@@ -692,51 +795,81 @@ void line_header(SvModule& m, const Dims& d) {
        {"output", 0, "idle_o", "No row is anywhere in the line: the token's inputs may change."}});
 }
 
-// The control of the line: the fill side, the read side, the credits.
+// The control of the line: the fill side, the read side, the credits. With streamed counting
+// (docs/pe_line.md) the fill side feeds the Index Counter array and a row's first beat takes
+// its credit; the read side issues the compensation groups of a full bank alone.
 void control(SvModule& m, const Dims& d) {
   const LineTiming& t = d.t;
+  const bool st = t.streamed_counting;
   const int fbw = d.t.fill_bits, cbw = d.t.beat_bits, grw = d.t.group_bits, crw = d.t.credit_bits;
-  m.comment(
-      "Fill side: which bank and beat the weight stream writes; read side: the bank being "
-      "counted and gathered, its counting beat and compensation group; credits: rows "
-      "started and not yet popped from the output FIFO.");
-  m.localparam("FillBeats", t.fill_beats, "Weight-stream beats a row.");
-  m.localparam("CountBeats", t.count_beats, "Index Counter beats a row.");
+  m.comment(st ? "Fill side: which capture bank and beat the weight stream writes, each beat "
+                 "counted as it is taken (streamed counting), a row started (its credit taken, "
+                 "its s_w to the merge) with its first beat; read side: the captured bank whose "
+                 "compensation groups are issued; credits: rows started and not yet popped from "
+                 "the output FIFO."
+               : "Fill side: which bank and beat the weight stream writes; read side: the bank "
+                 "being counted and gathered, its counting beat and compensation group; "
+                 "credits: rows started and not yet popped from the output FIFO.");
+  m.localparam(
+      "FillBeats", t.fill_beats,
+      st ? "Weight-stream beats a row, each a counting beat." : "Weight-stream beats a row.");
+  if (!st) m.localparam("CountBeats", t.count_beats, "Index Counter beats a row.");
   m.localparam("Groups", t.groups, "Compensation cycles a row.");
   m.localparam("Depth", t.fifo_depth, "Rows in flight at most.");
   m.localparam("FillBits", fbw, "Bits of the fill side's beat.");
-  m.localparam("BeatBits", cbw, "Bits of the counting beat.");
+  if (!st) m.localparam("BeatBits", cbw, "Bits of the counting beat.");
   m.localparam("GroupBits", grw, "Bits of the compensation group.");
   m.localparam("CreditBits", crw, "Bits of the credits.");
   m << "  logic full0_d, full0_q, full1_d, full1_q;\n"
        "  logic wr_bank_d, wr_bank_q, rd_bank_d, rd_bank_q, rd_busy_d, rd_busy_q;\n";
-  m << "  logic [FillBits-1:0] wr_beat_d, wr_beat_q;\n"
-       "  logic [BeatBits-1:0] cnt_beat_d, cnt_beat_q, cnt_beat_next;\n"
-       "  logic [GroupBits-1:0] group_d, group_q, group_next;\n"
+  m << "  logic [FillBits-1:0] wr_beat_d, wr_beat_q;\n";
+  if (!st) m << "  logic [BeatBits-1:0] cnt_beat_d, cnt_beat_q, cnt_beat_next;\n";
+  m << "  logic [GroupBits-1:0] group_d, group_q, group_next;\n"
        "  logic [CreditBits-1:0] credits_d, credits_q;\n";
-  m << "  logic w_fire, w_last, start, go, idx_valid, idx_ready, idx_fire, issue, rd_release;\n"
-       "  logic y_pop;\n";
-  m << "  /// The bank being read, and its row's s_w.\n  logic [Channels*WeightBits-1:0] row;\n";
-  m << "  logic [HalfBits-1:0] row_scale;\n\n";
-  m << "  assign w_ready_o = !(wr_bank_q ? full1_q : full0_q);\n"
-       "  assign w_fire    = w_valid_i && w_ready_o;\n";
+  m << (st ? "  logic fill_ok, w_fire, w_last, start, rd_start, go, idx_valid, idx_ready, issue, "
+             "rd_release;\n"
+           : "  logic w_fire, w_last, start, go, idx_valid, idx_ready, idx_fire, issue, "
+             "rd_release;\n")
+    << "  logic y_pop;\n";
+  if (st) {
+    m << "\n  // A beat may enter when its capture bank is free and, for a row's first, a credit "
+         "is.\n"
+         "  assign fill_ok   = !(wr_bank_q ? full1_q : full0_q) &&\n"
+         "                     (wr_beat_q != '0 || credits_q != CreditBits'(Depth));\n"
+         "  assign idx_valid = w_valid_i && fill_ok;\n"
+         "  assign w_ready_o = fill_ok && idx_ready;\n";
+  } else {
+    m << "  /// The bank being read, and its row's s_w.\n  logic [Channels*WeightBits-1:0] row;\n";
+    m << "  logic [HalfBits-1:0] row_scale;\n\n";
+    m << "  assign w_ready_o = !(wr_bank_q ? full1_q : full0_q);\n";
+  }
+  m << "  assign w_fire    = w_valid_i && w_ready_o;\n";
   m << (t.fill_beats > 1 ? string("  assign w_last    = wr_beat_q == FillBits'(FillBeats - 1);\n")
                          : string("  assign w_last    = 1'b1;\n"));
-  m << "  assign start = !rd_busy_q && (rd_bank_q ? full1_q : full0_q) && credits_q != "
-       "CreditBits'(Depth);\n"
-       "  assign go = rd_busy_q || start;\n"
-       "  assign idx_valid = go && cnt_beat_q != BeatBits'(CountBeats);\n"
-       "  assign idx_fire = idx_valid && idx_ready;\n"
-       "  assign issue = go && group_q != GroupBits'(Groups);\n"
-       "  assign cnt_beat_next = cnt_beat_q + BeatBits'(idx_fire);\n"
-       "  assign group_next = group_q + GroupBits'(issue);\n"
-       "  assign rd_release = go && cnt_beat_next == BeatBits'(CountBeats) &&\n"
-       "                      group_next == GroupBits'(Groups);\n"
-       "  assign y_pop = y_valid_o && y_ready_i;\n"
+  if (st) {
+    m << "  assign start     = w_fire && wr_beat_q == '0;\n"
+         "  assign rd_start  = !rd_busy_q && (rd_bank_q ? full1_q : full0_q);\n"
+         "  assign go = rd_busy_q || rd_start;\n"
+         "  assign issue = go && group_q != GroupBits'(Groups);\n"
+         "  assign group_next = group_q + GroupBits'(issue);\n"
+         "  assign rd_release = go && group_next == GroupBits'(Groups);\n";
+  } else {
+    m << "  assign start = !rd_busy_q && (rd_bank_q ? full1_q : full0_q) && credits_q != "
+         "CreditBits'(Depth);\n"
+         "  assign go = rd_busy_q || start;\n"
+         "  assign idx_valid = go && cnt_beat_q != BeatBits'(CountBeats);\n"
+         "  assign idx_fire = idx_valid && idx_ready;\n"
+         "  assign issue = go && group_q != GroupBits'(Groups);\n"
+         "  assign cnt_beat_next = cnt_beat_q + BeatBits'(idx_fire);\n"
+         "  assign group_next = group_q + GroupBits'(issue);\n"
+         "  assign rd_release = go && cnt_beat_next == BeatBits'(CountBeats) &&\n"
+         "                      group_next == GroupBits'(Groups);\n";
+  }
+  m << "  assign y_pop = y_valid_o && y_ready_i;\n"
        "  assign idle_o = !full0_q && !full1_q && credits_q == '0 && wr_beat_q == '0;\n\n";
-  m.op("add", cbw, "cnt_beat_next");
+  if (!st) m.op("add", cbw, "cnt_beat_next");
   m.op("add", grw, "group_next");
-  m.op("eq", cbw, "rd_release");
+  m.op("eq", st ? grw : cbw, "rd_release");
   m << "  always_comb begin\n"
        "    wr_bank_d  = wr_bank_q ^ (w_fire && w_last);\n"
        "    wr_beat_d  = w_fire ? (w_last ? '0 : wr_beat_q + FillBits'(1)) : wr_beat_q;\n"
@@ -751,22 +884,20 @@ void control(SvModule& m, const Dims& d) {
        "      else full0_d = 1'b0;\n"
        "    end\n"
        "    rd_bank_d  = rd_bank_q ^ rd_release;\n"
-       "    rd_busy_d  = go && !rd_release;\n"
-       "    cnt_beat_d = rd_release ? '0 : cnt_beat_next;\n"
-       "    group_d    = rd_release ? '0 : group_next;\n"
+       "    rd_busy_d  = go && !rd_release;\n";
+  if (!st) m << "    cnt_beat_d = rd_release ? '0 : cnt_beat_next;\n";
+  m << "    group_d    = rd_release ? '0 : group_next;\n"
        "    credits_d  = credits_q + CreditBits'(start) - CreditBits'(y_pop);\n"
        "  end\n\n";
   m.op("add", fbw, "wr_beat_d");
   m.op("add", crw, "credits_d", 2);
-  m << registers({{"full0_q", "full0_d", "1'b0"},
-                  {"full1_q", "full1_d", "1'b0"},
-                  {"wr_bank_q", "wr_bank_d", "1'b0"},
-                  {"wr_beat_q", "wr_beat_d"},
-                  {"rd_bank_q", "rd_bank_d", "1'b0"},
-                  {"rd_busy_q", "rd_busy_d", "1'b0"},
-                  {"cnt_beat_q", "cnt_beat_d"},
-                  {"group_q", "group_d"},
-                  {"credits_q", "credits_d"}});
+  std::vector<Reg> regs = {{"full0_q", "full0_d", "1'b0"},     {"full1_q", "full1_d", "1'b0"},
+                           {"wr_bank_q", "wr_bank_d", "1'b0"}, {"wr_beat_q", "wr_beat_d"},
+                           {"rd_bank_q", "rd_bank_d", "1'b0"}, {"rd_busy_q", "rd_busy_d", "1'b0"}};
+  if (!st) regs.push_back({"cnt_beat_q", "cnt_beat_d"});
+  regs.push_back({"group_q", "group_d"});
+  regs.push_back({"credits_q", "credits_d"});
+  m << registers(regs);
   m << "\n";
 }
 
@@ -777,8 +908,8 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
   SvModule m(
       module,
       fmt::format("PE line (paper IV-A, docs/spec.md section 6, docs/pe_line.md): one "
-                  "weight row of K = {} {}-bit indices in, one binary16 output out. Weight "
-                  "Index Buffer of two banks ({} beat(s) of {} indices a row); Concat Units "
+                  "weight row of K = {} {}-bit indices in, one binary16 output out. {} ({} "
+                  "beat(s) of {} indices a row); Concat Units "
                   "and {} indices a cycle into the Index Counter array ({} beat(s) a row); "
                   "a {}-input MAC tree over the counts and the LUT ({} chunk(s) a row) and "
                   "an accumulator; {} compensation MAC(s) over the {} outliers ({} cycle(s) "
@@ -787,8 +918,13 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
                   "floating-point unit except the two accumulators, whose loops close in "
                   "one cycle. A row every {} cycle(s) at full rate; {} cycles from a row's "
                   "last weight beat to its output.",
-                  d.K, d.nW, t.fill_beats, d.Wb, d.G, t.count_beats, d.Tp(), t.chunks, Ci, d.k2(),
-                  t.groups, t.fifo_depth, d.f().name(), d.S, t.row_interval, t.row_latency));
+                  d.K, d.nW,
+                  t.streamed_counting
+                      ? "Weight Index Buffer of two banks of the outliers' captured indices, "
+                        "each weight beat counted as it is taken"
+                      : "Weight Index Buffer of two banks",
+                  t.fill_beats, d.Wb, d.G, t.count_beats, d.Tp(), t.chunks, Ci, d.k2(), t.groups,
+                  t.fifo_depth, d.f().name(), d.S, t.row_interval, t.row_latency));
   line_header(m, d);
   control(m, d);
   const auto part = [&](const string& suffix) { return module + "_" + suffix; };
@@ -801,7 +937,12 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
       {"clk_i", "clk_i"},         {"wr_en_i", "w_fire"},     {"wr_bank_i", "wr_bank_q"},
       {"wr_beat_i", "wr_beat_q"}, {"wr_data_i", "w_data_i"}, {"wr_scale_i", "w_scale_i"},
       {"rd_bank_i", "rd_bank_q"}, {"rd_row_o", "row"},       {"rd_scale_o", "row_scale"}};
-  if (t.outlier_capture) {
+  if (t.streamed_counting) {
+    wib_ports = {{"clk_i", "clk_i"},         {"wr_en_i", "w_fire"},
+                 {"wr_bank_i", "wr_bank_q"}, {"wr_beat_i", "wr_beat_q"},
+                 {"wr_data_i", "w_data_i"},  {"outlier_chan_i", "outlier_chan_i"},
+                 {"rd_bank_i", "rd_bank_q"}, {"rd_iw_o", "row_iw"}};
+  } else if (t.outlier_capture) {
     wib_ports.insert(wib_ports.begin() + 6, {"outlier_chan_i", "outlier_chan_i"});
     wib_ports.push_back({"rd_iw_o", "row_iw"});
   }
@@ -811,11 +952,19 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
   // replication, not '1: Icarus 11 connects an unsized '1 to a port as one bit.
   m.localparam("Positions", d.G, "Indices a counting beat, G.");
   m << "  logic [Positions*(ActBits+WeightBits)-1:0] idx_data;\n";
-  m.inst(part("concat"), "u_concat",
-         {{"act_idx_i", "act_idx_i"},
-          {"row_i", "row"},
-          {"beat_i", "cnt_beat_q"},
-          {"idx_o", "idx_data"}});
+  if (t.streamed_counting) {
+    m.inst(part("concat"), "u_concat",
+           {{"act_idx_i", "act_idx_i"},
+            {"beat_w_i", "w_data_i"},
+            {"beat_i", "wr_beat_q"},
+            {"idx_o", "idx_data"}});
+  } else {
+    m.inst(part("concat"), "u_concat",
+           {{"act_idx_i", "act_idx_i"},
+            {"row_i", "row"},
+            {"beat_i", "cnt_beat_q"},
+            {"idx_o", "idx_data"}});
+  }
   m.localparam("ChunkLanes", d.T, "Counts a chunk of the array's output carries, T.");
   m.localparam("CountBits", d.W(), "Bits of a count.");
   m.localparam("ChunkBits", d.t.chunk_bits, "Bits of a chunk number.");
@@ -898,7 +1047,7 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
           {"comp_valid_i", "comp_valid"},
           {"comp_i", "comp_sum"},
           {"sw_valid_i", "start"},
-          {"sw_i", "row_scale"},
+          {"sw_i", t.streamed_counting ? "w_scale_i" : "row_scale"},
           {"act_scale_i", "act_scale_i"},
           {"y_pop_i", "y_pop"},
           {"y_valid_o", "y_valid_o"},
@@ -941,24 +1090,29 @@ class PeLineBlock final : public Block {
              {"u_merge", part("merge"), "merge_and_output"}}) {
       out.manifest["parts"].push_back({{"instance", inst}, {"module", mod}, {"role", role}});
     }
-    out.manifest["memories"] = nlohmann::ordered_json::array(
-        {{{"name", "weight_index_buffer"},
-          {"what", fmt::format("Weight Index Buffer: two banks of {} {}-bit indices and a "
-                               "binary16 s_w",
-                               d.K, d.nW)},
-          {"bits", 2 * (d.K * d.nW + 16)},
-          {"registers", {"u_wib.bank0_q", "u_wib.bank1_q", "u_wib.scale0_q", "u_wib.scale1_q"}}},
-         {{"name", "row_fifos"},
-          {"what",
-           fmt::format("the merge's FIFOs of {} rows: main and compensation sums ({} bits), "
-                       "s_w and y (16 bits)",
-                       t.fifo_depth, d.aw())},
-          {"bits", t.fifo_depth * (2 * d.aw() + 32)},
-          {"registers",
-           {"u_merge.u_main_fifo.mem_q", "u_merge.u_comp_fifo.mem_q", "u_merge.u_sw_fifo.mem_q",
-            "u_merge.u_y_fifo.mem_q"}}}});
+    // With streamed counting the buffer keeps no row: its capture registers are logic.
+    out.manifest["memories"] = nlohmann::ordered_json::array();
+    if (!t.streamed_counting) {
+      out.manifest["memories"].push_back(
+          {{"name", "weight_index_buffer"},
+           {"what", fmt::format("Weight Index Buffer: two banks of {} {}-bit indices and a "
+                                "binary16 s_w",
+                                d.K, d.nW)},
+           {"bits", 2 * (d.K * d.nW + 16)},
+           {"registers", {"u_wib.bank0_q", "u_wib.bank1_q", "u_wib.scale0_q", "u_wib.scale1_q"}}});
+    }
+    out.manifest["memories"].push_back(
+        {{"name", "row_fifos"},
+         {"what", fmt::format("the merge's FIFOs of {} rows: main and compensation sums ({} bits), "
+                              "s_w and y (16 bits)",
+                              t.fifo_depth, d.aw())},
+         {"bits", t.fifo_depth * (2 * d.aw() + 32)},
+         {"registers",
+          {"u_merge.u_main_fifo.mem_q", "u_merge.u_comp_fifo.mem_q", "u_merge.u_sw_fifo.mem_q",
+           "u_merge.u_y_fifo.mem_q"}}});
 
     out.manifest["outlier_capture"] = t.outlier_capture;
+    out.manifest["streamed_counting"] = t.streamed_counting;
     out.manifest["fill_beats_per_row"] = t.fill_beats;
     out.manifest["count_beats_per_row"] = t.count_beats;
     out.manifest["chunks_per_row"] = t.chunks;

@@ -122,7 +122,8 @@ std::string accumulator_name(AccumulatorFormat format);
           "Outlier capture): 1 captured from the weight stream as a row fills (2k "               \
           "multiplexers of weight_beat_indices inputs), 0 read from the full row (a "             \
           "multiplexer of channels inputs a compensation MAC), -1 whichever costs fewer 2-to-1 "  \
-          "multiplexers",                                                                         \
+          "multiplexers. A capturing line whose weight beat is a counting beat counts each "      \
+          "beat as it is taken and keeps no row (Streamed counting)",                             \
           "", -1, 1, -1, false)                                                                   \
   INTEGER(fp_pipeline_stages, "",                                                                 \
           "Register stages of each floating-point unit (0: combinational); the accumulators "     \

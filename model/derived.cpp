@@ -179,24 +179,28 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   t.comp_tree_latency = (clog2(t.comp_slots) + t.comp_levels) * s;
   t.merge_latency = (c.accumulator == AccumulatorFormat::kFp32 ? 4 : 3) * s;
   t.row_interval = d.row.row;
-  // From the cycle the row's last weight beat is taken: the row starts the
-  // next cycle; the Index Counter array presents chunk 0 `latency` cycles
-  // after the last counting beat; the main result enters its FIFO after the
-  // accumulator, the compensation result after the MACs' L cycles, the done
-  // register and the tree; the merge starts when both are visible and its
-  // result is visible a cycle after it leaves the merge pipeline.
-  const int main_ready = t.count_beats + d.index_counter_array.latency + t.chunks + t.main_latency +
-                         t.main_acc_latency;
-  const int comp_ready = t.groups + t.comp_latency + 1 + t.comp_acc_latency + t.comp_tree_latency;
-  t.row_latency = std::max(main_ready, comp_ready) + t.merge_latency + 1;
-  t.fifo_depth = ceil_div(t.row_latency - 1, t.row_interval) + 1;
-  t.last_fill_indices = c.channels - (t.fill_beats - 1) * c.weight_beat_indices;
   // Per outlier and index bit, capture costs Wb - 1 multiplexers of the beat, two registers
   // of two and their enables, and the read bank's multiplexer; the gather K - 1 a MAC.
   t.outlier_capture = c.pe_line_outlier_capture < 0
                           ? int64_t(d.outliers) * (c.weight_beat_indices + 6) <=
                                 int64_t(t.comp_inputs) * (c.channels - 1)
                           : c.pe_line_outlier_capture == 1;
+  // Nothing reads a captured line's row but the counting, which takes it beat by beat as it
+  // streams in when a weight beat is a counting beat.
+  t.streamed_counting = t.outlier_capture && c.weight_beat_indices == d.indices_per_cycle;
+  // From the cycle the row's last weight beat is taken: the row starts the
+  // next cycle; the Index Counter array presents chunk 0 `latency` cycles
+  // after the last counting beat (streamed: the beat just taken); the main
+  // result enters its FIFO after the accumulator, the compensation result
+  // after the MACs' L cycles, the done register and the tree; the merge
+  // starts when both are visible and its result is visible a cycle after it
+  // leaves the merge pipeline.
+  const int main_ready = (t.streamed_counting ? 0 : t.count_beats) + d.index_counter_array.latency +
+                         t.chunks + t.main_latency + t.main_acc_latency;
+  const int comp_ready = t.groups + t.comp_latency + 1 + t.comp_acc_latency + t.comp_tree_latency;
+  t.row_latency = std::max(main_ready, comp_ready) + t.merge_latency + 1;
+  t.fifo_depth = ceil_div(t.row_latency - 1, t.row_interval) + 1;
+  t.last_fill_indices = c.channels - (t.fill_beats - 1) * c.weight_beat_indices;
   t.fill_bits = index_width(t.fill_beats);
   t.beat_bits = count_width(t.count_beats);
   t.group_bits = count_width(t.groups);

@@ -202,6 +202,10 @@ struct LineTiming {
   /// enable as one (osu018: DFFPOSX1 96 um2, MUX2X1 48): capture when 2k (Wb + 6) is at most
   /// min(Mc, 2k) (K - 1). The config's pe_line_outlier_capture, when not -1, chooses.
   bool outlier_capture = false;
+  /// Streamed counting (docs/pe_line.md, "Streamed counting"): with the outlier capture and a
+  /// weight beat of G indices (Wb = C*I), the Index Counter array counts each weight beat as
+  /// it is taken, and the Weight Index Buffer keeps no row, only the captured indices.
+  bool streamed_counting = false;
   // Widths of the line's counters.
   int fill_bits = 0;    ///< a weight-stream beat of a row: max(1, clog2(fill_beats))
   int beat_bits = 0;    ///< counting beats, 0 .. count_beats: clog2(count_beats + 1)

@@ -57,6 +57,14 @@ void PeLine::set_context(const PeLineContext& ctx) {
   ctx_ = ctx;
 }
 
+bool PeLine::w_ready() const {
+  if (bank_full_[wr_bank_]) return false;
+  // Streamed counting: the beat goes to the Index Counter array as it is taken, and a row's
+  // first beat takes its credit.
+  if (!timing().streamed_counting) return true;
+  return counters_.idx_ready(true) && (wr_beat_ != 0 || credits_ < timing().fifo_depth);
+}
+
 bool PeLine::idle() const {
   return !bank_full_[0] && !bank_full_[1] && credits_ == 0 && wr_beat_ == 0;
 }
@@ -71,6 +79,11 @@ void PeLine::clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w_scale, b
   const int entries = derived_.lut_entries;
   std::vector<AccValue> main_push, comp_push;
   std::vector<Fp16> out_push;
+  const bool stream = timing().streamed_counting;
+  const bool w_fire = w_valid && w_ready();
+  // Streamed counting: a row starts (takes its credit and passes its s_w to the merge) with its
+  // first weight beat.
+  const bool fill_start = stream && w_fire && wr_beat_ == 0;
 
   // Output FIFO, then the merge: both read only what was visible at the
   // start of the cycle.
@@ -87,16 +100,25 @@ void PeLine::clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w_scale, b
   }
 
   // Read side of the Weight Index Buffer: counting and gathering.
-  const bool start = !rd_busy_ && bank_full_[rd_bank_] && credits_ < timing().fifo_depth;
+  const bool start =
+      !rd_busy_ && bank_full_[rd_bank_] && (stream || credits_ < timing().fifo_depth);
   const bool go = rd_busy_ || start;
-  if (start) scale_fifo_.push_back(bank_scale_[rd_bank_]);
-  const bool idx_valid = go && cnt_beat_ < timing().count_beats;
+  if (fill_start) scale_fifo_.push_back(w_scale);
+  if (start && !stream) scale_fifo_.push_back(bank_scale_[rd_bank_]);
+  // The counting beat: the read bank's, or streamed, the weight beat offered (taken when the
+  // array and the fill side are ready).
+  const bool idx_valid =
+      stream ? w_valid && !bank_full_[wr_bank_] && (wr_beat_ != 0 || credits_ < timing().fifo_depth)
+             : go && cnt_beat_ < timing().count_beats;
   const bool idx_fire = idx_valid && counters_.idx_ready(true);
+  const int beat = stream ? wr_beat_ : cnt_beat_;
   std::vector<int> idx(size_t(G), 0);
   if (idx_valid) {
     for (int p = 0; p < G; ++p) {
-      const int ch = cnt_beat_ * G + p;
-      if (ch < K) idx[size_t(p)] = (ctx_.act_index[size_t(ch)] << nW) | bank_[rd_bank_][size_t(ch)];
+      const int ch = beat * G + p;
+      if (ch >= K) continue;
+      const int iw = stream ? w_idx[size_t(p)] & ((1 << nW) - 1) : bank_[rd_bank_][size_t(ch)];
+      idx[size_t(p)] = (ctx_.act_index[size_t(ch)] << nW) | iw;
     }
   }
   if (go && group_ < timing().groups) {
@@ -116,8 +138,9 @@ void PeLine::clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w_scale, b
     comp_pipe_.push(now + uint64_t(timing().comp_latency), std::move(g));
     ++group_;
   }
-  if (idx_fire) ++cnt_beat_;
-  const bool release = go && cnt_beat_ == timing().count_beats && group_ == timing().groups;
+  if (idx_fire && !stream) ++cnt_beat_;
+  const bool release =
+      go && (stream || cnt_beat_ == timing().count_beats) && group_ == timing().groups;
   const int pending_rd_bank = rd_bank_;
 
   // Main branch: the chunk the Index Counter array presents this cycle.
@@ -170,7 +193,7 @@ void PeLine::clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w_scale, b
   if (auto y = merge_pipe_.take(now)) out_push.push_back(*y);
 
   // Fill side.
-  if (w_valid && w_ready()) {
+  if (w_fire) {
     for (int p = 0; p < config_.weight_beat_indices; ++p) {
       const int ch = wr_beat_ * config_.weight_beat_indices + p;
       if (ch < K) bank_[wr_bank_][size_t(ch)] = w_idx[size_t(p)] & ((1 << nW) - 1);
@@ -193,7 +216,7 @@ void PeLine::clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w_scale, b
   } else {
     rd_busy_ = go;
   }
-  credits_ += int(start) - int(y_pop);
+  credits_ += int(stream ? fill_start : start) - int(y_pop);
   for (const auto& v : main_push) main_fifo_.push_back(v);
   for (const auto& v : comp_push) comp_fifo_.push_back(v);
   for (const auto& v : out_push) out_fifo_.push_back(v);

@@ -41,7 +41,7 @@ class PeLine {
   /// Throws std::invalid_argument for a context of the wrong shape.
   void set_context(const PeLineContext& context);
 
-  bool w_ready() const { return !bank_full_[wr_bank_]; }
+  bool w_ready() const;
   bool y_valid() const { return !out_fifo_.empty(); }
   Fp16 y_data() const { return out_fifo_.empty() ? Fp16{} : out_fifo_.front(); }
   /// No row anywhere in the line (the context may change).

@@ -161,8 +161,16 @@ std::optional<Slice> slice_plan(const std::string& block, const Variant& full) {
   if (block == "index_counter_array") {
     return Slice{"index_counters", 1, 2, "index_counters", "index_counters"};
   }
-  // One run with one counter; the counters' growth is the Index Counter array's.
-  if (block == "pe_line") return Slice{"index_counters", 1, 0, "", ""};
+  // One run with one counter; the counters' growth is the Index Counter array's. A line
+  // that streams its counting (docs/pe_line.md) is measured whole: with one counter a weight
+  // beat is no longer a counting beat, and the line would keep its banks.
+  if (block == "pe_line") {
+    const auto& line = full.manifest.block("pe_line");
+    if (line.contains("streamed_counting") && line.at("streamed_counting").get<bool>()) {
+      return std::nullopt;
+    }
+    return Slice{"index_counters", 1, 0, "", ""};
+  }
   return std::nullopt;
 }
 

@@ -145,7 +145,9 @@ TEST(Derived, IndexCounterInputStage) {
 }
 
 // The PE line's outlier capture: chosen when 2k (Wb + 6) is at most min(Mc, 2k) (K - 1), or
-// set by the config; the line's timing is the same either way.
+// set by the config; the line's timing is the same either way, but for streamed counting,
+// which the capture allows where a weight beat is a counting beat (the paper's 512 indices):
+// the row's counting beats off its latency.
 TEST(Derived, OutlierCaptureIsTheCheaperAndTimesTheSame) {
   const std::string paper = std::string(OASIS_SOURCE_DIR) + "/configs/paper.json";
   const auto line = [](const std::string& config, std::vector<std::string> sets) {
@@ -160,9 +162,17 @@ TEST(Derived, OutlierCaptureIsTheCheaperAndTimesTheSame) {
   EXPECT_FALSE(line(paper, {"pe_line_outlier_capture=0"}).outlier_capture);
   const LineTiming on = line(paper, {"pe_line_outlier_capture=1"});
   const LineTiming off = line(paper, {"pe_line_outlier_capture=0"});
-  EXPECT_EQ(on.row_latency, off.row_latency);
+  EXPECT_TRUE(on.streamed_counting);
+  EXPECT_FALSE(off.streamed_counting);
+  EXPECT_EQ(on.row_latency, off.row_latency - on.count_beats);
   EXPECT_EQ(on.row_interval, off.row_interval);
-  EXPECT_EQ(on.fifo_depth, off.fifo_depth);
+  // Without streamed counting (a weight beat of 7 indices, not G = 16), the same timing.
+  const LineTiming on7 = line(kDefault, {"weight_beat_indices=7", "pe_line_outlier_capture=1"});
+  const LineTiming off7 = line(kDefault, {"weight_beat_indices=7", "pe_line_outlier_capture=0"});
+  EXPECT_FALSE(on7.streamed_counting);
+  EXPECT_EQ(on7.row_latency, off7.row_latency);
+  EXPECT_EQ(on7.row_interval, off7.row_interval);
+  EXPECT_EQ(on7.fifo_depth, off7.fifo_depth);
 }
 
 // The sorting-network baseline's registers: stages a cycle from the clock
@@ -258,7 +268,8 @@ TEST(Derived, MacLineOperandStage) {
 // The PE line's count conversion (a 30 FO4 figure, no places inside) keeps the chain's S
 // registers after it unless a clock target's stage budget holds it: then one, and the main
 // branch's latency is that register, the multiplier's S and S a tree level. The paper config
-// at 50 FO4: S = 3, so two cycles less a row than with S after the conversion.
+// at 50 FO4: S = 3, so two cycles less a row than with S after the conversion (and its
+// streamed counting, 8 beats less: docs/pe_line.md, "Streamed counting").
 TEST(Derived, CountConversionStages) {
   const auto line = [](const std::string& config, std::vector<std::string> sets) {
     return derive(load_config(std::string(OASIS_SOURCE_DIR) + "/configs/" + config, sets)).pe_line;
@@ -274,7 +285,8 @@ TEST(Derived, CountConversionStages) {
   const LineTiming t50 = line("paper.json", {"target_period_fo4=50"});
   EXPECT_EQ(t50.conv_stages, 1);
   EXPECT_EQ(t50.main_latency, 1 + (1 + t50.tree_levels) * 3);
-  EXPECT_EQ(t50.row_latency, 56);
+  EXPECT_TRUE(t50.streamed_counting);
+  EXPECT_EQ(t50.row_latency, 56 - t50.count_beats);
 }
 
 // Exact products (docs/fp_rtl.md): the rule the multiplier's Exact follows, and the stages

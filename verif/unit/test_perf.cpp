@@ -94,18 +94,19 @@ TEST(Perf, EqualsTheCycleModelOnTheNamedConfigs) { check_all(config_cases(), 2);
 TEST(Perf, EqualsTheCycleModelOnRandomConfigs) { check_all(random_cases(150, 3), 3); }
 
 TEST(Perf, PaperConfigLlama7bQ) {
-  // 1 x 4096 x 4096: 256 groups of 8 cycles, bound by the main branch; the
-  // outlier branch needs ceil(42 / 8) = 6 cycles a row.
+  // 1 x 4096 x 4096: 256 groups of 8 cycles, bound by the main branch, and the last row's
+  // latency (20 cycles, its counting streamed); the outlier branch needs ceil(42 / 8) = 6
+  // cycles a row.
   const Config c = load_config(kSource + "/configs/paper.json");
   const LayerPerf L = layer_perf(c, 4096, PerfOptions{1, 0});
-  EXPECT_EQ(L.token.gemm, 2076);
+  EXPECT_EQ(L.token.gemm, 2068);
   EXPECT_EQ(L.token.preprocess, 1077);
-  EXPECT_EQ(L.cycles, 1077 + 1 + 2076);
+  EXPECT_EQ(L.cycles, 1077 + 1 + 2068);
   EXPECT_EQ(L.token.outlier_cycles, 6);
   EXPECT_EQ(phase_branch(L.bound), "main branch");
   // Back to back the pre-processing hides behind the GEMM: one token every
-  // 2077 cycles.
-  EXPECT_EQ(layer_perf(c, 4096, PerfOptions{4, 0}).token_period, 2077);
+  // 2069 cycles.
+  EXPECT_EQ(layer_perf(c, 4096, PerfOptions{4, 0}).token_period, 2069);
 }
 
 TEST(Perf, MemoryBoundLayers) {
