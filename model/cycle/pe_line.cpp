@@ -57,12 +57,15 @@ void PeLine::set_context(const PeLineContext& ctx) {
   ctx_ = ctx;
 }
 
-bool PeLine::w_ready() const {
+bool PeLine::fill_ok() const {
   if (bank_full_[wr_bank_]) return false;
-  // Streamed counting: the beat goes to the Index Counter array as it is taken, and a row's
-  // first beat takes its credit.
-  if (!timing().streamed_counting) return true;
-  return counters_.idx_ready(true) && (wr_beat_ != 0 || credits_ < timing().fifo_depth);
+  // Streamed counting: a row's first beat takes its credit.
+  return !timing().streamed_counting || wr_beat_ != 0 || credits_ < timing().fifo_depth;
+}
+
+bool PeLine::w_ready() const {
+  // Streamed counting: the beat goes to the Index Counter array as it is taken.
+  return fill_ok() && (!timing().streamed_counting || counters_.idx_ready(true));
 }
 
 bool PeLine::idle() const {
@@ -107,9 +110,7 @@ void PeLine::clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w_scale, b
   if (start && !stream) scale_fifo_.push_back(bank_scale_[rd_bank_]);
   // The counting beat: the read bank's, or streamed, the weight beat offered (taken when the
   // array and the fill side are ready).
-  const bool idx_valid =
-      stream ? w_valid && !bank_full_[wr_bank_] && (wr_beat_ != 0 || credits_ < timing().fifo_depth)
-             : go && cnt_beat_ < timing().count_beats;
+  const bool idx_valid = stream ? w_valid && fill_ok() : go && cnt_beat_ < timing().count_beats;
   const bool idx_fire = idx_valid && counters_.idx_ready(true);
   const int beat = stream ? wr_beat_ : cnt_beat_;
   std::vector<int> idx(size_t(G), 0);

@@ -53,6 +53,9 @@ class PeLine {
   void clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w_scale, bool y_ready);
 
  private:
+  /// The fill side may take a beat: the bank it writes is free and, with streamed counting,
+  /// a row's first beat has a credit (the array's readiness aside).
+  bool fill_ok() const;
   template <typename T>
   struct Delay {  ///< a fixed-latency pipeline: values due at a cycle
     std::deque<std::pair<uint64_t, T>> q;
