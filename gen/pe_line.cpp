@@ -238,6 +238,17 @@ SvFile wib_module(const Config& c, const string& name, const Dims& d) {
   return m.file();
 }
 
+// The Concat Units' figures, both kinds; a beat number has `beat_bits` bits.
+void concat_header(SvModule& m, const Dims& d, int beat_bits) {
+  m.header_localparam("Channels", d.K, "Channels K.");
+  m.header_localparam("ActBits", d.nA, "Bits of an activation index, nA.");
+  m.header_localparam("WeightBits", d.nW, "Bits of a weight index, nW.");
+  m.header_localparam("IdxBits", "ActBits + WeightBits", "Bits of a concatenated index.");
+  m.header_localparam("Positions", d.G, "Indices a counting beat, G.");
+  m.header_localparam("BeatBits", "Positions*IdxBits", "Bits of a beat's indices.");
+  m.header_localparam("BeatNumBits", beat_bits, "Bits of a beat number.");
+}
+
 // Concat Units with streamed counting: the weight beat being written is the counting beat, and
 // its activation indices are the beat's G of the token's.
 SvFile streamed_concat_module(const string& name, const Dims& d) {
@@ -247,13 +258,7 @@ SvFile streamed_concat_module(const string& name, const Dims& d) {
                                "b*{} .. b*{} + {} of the weight beat b being written. "
                                "Combinational.",
                                d.B, d.G, d.G, d.G, d.G - 1));
-  m.header_localparam("Channels", d.K, "Channels K.");
-  m.header_localparam("ActBits", d.nA, "Bits of an activation index, nA.");
-  m.header_localparam("WeightBits", d.nW, "Bits of a weight index, nW.");
-  m.header_localparam("IdxBits", "ActBits + WeightBits", "Bits of a concatenated index.");
-  m.header_localparam("Positions", d.G, "Indices a counting beat, G.");
-  m.header_localparam("BeatBits", "Positions*IdxBits", "Bits of a beat's indices.");
-  m.header_localparam("BeatNumBits", d.t.fill_bits, "Bits of a beat number.");
+  concat_header(m, d, d.t.fill_bits);
   m.ports({{"input", 0, "act_idx_i", "The token's activation indices ia[k].", "Channels*ActBits"},
            {"input", 0, "beat_w_i",
             "The weight beat's indices: iw[b*Positions + p] at [p*WeightBits +: WeightBits].",
@@ -306,13 +311,7 @@ SvFile concat_module(const string& name, const Dims& d) {
                                "activation bits high) for each of the K = {} channels; counting "
                                "beat b presents channels b*{} .. b*{} + {}. Combinational.",
                                d.B, d.K, d.G, d.G, d.G - 1));
-  m.header_localparam("Channels", d.K, "Channels K.");
-  m.header_localparam("ActBits", d.nA, "Bits of an activation index, nA.");
-  m.header_localparam("WeightBits", d.nW, "Bits of a weight index, nW.");
-  m.header_localparam("IdxBits", "ActBits + WeightBits", "Bits of a concatenated index.");
-  m.header_localparam("Positions", d.G, "Indices a counting beat, G.");
-  m.header_localparam("BeatBits", "Positions*IdxBits", "Bits of a beat's indices.");
-  m.header_localparam("BeatNumBits", d.t.beat_bits, "Bits of a beat number.");
+  concat_header(m, d, d.t.beat_bits);
   m.ports({{"input", 0, "act_idx_i", "The token's activation indices ia[k].", "Channels*ActBits"},
            {"input", 0, "row_i", "The row's weight indices iw[k].", "Channels*WeightBits"},
            {"input", 0, "beat_i", "The counting beat.", "BeatNumBits"},
