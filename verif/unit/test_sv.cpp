@@ -502,7 +502,8 @@ TEST(FpCuts, AClockTargetSetsTheStages) {
             1);
   // At 50 FO4 (a 40 FO4 budget) one register inside each does not do: the adder's stages
   // after its addition would be 50 - 2 x 3.168 and 53 - 2 x 3.168 FO4 (the paper PE line
-  // measured that second one at 46.7, docs/ppa.md, "The place saving"); they take two.
+  // measured that second one at 46.7, docs/ppa.md, "The place saving"); they take two inside,
+  // three stages.
   EXPECT_EQ(load_config(kConfigs + "default.json", {"accumulator=fp16", "target_period_fo4=50"})
                 .fp_pipeline_stages,
             3);
