@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -108,52 +109,51 @@ void outlier_capture(SvModule& m, const Config& c, const Dims& d) {
   m.op("mux", int64_t(d.k2()) * d.nW, "rd_iw_o");
 }
 
-// Weight Index Buffer with streamed counting (docs/pe_line.md, "Streamed counting"): the
-// counting takes each beat as it is written, so the buffer keeps no row, only the outliers'
-// captured indices of two rows.
-SvFile streamed_wib_module(const Config& c, const string& name, const Dims& d) {
-  const LineTiming& t = d.t;
-  SvModule m(name,
-             fmt::format("Weight Index Buffer of a PE line whose Index Counter array counts each "
-                         "weight beat as it is written (streamed counting): it keeps no row. "
-                         "As a beat of a row ({} beat(s) of {} indices) is written, each of the "
-                         "2k = {} outliers whose channel it holds takes its weight index into "
-                         "the bank's capture register (a multiplexer of the beat's indices an "
-                         "outlier); the read side reads the read bank's captured indices. The "
-                         "capture registers have no reset: a bank is read only once its row "
-                         "is in.",
-                         t.fill_beats, d.Wb, d.k2()));
-  m.header_localparam("WeightBits", d.nW, "Bits of a weight index, nW.");
-  m.header_localparam("BeatIndices", d.Wb, "Indices a beat.");
-  m.header_localparam("BeatBits", "BeatIndices*WeightBits", "Bits of a whole beat.");
-  m.header_localparam("BeatNumBits", d.t.fill_bits, "Bits of a beat number.");
-  m.header_localparam("Outliers", d.k2(), "Outliers of a token, 2k.");
-  m.header_localparam("ChanBits", d.CW(), "Bits of a channel number.");
-  m.ports({kClk,
-           {"input", 0, "wr_en_i", "Write the beat on wr_data_i."},
-           {"input", 0, "wr_bank_i", "The bank the fill side writes."},
-           {"input", 0, "wr_beat_i", "Which beat of the row wr_data_i is.", "BeatNumBits"},
-           {"input", 0, "wr_data_i",
-            "The beat: index b*BeatIndices + i at [i*WeightBits +: WeightBits] (those past K "
-            "ignored).",
-            "BeatBits"},
-           {"input", 0, "outlier_chan_i",
-            "The outlier channels o_j, Orizuru's order, at [j*ChanBits +: ChanBits]; held "
-            "while a row fills.",
-            "Outliers*ChanBits"},
-           {"input", 0, "rd_bank_i", "The bank the read side reads."},
-           {"output", 0, "rd_iw_o",
-            "The read bank's indices at the outliers: iw[o_j] at [j*WeightBits +: "
-            "WeightBits].",
-            "Outliers*WeightBits"}});
-  outlier_capture(m, c, d);
-  return m.file();
+// The Weight Index Buffer's ports, in order: the fill side's, the outlier channels when it
+// captures, the read side's; with streamed counting neither s_w nor the row.
+std::vector<Port> wib_ports(const Dims& d) {
+  const bool st = d.t.streamed_counting, capture = d.t.outlier_capture;
+  std::vector<Port> ports = {
+      kClk,
+      {"input", 0, "wr_en_i", "Write the beat on wr_data_i."},
+      {"input", 0, "wr_bank_i", "The bank the fill side writes."},
+      {"input", 0, "wr_beat_i", "Which beat of the row wr_data_i is.", "BeatNumBits"},
+      {"input", 0, "wr_data_i",
+       "The beat: index b*BeatIndices + i at [i*WeightBits +: WeightBits] (those past K "
+       "ignored).",
+       "BeatBits"}};
+  if (!st) {
+    ports.push_back(
+        {"input", 0, "wr_scale_i", "The row's s_w, binary16, written with beat 0.", "HalfBits"});
+  }
+  if (capture) {
+    ports.push_back({"input", 0, "outlier_chan_i",
+                     "The outlier channels o_j, Orizuru's order, at [j*ChanBits +: ChanBits]; "
+                     "held while a row fills.",
+                     "Outliers*ChanBits"});
+  }
+  ports.push_back({"input", 0, "rd_bank_i", "The bank the read side reads."});
+  if (!st) {
+    ports.push_back({"output", 0, "rd_row_o",
+                     "The read bank's row: iw[k] at [k*WeightBits +: WeightBits].",
+                     "Channels*WeightBits"});
+    ports.push_back({"output", 0, "rd_scale_o", "The read bank's s_w.", "HalfBits"});
+  }
+  if (capture) {
+    ports.push_back({"output", 0, "rd_iw_o",
+                     "The read bank's indices at the outliers: iw[o_j] at [j*WeightBits +: "
+                     "WeightBits].",
+                     "Outliers*WeightBits"});
+  }
+  return ports;
 }
 
-// Weight Index Buffer: two banks of a row's K indices and its s_w.
+// Weight Index Buffer: two banks of a row's K indices and its s_w, or with streamed counting
+// (docs/pe_line.md, "Streamed counting") no row, only the outliers' captured indices of two
+// rows.
 SvFile wib_module(const Config& c, const string& name, const Dims& d) {
   const LineTiming& t = d.t;
-  if (t.streamed_counting) return streamed_wib_module(c, name, d);
+  const bool st = t.streamed_counting;
   const string capture =
       t.outlier_capture
           ? fmt::format(
@@ -163,47 +163,33 @@ SvFile wib_module(const Config& c, const string& name, const Dims& d) {
                 "reads the read bank's captured indices.",
                 d.k2(), d.Wb)
           : string();
-  SvModule m(name, fmt::format("Weight Index Buffer of a PE line: two banks, each a row of K = {} "
-                               "{}-bit weight indices and its scale s_w. The fill side writes "
-                               "one bank, {} beat(s) of {} indices a row (s_w with beat 0); the "
-                               "read side reads the other whole.{} The banks have no reset: a "
-                               "bank is read only once it is full.",
-                               d.K, d.nW, t.fill_beats, d.Wb, capture));
-  m.header_localparam("Channels", d.K, "Channels K of a row.");
+  SvModule m(name,
+             st ? fmt::format("Weight Index Buffer of a PE line whose Index Counter array counts "
+                              "each weight beat as it is written (streamed counting): it keeps "
+                              "no row, {} beat(s) of {} indices a row.{} The capture registers "
+                              "have no reset: a bank is read only once its row is in.",
+                              t.fill_beats, d.Wb, capture)
+                : fmt::format("Weight Index Buffer of a PE line: two banks, each a row of K = {} "
+                              "{}-bit weight indices and its scale s_w. The fill side writes "
+                              "one bank, {} beat(s) of {} indices a row (s_w with beat 0); the "
+                              "read side reads the other whole.{} The banks have no reset: a "
+                              "bank is read only once it is full.",
+                              d.K, d.nW, t.fill_beats, d.Wb, capture));
+  if (!st) m.header_localparam("Channels", d.K, "Channels K of a row.");
   m.header_localparam("WeightBits", d.nW, "Bits of a weight index, nW.");
   m.header_localparam("BeatIndices", d.Wb, "Indices a beat.");
   m.header_localparam("BeatBits", "BeatIndices*WeightBits", "Bits of a whole beat.");
   m.header_localparam("BeatNumBits", d.t.fill_bits, "Bits of a beat number.");
-  m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
+  if (!st) m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   if (t.outlier_capture) {
     m.header_localparam("Outliers", d.k2(), "Outliers of a token, 2k.");
     m.header_localparam("ChanBits", d.CW(), "Bits of a channel number.");
   }
-  std::vector<Port> ports = {
-      kClk,
-      {"input", 0, "wr_en_i", "Write the beat on wr_data_i."},
-      {"input", 0, "wr_bank_i", "The bank the fill side writes."},
-      {"input", 0, "wr_beat_i", "Which beat of the row wr_data_i is.", "BeatNumBits"},
-      {"input", 0, "wr_data_i",
-       "The beat: index b*BeatIndices + i at [i*WeightBits +: WeightBits] (those past K "
-       "ignored).",
-       "BeatBits"},
-      {"input", 0, "wr_scale_i", "The row's s_w, binary16, written with beat 0.", "HalfBits"},
-      {"input", 0, "rd_bank_i", "The bank the read side reads."},
-      {"output", 0, "rd_row_o", "The read bank's row: iw[k] at [k*WeightBits +: WeightBits].",
-       "Channels*WeightBits"},
-      {"output", 0, "rd_scale_o", "The read bank's s_w.", "HalfBits"}};
-  if (t.outlier_capture) {
-    ports.insert(ports.begin() + 6, {"input", 0, "outlier_chan_i",
-                                     "The outlier channels o_j, Orizuru's order, at "
-                                     "[j*ChanBits +: ChanBits]; held while a row fills.",
-                                     "Outliers*ChanBits"});
-    ports.push_back({"output", 0, "rd_iw_o",
-                     "The read bank's indices at the outliers: iw[o_j] at [j*WeightBits +: "
-                     "WeightBits].",
-                     "Outliers*WeightBits"});
+  m.ports(wib_ports(d));
+  if (st) {
+    outlier_capture(m, c, d);
+    return m.file();
   }
-  m.ports(ports);
   m.localparam("Beats", t.fill_beats, "Beats of a row.");
   m.localparam("LastBeatBits", t.last_fill_indices * d.nW,
                "Bits of the row's last beat: its indices below K.");
@@ -932,20 +918,16 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
     m << "  /// The read bank's weight indices at the outliers, captured as its row streamed in.\n"
          "  logic [Outliers*WeightBits-1:0] row_iw;\n";
   }
-  std::vector<std::pair<string, string>> wib_ports = {
-      {"clk_i", "clk_i"},         {"wr_en_i", "w_fire"},     {"wr_bank_i", "wr_bank_q"},
-      {"wr_beat_i", "wr_beat_q"}, {"wr_data_i", "w_data_i"}, {"wr_scale_i", "w_scale_i"},
-      {"rd_bank_i", "rd_bank_q"}, {"rd_row_o", "row"},       {"rd_scale_o", "row_scale"}};
-  if (t.streamed_counting) {
-    wib_ports = {{"clk_i", "clk_i"},         {"wr_en_i", "w_fire"},
-                 {"wr_bank_i", "wr_bank_q"}, {"wr_beat_i", "wr_beat_q"},
-                 {"wr_data_i", "w_data_i"},  {"outlier_chan_i", "outlier_chan_i"},
-                 {"rd_bank_i", "rd_bank_q"}, {"rd_iw_o", "row_iw"}};
-  } else if (t.outlier_capture) {
-    wib_ports.insert(wib_ports.begin() + 6, {"outlier_chan_i", "outlier_chan_i"});
-    wib_ports.push_back({"rd_iw_o", "row_iw"});
-  }
-  m.inst(part("wib"), "u_wib", wib_ports);
+  const std::map<string, string> wib_signals = {
+      {"clk_i", "clk_i"},          {"wr_en_i", "w_fire"},
+      {"wr_bank_i", "wr_bank_q"},  {"wr_beat_i", "wr_beat_q"},
+      {"wr_data_i", "w_data_i"},   {"wr_scale_i", "w_scale_i"},
+      {"rd_bank_i", "rd_bank_q"},  {"rd_row_o", "row"},
+      {"rd_scale_o", "row_scale"}, {"outlier_chan_i", "outlier_chan_i"},
+      {"rd_iw_o", "row_iw"}};
+  std::vector<std::pair<string, string>> wib_connections;
+  for (const Port& p : wib_ports(d)) wib_connections.emplace_back(p.name, wib_signals.at(p.name));
+  m.inst(part("wib"), "u_wib", wib_connections);
   m << "\n  // Concat Units and the Index Counter array.\n";
   // Every position of a beat counts (the array masks the row's last beat itself). A
   // replication, not '1: Icarus 11 connects an unsized '1 to a port as one bit.
