@@ -10,6 +10,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 #include <type_traits>
@@ -232,8 +233,8 @@ PreparedToken LutGemm::prepare_normalized(std::span<const Fp16> xhat, Fp16 sa,
   t.scale = sa;
   t.xhat.assign(xhat.begin(), xhat.end());
   t.act_index.resize(xhat.size());
-  for (size_t k = 0; k < xhat.size(); ++k)
-    t.act_index[k] = uint8_t(cluster_index(xhat[k], boundaries_));
+  const ClusterIndex cluster(boundaries_);
+  for (size_t k = 0; k < xhat.size(); ++k) t.act_index[k] = uint8_t(cluster(xhat[k]));
   if (params_.outliers_per_side > 0) {
     t.outliers = orizuru_topk(xhat, params_.outliers_per_side, stats);
     for (const Outlier& o : t.outliers) {
@@ -326,16 +327,9 @@ uint16_t binary16_bits(float v) {
 
 // What every row of one layer and token shares, laid out for the host kernels' row loop.
 struct HostLayer {
-  size_t channels = 0, entries = 0, tree_inputs = 0, full_cycles = 0, comp_macs = 0, slots = 1;
+  size_t channels = 0, entries = 0, tree_inputs = 0, comp_macs = 0, slots = 1;
   unsigned weight_mask = 0;
-  // The main branch's entries in tree order: the full cycles' products transposed (position
-  // t * full_cycles + c holds entry c * T + t), so that each level of their trees adds whole
-  // rows of full_cycles lanes; then the last, partial cycle's entries in order.
-  // With T a power of two, leaf t of the full cycles' trees sits in row bitreverse(t)
-  // instead, so that the pairs of every level are the level's two halves.
-  bool bit_reversed = false;
-  std::vector<uint16_t> tree_order;  // entry at each tree position
-  std::vector<float> lut;            // widen(L[e]) at each tree position
+  std::vector<float> lut;  // widen(L[e])
   std::vector<float> weight_codebook;
   // The token.
   std::vector<uint16_t> act_base;  // ia[k] << nW
@@ -429,27 +423,10 @@ HostLayer LutGemm::host_layer(const PreparedToken& t, size_t k) const {
   l.channels = k;
   l.entries = lut_.size();
   l.tree_inputs = size_t(params_.mac_tree_inputs);
-  l.full_cycles = l.entries / l.tree_inputs;
   l.comp_macs = size_t(params_.comp_macs);
   l.slots = size_t(params_.accumulator_slots);
   l.weight_mask = (1u << params_.weight_bits) - 1;
-  l.bit_reversed = std::has_single_bit(l.tree_inputs);
-  const int levels = std::countr_zero(l.tree_inputs);
-  l.tree_order.resize(l.entries);
-  for (size_t t_in = 0; t_in < l.tree_inputs && l.full_cycles > 0; ++t_in) {
-    size_t row = t_in;
-    if (l.bit_reversed) {
-      row = 0;
-      for (int b = 0; b < levels; ++b) row |= ((t_in >> b) & 1u) << (levels - 1 - b);
-    }
-    for (size_t c = 0; c < l.full_cycles; ++c) {
-      l.tree_order[row * l.full_cycles + c] = uint16_t(c * l.tree_inputs + t_in);
-    }
-  }
-  for (size_t e = l.full_cycles * l.tree_inputs; e < l.entries; ++e) {
-    l.tree_order[e] = uint16_t(e);
-  }
-  for (const uint16_t e : l.tree_order) l.lut.push_back(widen_f(lut_[e]));
+  for (const Fp16 e : lut_) l.lut.push_back(widen_f(e));
   for (const Fp16 c : weight_codebook_) l.weight_codebook.push_back(widen_f(c));
   const unsigned amask = (1u << params_.act_bits) - 1;
   for (const uint8_t a : t.act_index) {
