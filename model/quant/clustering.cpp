@@ -39,10 +39,10 @@ std::vector<Fp16> cluster_boundaries(std::span<const Fp16> codebook) {
   return b;
 }
 
-int cluster_index(Fp16 x, std::span<const Fp16> boundaries) {
-  int n = 0;
-  for (const Fp16 b : boundaries) n += compare(x, b) >= 0 ? 1 : 0;
-  return n;
+ClusterIndex::ClusterIndex(std::span<const Fp16> boundaries) {
+  for (const Fp16 b : boundaries) keys_.push_back(order_key(b));
 }
+
+int cluster_index(Fp16 x, std::span<const Fp16> boundaries) { return ClusterIndex(boundaries)(x); }
 
 }  // namespace oasis

@@ -22,4 +22,19 @@ std::vector<Fp16> cluster_boundaries(std::span<const Fp16> codebook);
 /// equal to a boundary goes up, NaN goes to the top cluster.
 int cluster_index(Fp16 x, std::span<const Fp16> boundaries);
 
+/// cluster_index with the boundaries' order keys computed once, for a whole token.
+class ClusterIndex {
+ public:
+  explicit ClusterIndex(std::span<const Fp16> boundaries);
+  int operator()(Fp16 x) const {
+    const uint32_t key = order_key(x);
+    int n = 0;
+    for (const uint32_t b : keys_) n += key >= b ? 1 : 0;
+    return n;
+  }
+
+ private:
+  std::vector<uint32_t> keys_;
+};
+
 }  // namespace oasis
