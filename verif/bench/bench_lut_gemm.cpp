@@ -164,8 +164,8 @@ BENCHMARK(BM_PrepareToken_4096)->Unit(benchmark::kMicrosecond);
 // The side-by-side tables: OASIS against FP32, one thread and every core, the least run of
 // each (other work on a shared host only ever adds time).
 // - Back to back: Google Benchmark's runs above, each GEMM repeated on its own. The 16 MB of
-//   weight indices then stay in a 32 MB last-level cache, and part of the 64 MB of binary32
-//   weights may.
+//   weight indices then stay in a last-level cache of 32 MB (a core complex of the AMD EPYC
+//   this was measured on), and part of the 64 MB of binary32 weights may.
 // - Alternately: one GEMM of each in turn, kAlternations times. Each evicts the other's
 //   weights, so each reads its own from memory, as in inference, where a layer's weights are
 //   read once a token; and the two are measured side by side in time, while a shared host's
