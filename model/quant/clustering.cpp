@@ -39,10 +39,29 @@ std::vector<Fp16> cluster_boundaries(std::span<const Fp16> codebook) {
   return b;
 }
 
+namespace {
+
+// The rule of cluster_index: the boundaries whose order key is at or below x's.
+template <class Boundaries, class KeyOf>
+int boundaries_at_or_below(Fp16 x, const Boundaries& boundaries, const KeyOf& key_of) {
+  const uint32_t key = order_key(x);
+  int n = 0;
+  for (const auto& b : boundaries) n += key >= key_of(b) ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+int cluster_index(Fp16 x, std::span<const Fp16> boundaries) {
+  return boundaries_at_or_below(x, boundaries, order_key);
+}
+
 ClusterIndex::ClusterIndex(std::span<const Fp16> boundaries) {
   for (const Fp16 b : boundaries) keys_.push_back(order_key(b));
 }
 
-int cluster_index(Fp16 x, std::span<const Fp16> boundaries) { return ClusterIndex(boundaries)(x); }
+int ClusterIndex::operator()(Fp16 x) const {
+  return boundaries_at_or_below(x, keys_, [](uint32_t key) { return key; });
+}
 
 }  // namespace oasis

@@ -26,12 +26,7 @@ int cluster_index(Fp16 x, std::span<const Fp16> boundaries);
 class ClusterIndex {
  public:
   explicit ClusterIndex(std::span<const Fp16> boundaries);
-  int operator()(Fp16 x) const {
-    const uint32_t key = order_key(x);
-    int n = 0;
-    for (const uint32_t b : keys_) n += key >= b ? 1 : 0;
-    return n;
-  }
+  int operator()(Fp16 x) const;
 
  private:
   std::vector<uint32_t> keys_;
