@@ -47,6 +47,7 @@ struct Options : CommonOptions {
   double sram_um2_per_bit = kDefaultSramUm2PerBit;
   bool plots = true;
   std::vector<double> sweep_periods;  ///< --sweep-periods: clock targets, FO4
+  bool fp_spans = false;              ///< --fp-spans: the delay model's spans
 };
 
 BlockJob make_job(const Variant& v, const std::string& block, const std::string& label,
@@ -277,6 +278,10 @@ Options parse(int argc, char** argv, int& status) {
                  "measure the --blocks at each of these clock targets (FO4, comma-separated), "
                  "the config's target_period_fo4 set to each, and write the area-period report")
       ->delimiter(',');
+  app.add_flag("--fp-spans", o.fp_spans,
+               "measure the delay model's figures instead: every span of places of the "
+               "floating-point adders and multipliers (docs/fp_rtl.md), written to "
+               "<out>/fp_spans.json and .md");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -301,6 +306,11 @@ Options parse(int argc, char** argv, int& status) {
                       "as target_period_fo4 takes them",
                       t));
     }
+  }
+  if (o.fp_spans && (!o.sweep_periods.empty() || !o.blocks.empty())) {
+    throw UsageError(
+        "--fp-spans measures the floating-point units alone: no --blocks and no "
+        "--sweep-periods with it");
   }
   if (!o.sweep_periods.empty() && o.blocks.empty()) {
     throw UsageError("--sweep-periods needs --blocks: the blocks to measure at each target");
@@ -495,6 +505,187 @@ int sweep(const Options& o, const std::vector<std::string>& only, const fs::path
   return 0;
 }
 
+// --fp-spans: the delay model's figures (model/perf/fp_delay.cpp, docs/fp_rtl.md). Each unit
+// of the model is built with registers at no place, at one place and at every two places, and
+// OpenSTA gives the logic between them: from the inputs to a place (its launch left out), from
+// one place to another, from a place to the outputs, from the inputs to the outputs. So every
+// span of segments `first` to `last` is measured once, on its own.
+struct SpanUnit {
+  std::string name;    ///< as fp_delay.cpp names it
+  std::string module;  ///< the primitive
+  std::string block;   ///< the unit block whose sources it needs
+  std::string params;  ///< its parameters but Cuts
+  std::string ports;   ///< its ports but the clock, reset and valid bits
+  int places = 0;
+};
+
+// The logic of the worst path of a report_checks report: its arrival less the time its
+// startpoint's output is reached (the input delay, or a register's clock-to-output).
+double path_logic(const std::string& report, const fs::path& file) {
+  std::istringstream in(report);
+  std::string line;
+  double start = -1, arrival = -1;
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    std::vector<std::string> w;
+    for (std::string x; f >> x;) w.push_back(x);
+    if (start < 0 && w.size() >= 4 && (w.back() == "(in)" || w[w.size() - 2].ends_with("/Q"))) {
+      start = std::stod(w[1]);
+    }
+    if (arrival < 0 && line.find("data arrival time") != std::string::npos) {
+      arrival = std::stod(w[0]);
+    }
+  }
+  if (start < 0 || arrival < 0) {
+    throw ToolError(fmt::format("OpenSTA gave no path in {}", file.string()));
+  }
+  return arrival - start;
+}
+
+int fp_spans(const Options& o, const fs::path& out, Measurement& m) {
+  m.config = load_config(o.config_path, o.overrides);
+  fs::create_directories(out / "work");
+  const Fo4 fo4 = measure_fo4(m.tech, m.tools, out / "work" / "fo4");
+  m.c.period = o.period_fo4 * fo4.delay;
+  m.c.activity = o.activity;
+  m.c.io_budget = o.io_budget;
+  const double unit_ns = m.tech.lib.time_unit_seconds() * 1e9;
+  std::printf("ppa: FO4 = %.4f ns; spans of the floating-point units at %.0f FO4\n",
+              fo4.delay * unit_ns, o.period_fo4);
+  std::fflush(stdout);
+  const Variant full = generate_variant(o.config_path, o.overrides, out / "rtl", "full", {});
+  const std::string add_ports = ".a_i(a_i), .b_i(b_i), .sub_i(sub_i), .sum_o(y_o)";
+  const std::string mul_ports = ".a_i(a_i), .b_i(b_i), .prod_o(y_o)";
+  const std::vector<SpanUnit> units = {
+      {"binary16 adder", "oasis_fp_add_staged", "fp16_add", ".ExpBits(5), .FracBits(10)", add_ports,
+       5},
+      {"binary32 adder", "oasis_fp_add_staged", "fp32_add", ".ExpBits(8), .FracBits(23)", add_ports,
+       5},
+      {"binary16 multiplier", "oasis_fp_mul_staged", "fp16_mul", ".ExpBits(5), .FracBits(10)",
+       mul_ports, 4},
+      {"binary32 multiplier", "oasis_fp_mul_staged", "fp32_mul", ".ExpBits(8), .FracBits(23)",
+       mul_ports, 4},
+      {"exact product", "oasis_fp_mul_staged", "fp32_mul_fp16_fp16",
+       ".ExpBits(8), .FracBits(23), .AExpBits(5), .AFracBits(10), .BExpBits(5), "
+       ".BFracBits(10)",
+       mul_ports, 4}};
+  const fs::path rtl = out / "spans";
+  fs::create_directories(rtl);
+  json result = json::array();
+  std::string md = fmt::format(
+      "# The floating-point units' spans\n\nOpenSTA on {}, FO4 = {:.4f} ns, abc's delay target "
+      "{:.0f} FO4: the logic from the start of segment `first` to the end of segment `last` "
+      "(rows: first; columns: last), FO4.\n",
+      m.tech.lib.name, fo4.delay * unit_ns, o.period_fo4);
+  for (const SpanUnit& u : units) {
+    const int segments = u.places + 1;
+    const bool add = u.module == "oasis_fp_add_staged";
+    std::vector<std::vector<double>> span(size_t(segments), std::vector<double>(segments, 0));
+    std::vector<std::string> sources = block_sources(full, u.block);
+    sources.pop_back();  // the unit block's own module
+    for (const std::string& f : sources) {
+      fs::copy_file(full.dir / f, rtl / f, fs::copy_options::overwrite_existing);
+    }
+    // No cut, one cut, two cuts.
+    std::vector<std::vector<int>> masks = {{}};
+    for (int p = 0; p < u.places; ++p) masks.push_back({p});
+    for (int p = 0; p < u.places; ++p) {
+      for (int q = p + 1; q < u.places; ++q) masks.push_back({p, q});
+    }
+    for (const std::vector<int>& cut : masks) {
+      unsigned mask = 0;
+      for (int p : cut) mask |= 1u << p;
+      const std::string top = fmt::format("oasis_span_{}_{}", u.block, mask);
+      const int width_in_a =
+          u.block == "fp32_mul_fp16_fp16" || u.block.starts_with("fp16") ? 16 : 32;
+      const int width_out = u.block.starts_with("fp16") ? 16 : 32;
+      write_text(rtl / (top + ".sv"),
+                 fmt::format("// oasis-ppa --fp-spans: {} with registers at places {:#x}\n"
+                             "`default_nettype none\n"
+                             "module {} (\n"
+                             "  input  logic clk_i, input logic rst_ni, input logic valid_i,\n"
+                             "  input  logic [{}:0] a_i, input logic [{}:0] b_i,{}\n"
+                             "  output logic valid_o, output logic [{}:0] y_o\n);\n"
+                             "  {} #({}, .Cuts({}'d{})) u_unit (\n"
+                             "    .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(valid_i),\n"
+                             "    .valid_o(valid_o), {}\n  );\nendmodule\n"
+                             "`default_nettype wire\n",
+                             u.name, mask, top, width_in_a - 1, width_in_a - 1,
+                             add ? " input logic sub_i," : "", width_out - 1, u.module, u.params,
+                             u.places, mask, u.ports));
+      BlockJob job;
+      job.label = top;
+      job.top = top;
+      job.rtl_dir = rtl;
+      job.sources = sources;
+      job.sources.push_back(top + ".sv");
+      const fs::path work = out / "work" / top;
+      run_block(job, m.tech, m.tools, m.c, work, [&](const std::string& s) {
+        std::printf("ppa: %s: %s\n", top.c_str(), s.c_str());
+        std::fflush(stdout);
+      });
+      // The paths of each kind, from the flow's own constraints.
+      std::string tcl;
+      std::istringstream base(read_text(work / "sta.tcl"));
+      for (std::string line; std::getline(base, line);) {
+        if (line.starts_with("report_") || line.starts_with("set_power")) continue;
+        tcl += line + "\n";
+      }
+      const std::vector<std::pair<std::string, std::string>> kinds = {
+          {"in_out", "-from [all_inputs] -to [all_outputs]"},
+          {"in_reg", "-from [all_inputs] -to [all_registers -data_pins]"},
+          {"reg_reg", "-from [all_registers -clock_pins] -to [all_registers -data_pins]"},
+          {"reg_out", "-from [all_registers -clock_pins] -to [all_outputs]"}};
+      for (const auto& [kind, sel] : kinds) {
+        tcl += fmt::format("report_checks -path_delay max -digits 4 {} > span_{}.rpt\n", sel, kind);
+      }
+      write_text(work / "spans.tcl", tcl);
+      check_tool(
+          run_tool({m.tools.sta, "-no_splash", "-exit", "spans.tcl"}, work / "spans.log", work),
+          "OpenSTA", work / "spans.log");
+      const auto logic = [&](const std::string& kind) {
+        const fs::path f = work / ("span_" + kind + ".rpt");
+        return path_logic(read_text(f), f) / fo4.delay;
+      };
+      if (cut.empty()) {
+        span[0][size_t(u.places)] = logic("in_out");
+      } else if (cut.size() == 1) {
+        span[0][size_t(cut[0])] = logic("in_reg");
+        span[size_t(cut[0] + 1)][size_t(u.places)] = logic("reg_out");
+      } else {
+        span[size_t(cut[0] + 1)][size_t(cut[1])] = logic("reg_reg");
+      }
+    }
+    json rows = json::array();
+    md += fmt::format("\n## {}\n\n| first \\ last |", u.name);
+    for (int j = 0; j < segments; ++j) md += fmt::format(" {} |", j);
+    md += "\n|---|";
+    for (int j = 0; j < segments; ++j) md += "---:|";
+    md += "\n";
+    for (int i = 0; i < segments; ++i) {
+      json row = json::array();
+      md += fmt::format("| {} |", i);
+      for (int j = 0; j < segments; ++j) {
+        const double v = std::round(span[size_t(i)][size_t(j)] * 10) / 10;
+        if (j >= i) row.push_back(v);
+        md += j >= i ? fmt::format(" {:.1f} |", v) : " |";
+      }
+      rows.push_back(row);
+      md += "\n";
+    }
+    result.push_back({{"unit", u.name}, {"spans_fo4", rows}});
+  }
+  write_text(out / "fp_spans.json", json({{"library", m.tech.lib.name},
+                                          {"fo4_ns", fo4.delay * unit_ns},
+                                          {"abc_delay_target_fo4", o.period_fo4},
+                                          {"units", result}})
+                                            .dump(2) +
+                                        "\n");
+  write_text(out / "fp_spans.md", md);
+  std::printf("ppa: wrote %s\n", (out / "fp_spans.md").string().c_str());
+  return 0;
+}
+
 int run(int argc, char** argv) {
   int status = -1;
   const Options o = parse(argc, argv, status);
@@ -504,6 +695,7 @@ int run(int argc, char** argv) {
   const std::vector<std::string> only = selected_blocks(o.blocks);
   const fs::path out = o.out.empty() ? fs::path(o.build) / "ppa" / m.config.name : fs::path(o.out);
   claim_output_folder(out, "oasis-ppa", "--out");
+  if (o.fp_spans) return fp_spans(o, out, m);
   if (!o.sweep_periods.empty()) return sweep(o, only, out, m);
   measure(o, only, out, m);
   if (!only.empty()) {
