@@ -9,13 +9,15 @@
 ///
 /// Five places inside the datapath may hold a register stage, bit k of Cuts
 /// for place k (docs/fp_rtl.md, Pipelining):
-///   0: after the operands are ordered by magnitude and the exponent
-///      difference is known;
+///   0: after the operands' magnitudes are compared and the exponent
+///      differences both ways are known;
 ///   1: after the smaller significand is aligned;
 ///   2: after the significands are added;
 ///   3: after the sum is normalised, before it is rounded;
 ///   4: inside the rounding, before its increment (after a subnormal result's
 ///      shift and the rounding decision).
+/// The sum's exponent is at least the larger operand's, so its rounding never shifts right
+/// (oasis_fp_round's ExpPositive).
 /// The latency is the number of bits set in Cuts (0: combinational). A stage's
 /// data register loads only when its valid bit does.
 module oasis_fp_add_staged #(
@@ -59,17 +61,18 @@ module oasis_fp_add_staged #(
   localparam logic [1:0] KindZero = 2'b01;
   localparam logic [1:0] KindInf  = 2'b10;
   localparam logic [1:0] KindNan  = 2'b11;
-  localparam int Stage0Bits = SpecialBits + 2 + ExpBits + 2 * (FracBits + 1) + DiffBits;
+  localparam int Stage0Bits = SpecialBits + 3 + ExpBits + 2 * (FracBits + 1) + 2 * DiffBits + 2;
   localparam int Stage1Bits = SpecialBits + 2 + ExpBits + 2 * AlignBits;
-  localparam int Stage2Bits = SpecialBits + 1 + ExpBits + SumBits;
+  localparam int Stage2Bits = SpecialBits + 1 + ExpBits + 1 + SumBits;
 
   // --- before place 0: classify, order by magnitude, exponent difference
   logic [Width-1:0]     b_eff;
   logic                 a_nan, b_nan, a_inf, b_inf, a_zero, b_zero;
   logic                 a_is_big, eff_sub0, big_sign0;
   logic [ExpBits-1:0]   a_exp, b_exp, big_exp0, diff_ab, diff_ba;
-  logic [DiffBits-1:0]  shift_ab, shift_ba, shift0;
-  logic [FracBits:0]    a_sig, b_sig, big_sig0, small_sig0;
+  logic [DiffBits-1:0]  shift_ab, shift_ba;
+  logic                 past_ab, past_ba;
+  logic [FracBits:0]    a_sig, b_sig;
   logic [SpecialBits-1:0] special0;
 
   assign b_eff = {b_i[Width-1] ^ sub_i, b_i[Width-2:0]};
@@ -104,15 +107,21 @@ module oasis_fp_add_staged #(
   // The exponent difference both ways and its alignment shift (at most AlignBits), beside the
   // comparison rather than after it: the larger magnitude has the larger exponent, so the
   // comparison only picks one (the other, negative, is never read).
-  assign diff_ab = a_exp - b_exp;
-  assign diff_ba = b_exp - a_exp;
-  assign shift_ab = (diff_ab < ExpBits'(AlignBits)) ? DiffBits'(diff_ab) : DiffBits'(AlignBits);
-  assign shift_ba = (diff_ba < ExpBits'(AlignBits)) ? DiffBits'(diff_ba) : DiffBits'(AlignBits);
+  // A difference of 2^DiffBits or more (past_ab, past_ba) shifts every bit into the sticky one,
+  // as does any shift of AlignBits or more; below that the shift is the difference's low bits.
+  logic unused_diff_ab_carry, unused_diff_ba_carry;
+  oasis_add #(.Width(ExpBits)) u_diff_ab (
+    .a_i(a_exp), .b_i(~b_exp), .carry_i(1'b1), .sum_o(diff_ab), .carry_o(unused_diff_ab_carry)
+  );
+  oasis_add #(.Width(ExpBits)) u_diff_ba (
+    .a_i(b_exp), .b_i(~a_exp), .carry_i(1'b1), .sum_o(diff_ba), .carry_o(unused_diff_ba_carry)
+  );
+  assign shift_ab = diff_ab[DiffBits-1:0];
+  assign shift_ba = diff_ba[DiffBits-1:0];
+  assign past_ab  = |diff_ab[ExpBits-1:DiffBits];
+  assign past_ba  = |diff_ba[ExpBits-1:DiffBits];
 
-  assign big_exp0   = a_is_big ? a_exp : b_exp;
-  assign big_sig0   = a_is_big ? a_sig : b_sig;
-  assign small_sig0 = a_is_big ? b_sig : a_sig;
-  assign shift0     = a_is_big ? shift_ab : shift_ba;
+  assign big_exp0 = a_is_big ? a_exp : b_exp;
 
   // The special cases, in IEEE's order; an exact cancellation is found after
   // the addition.
@@ -134,27 +143,37 @@ module oasis_fp_add_staged #(
   // --- place 0
   logic [Stage0Bits-1:0] s0_d, s0_q;
   logic [SpecialBits-1:0] special1;
-  logic                  valid1, sign1, eff_sub1;
+  logic                  valid1, sign1, eff_sub1, a_is_big1;
   logic [ExpBits-1:0]    big_exp1;
-  logic [FracBits:0]     big_sig1, small_sig1;
-  logic [DiffBits-1:0]   shift1;
+  logic [FracBits:0]     a_sig1, b_sig1;
+  logic [DiffBits-1:0]   shift_ab1, shift_ba1;
+  logic                  past_ab1, past_ba1;
 
-  assign s0_d = {special0, big_sign0, eff_sub0, big_exp0, big_sig0, small_sig0, shift0};
+  assign s0_d = {special0, big_sign0, eff_sub0, big_exp0, a_is_big, a_sig, b_sig, shift_ab,
+                 shift_ba, past_ab, past_ba};
   oasis_fp_pipe #(.Width(Stage0Bits), .Stages(Cuts[0] ? 1 : 0)) u_cut0 (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .valid_i(valid_i), .data_i(s0_d), .valid_o(valid1), .data_o(s0_q)
   );
-  assign {special1, sign1, eff_sub1, big_exp1, big_sig1, small_sig1, shift1} = s0_q;
+  assign {special1, sign1, eff_sub1, big_exp1, a_is_big1, a_sig1, b_sig1, shift_ab1,
+          shift_ba1, past_ab1, past_ba1} = s0_q;
 
   // --- before place 1: align the smaller operand; the bits shifted out become
-  // the sticky bit.
-  logic [2*AlignBits-1:0] small_ext;
-  logic [AlignBits-1:0]   big_al1, small_al1;
+  // the sticky bit. Each operand is aligned as if it were the smaller, beside the comparison
+  // rather than after it, and the comparison picks one of the two.
+  // Below the aligned bits, room for a shift of 2^DiffBits - 1 places with no bit lost.
+  localparam int LowBits = 1 << DiffBits;
+  logic [AlignBits+LowBits-1:0] a_ext, b_ext;
+  logic [AlignBits-1:0]         a_al, b_al, big_al1, small_al1;
 
-  assign small_ext = {small_sig1, 3'b000, {AlignBits{1'b0}}} >> shift1;
-  assign small_al1 = {small_ext[2*AlignBits-1 -: AlignBits-1],
-                      small_ext[AlignBits] | (|small_ext[AlignBits-1:0])};
-  assign big_al1   = {big_sig1, 3'b000};
+  assign a_ext = {a_sig1, 3'b000, {LowBits{1'b0}}} >> shift_ba1;
+  assign b_ext = {b_sig1, 3'b000, {LowBits{1'b0}}} >> shift_ab1;
+  assign a_al  = past_ba1 ? {{(AlignBits-1){1'b0}}, |a_sig1}
+               : {a_ext[AlignBits+LowBits-1 -: AlignBits-1], |a_ext[LowBits:0]};
+  assign b_al  = past_ab1 ? {{(AlignBits-1){1'b0}}, |b_sig1}
+               : {b_ext[AlignBits+LowBits-1 -: AlignBits-1], |b_ext[LowBits:0]};
+  assign small_al1 = a_is_big1 ? b_al : a_al;
+  assign big_al1   = {a_is_big1 ? a_sig1 : b_sig1, 3'b000};
 
   // --- place 1
   logic [Stage1Bits-1:0] s1_d, s1_q;
@@ -172,7 +191,6 @@ module oasis_fp_add_staged #(
 
   // --- before place 2: add the significands.
   logic [SumBits-1:0] sig_sum2;
-  logic [SpecialBits-1:0] special2x;
 
   // big - small as big + ~small + 1; never negative, since big is the larger.
   logic unused_sum_carry;
@@ -180,26 +198,30 @@ module oasis_fp_add_staged #(
     .a_i({1'b0, big_al2}), .b_i({1'b0, small_al2} ^ {SumBits{eff_sub2}}), .carry_i(eff_sub2),
     .sum_o(sig_sum2), .carry_o(unused_sum_carry)
   );
-  // Exact cancellation is +0 under round to nearest.
-  assign special2x = special2[2:1] != KindNone ? special2
-                   : sig_sum2 == '0 ? {KindZero, 1'b0} : {KindNone, 1'b0};
 
   // --- place 2
   logic [Stage2Bits-1:0] s2_d, s2_q;
   logic                  valid3, sign3;
-  logic [SpecialBits-1:0] side3, side4;
-  logic [ExpBits-1:0]    big_exp3;
+  logic [SpecialBits-1:0] special3, side3, side4;
+  logic [ExpBits:0]      sum_exp2, sum_exp3;
   logic [SumBits-1:0]    sig_sum3;
 
-  assign s2_d = {special2x, sign2, big_exp2, sig_sum2};
+  // sig_sum's top bit is worth 2^(big_exp + 1 - Bias): the rounding's exp_i, known here, before
+  // the sum, so that what the rounding derives from it waits for nothing.
+  assign sum_exp2 = (ExpBits + 1)'(big_exp2) + (ExpBits + 1)'(1);
+  assign s2_d = {special2, sign2, sum_exp2, sig_sum2};
   oasis_fp_pipe #(.Width(Stage2Bits), .Stages(Cuts[2] ? 1 : 0)) u_cut2 (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .valid_i(valid2), .data_i(s2_d), .valid_o(valid3), .data_o(s2_q)
   );
-  assign {side3, sign3, big_exp3, sig_sum3} = s2_q;
+  assign {special3, sign3, sum_exp3, sig_sum3} = s2_q;
 
-  // --- places 3 and 4 are inside the rounding. sig_sum's top bit is worth
-  // 2^(big_exp + 1 - Bias).
+  // Exact cancellation is +0 under round to nearest: found after place 2, where it waits beside
+  // the rounding rather than after the addition.
+  assign side3 = special3[2:1] != KindNone ? special3
+               : sig_sum3 == '0 ? {KindZero, 1'b0} : {KindNone, 1'b0};
+
+  // --- places 3 and 4 are inside the rounding.
   logic [Width-1:0] rounded;
 
   oasis_fp_round #(
@@ -208,13 +230,14 @@ module oasis_fp_add_staged #(
     .SigBits (SumBits),
     .ExpWidth(ExpWidth),
     .Cuts    (Cuts[4:3]),
-    .SideBits(SpecialBits)
+    .SideBits(SpecialBits),
+    .ExpPositive(1'b1)
   ) u_round (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .valid_i (valid3),
     .sign_i  (sign3),
-    .exp_i   (ExpWidth'(big_exp3) + ExpWidth'(1)),
+    .exp_i   (ExpWidth'(sum_exp3)),
     .sig_i   (sig_sum3),
     .side_i  (side3),
     .valid_o (valid_o),

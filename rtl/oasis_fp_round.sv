@@ -16,9 +16,12 @@
 /// 1 .. 2^ExpBits - 2 (a binary16 x binary16 product in binary32, a narrow
 /// integer). The result is then the normalised value packed: no shift for a
 /// subnormal result, no rounding and no overflow, and none of their logic.
+/// With ExpPositive the caller guarantees exp_i >= 1 (an adder's sum: the larger
+/// operand's exponent plus one), so no result needs a shift to the right.
 /// Two places may hold a register stage, bit k of Cuts for place k:
-///   0: after the normalisation, before the shift for a subnormal result;
-///   1: after that shift and the rounding decision, before the increment.
+///   0: after the normalisation (the shift to the left, or a subnormal result's to
+///      the right), before the rounding decision;
+///   1: after the rounding decision, before the increment.
 /// The latency is the number of bits set in Cuts (0: combinational); side_i, the
 /// caller's data that must stay beside the value (its special-case result),
 /// crosses the stages too.
@@ -36,7 +39,9 @@ module oasis_fp_round #(
   /// Width of side_i, bits.
   parameter int SideBits = 1,
   /// Every result is normal and exact (see above).
-  parameter bit Exact    = 1'b0
+  parameter bit Exact    = 1'b0,
+  /// exp_i is at least 1 (see above).
+  parameter bit ExpPositive = 1'b0
 ) (
   /// Clock (unused when Cuts is 0).
   input  logic                         clk_i,
@@ -71,14 +76,13 @@ module oasis_fp_round #(
   localparam int ShiftBits = $clog2(KeepBits + 1);
 
   logic [WorkBits-1:0]          sig_w;
-  logic [WorkBits-1:0]          norm0, norm;
+  logic [WorkBits-1:0]          norm0;
   logic [LzBits-1:0]            lz;
   logic signed [FieldBits-1:0]  field0, field;
   logic                         sign;
   logic                         subnormal;
-  logic [FieldBits-1:0]         denorm_shift;
   logic [ShiftBits-1:0]         shift;
-  logic [KeepBits-1:0]          keep;
+  logic [KeepBits-1:0]          keep0;
   logic [2*KeepBits-1:0]        shifted;
   logic [KeepBits-1:0]          rounded_in;
   logic                         round_up;
@@ -93,21 +97,48 @@ module oasis_fp_round #(
     assign sig_w = {sig_i, {PadBits{1'b0}}};
   end
 
-  // Normalisation: the leading zeros counted by a tree, then the leading one shifted to the
-  // top in LzBits steps of 2^k places each, largest first. Level l of the tree has a node for
-  // every 2^l bits of the operand, padded below with zeros to 2^LzBits: whether they hold a one,
-  // and if so how many zeros lead them (l bits). A node's count is its upper half's when that
-  // holds a one, else the half's width plus its lower half's count; so the count's bits come
-  // high first, each one level after the one above it, and each step of the shift waits only
-  // for its own bit.
+  // Normalisation, two ways side by side, both from exp_i, which comes before sig_i's bits:
+  // - exp_i >= 1: the leading one goes to the top, but no further than a biased exponent of 1
+  //   allows: the shift is min(leading zeros, exp_i - 1). A mark at the bit exp_i - 1 places
+  //   below the top, ORed into what the leading zeros are counted of, stops the count there; a
+  //   result so stopped has its hidden bit clear and is subnormal, with nothing shifted out.
+  // - exp_i <= 0 (not when ExpPositive): the result is subnormal whatever sig_i's leading
+  //   zeros: sig_i as it is, shifted right by 1 - exp_i (at most KeepBits places; beyond, every
+  //   bit is sticky), with no count before it.
+  // Neither waits for the other; the count never waits for a subtraction.
   localparam int LzWidth = 1 << LzBits;
+  logic [FieldBits-1:0] exp_wide;
+  logic [WorkBits-1:0]  floor_mark;
+  logic                 below_one;
+
+  assign exp_wide  = FieldBits'(exp_i);
+  assign below_one = !ExpPositive && !Exact && (exp_i[ExpWidth-1] || exp_i == '0);
+  for (genvar j = 0; j < WorkBits; j++) begin : g_mark
+    // The top bit less exp_i - 1 places: the bit whose biased exponent is 1.
+    if (Exact) begin : g_none
+      assign floor_mark[j] = 1'b0;
+    end else begin : g_at
+      assign floor_mark[j] = exp_wide == FieldBits'(WorkBits - j);
+    end
+  end
+
+  logic [WorkBits-1:0] lz_in;
+  assign lz_in = sig_w | floor_mark;
+
+  // The leading zeros counted by a tree, then the leading one shifted to the top in LzBits
+  // steps of 2^k places each, largest first. Level l of the tree has a node for every 2^l bits
+  // of the operand, padded below with zeros to 2^LzBits: whether they hold a one, and if so how
+  // many zeros lead them (l bits). A node's count is its upper half's when that holds a one,
+  // else the half's width plus its lower half's count; so the count's bits come high first,
+  // each one level after the one above it, and each step of the shift waits only for its own
+  // bit.
   for (genvar l = 0; l <= LzBits; l++) begin : g_lz
     localparam int Nodes = LzWidth >> l;
     localparam int CountBits = l > 0 ? l : 1;
     logic [Nodes-1:0]           any;
     logic [Nodes*CountBits-1:0] count;
     if (l == 0) begin : g_bits
-      assign any   = LzWidth'(sig_w) << (LzWidth - WorkBits);
+      assign any   = LzWidth'(lz_in) << (LzWidth - WorkBits);
       assign count = '0;
     end else begin : g_merge
       for (genvar n = 0; n < Nodes; n++) begin : g_node
@@ -137,23 +168,46 @@ module oasis_fp_round #(
   end
 
   // exp_i - lz as exp_i + ~lz + 1, with the prefix adder: the count's low bits come last.
-  logic [FieldBits-1:0] exp_wide, lz_inv, field0_sum;
+  logic [FieldBits-1:0] lz_inv, field0_sum;
   logic                 unused_field0_carry;
-  assign exp_wide = FieldBits'(exp_i);
-  assign lz_inv   = {{(FieldBits - LzBits){1'b1}}, ~lz};
+  assign lz_inv = {{(FieldBits - LzBits){1'b1}}, ~lz};
   oasis_add #(.Width(FieldBits)) u_field0 (
     .a_i(exp_wide), .b_i(lz_inv), .carry_i(1'b1), .sum_o(field0_sum),
     .carry_o(unused_field0_carry)
   );
   assign field0 = field0_sum;
 
-  // Place 0: the normalised value, its sign and the side data.
-  localparam int Cut0Bits = 1 + FieldBits + WorkBits + SideBits;
+  // Below a biased exponent of 1: shift right by 1 - exp_i, from exp_i alone.
+  logic [FieldBits-1:0] under_shift;
+  logic [KeepBits-1:0]  keep_raw, keep_under;
+  assign under_shift = FieldBits'(1) - exp_wide;
+  always_comb begin
+    shift = '0;
+    if (below_one) begin
+      if (under_shift > FieldBits'(KeepBits)) begin
+        shift = ShiftBits'(KeepBits);
+      end else begin
+        shift = ShiftBits'(under_shift);
+      end
+    end
+  end
+  assign keep_raw   = {sig_w[WorkBits-1 -: KeepBits-1], |sig_w[WorkBits-KeepBits:0]};
+  assign shifted    = {keep_raw, {KeepBits{1'b0}}} >> shift;
+  assign keep_under = {shifted[2*KeepBits-1 -: KeepBits-1],
+                       shifted[KeepBits] | (|shifted[KeepBits-1:0])};
+
+  // The kept bits, a guard bit and a sticky bit, from one of the two.
+  assign keep0 = below_one ? keep_under
+                           : {norm0[WorkBits-1 -: KeepBits-1], |norm0[WorkBits-KeepBits:0]};
+
+  // Place 0: the kept bits, whether they are below a biased exponent of 1, the exponent the
+  // normalised value would have, its sign and the side data.
+  localparam int Cut0Bits = 2 + FieldBits + KeepBits + SideBits;
   logic [Cut0Bits-1:0]  cut0_d, cut0_q;
-  logic                 valid1;
+  logic                 valid1, below_one1;
   logic [SideBits-1:0]  side1;
-  assign cut0_d = {sign_i, field0, norm0, side_i};
-  assign {sign, field, norm, side1} = cut0_q;
+  assign cut0_d = {sign_i, below_one, field0, keep0, side_i};
+  assign {sign, below_one1, field, rounded_in, side1} = cut0_q;
   oasis_fp_pipe #(
     .Width (Cut0Bits),
     .Stages(Cuts[0] ? 1 : 0)
@@ -166,26 +220,8 @@ module oasis_fp_round #(
     .data_o (cut0_q)
   );
 
-  assign subnormal = !Exact && ((field[FieldBits-1] == 1'b1) || (field == '0));
-
-  // Subnormal results keep fewer bits: shift right by 1 - field, at most
-  // KeepBits places (beyond that every bit is sticky and the result is 0).
-  assign denorm_shift = FieldBits'(1) - field;
-  always_comb begin
-    shift = '0;
-    if (subnormal) begin
-      if (denorm_shift > FieldBits'(KeepBits)) begin
-        shift = ShiftBits'(KeepBits);
-      end else begin
-        shift = ShiftBits'(denorm_shift);
-      end
-    end
-  end
-
-  assign keep    = {norm[WorkBits-1 -: KeepBits-1], |norm[WorkBits-KeepBits:0]};
-  assign shifted = {keep, {KeepBits{1'b0}}} >> shift;
-  assign rounded_in = {shifted[2*KeepBits-1 -: KeepBits-1],
-                       shifted[KeepBits] | (|shifted[KeepBits-1:0])};
+  // Subnormal: below a biased exponent of 1, or stopped there with the hidden bit clear.
+  assign subnormal = !Exact && (below_one1 || !rounded_in[KeepBits-1]);
 
   // Round to nearest, ties to even: up when the guard bit is set and either
   // the sticky bit or the last kept bit is.
@@ -204,10 +240,8 @@ module oasis_fp_round #(
   logic                 sign2, round_up2;
   logic [FieldBits-1:0] field_out2;
   logic [FracBits-1:0]  frac2;
-  logic                 unused_hidden;
   assign cut1_d = {sign, field_out, rounded_in[FracBits+1:2], round_up, side1};
   assign {sign2, field_out2, frac2, round_up2, side_o} = cut1_q;
-  assign unused_hidden = rounded_in[KeepBits-1];
   oasis_fp_pipe #(
     .Width (Cut1Bits),
     .Stages(Cuts[1] ? 1 : 0)
