@@ -132,8 +132,8 @@ class FpUnit : public Block {
                   Operands{spec_.a_half ? kBinary16Format : FpFormat{},
                            spec_.b_half ? kBinary16Format : FpFormat{}});
       out.manifest["pipeline"] = {{"places", seg.names},
-                                  {"segment_fo4", seg.fo4},
-                                  {"whole_fo4", seg.whole_fo4},
+                                  {"segment_fo4", seg.segments_fo4()},
+                                  {"whole_fo4", seg.whole_fo4()},
                                   {"cuts", cuts.mask},
                                   {"registers_after", cuts.output_stages},
                                   {"stage_fo4", cuts.stage_fo4}};

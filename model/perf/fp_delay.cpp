@@ -17,31 +17,64 @@ namespace {
 constexpr double kRegisterFo4 = 5;
 constexpr double kSetupFo4 = 1;
 
+// The measured spans, each raised to the longest span inside it: a span measured shorter than
+// a part of it (abc maps each run on its own) is as long as that part.
+std::vector<std::vector<double>> spans_from(std::vector<std::vector<double>> s) {
+  for (size_t len = 1; len < s.size(); ++len) {
+    for (size_t i = 0; i + len < s.size(); ++i) {
+      s[i][len] = std::max({s[i][len], s[i][len - 1], s[i + 1][len - 1]});
+    }
+  }
+  return s;
+}
+
 }  // namespace
 
-// Segment delays in FO4, measured with OpenSTA on each unit synthesized by
-// make ppa's flow with a register at every place it uses (docs/fp_rtl.md,
-// Pipelining, says how): the worst path from one place to the next,
-// clock-to-output left out; the first segment starts at the inputs, the last
-// ends at the outputs. The whole unit's delay is make ppa's critical path of
-// the combinational unit, input to output, less the input delay.
+// The spans' delays in FO4 (FpSegments::spans: row i, the spans from segment i), measured by
+// oasis-ppa --fp-spans on osu018 (docs/fp_rtl.md, The delay model's figures): each unit
+// synthesized by make ppa's flow at a 130-FO4 delay target with registers at the places that
+// bound the span and nowhere else, the logic from the first place (or the inputs) to the last
+// (or the outputs), clock-to-output and input delay left out.
 FpSegments fp_add_segments(const FpFormat& f) {
   const bool half = f.width() == 16;
   return {half ? "binary16 adder" : "binary32 adder",
-          {"order by magnitude", "align", "add significands", "normalise",
-           "shift and decide the rounding", "increment and pack"},
-          half ? std::vector<double>{16, 12, 22, 18, 19, 16}
-               : std::vector<double>{21, 14, 29, 28, 22, 18},
-          half ? 67.0 : 80.0};
+          {"compare the magnitudes, the exponent differences", "align both ways and pick one",
+           "add the significands", "normalise", "decide the rounding", "increment and pack"},
+          spans_from(half ? std::vector<std::vector<double>>{{13.5, 28.1, 38.4, 57, 51, 60.1},
+                                                             {17.7, 32.3, 48.2, 42.5, 52.9},
+                                                             {20.3, 35.1, 36.8, 46.5},
+                                                             {24.7, 24.7, 33.5},
+                                                             {5.3, 18.2},
+                                                             {13.9}}
+                          : std::vector<std::vector<double>>{{16.7, 38.7, 55.8, 66.8, 67.1, 86.8},
+                                                             {19.8, 44, 59.8, 56.9, 68.8},
+                                                             {29.1, 47.6, 45.9, 54.5},
+                                                             {34.8, 33.9, 40.3},
+                                                             {4.3, 17.9},
+                                                             {17.9}})};
 }
 
 FpSegments fp_mul_segments(const FpFormat& f) {
   const bool half = f.width() == 16;
   return {half ? "binary16 multiplier" : "binary32 multiplier",
-          {"partial products to carry-save", "add carry-save", "normalise",
-           "shift and decide the rounding", "increment and pack"},
-          half ? std::vector<double>{23, 19, 21, 18, 16} : std::vector<double>{31, 35, 28, 20, 16},
-          half ? 66.0 : 85.0};
+          {"partial products to carry-save", "add carry-save", "normalise", "decide the rounding",
+           "increment and pack"},
+          spans_from(half ? std::vector<std::vector<double>>{{20.9, 39.8, 54.2, 53.7, 65.7},
+                                                             {22.9, 38.3, 33.5, 43.2},
+                                                             {24.6, 25.2, 35},
+                                                             {4.1, 16.5},
+                                                             {14.4}}
+                          : std::vector<std::vector<double>>{{30.1, 60.3, 72.6, 69.4, 81.8},
+                                                             {30.1, 50.4, 44, 59},
+                                                             {36.9, 35.1, 48.1},
+                                                             {4.6, 18.8},
+                                                             {16.4}})};
+}
+
+std::vector<double> FpSegments::segments_fo4() const {
+  std::vector<double> v;
+  for (int i = 0; i <= places(); ++i) v.push_back(segment_fo4(i));
+  return v;
 }
 
 bool exact_product(const FpFormat& f, const FpFormat& a, const FpFormat& b) {
@@ -54,45 +87,20 @@ bool exact_product(const FpFormat& f, const FpFormat& a, const FpFormat& b) {
          max_field(a) + max_field(b) - exp_offset <= max_field(f);
 }
 
-// An exact product's segments, measured like the others (docs/fp_rtl.md, Exact products) on
-// the binary16 x binary16 product in binary32 (the unit block fp32_mul_fp16_fp16): the places
-// are the multiplier's, but after the normalisation there is nothing left to do but pack the
-// product and choose a special result (5.8 FO4 together, measured from place 2 to the
-// output's register). A narrower operand (a PE line's count, 8 x 11 bits) is shorter.
+// An exact product's spans, measured like the others on the binary16 x binary16 product in
+// binary32 (the unit block fp32_mul_fp16_fp16): the places are the multiplier's, but after the
+// normalisation there is nothing left to do but pack the product and choose a special result.
+// A narrower operand (a PE line's count, 8 x 11 bits) is shorter.
 FpSegments fp_mul_segments(const FpFormat& f, const FpFormat& a, const FpFormat& b) {
   if (!exact_product(f, a, b)) return fp_mul_segments(f);
   return {"exact product",
           {"partial products to carry-save", "add carry-save", "normalise", "pack",
            "select a special result"},
-          {22, 18, 24, 1, 5},
-          41.0};
-}
-
-namespace {
-
-// The share of a unit's excess (its segments' sum over the whole unit) a place without a
-// register gives back a stage spanning it, measured where it is smallest: the paper PE line's
-// binary16 adders with one register inside, after the addition (docs/ppa.md, "The place
-// saving"), whose second stage (normalise, round, pack: 53 FO4 of segments) took 46.7 FO4 of
-// logic, 3.15 a place against an even share of 7.2.
-constexpr double kPlaceSavingShare = 0.44;
-
-}  // namespace
-
-double FpSegments::place_saving_fo4() const {
-  double sum = 0;
-  for (double d : fo4) sum += d;
-  return places() > 0 ? kPlaceSavingShare * (sum - whole_fo4) / places() : 0;
-}
-
-double FpSegments::span_fo4(int first, int last) const {
-  if (first == 0 && last == places()) return whole_fo4;
-  double sum = 0, longest = 0;
-  for (int i = first; i <= last; ++i) {
-    sum += fo4[size_t(i)];
-    longest = std::max(longest, fo4[size_t(i)]);
-  }
-  return std::max(longest, sum - (last - first) * place_saving_fo4());
+          spans_from({{22, 35.1, 53, 53, 53.6},
+                      {18.7, 35, 34.8, 35.3},
+                      {20.8, 22.8, 20.9},
+                      {5.3, 4.6},
+                      {4.6}})};
 }
 
 double FpCuts::longest_fo4() const {
@@ -291,7 +299,7 @@ double mac_line_operand_path_fo4(int weight_bits, int beats, const FpFormat& for
   const FpCuts cuts = place_chain_cuts(segments, stages);
   double first = 0;
   for (int i = 0; i <= segments.places(); ++i) {
-    first += segments.fo4[size_t(i)];
+    first += segments.segment_fo4(i);
     if (cuts.mask >> i & 1u) break;
   }
   return select_fo4(levels) + first;

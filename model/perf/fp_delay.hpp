@@ -2,8 +2,8 @@
 // The delay model of the pipelined floating-point units (docs/fp_rtl.md,
 // Pipelining): each unit's datapath as a chain of segments between the places
 // where rtl/oasis_fp_add_staged.sv and oasis_fp_mul_staged.sv can hold a
-// register, each with its delay in FO4 measured with OpenSTA on osu018; where
-// a unit's registers go; and the stage count a clock target needs. The
+// register, the delay in FO4 of every span of them measured with OpenSTA on
+// osu018; where a unit's registers go; and the stage count a clock target needs. The
 // generator places the registers and the config resolves target_period_fo4
 // with the same figures.
 #pragma once
@@ -15,23 +15,21 @@
 
 namespace oasis {
 
-/// A unit's segments: segment i ends at place i (the last at the unit's output).
+/// A unit's segments: segment i ends at place i (the last at the unit's output), and the delay
+/// of every span of them, measured (oasis-ppa --fp-spans): synthesis optimizes across the places
+/// that hold no register, so a span is not the sum of its segments.
 struct FpSegments {
   std::string unit;                ///< e.g. "binary32 adder"
   std::vector<std::string> names;  ///< what each segment computes
-  std::vector<double> fo4;         ///< its delay
-  /// The whole unit's delay, no place used: less than the segments' sum,
-  /// since synthesis optimizes across places that hold no register.
-  double whole_fo4 = 0;
-  int places() const { return int(fo4.size()) - 1; }  ///< places inside the unit
-  /// What a place holding no register saves a stage that spans it: a measured share
-  /// (kPlaceSavingShare, fp_delay.cpp) of the segments' excess over the whole unit shared
-  /// evenly among the places, share * (sum - whole) / places().
-  double place_saving_fo4() const;
-  /// The delay of a stage of segments `first` to `last`: their sum less place_saving_fo4() for
-  /// each place between them that holds no register, no less than the longest of them; all of
-  /// them, the whole unit. One segment is its own figure.
-  double span_fo4(int first, int last) const;
+  /// spans[i][j]: the logic of segments i to i + j with no register between them, FO4.
+  std::vector<std::vector<double>> spans;
+  int places() const { return int(names.size()) - 1; }  ///< places inside the unit
+  /// The delay of a stage of segments `first` to `last`.
+  double span_fo4(int first, int last) const { return spans[size_t(first)][size_t(last - first)]; }
+  double segment_fo4(int i) const { return span_fo4(i, i); }
+  std::vector<double> segments_fo4() const;
+  /// The whole unit's delay, no place used.
+  double whole_fo4() const { return span_fo4(0, places()); }
 };
 FpSegments fp_add_segments(const FpFormat& f);
 FpSegments fp_mul_segments(const FpFormat& f);

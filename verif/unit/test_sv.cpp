@@ -25,6 +25,11 @@
 namespace oasis::gen {
 namespace {
 
+// The exact product's segments: a binary16 x binary16 product in binary32.
+FpSegments exact_segments() {
+  return fp_mul_segments(kBinary32Format, kBinary16Format, kBinary16Format);
+}
+
 const std::string kConfigs = std::string(OASIS_SOURCE_DIR) + "/configs/";
 
 TEST(Sv, NumbersAreFolded) {
@@ -360,57 +365,62 @@ TEST(Mutation, AnUnknownOrInapplicableBugIsRefused) {
 
 // The pipeline registers of a unit (docs/fp_rtl.md, Pipelining): as many as
 // asked, the longest stage never longer than with fewer, and no place used
-// twice.
+// twice; each stage's delay is its span's, as measured.
 TEST(FpCuts, RegistersGoWhereTheDelayIs) {
   for (const FpFormat& f : {kBinary16Format, kBinary32Format}) {
-    for (const FpSegments& seg : {fp_add_segments(f), fp_mul_segments(f)}) {
-      ASSERT_EQ(seg.names.size(), seg.fo4.size());
+    for (const FpSegments& seg : {fp_add_segments(f), fp_mul_segments(f), exact_segments()}) {
+      SCOPED_TRACE(seg.unit);
+      ASSERT_EQ(seg.names.size(), seg.spans.size());
       double total = 0;
-      for (double d : seg.fo4) total += d;
+      for (int i = 0; i <= seg.places(); ++i) {
+        ASSERT_EQ(int(seg.spans[size_t(i)].size()), seg.places() + 1 - i);
+        total += seg.segment_fo4(i);
+        // A span is no shorter than a span inside it.
+        for (int j = i + 1; j <= seg.places(); ++j) {
+          EXPECT_GE(seg.span_fo4(i, j), seg.span_fo4(i, j - 1));
+          EXPECT_GE(seg.span_fo4(i, j), seg.span_fo4(i + 1, j));
+        }
+      }
+      // Synthesis optimizes across places that hold no register: the whole unit is shorter
+      // than its segments one after another.
+      EXPECT_LT(seg.whole_fo4(), total);
       double previous = total + 1;
       for (int stages = 0; stages <= 6; ++stages) {
         const FpCuts c = place_cuts(seg, stages);
         EXPECT_EQ(std::popcount(c.mask) + c.output_stages, stages);
         EXPECT_LT(c.mask, 1u << seg.places());
-        EXPECT_EQ(int(c.stage_fo4.size()), std::popcount(c.mask) + 1);
-        double sum = 0;
-        for (double d : c.stage_fo4) sum += d;
-        // With no place used the stage is the whole unit, as measured: less
-        // than its segments, which synthesis optimizes across; with some, the
-        // segments less what each unregistered place saves.
-        const int unused = seg.places() - std::popcount(c.mask);
-        EXPECT_NEAR(sum, c.mask == 0 ? seg.whole_fo4 : total - unused * seg.place_saving_fo4(),
-                    1e-9);
-        EXPECT_LT(seg.whole_fo4, total);
+        ASSERT_EQ(int(c.stage_fo4.size()), std::popcount(c.mask) + 1);
+        // Each stage is the span between its registers.
+        int first = 0;
+        size_t stage = 0;
+        for (int i = 0; i <= seg.places(); ++i) {
+          if (i == seg.places() || (c.mask >> i & 1u)) {
+            EXPECT_DOUBLE_EQ(c.stage_fo4[stage++], seg.span_fo4(first, i));
+            first = i + 1;
+          }
+        }
         EXPECT_LE(c.longest_fo4(), previous);
         previous = c.longest_fo4();
       }
       // Registers are used inside before any goes after the unit.
       EXPECT_EQ(place_cuts(seg, 1).output_stages, 0);
-      EXPECT_LT(place_cuts(seg, 1).longest_fo4(), total);
+      EXPECT_LT(place_cuts(seg, 1).longest_fo4(), seg.whole_fo4());
       // With more registers than places the longest stage is the longest
       // segment, and a place inside is used only where it shortens that.
       const FpCuts all = place_cuts(seg, seg.places() + 2);
-      EXPECT_DOUBLE_EQ(all.longest_fo4(), *std::max_element(seg.fo4.begin(), seg.fo4.end()));
+      const std::vector<double> segments = seg.segments_fo4();
+      EXPECT_DOUBLE_EQ(all.longest_fo4(), *std::max_element(segments.begin(), segments.end()));
       EXPECT_GE(all.output_stages, 2);
     }
   }
-  // The binary32 adder's 21 | 14 | 29 | 28 | 22 | 18 FO4 (132 in all, 80 whole: a place
-  // without a register saves 0.44 x 52 / 5 = 4.576) with one register: after the addition,
-  // 64 - 2 x 4.576 and 68 - 2 x 4.576.
-  const FpSegments add32 = fp_add_segments(kBinary32Format);
-  EXPECT_NEAR(add32.place_saving_fo4(), 4.576, 1e-9);
-  const FpCuts one = place_cuts(add32, 1);
+  // The binary16 adder with one register: after the addition, its two stages the spans of
+  // segments 0 to 2 and 3 to 5.
+  const FpSegments add16 = fp_add_segments(kBinary16Format);
+  const FpCuts one = place_cuts(add16, 1);
   EXPECT_EQ(one.mask, 0b00100u);
   ASSERT_EQ(one.stage_fo4.size(), 2u);
-  EXPECT_NEAR(one.stage_fo4[0], 54.848, 1e-9);
-  EXPECT_NEAR(one.stage_fo4[1], 58.848, 1e-9);
-  // A stage is never shorter than its longest segment: the exact product's last two (1 and 5
-  // FO4) are 5 together, not 6 less the saving of 3.19.
-  const FpSegments exact = fp_mul_segments(kBinary32Format, kBinary16Format, kBinary16Format);
-  EXPECT_NEAR(exact.place_saving_fo4(), 3.19, 1e-9);
-  EXPECT_DOUBLE_EQ(exact.span_fo4(3, 4), 5);
-  EXPECT_DOUBLE_EQ(exact.span_fo4(0, exact.places()), exact.whole_fo4);
+  EXPECT_DOUBLE_EQ(one.stage_fo4[0], add16.spans[0][2]);
+  EXPECT_DOUBLE_EQ(one.stage_fo4[1], add16.spans[3][2]);
 }
 
 // In a chain of units a unit's last register is after it, so that no stage
@@ -431,15 +441,17 @@ TEST(FpCuts, AChainKeepsARegisterAfterEachUnit) {
       }
     }
   }
-  // The binary32 multiplier's 31 | 35 | 28 | 20 | 16 FO4 (85 whole: 0.44 x 45 / 4 = 4.95
-  // saved a place) with two registers: one after the carry-save product is added,
-  // 66 - 4.95, and one after the unit, 64 - 2 x 4.95.
-  const FpCuts two = place_chain_cuts(fp_mul_segments(kBinary32Format), 2);
-  EXPECT_EQ(two.mask, 0b0010u);
+  // The binary32 multiplier with two registers: one inside, after the partial products are
+  // reduced to carry-save form (its spans 30.1 and 59.0 FO4, where after the carry-save
+  // addition they would be 60.3 and 48.1), and one after the unit.
+  const FpSegments mul32 = fp_mul_segments(kBinary32Format);
+  const FpCuts two = place_chain_cuts(mul32, 2);
+  EXPECT_EQ(two.mask, 0b0001u);
   EXPECT_EQ(two.output_stages, 1);
   ASSERT_EQ(two.stage_fo4.size(), 2u);
-  EXPECT_NEAR(two.stage_fo4[0], 61.05, 1e-9);
-  EXPECT_NEAR(two.stage_fo4[1], 54.1, 1e-9);
+  EXPECT_DOUBLE_EQ(two.stage_fo4[0], mul32.span_fo4(0, 0));
+  EXPECT_DOUBLE_EQ(two.stage_fo4[1], mul32.span_fo4(1, 4));
+  EXPECT_LT(two.longest_fo4(), mul32.span_fo4(0, 1));
 }
 
 // A clock target picks the stage count (docs/fp_rtl.md, Pipelining), the
@@ -469,25 +481,24 @@ TEST(FpCuts, AClockTargetSetsTheStages) {
     EXPECT_EQ(std::max(latency("fp32_add"), latency("fp32_mul")), s);
     return std::pair(s, fits);
   };
-  // A unit of its own at 50 FO4 in the binary32 config: a binary16 adder needs 3 registers
+  // A unit of its own at 50 FO4 in the binary32 config: a binary16 adder needs 2 registers
   // where the binary32 adders need 4, and a conversion (16 FO4) one, not the adders' count.
   const auto files = generate_config("default", {"target_period_fo4=50"});
   const auto m50 = nlohmann::json::parse(files.at("manifest.json"));
   EXPECT_EQ(m50["config"]["fp_pipeline_stages"], 4);
-  EXPECT_EQ(m50["blocks"]["fp16_add"]["latency_cycles"], 3);
+  EXPECT_EQ(m50["blocks"]["fp16_add"]["latency_cycles"], 2);
   EXPECT_EQ(m50["blocks"]["fp16_to_fp32"]["latency_cycles"], 1);
   EXPECT_EQ(m50["blocks"]["fp32_mul_fp16_fp16"]["latency_cycles"], 2);
   // The stages are counted for units in a chain (place_chain_cuts): one
   // register after each unit, so at least one; at 130 FO4 the binary32
-  // adder's 80 FO4 whole fits with it (a binary16 operand goes into a
+  // adder's 86.8 FO4 whole fits with it (a binary16 operand goes into a
   // multiplier with no widening before it); at 80 the adder needs one inside
-  // (54.8 and 58.8 against 67, its 80 FO4 whole not fitting), at 50 three (the
-  // order and the alignment share a stage, 30.4 FO4; the last two too, 35.4).
+  // (55.8 and 40.3 against 67), at 50 three.
   EXPECT_EQ(stages_at(250), std::pair(1, true));
   EXPECT_EQ(stages_at(130), std::pair(1, true));
   EXPECT_EQ(stages_at(80), std::pair(2, true));
   EXPECT_EQ(stages_at(50), std::pair(4, true));
-  // Below what the longest segment allows (the multiplier's 35 FO4 addition
+  // Below what the longest segment allows (the binary32 adder's 34.8 FO4 normalisation
   // against a 31 FO4 budget): every stage, and said so.
   EXPECT_EQ(stages_at(40), std::pair(6, false));
   // The target wins over a stage count given beside it.
@@ -496,20 +507,24 @@ TEST(FpCuts, AClockTargetSetsTheStages) {
   EXPECT_EQ(c.fp_pipeline_stages, 2);
   EXPECT_EQ(parse_config(to_json(c), "written back").fp_pipeline_stages, 2);
   // The units counted are those of the accumulator format: binary16 units
-  // (67 and 66 FO4 whole) fit 80 FO4 with their one register after them.
+  // (60.1 and 65.7 FO4 whole) fit 80 FO4 with their one register after them.
   EXPECT_EQ(load_config(kConfigs + "default.json", {"accumulator=fp16", "target_period_fo4=80"})
                 .fp_pipeline_stages,
             1);
-  // At 50 FO4 (a 40 FO4 budget) one register inside each does not do: the adder's stages
-  // after its addition would be 50 - 2 x 3.168 and 53 - 2 x 3.168 FO4 (the paper PE line
-  // measured that second one at 46.7, docs/ppa.md, "The place saving"); they take two inside,
-  // three stages.
+  // At 50 FO4 (a 40 FO4 budget) one register inside each does: the adder's after its addition
+  // (38.4 and 33.5 FO4), the multiplier's after its carry-save addition (39.8 and 35.0).
   EXPECT_EQ(load_config(kConfigs + "default.json", {"accumulator=fp16", "target_period_fo4=50"})
                 .fp_pipeline_stages,
-            3);
-  const FpCuts add16 = place_chain_cuts(fp_add_segments(kBinary16Format), 2);
-  EXPECT_EQ(add16.mask, 0b00100u);
-  EXPECT_NEAR(add16.longest_fo4(), 53 - 2 * 3.168, 1e-9);
+            2);
+  const FpSegments add16 = fp_add_segments(kBinary16Format);
+  const FpCuts add16_cuts = place_chain_cuts(add16, 2);
+  EXPECT_EQ(add16_cuts.mask, 0b00100u);
+  EXPECT_DOUBLE_EQ(add16_cuts.longest_fo4(), add16.span_fo4(0, 2));
+  const FpSegments mul16 = fp_mul_segments(kBinary16Format);
+  const FpCuts mul16_cuts = place_chain_cuts(mul16, 2);
+  EXPECT_EQ(mul16_cuts.mask, 0b0010u);
+  EXPECT_DOUBLE_EQ(mul16_cuts.longest_fo4(), mul16.span_fo4(0, 1));
+  EXPECT_LE(mul16_cuts.longest_fo4(), fp_stage_budget_fo4(50));
 }
 
 }  // namespace
