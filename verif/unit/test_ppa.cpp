@@ -383,6 +383,8 @@ TEST_F(PpaCli, RefusesBadInput) {
   expect_refused(cfg + " --blocks fp16_add --sweep-periods 130,5",
                  "--sweep-periods: a target is 5; allowed: 10 to 10000 FO4");
   expect_refused(cfg + " --blocks fp16_add --sweep-periods 80.5", "whole FO4 delays");
+  expect_refused(cfg + " --fp-spans --blocks fp16_add",
+                 "--fp-spans measures the floating-point units alone");
 }
 
 // An --out folder that holds what oasis-ppa did not write is the user's: exit status 2, one
