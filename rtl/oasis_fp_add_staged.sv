@@ -14,8 +14,8 @@
 ///   1: after the smaller significand is aligned;
 ///   2: after the significands are added;
 ///   3: after the sum is normalised, before it is rounded;
-///   4: inside the rounding, before its increment (after a subnormal result's
-///      shift and the rounding decision).
+///   4: inside the rounding, before its increment (after the rounding
+///      decision).
 /// The sum's exponent is at least the larger operand's, so its rounding never shifts right
 /// (oasis_fp_round's ExpPositive).
 /// The latency is the number of bits set in Cuts (0: combinational). A stage's
@@ -61,7 +61,9 @@ module oasis_fp_add_staged #(
   localparam logic [1:0] KindZero = 2'b01;
   localparam logic [1:0] KindInf  = 2'b10;
   localparam logic [1:0] KindNan  = 2'b11;
-  localparam int Stage0Bits = SpecialBits + 3 + ExpBits + 2 * (FracBits + 1) + 2 * DiffBits + 2;
+  // Place 0 holds the special case, the sign, whether the operation subtracts, whether a is
+  // the larger, the larger exponent, both significands, and both shifts with their overflows.
+  localparam int Stage0Bits = SpecialBits + 3 + ExpBits + 2 * (FracBits + 1) + 2 * (DiffBits + 1);
   localparam int Stage1Bits = SpecialBits + 2 + ExpBits + 2 * AlignBits;
   localparam int Stage2Bits = SpecialBits + 1 + ExpBits + 1 + SumBits;
 
@@ -104,9 +106,9 @@ module oasis_fp_add_staged #(
   assign a_sig = {a_i[Width-2:FracBits] != '0, a_i[FracBits-1:0]};
   assign b_sig = {b_i[Width-2:FracBits] != '0, b_i[FracBits-1:0]};
 
-  // The exponent difference both ways and its alignment shift (at most AlignBits), beside the
-  // comparison rather than after it: the larger magnitude has the larger exponent, so the
-  // comparison only picks one (the other, negative, is never read).
+  // The exponent difference both ways and its alignment shift, beside the comparison rather
+  // than after it: the larger magnitude has the larger exponent, so the comparison only picks
+  // one (the other, negative, is never read).
   // A difference of 2^DiffBits or more (past_ab, past_ba) shifts every bit into the sticky one,
   // as does any shift of AlignBits or more; below that the shift is the difference's low bits.
   logic unused_diff_ab_carry, unused_diff_ba_carry;
@@ -124,7 +126,7 @@ module oasis_fp_add_staged #(
   assign big_exp0 = a_is_big ? a_exp : b_exp;
 
   // The special cases, in IEEE's order; an exact cancellation is found after
-  // the addition.
+  // place 2.
   always_comb begin
     if (a_nan || b_nan || (a_inf && b_inf && (a_i[Width-1] != b_eff[Width-1]))) begin
       special0 = {KindNan, 1'b0};
