@@ -511,12 +511,11 @@ int sweep(const Options& o, const std::vector<std::string>& only, const fs::path
 // one place to another, from a place to the outputs, from the inputs to the outputs. So every
 // span of segments `first` to `last` is measured once, on its own.
 struct SpanUnit {
-  std::string name;    ///< as fp_delay.cpp names it
-  std::string module;  ///< the primitive
-  std::string block;   ///< the unit block whose sources it needs
-  std::string params;  ///< its parameters but Cuts
-  std::string ports;   ///< its ports but the clock, reset and valid bits
-  int places = 0;
+  FpSegments segments;  ///< the model's unit: its name and places
+  std::string block;    ///< the unit block whose sources it needs
+  bool add = false;     ///< oasis_fp_add_staged, else oasis_fp_mul_staged
+  FpFormat result;
+  FpFormat operand;  ///< both operands' format
 };
 
 // The logic of the worst path of a report_checks report: its arrival less the time its
@@ -554,21 +553,13 @@ int fp_spans(const Options& o, const fs::path& out, Measurement& m) {
               fo4.delay * unit_ns, o.period_fo4);
   std::fflush(stdout);
   const Variant full = generate_variant(o.config_path, o.overrides, out / "rtl", "full", {});
-  const std::string add_ports = ".a_i(a_i), .b_i(b_i), .sub_i(sub_i), .sum_o(y_o)";
-  const std::string mul_ports = ".a_i(a_i), .b_i(b_i), .prod_o(y_o)";
+  const FpFormat half{5, 10}, single{8, 23};
   const std::vector<SpanUnit> units = {
-      {"binary16 adder", "oasis_fp_add_staged", "fp16_add", ".ExpBits(5), .FracBits(10)", add_ports,
-       5},
-      {"binary32 adder", "oasis_fp_add_staged", "fp32_add", ".ExpBits(8), .FracBits(23)", add_ports,
-       5},
-      {"binary16 multiplier", "oasis_fp_mul_staged", "fp16_mul", ".ExpBits(5), .FracBits(10)",
-       mul_ports, 4},
-      {"binary32 multiplier", "oasis_fp_mul_staged", "fp32_mul", ".ExpBits(8), .FracBits(23)",
-       mul_ports, 4},
-      {"exact product", "oasis_fp_mul_staged", "fp32_mul_fp16_fp16",
-       ".ExpBits(8), .FracBits(23), .AExpBits(5), .AFracBits(10), .BExpBits(5), "
-       ".BFracBits(10)",
-       mul_ports, 4}};
+      {fp_add_segments(half), "fp16_add", true, half, half},
+      {fp_add_segments(single), "fp32_add", true, single, single},
+      {fp_mul_segments(half), "fp16_mul", false, half, half},
+      {fp_mul_segments(single), "fp32_mul", false, single, single},
+      {fp_mul_segments(single, half, half), "fp32_mul_fp16_fp16", false, single, half}};
   const fs::path rtl = out / "spans";
   fs::create_directories(rtl);
   json result = json::array();
@@ -578,8 +569,16 @@ int fp_spans(const Options& o, const fs::path& out, Measurement& m) {
       "(rows: first; columns: last), FO4.\n",
       m.tech.lib.name, fo4.delay * unit_ns, o.period_fo4);
   for (const SpanUnit& u : units) {
-    const int segments = u.places + 1;
-    const bool add = u.module == "oasis_fp_add_staged";
+    const int places = u.segments.places();
+    const int segments = places + 1;
+    std::string params =
+        fmt::format(".ExpBits({}), .FracBits({})", u.result.exp_bits, u.result.frac_bits);
+    if (u.operand.width() != u.result.width()) {
+      for (const char* x : {"A", "B"}) {
+        params += fmt::format(", .{0}ExpBits({1}), .{0}FracBits({2})", x, u.operand.exp_bits,
+                              u.operand.frac_bits);
+      }
+    }
     std::vector<std::vector<double>> span(size_t(segments), std::vector<double>(segments, 0));
     std::vector<std::string> sources = block_sources(full, u.block);
     sources.pop_back();  // the unit block's own module
@@ -588,31 +587,30 @@ int fp_spans(const Options& o, const fs::path& out, Measurement& m) {
     }
     // No cut, one cut, two cuts.
     std::vector<std::vector<int>> masks = {{}};
-    for (int p = 0; p < u.places; ++p) masks.push_back({p});
-    for (int p = 0; p < u.places; ++p) {
-      for (int q = p + 1; q < u.places; ++q) masks.push_back({p, q});
+    for (int p = 0; p < places; ++p) masks.push_back({p});
+    for (int p = 0; p < places; ++p) {
+      for (int q = p + 1; q < places; ++q) masks.push_back({p, q});
     }
     for (const std::vector<int>& cut : masks) {
       unsigned mask = 0;
       for (int p : cut) mask |= 1u << p;
       const std::string top = fmt::format("oasis_span_{}_{}", u.block, mask);
-      const int width_in_a =
-          u.block == "fp32_mul_fp16_fp16" || u.block.starts_with("fp16") ? 16 : 32;
-      const int width_out = u.block.starts_with("fp16") ? 16 : 32;
-      write_text(rtl / (top + ".sv"),
-                 fmt::format("// oasis-ppa --fp-spans: {} with registers at places {:#x}\n"
-                             "`default_nettype none\n"
-                             "module {} (\n"
-                             "  input  logic clk_i, input logic rst_ni, input logic valid_i,\n"
-                             "  input  logic [{}:0] a_i, input logic [{}:0] b_i,{}\n"
-                             "  output logic valid_o, output logic [{}:0] y_o\n);\n"
-                             "  {} #({}, .Cuts({}'d{})) u_unit (\n"
-                             "    .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(valid_i),\n"
-                             "    .valid_o(valid_o), {}\n  );\nendmodule\n"
-                             "`default_nettype wire\n",
-                             u.name, mask, top, width_in_a - 1, width_in_a - 1,
-                             add ? " input logic sub_i," : "", width_out - 1, u.module, u.params,
-                             u.places, mask, u.ports));
+      write_text(
+          rtl / (top + ".sv"),
+          fmt::format("// oasis-ppa --fp-spans: {} with registers at places {:#x}\n"
+                      "`default_nettype none\n"
+                      "module {} (\n"
+                      "  input  logic clk_i, input logic rst_ni, input logic valid_i,\n"
+                      "  input  logic [{}:0] a_i, input logic [{}:0] b_i,{}\n"
+                      "  output logic valid_o, output logic [{}:0] y_o\n);\n"
+                      "  {} #({}, .Cuts({}'d{})) u_unit (\n"
+                      "    .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(valid_i),\n"
+                      "    .valid_o(valid_o), .a_i(a_i), .b_i(b_i), {}\n  );\nendmodule\n"
+                      "`default_nettype wire\n",
+                      u.segments.unit, mask, top, u.operand.width() - 1, u.operand.width() - 1,
+                      u.add ? " input logic sub_i," : "", u.result.width() - 1,
+                      u.add ? "oasis_fp_add_staged" : "oasis_fp_mul_staged", params, places, mask,
+                      u.add ? ".sub_i(sub_i), .sum_o(y_o)" : ".prod_o(y_o)"));
       BlockJob job;
       job.label = top;
       job.top = top;
@@ -648,16 +646,16 @@ int fp_spans(const Options& o, const fs::path& out, Measurement& m) {
         return path_logic(read_text(f), f) / fo4.delay;
       };
       if (cut.empty()) {
-        span[0][size_t(u.places)] = logic("in_out");
+        span[0][size_t(places)] = logic("in_out");
       } else if (cut.size() == 1) {
         span[0][size_t(cut[0])] = logic("in_reg");
-        span[size_t(cut[0] + 1)][size_t(u.places)] = logic("reg_out");
+        span[size_t(cut[0] + 1)][size_t(places)] = logic("reg_out");
       } else {
         span[size_t(cut[0] + 1)][size_t(cut[1])] = logic("reg_reg");
       }
     }
     json rows = json::array();
-    md += fmt::format("\n## {}\n\n| first \\ last |", u.name);
+    md += fmt::format("\n## {}\n\n| first \\ last |", u.segments.unit);
     for (int j = 0; j < segments; ++j) md += fmt::format(" {} |", j);
     md += "\n|---|";
     for (int j = 0; j < segments; ++j) md += "---:|";
@@ -673,7 +671,7 @@ int fp_spans(const Options& o, const fs::path& out, Measurement& m) {
       rows.push_back(row);
       md += "\n";
     }
-    result.push_back({{"unit", u.name}, {"spans_fo4", rows}});
+    result.push_back({{"unit", u.segments.unit}, {"spans_fo4", rows}});
   }
   write_text(out / "fp_spans.json", json({{"library", m.tech.lib.name},
                                           {"fo4_ns", fo4.delay * unit_ns},

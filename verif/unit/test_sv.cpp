@@ -367,51 +367,51 @@ TEST(Mutation, AnUnknownOrInapplicableBugIsRefused) {
 // asked, the longest stage never longer than with fewer, and no place used
 // twice; each stage's delay is its span's, as measured.
 TEST(FpCuts, RegistersGoWhereTheDelayIs) {
-  for (const FpFormat& f : {kBinary16Format, kBinary32Format}) {
-    for (const FpSegments& seg : {fp_add_segments(f), fp_mul_segments(f), exact_segments()}) {
-      SCOPED_TRACE(seg.unit);
-      ASSERT_EQ(seg.names.size(), seg.spans.size());
-      double total = 0;
-      for (int i = 0; i <= seg.places(); ++i) {
-        ASSERT_EQ(int(seg.spans[size_t(i)].size()), seg.places() + 1 - i);
-        total += seg.segment_fo4(i);
-        // A span is no shorter than a span inside it.
-        for (int j = i + 1; j <= seg.places(); ++j) {
-          EXPECT_GE(seg.span_fo4(i, j), seg.span_fo4(i, j - 1));
-          EXPECT_GE(seg.span_fo4(i, j), seg.span_fo4(i + 1, j));
-        }
+  for (const FpSegments& seg :
+       {fp_add_segments(kBinary16Format), fp_mul_segments(kBinary16Format),
+        fp_add_segments(kBinary32Format), fp_mul_segments(kBinary32Format), exact_segments()}) {
+    SCOPED_TRACE(seg.unit);
+    ASSERT_EQ(seg.names.size(), seg.spans.size());
+    double total = 0;
+    for (int i = 0; i <= seg.places(); ++i) {
+      ASSERT_EQ(int(seg.spans[size_t(i)].size()), seg.places() + 1 - i);
+      total += seg.segment_fo4(i);
+      // A span is no shorter than a span inside it.
+      for (int j = i + 1; j <= seg.places(); ++j) {
+        EXPECT_GE(seg.span_fo4(i, j), seg.span_fo4(i, j - 1));
+        EXPECT_GE(seg.span_fo4(i, j), seg.span_fo4(i + 1, j));
       }
-      // Synthesis optimizes across places that hold no register: the whole unit is shorter
-      // than its segments one after another.
-      EXPECT_LT(seg.whole_fo4(), total);
-      double previous = total + 1;
-      for (int stages = 0; stages <= 6; ++stages) {
-        const FpCuts c = place_cuts(seg, stages);
-        EXPECT_EQ(std::popcount(c.mask) + c.output_stages, stages);
-        EXPECT_LT(c.mask, 1u << seg.places());
-        ASSERT_EQ(int(c.stage_fo4.size()), std::popcount(c.mask) + 1);
-        // Each stage is the span between its registers.
-        int first = 0;
-        size_t stage = 0;
-        for (int i = 0; i <= seg.places(); ++i) {
-          if (i == seg.places() || (c.mask >> i & 1u)) {
-            EXPECT_DOUBLE_EQ(c.stage_fo4[stage++], seg.span_fo4(first, i));
-            first = i + 1;
-          }
-        }
-        EXPECT_LE(c.longest_fo4(), previous);
-        previous = c.longest_fo4();
-      }
-      // Registers are used inside before any goes after the unit.
-      EXPECT_EQ(place_cuts(seg, 1).output_stages, 0);
-      EXPECT_LT(place_cuts(seg, 1).longest_fo4(), seg.whole_fo4());
-      // With more registers than places the longest stage is the longest
-      // segment, and a place inside is used only where it shortens that.
-      const FpCuts all = place_cuts(seg, seg.places() + 2);
-      const std::vector<double> segments = seg.segments_fo4();
-      EXPECT_DOUBLE_EQ(all.longest_fo4(), *std::max_element(segments.begin(), segments.end()));
-      EXPECT_GE(all.output_stages, 2);
     }
+    // Synthesis optimizes across places that hold no register: the whole unit is shorter
+    // than its segments one after another.
+    EXPECT_LT(seg.whole_fo4(), total);
+    double previous = total + 1;
+    for (int stages = 0; stages <= 6; ++stages) {
+      const FpCuts c = place_cuts(seg, stages);
+      EXPECT_EQ(std::popcount(c.mask) + c.output_stages, stages);
+      EXPECT_LT(c.mask, 1u << seg.places());
+      ASSERT_EQ(int(c.stage_fo4.size()), std::popcount(c.mask) + 1);
+      // Each stage is the span between its registers.
+      int first = 0;
+      size_t stage = 0;
+      for (int i = 0; i <= seg.places(); ++i) {
+        if (i == seg.places() || (c.mask >> i & 1u)) {
+          EXPECT_DOUBLE_EQ(c.stage_fo4[stage++], seg.span_fo4(first, i));
+          first = i + 1;
+        }
+      }
+      EXPECT_LE(c.longest_fo4(), previous);
+      previous = c.longest_fo4();
+    }
+    // Registers are used inside before any goes after the unit.
+    EXPECT_EQ(place_cuts(seg, 1).output_stages, 0);
+    EXPECT_LT(place_cuts(seg, 1).longest_fo4(), seg.whole_fo4());
+    // With more registers than places the longest stage is the longest
+    // segment, and a place inside is used only where it shortens that.
+    const FpCuts all = place_cuts(seg, seg.places() + 2);
+    const std::vector<double> segments = seg.segments_fo4();
+    EXPECT_DOUBLE_EQ(all.longest_fo4(), *std::max_element(segments.begin(), segments.end()));
+    EXPECT_GE(all.output_stages, 2);
   }
   // The binary16 adder with one register: after the addition, its two stages the spans of
   // segments 0 to 2 and 3 to 5.
