@@ -161,19 +161,20 @@ std::string module_header(const std::string& module, const std::string& doc,
     s += fmt::format("module {} (\n", module);
   } else {
     s += fmt::format("module {} #(\n", module);
-    size_t w = 0, kw = 0;
+    size_t w = 0, kw = 0, tw = 0;
     const auto keyword = [](const Param& p) { return p.local ? "localparam" : "parameter"; };
     for (const Param& p : params) {
       w = std::max(w, p.name.size());
       kw = std::max(kw, std::string(keyword(p)).size());
+      tw = std::max(tw, p.type.size());
     }
     for (size_t i = 0; i < params.size(); ++i) {
       const Param& p = params[i];
       s += wrap("  /// ", p.doc);
       const std::string value =
           p.value_text.empty() ? std::to_string(p.default_value) : p.value_text;
-      s += fmt::format("  {:<{}} int {:<{}} = {}{}\n", keyword(p), kw, p.name, w, value,
-                       i + 1 < params.size() ? "," : "");
+      s += fmt::format("  {:<{}} {:<{}} {:<{}} = {}{}\n", keyword(p), kw, p.type, tw, p.name, w,
+                       value, i + 1 < params.size() ? "," : "");
     }
     s += ") (\n";
   }
@@ -184,8 +185,9 @@ std::string module_header(const std::string& module, const std::string& doc,
     if (p.local && p.value_text.empty()) figures[p.name] = p.default_value;
   }
   for (const Param& p : params) {
-    const std::optional<int64_t> v =
-        p.value_text.empty() ? std::optional<int64_t>() : evaluate(p.value_text, figures);
+    const std::optional<int64_t> v = p.value_text.empty() || p.type != "int"
+                                         ? std::optional<int64_t>()
+                                         : evaluate(p.value_text, figures);
     if (v && *v != p.default_value) {
       throw std::logic_error(fmt::format("{}: localparam {} = {} is {}, not {}", module, p.name,
                                          p.value_text, *v, p.default_value));
@@ -291,6 +293,12 @@ SvModule::SvModule(std::string name, std::string doc)
 
 SvModule& SvModule::param(const std::string& name, int64_t default_value, const std::string& doc) {
   params_.push_back({name, default_value, doc});
+  return *this;
+}
+
+SvModule& SvModule::param(const std::string& name, const std::string& type,
+                          const std::string& value, const std::string& doc) {
+  params_.push_back({name, 0, doc, false, value, type});
   return *this;
 }
 

@@ -70,6 +70,7 @@ struct Param {
   std::string doc;
   bool local = false;
   std::string value_text = "";  ///< a localparam's value as written, when not the number
+  std::string type = "int";     ///< the parameter's type, e.g. "logic [63:0]"
 };
 
 /// `/// doc` lines, `module name (`, the ports with their comments, `);`.
@@ -104,6 +105,10 @@ class SvModule {
   const std::string& name() const { return name_; }
 
   SvModule& param(const std::string& name, int64_t default_value, const std::string& doc);
+  /// A parameter of another type than int (`parameter logic [63:0] Cuts = 64'h1`), its
+  /// default written as it is; not a figure the port widths can be written in.
+  SvModule& param(const std::string& name, const std::string& type, const std::string& value,
+                  const std::string& doc);
   /// A localparam of the header (`#(localparam int Name = value, ...)`), for the port widths of
   /// a module that is not parameterized: `input logic [Channels*ActBits-1:0] act_idx_i`.
   /// Declared before the ports that use it; left out of str() when nothing uses it.
