@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -32,6 +33,9 @@ OASIS_REGISTER_MUTATION("index_counter_array.extent_one_beyond",
 OASIS_REGISTER_MUTATION("index_counter_array.tree_carry_dropped",
                         "the compressor tree drops a carry: stage 1's first full adder of "
                         "column 1 reads the carry from column 0 as 0");
+OASIS_REGISTER_MUTATION("index_counter_array.tree_register_missing",
+                        "the compressor trees' first register is missing: its stage's bits go "
+                        "through while the beat's valid is still registered");
 OASIS_REGISTER_MUTATION("index_counter_array.bank_carry_dropped",
                         "the counting bank's adder loses the carry into column 1");
 
@@ -133,7 +137,7 @@ const char* const kTreeSchedule = R"SV(  /// Bits of one number in the schedule'
 )SV";
 
 // The tree's stages up to a column's full adders, and after its half adder.
-const char* const kTreeStages = R"SV(  if (Stages == 0) begin : g_wire
+const char* const kTreeStagesHead = R"SV(  if (Stages == 0) begin : g_wire
     assign count_o = bits_i;
   end else begin : g_tree
     for (genvar s = 0; s < Stages; s++) begin : g_stage
@@ -142,7 +146,22 @@ const char* const kTreeStages = R"SV(  if (Stages == 0) begin : g_wire
       /// The bits it leaves: in each column the carries from the column under it, then its
       /// sums, then the bits it passes on.
       logic [Offsets[((s+1)*(Width+1) + Width)*NumBits +: NumBits]-1:0] out;
-      if (s == 0) begin : g_first
+)SV";
+// With registers in the tree: the stage's adders write `sum`, registered into `out` when the
+// stage's bit of Cuts is set.
+const char* const kTreeStagesSum =
+    R"SV(      /// The stage's sums, carries and passed bits before its register (as `out`).
+      logic [Offsets[((s+1)*(Width+1) + Width)*NumBits +: NumBits]-1:0] sum;
+      if (Cuts[s]) begin : g_register
+        // Data, read only while the beat's valid bit (outside the tree) is set: no reset.
+        always_ff @(posedge clk_i) begin
+          if (en_i) out <= sum;
+        end
+      end else begin : g_through
+        assign out = sum;
+      end
+)SV";
+const char* const kTreeStagesBody = R"SV(      if (s == 0) begin : g_first
         assign in = bits_i;
       end else begin : g_next
         assign in = g_tree.g_stage[s-1].out;
@@ -168,9 +187,7 @@ const char* const kTreeStages = R"SV(  if (Stages == 0) begin : g_wire
         localparam int Up = Offsets[((s+1)*(Width+1) + j + 1)*NumBits +: NumBits];
         for (genvar k = 0; k < Fulls; k++) begin : g_full
 )SV";
-const char* const kTreeStagesEnd = R"SV(        if (Passes > 0) begin : g_pass
-          assign out[To + Fulls + Halves +: Passes] = in[From + 3*Fulls + 2*Halves +: Passes];
-        end
+const char* const kTreeStagesEnd = R"SV(        end
       end
     end
     assign count_o = g_tree.g_stage[Stages-1].out;
@@ -178,25 +195,47 @@ const char* const kTreeStagesEnd = R"SV(        if (Passes > 0) begin : g_pass
 )SV";
 
 // One entry's count of a beat. The adder counts it gives are model/cycle/index_counter.hpp's
-// index_counter_tree_adders.
-SvFile tree_module(const std::string& name) {
+// index_counter_tree_adders. With `pipelined`, registers after the stages its parameter Cuts
+// names (docs/index_counter.md, Registers in the counting trees).
+SvFile tree_module(const std::string& name, bool pipelined) {
   SvModule m(name,
-             "Population count of Inputs bits (one entry's count of a beat) from full and half "
-             "adders only. Every bit starts in column 0 (weight 1); an adder takes bits of one "
-             "column and leaves its sum there and its carry in the column above. First Compress "
-             "stages of a Wallace tree of full adders, each putting h / 3 of them on every column "
-             "of h bits, bring every column down to at most two bits; then a ripple-carry adder, "
-             "one column a stage (Width - 1 stages), adds column 0, 1, ... with the carry from "
-             "below: a full adder on three bits, a half adder on two. Column j holds floor(Inputs "
-             "/ 2^j) bits over the whole tree and ends with one, so the tree has Inputs - Width "
-             "full and Width - popcount(Inputs) half adders, Inputs - popcount(Inputs) in all: the "
-             "fewest an exact count built from them can have. Combinational.");
+             std::string(
+                 "Population count of Inputs bits (one entry's count of a beat) from full and half "
+                 "adders only. Every bit starts in column 0 (weight 1); an adder takes bits of one "
+                 "column and leaves its sum there and its carry in the column above. First "
+                 "Compress stages of a Wallace tree of full adders, each putting h / 3 of them on "
+                 "every column of h bits, bring every column down to at most two bits; then a "
+                 "ripple-carry adder, one column a stage (Width - 1 stages), adds column 0, 1, ... "
+                 "with the carry from below: a full adder on three bits, a half adder on two. "
+                 "Column j holds floor(Inputs / 2^j) bits over the whole tree and ends with one, "
+                 "so the tree has Inputs - Width full and Width - popcount(Inputs) half adders, "
+                 "Inputs - popcount(Inputs) in all: the fewest an exact count built from them can "
+                 "have. ") +
+                 (pipelined ? "A register on the output of each stage s whose bit s of Cuts is "
+                              "set, loaded when en_i is set: count_o follows bits_i by as many "
+                              "cycles as Cuts has bits set."
+                            : "Combinational."));
   m.param("Inputs", 16, "Bits counted, 1 .. 65535.");
+  if (pipelined) {
+    m.param("Cuts", "logic [63:0]", "64'h1",
+            "Bit s set: a register on stage s's output (s below the tree's Stages, at most 63).");
+  }
   m.param_localparam("Width", "$clog2(Inputs + 1)",
                      "Bits of the count: enough for Inputs set bits.");
-  m.ports({{"input", 0, "bits_i", "The bits counted.", "Inputs"},
-           {"output", 0, "count_o", "How many of them are set.", "Width"}});
-  m << kTreeSchedule << kTreeStages;
+  if (pipelined) {
+    m.ports({{"input", 0, "clk_i", "Clock."},
+             {"input", 0, "en_i", "The registers load."},
+             {"input", 0, "bits_i", "The bits counted.", "Inputs"},
+             {"output", 0, "count_o", "How many of them are set.", "Width"}});
+  } else {
+    m.ports({{"input", 0, "bits_i", "The bits counted.", "Inputs"},
+             {"output", 0, "count_o", "How many of them are set.", "Width"}});
+  }
+  // The vector the stage's adders write.
+  const std::string to = pipelined ? "sum" : "out";
+  m << kTreeSchedule << kTreeStagesHead;
+  if (pipelined) m << kTreeStagesSum;
+  m << kTreeStagesBody;
   // Stage 1's first full adder of column 1 reads its first input, the carry from column 0 of
   // stage 0, as 0.
   const std::string a = mutated("index_counter_array.tree_carry_dropped")
@@ -206,18 +245,24 @@ SvFile tree_module(const std::string& name) {
              {{"a_i", a},
               {"b_i", "in[From + 3*k + 1]"},
               {"c_i", "in[From + 3*k + 2]"},
-              {"sum_o", "out[To + k]"},
-              {"carry_o", "out[Up + k]"}},
-             "out", "          ", "Inputs - Width");
+              {"sum_o", to + "[To + k]"},
+              {"carry_o", to + "[Up + k]"}},
+             to, "          ", "Inputs - Width");
   m << "        end\n"
        "        if (Halves == 1) begin : g_half\n";
   adder_cell(m, false,
              {{"a_i", "in[From + 3*Fulls]"},
               {"b_i", "in[From + 3*Fulls + 1]"},
-              {"sum_o", "out[To + Fulls]"},
-              {"carry_o", "out[Up + Fulls]"}},
-             "out", "          ", "Width - $countones(Inputs)");
-  m << "        end\n" << kTreeStagesEnd;
+              {"sum_o", to + "[To + Fulls]"},
+              {"carry_o", to + "[Up + Fulls]"}},
+             to, "          ", "Width - $countones(Inputs)");
+  m << "        end\n"
+       "        if (Passes > 0) begin : g_pass\n"
+    << fmt::format(
+           "          assign {}[To + Fulls + Halves +: Passes] = in[From + 3*Fulls + 2*Halves +: "
+           "Passes];\n",
+           to)
+    << kTreeStagesEnd;
   return m.file();
 }
 
@@ -313,6 +358,7 @@ struct CounterArray {
         bw(ict.beat_bits),
         chw(ict.chunk_bits),
         stage(ict.input_stage),
+        regs(int(ict.tree_cuts.size())),
         // With the input stage the decoders read the registered beat.
         data(stage ? "in_data_q" : "idx_data_i"),
         mask(stage ? "in_mask_q" : "idx_mask_i"),
@@ -331,6 +377,7 @@ struct CounterArray {
   const IndexCounterTiming& ict;
   const int b, entries, counters, inputs, group, t, w, sw, beats, chunks, bw, chw;
   const bool stage;
+  const int regs;  // registers in the trees
   const std::string data, mask;
   const int bank;
   const bool partial;
@@ -377,11 +424,17 @@ struct CounterArray {
         "counts ({7} bits each, so K equal indices fit) accumulate in the counting bank, move "
         "to the presenting bank with the row's last beat, and are presented {8} a cycle in "
         "{9} chunk(s) while the next row is counted. A row's last beat waits while the "
-        "presenting bank still holds a row.{11}",
+        "presenting bank still holds a row.{11}{12}",
         counters, inputs, group, b, c.channels, beats, entries, w, t, chunks, kBehaviouralMacro,
         stage ? " An accepted beat is registered (the input stage) and counted from the "
                 "register, a cycle later."
-              : "");
+              : "",
+        regs > 0 ? fmt::format(" The trees hold {} register(s), so a beat's counts reach the "
+                               "counting bank {} cycle(s) after it enters them; the registers "
+                               "move together and hold while a row's last beat at their end "
+                               "waits for the presenting bank.",
+                               regs, regs)
+                 : "");
   }
 
   // The header's figures, the ports, and the figures of the body.
@@ -398,6 +451,37 @@ struct CounterArray {
     m.localparam("Entries", "1 << IndexBits", "Entries counted, 2^IndexBits.");
     m.localparam("BeatCountBits", sw, "Bits of an entry's count of a beat, $clog2(Positions + 1).");
     m << "\n";
+  }
+
+  // The trees' registers: where they are, and the valid and row-position bits that go along
+  // with the counts in them.
+  void flights(SvModule& m) const {
+    if (regs == 0) return;
+    m.localparam("TreeRegisters", regs, "Registers in each tree (index_counter_tree_registers).");
+    m << "  /// Register r of the trees holds a beat (valid) and the beat is its row's last.\n"
+         "  logic [TreeRegisters-1:0] flight_valid_q, flight_last_q;\n";
+    if (beats > 1) {
+      m << "  /// Register r's beat is its row's first (the counting bank starts from zero).\n"
+           "  logic [TreeRegisters-1:0] flight_first_q;\n";
+    }
+    m << "  /// The trees' registers move: their end is empty, or its beat enters the counting "
+         "bank.\n"
+         "  logic advance;\n"
+         "  /// The beat at the trees' end enters the counting bank.\n"
+         "  logic retire;\n\n";
+  }
+
+  // The trees' registers' valid and row-position bits, moving with `advance`.
+  std::string flight_registers() const {
+    if (regs == 0) return "";
+    std::vector<Reg> held = {{"flight_last_q", "TreeRegisters'({flight_last_q, last_beat})"}};
+    if (beats > 1) {
+      held.push_back({"flight_first_q", "TreeRegisters'({flight_first_q, beat_q == '0})"});
+    }
+    return registers({{"flight_valid_q", "TreeRegisters'({flight_valid_q, accept})", "'0"}}, "  ",
+                     "advance") +
+           "  // Read only while flight_valid_q is set: no reset.\n" +
+           data_registers(held, "  ", "advance");
   }
 
   // The input stage: the accepted beat, registered.
@@ -468,9 +552,11 @@ struct CounterArray {
       m << "  /// The counting bank: the row's counts before the current beat.\n"
            "  logic [Entries*CountBits-1:0] acc_d, acc_q;\n"
            "  /// What this beat adds to: the counting bank, zero on a row's first beat.\n"
-           "  logic [Entries*CountBits-1:0] acc_in;\n"
-           "  assign acc_in = beat_q == '0 ? '0 : acc_q;\n";
-      m.op("eq", "BeatBits", "acc_in");
+           "  logic [Entries*CountBits-1:0] acc_in;\n" +
+               std::string(regs > 0 ? "  assign acc_in = flight_first_q[TreeRegisters-1] ? '0 : "
+                                      "acc_q;\n"
+                                    : "  assign acc_in = beat_q == '0 ? '0 : acc_q;\n");
+      if (regs == 0) m.op("eq", "BeatBits", "acc_in");
     }
     m << "\n" << fmt::format("`ifdef {}\n", kBehaviouralMacro) << behavioural() << "`else\n";
     structural(m, tree, add);
@@ -492,8 +578,42 @@ struct CounterArray {
         "      end\n"
         "    end\n"
         "  end\n"
+        "{1}"
         "  for (genvar e = 0; e < Entries; e++) begin : g_bin\n",
-        data);
+        data,
+        regs > 0 ? "  /// The beat's counts, entry e at [e*BeatCountBits +: BeatCountBits].\n"
+                   "  logic [Entries*BeatCountBits-1:0] bin_counts;\n"
+                 : "");
+    if (regs > 0) {
+      // The counts go through as many registers as the trees hold.
+      s += "    assign bin_counts[e*BeatCountBits +: BeatCountBits] = bin_count[e];\n"
+           "  end\n"
+           "  /// The beat's counts through the registers the trees hold, data read only while\n"
+           "  /// flight_valid_q says so: no reset.\n"
+           "  for (genvar r = 0; r < TreeRegisters; r++) begin : g_flight\n"
+           "    logic [Entries*BeatCountBits-1:0] counts_q;\n"
+           "    if (r == 0) begin : g_first\n"
+           "      always_ff @(posedge clk_i) begin\n"
+           "        if (advance) counts_q <= bin_counts;\n"
+           "      end\n"
+           "    end else begin : g_next\n"
+           "      always_ff @(posedge clk_i) begin\n"
+           "        if (advance) counts_q <= g_flight[r-1].counts_q;\n"
+           "      end\n"
+           "    end\n"
+           "  end\n"
+           "  for (genvar e = 0; e < Entries; e++) begin : g_entry\n";
+      const std::string count =
+          "CountBits'(g_flight[TreeRegisters-1].counts_q[e*BeatCountBits +: BeatCountBits])";
+      s += beats > 1 ? "    assign row_counts[e*CountBits +: CountBits] =\n"
+                       "        acc_in[e*CountBits +: CountBits] +\n"
+                       "        " +
+                           count + ";\n"
+                     : "    assign row_counts[e*CountBits +: CountBits] =\n"
+                       "        " +
+                           count + ";\n";
+      return s + "  end\n";
+    }
     s += beats > 1
              ? "    assign row_counts[e*CountBits +: CountBits] =\n"
                "        acc_in[e*CountBits +: CountBits] + CountBits'(bin_count[e]);\n"
@@ -532,13 +652,35 @@ struct CounterArray {
     m.op("eq", "WeightBits", "weight_onehot", std::to_string(group << c.weight_bits));
 
     // The trees.
+    if (regs > 0) {
+      std::vector<bool> cut(64, false);
+      for (int s : ict.tree_cuts) cut[size_t(s)] = true;
+      // The first register passes its stage's bits through.
+      if (mutated("index_counter_array.tree_register_missing")) {
+        cut[size_t(ict.tree_cuts[0])] = false;
+      }
+      m << fmt::format(
+          "  /// Bit s set: a register on the trees' stage s (of {}), from the delay model\n"
+          "  /// (docs/index_counter.md, Registers in the counting trees).\n"
+          "  localparam logic [63:0] TreeCuts = {};\n",
+          ict.tree_stages, hex_mask(64, cut));
+    }
     m << "  /// This beat's count of entry e at [e*BeatCountBits +: BeatCountBits].\n"
          "  logic [Entries*BeatCountBits-1:0] beat_counts;\n"
          "  for (genvar e = 0; e < Entries; e++) begin : g_tree\n";
-    m.inst(tree, "u_tree",
-           {{"bits_i", "hits[e*Positions +: Positions]"},
-            {"count_o", "beat_counts[e*BeatCountBits +: BeatCountBits]"}},
-           "    ", {{"Inputs", "Positions"}}, std::to_string(entries));
+    if (regs > 0) {
+      m.inst(tree, "u_tree",
+             {{"clk_i", "clk_i"},
+              {"en_i", "advance"},
+              {"bits_i", "hits[e*Positions +: Positions]"},
+              {"count_o", "beat_counts[e*BeatCountBits +: BeatCountBits]"}},
+             "    ", {{"Inputs", "Positions"}, {"Cuts", "TreeCuts"}}, std::to_string(entries));
+    } else {
+      m.inst(tree, "u_tree",
+             {{"bits_i", "hits[e*Positions +: Positions]"},
+              {"count_o", "beat_counts[e*BeatCountBits +: BeatCountBits]"}},
+             "    ", {{"Inputs", "Positions"}}, std::to_string(entries));
+    }
     m << "  end\n\n";
 
     // The counting bank's adders.
@@ -566,8 +708,8 @@ struct CounterArray {
     m << "  logic [BankBits-1:0] out_d, out_q;\n"
          "  logic out_valid_d, out_valid_q;\n";
     if (chunks > 1) m << "  logic [ChunkBits-1:0] chunk_d, chunk_q;\n";
-    m << (stage ? "  logic accept, load_out, taken, out_free, count_ready;\n\n"
-                : "  logic accept, load_out, taken, out_free;\n\n");
+    m << (stage && regs == 0 ? "  logic accept, load_out, taken, out_free, count_ready;\n\n"
+                             : "  logic accept, load_out, taken, out_free;\n\n");
     if (chunks > 1) {
       m << "  assign cnt_last_o  = chunk_q == ChunkBits'(Chunks - 1);\n"
            "  assign cnt_chunk_o = chunk_q;\n";
@@ -580,6 +722,17 @@ struct CounterArray {
          "  assign cnt_data_o  = out_q[ChunkCounts*CountBits-1:0];\n"
          "  assign taken       = out_valid_q && cnt_ready_i;\n"
          "  assign out_free    = !out_valid_q || (cnt_ready_i && cnt_last_o);\n";
+    if (regs > 0) {
+      m << "  assign advance     = !flight_valid_q[TreeRegisters-1] ||\n"
+           "                       !flight_last_q[TreeRegisters-1] || out_free;\n"
+        << (stage ? "  assign idx_ready_o = !in_valid_q || advance;\n"
+                    "  assign accept      = in_valid_q && advance;\n"
+                  : "  assign idx_ready_o = advance;\n"
+                    "  assign accept      = idx_valid_i && idx_ready_o;\n")
+        << "  assign retire      = advance && flight_valid_q[TreeRegisters-1];\n"
+           "  assign load_out    = retire && flight_last_q[TreeRegisters-1];\n\n";
+      return;
+    }
     if (stage) {
       m << "  assign count_ready = !last_beat || out_free;\n"
            "  assign idx_ready_o = !in_valid_q || count_ready;\n"
@@ -607,11 +760,12 @@ struct CounterArray {
     s += "      if (cnt_last_o) out_valid_d = 1'b0;\n    end\n";
     s += "    if (accept) begin\n";
     if (beats > 1) {
-      s += "      acc_d  = row_counts;\n";
+      if (regs == 0) s += "      acc_d  = row_counts;\n";
       s += "      beat_d = last_beat ? '0 : beat_q + BeatBits'(1);\n";
       m.op("add", "BeatBits", "beat_d");
     }
     s += "    end\n";
+    if (beats > 1 && regs > 0) s += "    if (retire) acc_d = row_counts;\n";
     s += "    if (load_out) begin\n";
     s += bank > entries * w ? "      out_d       = BankBits'(row_counts);\n"
                             : "      out_d       = row_counts;\n";
@@ -628,12 +782,19 @@ struct CounterArray {
     // counting bank only after a row's first beat, so neither needs a reset.
     std::vector<Reg> held = {{"out_q", "out_d"}};
     if (beats > 1) held.push_back({"acc_q", "acc_d"});
-    m << data_registers(held);
+    m << data_registers(held) << flight_registers();
   }
 
   // The block's figures in the manifest.
   void manifest(nlohmann::ordered_json& m) const {
     m["input_stage"] = ict.input_stage;
+    m["tree_stages"] = ict.tree_stages;
+    m["tree_registers"] = regs;
+    m["tree_register_stages"] = ict.tree_cuts;
+    // The estimates to 0.01 FO4.
+    nlohmann::ordered_json fo4 = nlohmann::ordered_json::array();
+    for (double x : ict.counting_stage_fo4) fo4.push_back(std::round(x * 100) / 100);
+    m["counting_stage_fo4"] = fo4;
     m["latency_cycles"] = ict.latency;
     m["row_interval_cycles"] = ict.row_interval;
     m["beats_per_row"] = beats;
@@ -667,12 +828,13 @@ class IndexCounterArrayBlock final : public Block {
     const std::string add = module + "_add";
     const CounterArray a(c);
 
-    out.files.push_back(tree_module(tree));
+    out.files.push_back(tree_module(tree, a.regs > 0));
     if (a.beats > 1) out.files.push_back(add_module(add));
 
     SvModule m(module, a.doc());
     a.header(m);
     a.input_stage(m);
+    a.flights(m);
     a.extent(m);
     a.counting(m, tree, add);
     a.presenting(m);

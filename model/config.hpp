@@ -110,6 +110,13 @@ std::string accumulator_name(AccumulatorFormat format);
           "target_period_fo4 (on when the delay model's concatenate-and-count path does not fit " \
           "it; off without a target)",                                                            \
           "", -1, 1, -1, false)                                                                   \
+  INTEGER(index_counter_tree_registers, "",                                                       \
+          "Registers inside the Index Counter array's compressor trees (and before its "          \
+          "counting bank), each a cycle more of latency (docs/index_counter.md, Registers in "    \
+          "the counting trees): that many, placed where the longest stage is shortest, or -1 "    \
+          "from target_period_fo4 (the fewest with which the delay model's counting path fits "   \
+          "it; none without a target)",                                                           \
+          "registers", -1, 16, -1, false)                                                         \
   INTEGER(mac_line_operand_stage, "",                                                             \
           "A register between the MAC-line baseline's operand multiplexers (the beat's "          \
           "activation, the dequantized weight) and its multipliers, a cycle more of latency "     \
@@ -132,8 +139,8 @@ std::string accumulator_name(AccumulatorFormat format);
   INTEGER(target_period_fo4, "",                                                                  \
           "Clock period the blocks are pipelined for, in FO4 delays: sets fp_pipeline_stages, "   \
           "orizuru_pop_cycles, topk_baseline_pop_cycles and topk_sort_stages_per_cycle when "     \
-          "they are 0, and index_counter_input_stage and mac_line_operand_stage when they are "   \
-          "-1, from the delay model (docs/fp_rtl.md, "                                            \
+          "they are 0, and index_counter_input_stage, index_counter_tree_registers and "          \
+          "mac_line_operand_stage when they are -1, from the delay model (docs/fp_rtl.md, "       \
           "Pipelining); 0 keeps fp_pipeline_stages as given; 130 is the paper's 500 MHz at "      \
           "28 nm",                                                                                \
           "FO4", 0, 100000, 0, false)                                                             \

@@ -287,7 +287,14 @@ Derived derive(const Config& c) {
           ? c.target_period_fo4 > 0 && index_count_path_fo4(d.indices_per_cycle, d.count_bits) >
                                            fp_stage_budget_fo4(c.target_period_fo4)
           : c.index_counter_input_stage == 1;
-  ic.latency = 1 + (ic.input_stage ? 1 : 0);
+  const CountingPath counting =
+      counting_path(d.indices_per_cycle, d.count_bits, ic.beats_per_row > 1, !ic.input_stage,
+                    c.target_period_fo4 > 0 ? fp_stage_budget_fo4(c.target_period_fo4) : 0,
+                    c.index_counter_tree_registers);
+  ic.tree_stages = counting.tree_stages;
+  ic.tree_cuts = counting.cuts;
+  ic.counting_stage_fo4 = counting.stage_fo4;
+  ic.latency = 1 + (ic.input_stage ? 1 : 0) + int(ic.tree_cuts.size());
   ic.row_interval = std::max(ic.beats_per_row, ic.chunks_per_row);
   ic.beat_bits = index_width(ic.beats_per_row);
   ic.chunk_bits = index_width(ic.chunks_per_row);

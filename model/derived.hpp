@@ -148,7 +148,17 @@ struct IndexCounterTiming {
   /// The beat's indices are registered before their decoders and trees
   /// (index_counter_input_stage resolved).
   bool input_stage = false;
-  int latency = 0;       ///< a row's last beat accepted to its first chunk presented: 1 + stage
+  /// Stages of an entry's compressor tree: compression, then ripple (popcount_tree_stages).
+  int tree_stages = 0;
+  /// The tree stages whose output is registered, ascending (index_counter_tree_registers
+  /// resolved; counting_path in model/perf/fp_delay.hpp): a register after the last stage
+  /// holds the beat's counts before the counting bank.
+  std::vector<int> tree_cuts;
+  /// The delay model's estimate of each stage of the counting path, from the decoders (or
+  /// the Concat Units' multiplexers, with no input stage) to the bank, in FO4.
+  std::vector<double> counting_stage_fo4;
+  /// a row's last beat accepted to its first chunk presented: 1 + stage + tree_cuts
+  int latency = 0;
   int row_interval = 0;  ///< max(beats, chunks): double-buffered count banks
   int beat_bits = 0;     ///< max(1, clog2(beats)): the beat of a row being counted
   int chunk_bits = 0;    ///< max(1, clog2(chunks)): the chunk of a row presented

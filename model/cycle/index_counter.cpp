@@ -60,6 +60,7 @@ IndexCounterArray::IndexCounterArray(const Config& c, const Derived& d)
       group_(d.indices_per_cycle),
       lanes_out_(c.mac_tree_inputs),
       stage_(d.index_counter_array.input_stage),
+      ranks_(d.index_counter_array.tree_cuts.size()),
       acc_(size_t(entries_), 0),
       out_(size_t(entries_), 0) {}
 
@@ -71,16 +72,24 @@ void IndexCounterArray::reset() {
   chunk_ = 0;
   in_beat_ = 0;
   in_valid_ = false;
+  for (Flight& f : ranks_) f = Flight{};
 }
 
 bool IndexCounterArray::count_ready(bool cnt_ready) const {
-  // A row's last beat needs the presenting bank free (or freed this cycle).
+  // A row's last beat needs the presenting bank free (or freed this cycle): the beat entering
+  // the trees, or with registers in them the beat at their end.
   const bool out_free = !out_valid_ || (cnt_ready && cnt_last());
-  return beat_ != beats_ - 1 || out_free;
+  if (ranks_.empty()) return beat_ != beats_ - 1 || out_free;
+  return !ranks_.back().valid || !ranks_.back().last || out_free;
 }
 
 bool IndexCounterArray::idx_ready(bool cnt_ready) const {
   return stage_ ? !in_valid_ || count_ready(cnt_ready) : count_ready(cnt_ready);
+}
+
+bool IndexCounterArray::pending() const {
+  return in_valid_ ||
+         std::any_of(ranks_.begin(), ranks_.end(), [](const Flight& f) { return f.valid; });
 }
 
 uint32_t IndexCounterArray::cnt_data(int t) const {
@@ -96,45 +105,57 @@ void IndexCounterArray::clock(bool idx_valid, std::span<const int> idx,
         fmt::format("IndexCounterArray::clock: {} indices and {} mask bits; allowed: C*I = {} each",
                     idx.size(), mask.size(), group_));
   }
-  if (!stage_) {
-    count(accept, idx, mask, cnt_ready);
-    return;
+  const bool moves = count_ready(cnt_ready);
+  const bool enters = stage_ ? in_valid_ && moves : accept;
+  Flight entering;
+  if (enters) entering = stage_ ? enter(in_idx_, in_mask_) : enter(idx, mask);
+  if (ranks_.empty()) {
+    bank(entering, cnt_ready);
+  } else {
+    bank(moves ? ranks_.back() : Flight{}, cnt_ready);
+    if (moves) {
+      for (size_t r = ranks_.size() - 1; r > 0; --r) ranks_[r] = std::move(ranks_[r - 1]);
+      ranks_[0] = std::move(entering);
+    }
   }
-  const bool counted = in_valid_ && count_ready(cnt_ready);
-  count(counted, in_idx_, in_mask_, cnt_ready);
+  if (!stage_) return;
   if (accept) {
     in_idx_.assign(idx.begin(), idx.end());
     in_mask_ = mask;
     in_valid_ = true;
     in_beat_ = in_beat_ == beats_ - 1 ? 0 : in_beat_ + 1;
-  } else if (counted) {
+  } else if (enters) {
     in_valid_ = false;
   }
 }
 
-void IndexCounterArray::count(bool accept, std::span<const int> idx, const std::vector<bool>& mask,
-                              bool cnt_ready) {
-  const bool taken = out_valid_ && cnt_ready;
-  const bool taken_last = taken && cnt_last();
-  if (taken) chunk_ = taken_last ? 0 : chunk_ + 1;
-  if (taken_last) out_valid_ = false;
-  if (!accept) return;
-  if (beat_ == 0) std::fill(acc_.begin(), acc_.end(), 0);
+IndexCounterArray::Flight IndexCounterArray::enter(std::span<const int> idx,
+                                                   const std::vector<bool>& mask) {
+  Flight f{true, beat_ == 0, beat_ == beats_ - 1, std::vector<uint32_t>(size_t(entries_), 0)};
   for (int p = 0; p < group_; ++p) {
     if (!mask[size_t(p)] || !index_counter_in_row(config_, beat_, p)) continue;
     const int e = idx[size_t(p)];
     if (e < 0 || e >= entries_) {
       throw std::invalid_argument(fmt::format("IndexCounterArray::clock: index {} is {}", p, e));
     }
-    ++acc_[size_t(e)];
+    ++f.counts[size_t(e)];
   }
-  if (beat_ == beats_ - 1) {
+  beat_ = f.last ? 0 : beat_ + 1;
+  return f;
+}
+
+void IndexCounterArray::bank(const Flight& in, bool cnt_ready) {
+  const bool taken = out_valid_ && cnt_ready;
+  const bool taken_last = taken && cnt_last();
+  if (taken) chunk_ = taken_last ? 0 : chunk_ + 1;
+  if (taken_last) out_valid_ = false;
+  if (!in.valid) return;
+  if (in.first) std::fill(acc_.begin(), acc_.end(), 0);
+  for (int e = 0; e < entries_; ++e) acc_[size_t(e)] += in.counts[size_t(e)];
+  if (in.last) {
     out_ = acc_;
     out_valid_ = true;
     chunk_ = 0;
-    beat_ = 0;
-  } else {
-    ++beat_;
   }
 }
 

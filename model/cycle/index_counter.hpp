@@ -64,7 +64,11 @@ std::vector<uint32_t> index_counts(std::span<const int> concat_indices,
 /// depend combinationally on cnt_ready), then clock(). With the input stage
 /// (IndexCounterTiming::input_stage) a beat is registered when accepted and
 /// counted from the register: the stage takes a beat while it is empty or
-/// while the beat it holds is counted.
+/// while the beat it holds enters the trees. With registers in the trees
+/// (IndexCounterTiming::tree_cuts, R of them) a beat's counts reach the
+/// counting bank R cycles after it enters the trees; the trees' registers move
+/// together, and hold while a row's last beat at their end waits for the
+/// presenting bank.
 class IndexCounterArray {
  public:
   explicit IndexCounterArray(const Config& config);
@@ -81,8 +85,8 @@ class IndexCounterArray {
   bool cnt_last() const { return chunk_ == chunks_ - 1; }
   /// Count t of the presented chunk (0 for entries beyond 2^(nA+nW)).
   uint32_t cnt_data(int t) const;
-  /// The input stage holds a beat not yet counted.
-  bool stage_full() const { return in_valid_; }
+  /// An accepted beat is not yet in the counting bank (in the input stage or the trees).
+  bool pending() const;
   /// The beat of the current row the next accepted beat will be (0-based).
   int beat() const { return stage_ ? in_beat_ : beat_; }
 
@@ -92,20 +96,31 @@ class IndexCounterArray {
              bool cnt_ready);
 
  private:
-  /// Whether the counting takes a beat this cycle (from the input, or from
-  /// the input stage).
+  /// A beat's counts on their way through the trees' registers.
+  struct Flight {
+    bool valid = false;
+    bool first = false;  ///< the row's first beat: the counting bank starts from zero
+    bool last = false;   ///< the row's last beat: the row goes to the presenting bank
+    std::vector<uint32_t> counts;
+  };
+
+  /// Whether a beat enters the trees this cycle (from the input, or from the input stage);
+  /// with registers in the trees, whether they move.
   bool count_ready(bool cnt_ready) const;
-  /// The counting and the presenting bank's edge, `accept` the beat counted.
-  void count(bool accept, std::span<const int> idx, const std::vector<bool>& mask, bool cnt_ready);
+  /// The counts of the beat entering the trees, and its place in the row.
+  Flight enter(std::span<const int> idx, const std::vector<bool>& mask);
+  /// The presenting bank's edge, and the counting bank's with `in` (when valid) added.
+  void bank(const Flight& in, bool cnt_ready);
 
   Config config_;
   int entries_, beats_, chunks_, group_, lanes_out_;
   bool stage_ = false;
-  int beat_ = 0;           ///< the beat of the row the counting takes next
+  int beat_ = 0;           ///< the beat of the row the trees take next
   int in_beat_ = 0;        ///< with the stage: the beat of the row the input takes next
   bool in_valid_ = false;  ///< the stage holds a beat
   std::vector<int> in_idx_;
   std::vector<bool> in_mask_;
+  std::vector<Flight> ranks_;  ///< the trees' registers, first to last
   std::vector<uint32_t> acc_;  ///< the counting bank
   std::vector<uint32_t> out_;  ///< the presenting bank
   bool out_valid_ = false;

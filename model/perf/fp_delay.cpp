@@ -238,40 +238,198 @@ int sort_stages_for_period(int period_fo4) {
 
 namespace {
 
-// Calibrated on one path, the default config's PE line in binary16 at 50 FO4
-// (16 positions, 8-bit counts; OpenSTA, docs/ppa.md): 11.5 FO4 from the beat
-// register through the Concat Units' multiplexers, 9.4 through the decoders,
-// 11 adder cells at 2.26 FO4 each (5 full-adder stages of the tree, its
-// ripple's last cell and 5 of the bank's carries) and 3 FO4 into the bank.
+// Calibrated with OpenSTA on osu018 (docs/index_counter.md, "Registers in the
+// counting trees"): the paper config's array at 50 FO4, from the input stage
+// through the decoders (8.5 FO4, with the buffers that drive 256 entries) and 14
+// full adders of a tree over 512 positions (0.32 ns a sum, 0.24 to 0.26 a
+// carry) into a tree register (its load multiplexer 1 FO4); the default config's
+// array at 50 FO4, through the decoders (9.5 FO4), 6 cells of a tree over 16
+// positions and 5 carries of the bank's adder (0.13 to 0.22 ns, lightly loaded)
+// into the bank (3 FO4). From the beat register the Concat Units' multiplexers
+// add 11.5 FO4 (the default PE line before its input stage).
 constexpr double kConcatFo4 = 11.5;
-constexpr double kDecodeAndBankFo4 = 9.4 + 3;
-constexpr double kAdderCellFo4 = 2.26;
+constexpr double kDecodeFo4 = 9;
+constexpr double kTreeSumFo4 = 3.2;
+constexpr double kTreeCarryFo4 = 2.5;
+constexpr double kCarryCellFo4 = 1.8;
+constexpr double kTreeLoadFo4 = 1;
+constexpr double kBankWriteFo4 = 3;
 
-// Full-adder stages until every column of an n-bit popcount holds at most two
-// bits (a full adder takes three bits of a column, leaves one, carries one).
-int popcount_tree_stages(int n) {
-  std::vector<int> h = {n};
-  int stages = 0;
-  while (*std::max_element(h.begin(), h.end()) > 2) {
-    std::vector<int> next(h.size() + 1, 0);
+// The compressor tree of an n-bit popcount as gen/index_counter.cpp builds it
+// (docs/index_counter.md): each stage's ripple column, -1 for a compression stage.
+// Compression stages put h / 3 full adders on every column of h bits while some
+// column holds more than two; then one stage a column, 0 .. width - 2, adds it
+// with a full adder on three bits or a half adder on two.
+std::vector<int> popcount_tree_schedule(int n) {
+  const int width = count_width(n);
+  std::vector<int> h(size_t(width), 0);
+  h[0] = n;
+  std::vector<int> ripple_of;
+  int ripple = -1;
+  while (true) {
+    if (ripple >= 0 || *std::max_element(h.begin(), h.end()) <= 2) ++ripple;
+    if (ripple >= width - 1) break;
+    ripple_of.push_back(ripple);
+    int carry = 0;
     for (size_t j = 0; j < h.size(); ++j) {
-      next[j] += h[j] - 2 * (h[j] / 3);
-      next[j + 1] += h[j] / 3;
+      const bool here = ripple == int(j);
+      const int fulls = ripple < 0 ? h[j] / 3 : (here && h[j] == 3 ? 1 : 0);
+      const int halves = here && h[j] == 2 ? 1 : 0;
+      h[j] += carry - 2 * fulls - halves;
+      carry = fulls + halves;
     }
-    if (next.back() == 0) next.pop_back();
-    h = next;
-    ++stages;
   }
+  return ripple_of;
+}
+
+// The bits of a tree between two stages, column by column in the order of the
+// RTL's vectors (the carries from the column under it, then its sums, then the
+// bits it passes on), each its arrival in FO4.
+using Columns = std::vector<std::vector<double>>;
+
+// The bits after a stage whose ripple column is `ripple` (-1: a compression
+// stage); every adder cell takes the first bits of its column.
+Columns popcount_stage(const Columns& in, int ripple) {
+  Columns out(in.size());
+  std::vector<double> carries;
+  for (size_t j = 0; j < in.size(); ++j) {
+    const std::vector<double>& col = in[j];
+    const int h = int(col.size());
+    const bool here = ripple == int(j);
+    const int fulls = ripple < 0 ? h / 3 : (here && h == 3 ? 1 : 0);
+    const int halves = here && h == 2 ? 1 : 0;
+    std::vector<double> next = carries;
+    carries.clear();
+    for (int k = 0; k < fulls + halves; ++k) {
+      const auto first = col.begin() + 3 * std::min(k, fulls) + 2 * std::max(0, k - fulls);
+      const double in = *std::max_element(first, first + (k < fulls ? 3 : 2));
+      next.push_back(in + kTreeSumFo4);
+      carries.push_back(in + kTreeCarryFo4);
+    }
+    next.insert(next.end(), col.begin() + 3 * fulls + 2 * halves, col.end());
+    out[j] = std::move(next);
+  }
+  return out;
+}
+
+// The latest bit of `c`.
+double latest(const Columns& c) {
+  double t = 0;
+  for (const auto& col : c)
+    for (double a : col) t = std::max(t, a);
+  return t;
+}
+
+// `c` with every bit's arrival `at`.
+Columns arriving_at(Columns c, double at) {
+  for (auto& col : c) std::fill(col.begin(), col.end(), at);
+  return c;
+}
+
+// The counting bank's write from the tree's count (one bit a column): through
+// its adder (a half adder in column 0, full adders while the count has bits,
+// half adders above, the top column's sum alone) when `accumulates`, else
+// straight into the bank.
+double bank_fo4(const Columns& count, int count_bits, bool accumulates) {
+  std::vector<double> b;
+  for (const auto& col : count) b.push_back(col.empty() ? 0 : col.front());
+  if (!accumulates) return *std::max_element(b.begin(), b.end()) + kBankWriteFo4;
+  double carry = 0;
+  double last = 0;
+  for (int j = 0; j < count_bits; ++j) {
+    const double in = std::max(j < int(b.size()) ? b[size_t(j)] : 0.0, carry);
+    carry = in + kCarryCellFo4;
+    last = std::max(last, carry);
+  }
+  return last + kBankWriteFo4;
+}
+
+// The estimated logic of each stage of the counting path with registers after
+// the tree stages `cuts`.
+std::vector<double> counting_stage_fo4(const std::vector<int>& schedule, int positions,
+                                       int count_bits, bool accumulates, double start,
+                                       const std::vector<int>& cuts) {
+  std::vector<double> stages;
+  Columns bits(size_t(count_width(positions)));
+  bits[0].assign(size_t(positions), start);
+  for (size_t s = 0; s < schedule.size(); ++s) {
+    bits = popcount_stage(bits, schedule[s]);
+    if (std::find(cuts.begin(), cuts.end(), int(s)) != cuts.end()) {
+      stages.push_back(latest(bits) + kTreeLoadFo4);
+      bits = arriving_at(bits, 0);
+    }
+  }
+  stages.push_back(bank_fo4(bits, count_bits, accumulates));
   return stages;
+}
+
+// The fewest registers after tree stages with which every stage of the counting
+// path fits `budget` (or as close as a stage alone allows), each as late as it
+// can go: a register after a stage when the next one would cross the budget,
+// and after the tree's last stage when the bank's adder would.
+std::vector<int> counting_cuts_within(const std::vector<int>& schedule, int positions,
+                                      int count_bits, bool accumulates, double start,
+                                      double budget) {
+  std::vector<int> cuts;
+  Columns bits(size_t(count_width(positions)));
+  bits[0].assign(size_t(positions), start);
+  int first = 0;  // the first tree stage of the current stage of the path
+  for (int s = 0; s < int(schedule.size()); ++s) {
+    Columns next = popcount_stage(bits, schedule[size_t(s)]);
+    if (latest(next) + kTreeLoadFo4 > budget && s > first) {
+      cuts.push_back(s - 1);
+      first = s;
+      next = popcount_stage(arriving_at(bits, 0), schedule[size_t(s)]);
+    }
+    bits = std::move(next);
+  }
+  const int stages = int(schedule.size());
+  if (stages > 0 && bank_fo4(bits, count_bits, accumulates) > budget &&
+      (cuts.empty() || cuts.back() != stages - 1)) {
+    cuts.push_back(stages - 1);
+  }
+  return cuts;
 }
 
 }  // namespace
 
+int popcount_tree_stages(int positions) { return int(popcount_tree_schedule(positions).size()); }
+
+CountingPath counting_path(int positions, int count_bits, bool accumulates, bool concat,
+                           double budget_fo4, int registers) {
+  const std::vector<int> schedule = popcount_tree_schedule(positions);
+  const int stages = int(schedule.size());
+  const double start = (concat ? kConcatFo4 : 0) + kDecodeFo4;
+  CountingPath p;
+  if (registers < 0) {
+    p.cuts = budget_fo4 > 0 ? counting_cuts_within(schedule, positions, count_bits, accumulates,
+                                                   start, budget_fo4)
+                            : std::vector<int>{};
+  } else if (registers > 0 && stages > 0) {
+    // The smallest budget the greedy placement meets with at most `registers` (bisected to
+    // 1/1024 FO4), then any registers still to place after the last stages, where the tree's
+    // bits are fewest.
+    const int want = std::min(registers, stages);
+    double lo = 0;
+    double hi = counting_stage_fo4(schedule, positions, count_bits, accumulates, start, {})[0];
+    while (hi - lo > 1.0 / 1024) {
+      const double mid = (lo + hi) / 2;
+      const auto c = counting_cuts_within(schedule, positions, count_bits, accumulates, start, mid);
+      (int(c.size()) <= want ? hi : lo) = mid;
+    }
+    p.cuts = counting_cuts_within(schedule, positions, count_bits, accumulates, start, hi);
+    for (int s = stages - 1; int(p.cuts.size()) < want; --s) {
+      if (std::find(p.cuts.begin(), p.cuts.end(), s) == p.cuts.end()) p.cuts.push_back(s);
+    }
+    std::sort(p.cuts.begin(), p.cuts.end());
+  }
+  p.tree_stages = stages;
+  p.stage_fo4 = counting_stage_fo4(schedule, positions, count_bits, accumulates, start, p.cuts);
+  return p;
+}
+
 double index_count_path_fo4(int positions, int count_bits) {
-  // The tree's stages, its ripple's last cell, and the bank's carries above
-  // the beat count's lowest bits.
-  const int cells = popcount_tree_stages(positions) + 1 + std::max(0, count_bits - 3);
-  return kConcatFo4 + kDecodeAndBankFo4 + kAdderCellFo4 * cells;
+  return counting_path(positions, count_bits, true, true, 0, 0).stage_fo4.front();
 }
 
 namespace {

@@ -148,12 +148,32 @@ inline constexpr double kCompareExchangeFo4 = 17.6;
 /// fp_stage_budget_fo4, at least 1.
 int sort_stages_for_period(int period_fo4);
 
-/// The path from a PE line's counting-beat register through the Concat
-/// Units' beat multiplexers, the Index Counters' decoders, one entry's tree of
-/// full adders over `positions` bits, and the counting bank's adder of
-/// `count_bits` into its register, in FO4 (docs/index_counter.md, The input
-/// stage): a fixed part and a figure per adder cell on the path (the tree's
-/// full-adder stages, then the ripple of the bank's adder).
+/// Full-adder and ripple stages of the compressor tree that counts `positions`
+/// bits (docs/index_counter.md): the compression stages, then one a column of
+/// the count but its top one.
+int popcount_tree_stages(int positions);
+
+/// The Index Counter array's counting path (docs/index_counter.md, "Registers
+/// in the counting trees"): from the counting beat (through the Concat Units'
+/// multiplexers first when `concat`, that is with no input stage), the
+/// decoders, one entry's tree over `positions` bits and, when `accumulates`
+/// (rows of several beats), the counting bank's adder of `count_bits` into the
+/// bank. The delay model follows every bit of the tree, at a figure per adder
+/// cell (calibrated on two measured paths).
+struct CountingPath {
+  int tree_stages = 0;            ///< popcount_tree_stages(positions)
+  std::vector<int> cuts;          ///< tree stages whose output is registered, ascending
+  std::vector<double> stage_fo4;  ///< the estimated logic of each stage of the path, in order
+};
+/// With `registers` < 0, the fewest registers with which every stage fits
+/// `budget_fo4`, each as late in the tree as it can go (none when the budget
+/// is 0); with `registers` >= 0 that many (at most the tree's stages), placed
+/// where the longest stage is shortest.
+CountingPath counting_path(int positions, int count_bits, bool accumulates, bool concat,
+                           double budget_fo4, int registers);
+
+/// The whole counting path with no register in it, the Concat Units'
+/// multiplexers included, in FO4: whether the input stage is needed.
 double index_count_path_fo4(int positions, int count_bits);
 
 /// The MAC-line baseline's operand path in FO4 (docs/synth.md, Baselines): a

@@ -109,6 +109,9 @@ const std::vector<ConfigSpec>& config_specs() {
         {"ic3", one_counter(40)},
         // ic1 with the register before the decoders (the clock target's input stage).
         {"ic1s", one_counter(12) + std::vector<std::string>{"index_counter_input_stage=1"}},
+        // ic1s with two registers in the trees (the counts four cycles after the beat).
+        {"ic1t", one_counter(12) + std::vector<std::string>{"index_counter_input_stage=1",
+                                                            "index_counter_tree_registers=2"}},
         // fp16_add with the 4 stages of 50 FO4, registers inside the unit.
         {"fp50", {"act_bits=2", "clustering_lanes=2", "target_period_fo4=50"}},
     };
@@ -555,6 +558,8 @@ const std::vector<Proof>& proofs() {
     counter("index_counter_array.c1_i16", "ic1", "structural");
     counter("index_counter_array.c2_i16", "ic2", "structural");
     counter("index_counter_array.c1_i16_stage", "ic1s", "structural");
+    counter("index_counter_array.c1_i16_tree2", "ic1t", "structural");
+    counter("index_counter_array.c1_i16_tree2.behavioural", "ic1t", "behavioural");
     counter("index_counter_array.c1_i16.behavioural", "ic1", "behavioural");
     counter("index_counter_array.c2_i16.behavioural", "ic2", "behavioural");
     p.push_back({"index_counter_array.adders", {"ic3"}, [](Context& c) {

@@ -93,6 +93,7 @@ inline std::vector<ConfigCase> random_cases(int n, uint64_t seed) {
         "mac_line_operand_stage=" + std::to_string(pick(-1, 1)),
         "topk_sort_stages_per_cycle=" + std::to_string(pick(0, 4)),
         "topk_baseline_pop_cycles=" + std::to_string(pick(0, 4)),
+        "index_counter_tree_registers=" + std::to_string(pick(-1, 2)),
     };
     try {
       out.push_back({"random " + std::to_string(out.size()),

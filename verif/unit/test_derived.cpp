@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 
@@ -121,15 +122,15 @@ TEST(Derived, OrizuruPopCutAndItsBuild) {
 }
 
 // The Index Counter array's input stage: from the clock target when -1, by the
-// delay model's concatenate-and-count path (49 FO4 at the default config, 80 at
+// delay model's concatenate-and-count path (52.8 FO4 at the default config, 78.1 at
 // the paper's); a cycle more of latency, in the PE line's row latency too.
 TEST(Derived, IndexCounterInputStage) {
   const std::string paper = std::string(OASIS_SOURCE_DIR) + "/configs/paper.json";
   const auto stage = [](const std::string& config, std::vector<std::string> sets) {
     return derive(load_config(config, sets)).index_counter_array.input_stage;
   };
-  EXPECT_NEAR(index_count_path_fo4(16, 8), 48.76, 1e-9);
-  EXPECT_NEAR(index_count_path_fo4(512, 13), 80.4, 1e-9);
+  EXPECT_NEAR(index_count_path_fo4(16, 8), 52.8, 1e-9);
+  EXPECT_NEAR(index_count_path_fo4(512, 13), 78.1, 1e-9);
   EXPECT_FALSE(stage(kDefault, {}));
   EXPECT_FALSE(stage(kDefault, {"target_period_fo4=80"}));
   EXPECT_TRUE(stage(kDefault, {"target_period_fo4=50"}));
@@ -141,6 +142,56 @@ TEST(Derived, IndexCounterInputStage) {
   const Derived on = derive(load_config(kDefault, {"index_counter_input_stage=1"}));
   EXPECT_EQ(on.index_counter_array.latency, off.index_counter_array.latency + 1);
   EXPECT_EQ(on.pe_line.row_latency, off.pe_line.row_latency + 1);
+  EXPECT_EQ(on.pe_line.row_interval, off.pe_line.row_interval);
+}
+
+// Registers in the counting trees: the fewest with which every stage of the delay model's
+// counting path fits the clock target, each as late as it goes; or as many as asked, the
+// longest stage as short as it goes. Each is a cycle more of latency.
+TEST(Derived, IndexCounterTreeRegisters) {
+  const std::string paper = std::string(OASIS_SOURCE_DIR) + "/configs/paper.json";
+  const auto timing = [](const std::string& config, std::vector<std::string> sets) {
+    return derive(load_config(config, sets)).index_counter_array;
+  };
+  // 512 positions: 14 compression and 9 ripple stages, the tree's longest path 16 cells.
+  EXPECT_EQ(popcount_tree_stages(512), 23);
+  EXPECT_EQ(popcount_tree_stages(16), 9);
+  EXPECT_EQ(popcount_tree_stages(2), 1);
+  EXPECT_EQ(popcount_tree_stages(1), 0);
+  // Paper at 50 FO4 (stage budget 40): after the input stage, the decoders (9) and 10
+  // cells of a tree over 512 positions (7 sums at 3.2, 3 carries at 2.5) and a register's
+  // load (1) reach the end of the tree's stage 9, 16 bits an entry; the tree's last 6
+  // cells and the bank's carries follow.
+  const IndexCounterTiming p50 = timing(paper, {"target_period_fo4=50"});
+  EXPECT_TRUE(p50.input_stage);
+  EXPECT_EQ(p50.tree_cuts, std::vector<int>{9});
+  ASSERT_EQ(p50.counting_stage_fo4.size(), 2u);
+  EXPECT_NEAR(p50.counting_stage_fo4[0], 9 + 7 * 3.2 + 3 * 2.5 + 1, 1e-9);
+  EXPECT_LE(p50.counting_stage_fo4[1], fp_stage_budget_fo4(50));
+  EXPECT_EQ(p50.latency, 3);
+  EXPECT_TRUE(timing(paper, {"target_period_fo4=80"}).tree_cuts.empty());
+  // The default config's 16 positions: 41.3 FO4 after the input stage, over 50 FO4's
+  // budget, so a register after the tree (5 bits an entry); none at 80.
+  EXPECT_EQ(timing(kDefault, {"target_period_fo4=50"}).tree_cuts, std::vector<int>{8});
+  EXPECT_TRUE(timing(kDefault, {"target_period_fo4=80"}).tree_cuts.empty());
+  EXPECT_TRUE(timing(kDefault, {}).tree_cuts.empty());
+  // Forced: as many as asked, the longest stage no longer than with fewer.
+  double longest = 1e9;
+  for (int r = 0; r <= 4; ++r) {
+    const IndexCounterTiming t =
+        timing(paper, {"index_counter_tree_registers=" + std::to_string(r)});
+    EXPECT_EQ(int(t.tree_cuts.size()), r);
+    EXPECT_TRUE(std::is_sorted(t.tree_cuts.begin(), t.tree_cuts.end()));
+    EXPECT_EQ(t.latency, 1 + r);
+    const double l = *std::max_element(t.counting_stage_fo4.begin(), t.counting_stage_fo4.end());
+    EXPECT_LE(l, longest);
+    longest = l;
+  }
+  // At most one register a stage: a tree of 16 positions has 9.
+  EXPECT_EQ(timing(kDefault, {"index_counter_tree_registers=16"}).tree_cuts.size(), 9u);
+  const Derived off = derive(load_config(kDefault, {}));
+  const Derived on = derive(load_config(kDefault, {"index_counter_tree_registers=2"}));
+  EXPECT_EQ(on.pe_line.row_latency, off.pe_line.row_latency + 2);
   EXPECT_EQ(on.pe_line.row_interval, off.pe_line.row_interval);
 }
 
@@ -269,8 +320,9 @@ TEST(Derived, MacLineOperandStage) {
 // registers after it unless a clock target's stage budget holds it: then one, and the main
 // branch's latency is that register, the multiplier's S and S a tree level. The paper config
 // at 50 FO4: S = 2, so a cycle less a row than with S after the conversion; its row latency
-// 34 cycles (48 when binary16 took 3 stages at 50 FO4, docs/fp_rtl.md, "Spans measured"; and
-// with streamed counting, 8 beats less: docs/pe_line.md, "Streamed counting").
+// 35 cycles (48 when binary16 took 3 stages at 50 FO4, docs/fp_rtl.md, "Spans measured"; one
+// of them the Index Counter array's tree register; with streamed counting, 8 beats less:
+// docs/pe_line.md, "Streamed counting").
 TEST(Derived, CountConversionStages) {
   const auto line = [](const std::string& config, std::vector<std::string> sets) {
     return derive(load_config(std::string(OASIS_SOURCE_DIR) + "/configs/" + config, sets)).pe_line;
@@ -287,7 +339,7 @@ TEST(Derived, CountConversionStages) {
   EXPECT_EQ(t50.conv_stages, 1);
   EXPECT_EQ(t50.main_latency, 1 + (1 + t50.tree_levels) * 2);
   EXPECT_TRUE(t50.streamed_counting);
-  EXPECT_EQ(t50.row_latency, 42 - t50.count_beats);
+  EXPECT_EQ(t50.row_latency, 43 - t50.count_beats);
 }
 
 // Exact products (docs/fp_rtl.md): the rule the multiplier's Exact follows, and the stages

@@ -119,9 +119,13 @@ Trace stream(const Config& c, int rows, bool all_equal) {
 }
 
 TEST(IndexCounter, LatencyAndRowIntervalAsStated) {
-  // (K, C, I, nA, nW, T): counting-bound, reduction-bound, one-beat rows.
+  // (K, C, I, nA, nW, T, input stage, registers in the trees): counting-bound,
+  // reduction-bound, one-beat rows; with the input stage and the trees' registers, rows
+  // that never wait for the presenting bank (a waiting row's beats enter early).
   const std::vector<std::vector<int>> cases = {
-      {128, 2, 8, 4, 4, 32}, {100, 2, 8, 4, 4, 16}, {40, 2, 32, 1, 4, 4}, {20, 1, 16, 3, 2, 64}};
+      {128, 2, 8, 4, 4, 32, 0, 0}, {100, 2, 8, 4, 4, 16, 0, 0}, {40, 2, 32, 1, 4, 4, 0, 0},
+      {20, 1, 16, 3, 2, 64, 0, 0}, {128, 2, 8, 4, 4, 32, 0, 2}, {100, 2, 8, 4, 4, 64, 1, 1},
+      {40, 2, 32, 1, 4, 32, 1, 3}};
   for (const auto& p : cases) {
     Config c = load_config(kDefault);
     c.channels = p[0];
@@ -130,6 +134,9 @@ TEST(IndexCounter, LatencyAndRowIntervalAsStated) {
     c.act_bits = p[3];
     c.weight_bits = p[4];
     c.mac_tree_inputs = p[5];
+    c.index_counter_input_stage = p[6];
+    c.index_counter_tree_registers = p[7];
+    EXPECT_EQ(derive(c).index_counter_array.latency, 1 + p[6] + p[7]);
     const Trace t = stream(c, 6, false);
     ASSERT_EQ(t.first_chunk.size(), 6u);
     for (size_t r = 0; r < 6; ++r) {
@@ -172,6 +179,33 @@ TEST(IndexCounter, LastBeatWaitsForTheFreeBank) {
   for (int k = 0; k < 7; ++k) m.clock(false, idx, mask, true);
   EXPECT_TRUE(m.cnt_last());
   EXPECT_TRUE(m.idx_ready(true));  // the last chunk leaves this cycle
+}
+
+// With registers in the trees the beats go on entering until a row's last beat reaches the
+// trees' end while the presenting bank is full; then every register holds.
+TEST(IndexCounter, LastBeatWaitsAtTheTreesEnd) {
+  Config c = load_config(kDefault);  // K=128, C*I=16: 8 beats, 8 chunks
+  c.index_counter_tree_registers = 2;
+  IndexCounterArray m(c);
+  const std::vector<int> idx(16, 1);
+  const std::vector<bool> mask(16, true);
+  int accepted = 0;
+  while (m.idx_ready(false) && accepted < 100) {
+    m.clock(true, idx, mask, false);
+    ++accepted;
+  }
+  // Rows 0 and 1, and the beats that entered behind row 1's last while it went through.
+  EXPECT_EQ(accepted, 2 * 8 + 2 - 1);
+  EXPECT_TRUE(m.pending());
+  EXPECT_TRUE(m.cnt_valid());
+  EXPECT_FALSE(m.idx_ready(true));  // taking chunk 0 does not free the bank
+  for (int k = 0; k < 7; ++k) m.clock(false, idx, mask, true);
+  EXPECT_TRUE(m.cnt_last());
+  EXPECT_TRUE(m.idx_ready(true));   // the last chunk leaves this cycle
+  m.clock(false, idx, mask, true);  // row 1 moves to the presenting bank as row 0 leaves
+  ASSERT_TRUE(m.cnt_valid());
+  EXPECT_EQ(m.cnt_chunk(), 0);
+  EXPECT_EQ(m.cnt_data(1), 128u);  // entry 1 of row 1: all K indices
 }
 
 TEST(IndexCounter, ManifestStatesTheModelsFigures) {
