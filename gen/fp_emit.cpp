@@ -349,9 +349,14 @@ TreeRoot accumulator(SvModule& m, const Config& c, const FpFormat& f, int stages
          "  logic [AccLanes-1:0] acc_add_valid;\n  logic unused_acc_add_valid;\n"
          "  assign unused_acc_add_valid = ^acc_add_valid;\n";
   }
+  if (several) {
+    m.comment(
+        "The partial sum a value adds to, selected by acc_part_q, a register: acc_part differs "
+        "from it only on a row's first value, which loads its partial sum and adds to none.");
+  }
   m << "  for (genvar n = 0; n < AccLanes; n++) begin : g_acc_add\n";
   m << (several ? "    assign acc_old[n*AccBits +: AccBits] =\n"
-                  "        acc_q[(n*Partials + 32'(acc_part))*AccBits +: AccBits];\n"
+                  "        acc_q[(n*Partials + 32'(acc_part_q))*AccBits +: AccBits];\n"
                 : "    assign acc_old[n*AccBits +: AccBits] = acc_q[n*AccBits +: AccBits];\n");
   chain_unit(m, f, FpOp::kAdd, "u_add", "acc_old[n*AccBits +: AccBits]",
              fmt::format("{}[n*AccBits +: AccBits]", values), "acc_sum[n*AccBits +: AccBits]",
