@@ -501,10 +501,9 @@ void unit_pops(SvModule& m, const OrizuruTiming& t, int l) {
   }
 }
 
-// The parameters of layer l's units: the pop's cuts that fall inside them
-// (a cut between two layers is in layer_children).
-std::vector<std::pair<string, string>> unit_params(const OrizuruTiming& t, int l,
-                                                   std::vector<std::pair<string, string>> params) {
+// The pop's cuts that fall inside layer l's units, as bits of a unit's Cuts (a cut between two
+// layers is in layer_children).
+std::vector<string> unit_cut_bits(const OrizuruTiming& t, int l) {
   std::vector<string> bits;
   for (size_t i = 0; i < t.pop_cuts.size(); ++i) {
     const int level = t.pop_cuts[i] - l * t.unit_levels;
@@ -512,11 +511,28 @@ std::vector<std::pair<string, string>> unit_params(const OrizuruTiming& t, int l
     bits.push_back(l == 0 ? fmt::format("(1 << {})", cut_name(i))
                           : fmt::format("(1 << ({} - {}*UnitLevels))", cut_name(i), l));
   }
-  if (!bits.empty()) {
-    string mask = bits[0];
-    for (size_t i = 1; i < bits.size(); ++i) mask += " | " + bits[i];
-    params.push_back({"Cuts", mask});
+  return bits;
+}
+
+// The localparam L<l>UnitCuts that layer l's units take as Cuts, one bit a line; nothing when
+// no cut falls inside them.
+void unit_cuts(SvModule& m, const OrizuruTiming& t, int l) {
+  const std::vector<string> bits = unit_cut_bits(t, l);
+  if (bits.empty()) return;
+  const string head = fmt::format("  localparam int L{}UnitCuts = ", l);
+  string text = fmt::format(
+      "  /// Layer {}'s units: bit j set where the pop's part ends at the unit's level j.\n", l);
+  text += head + bits[0];
+  for (size_t i = 1; i < bits.size(); ++i) {
+    text += " |\n" + string(head.size(), ' ') + bits[i];
   }
+  m << text << ";\n";
+}
+
+// The parameters of layer l's units, with the cuts inside them (unit_cuts).
+std::vector<std::pair<string, string>> unit_params(const OrizuruTiming& t, int l,
+                                                   std::vector<std::pair<string, string>> params) {
+  if (!unit_cut_bits(t, l).empty()) params.push_back({"Cuts", fmt::format("L{}UnitCuts", l)});
   return params;
 }
 
@@ -737,6 +753,7 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   m << "\n";
   pop_paths(m, t);
 
+  unit_cuts(m, t, 0);
   m << loop_open("u", t.units_per_layer[0], "g_layer0", "L0Units");
   unit_pops(m, t, 0);
   m.inst(module_name(c, "orizuru") + "_leaf_unit", "u_unit",
@@ -764,6 +781,7 @@ void orizuru_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   for (int l = 1; l < T; ++l) {
     const int u = t.units_per_layer[size_t(l)];
     const string cw = fmt::format("{}*UnitLevels", l), w = fmt::format("{}*UnitLevels", l + 1);
+    unit_cuts(m, t, l);
     m << loop_open("u", u, fmt::format("g_layer{}", l), fmt::format("L{}Units", l));
     unit_pops(m, t, l);
     std::vector<std::pair<string, string>> conn = {
