@@ -765,7 +765,10 @@ struct CounterArray {
       m.op("add", "BeatBits", "beat_d");
     }
     s += "    end\n";
-    if (beats > 1 && regs > 0) s += "    if (retire) acc_d = row_counts;\n";
+    if (beats > 1 && regs > 0) {
+      s += "    if (retire) acc_d = row_counts;\n";
+      m.op("eq", "BeatBits", "flight_first_q");  // the beat entering is its row's first
+    }
     s += "    if (load_out) begin\n";
     s += bank > entries * w ? "      out_d       = BankBits'(row_counts);\n"
                             : "      out_d       = row_counts;\n";
