@@ -222,15 +222,13 @@ SvFile tree_module(const std::string& name, bool pipelined) {
   }
   m.param_localparam("Width", "$clog2(Inputs + 1)",
                      "Bits of the count: enough for Inputs set bits.");
+  std::vector<Port> ports;
   if (pipelined) {
-    m.ports({{"input", 0, "clk_i", "Clock."},
-             {"input", 0, "en_i", "The registers load."},
-             {"input", 0, "bits_i", "The bits counted.", "Inputs"},
-             {"output", 0, "count_o", "How many of them are set.", "Width"}});
-  } else {
-    m.ports({{"input", 0, "bits_i", "The bits counted.", "Inputs"},
-             {"output", 0, "count_o", "How many of them are set.", "Width"}});
+    ports = {{"input", 0, "clk_i", "Clock."}, {"input", 0, "en_i", "The registers load."}};
   }
+  ports.push_back({"input", 0, "bits_i", "The bits counted.", "Inputs"});
+  ports.push_back({"output", 0, "count_o", "How many of them are set.", "Width"});
+  m.ports(ports);
   // The vector the stage's adders write.
   const std::string to = pipelined ? "sum" : "out";
   m << kTreeSchedule << kTreeStagesHead;
@@ -668,19 +666,14 @@ struct CounterArray {
     m << "  /// This beat's count of entry e at [e*BeatCountBits +: BeatCountBits].\n"
          "  logic [Entries*BeatCountBits-1:0] beat_counts;\n"
          "  for (genvar e = 0; e < Entries; e++) begin : g_tree\n";
+    std::vector<std::pair<std::string, std::string>> ports, params = {{"Inputs", "Positions"}};
     if (regs > 0) {
-      m.inst(tree, "u_tree",
-             {{"clk_i", "clk_i"},
-              {"en_i", "advance"},
-              {"bits_i", "hits[e*Positions +: Positions]"},
-              {"count_o", "beat_counts[e*BeatCountBits +: BeatCountBits]"}},
-             "    ", {{"Inputs", "Positions"}, {"Cuts", "TreeCuts"}}, std::to_string(entries));
-    } else {
-      m.inst(tree, "u_tree",
-             {{"bits_i", "hits[e*Positions +: Positions]"},
-              {"count_o", "beat_counts[e*BeatCountBits +: BeatCountBits]"}},
-             "    ", {{"Inputs", "Positions"}}, std::to_string(entries));
+      ports = {{"clk_i", "clk_i"}, {"en_i", "advance"}};
+      params.push_back({"Cuts", "TreeCuts"});
     }
+    ports.push_back({"bits_i", "hits[e*Positions +: Positions]"});
+    ports.push_back({"count_o", "beat_counts[e*BeatCountBits +: BeatCountBits]"});
+    m.inst(tree, "u_tree", ports, "    ", params, std::to_string(entries));
     m << "  end\n\n";
 
     // The counting bank's adders.

@@ -255,40 +255,15 @@ constexpr double kCarryCellFo4 = 1.8;
 constexpr double kTreeLoadFo4 = 1;
 constexpr double kBankWriteFo4 = 3;
 
-// The compressor tree of an n-bit popcount as gen/index_counter.cpp builds it
-// (docs/index_counter.md): each stage's ripple column, -1 for a compression stage.
-// Compression stages put h / 3 full adders on every column of h bits while some
-// column holds more than two; then one stage a column, 0 .. width - 2, adds it
-// with a full adder on three bits or a half adder on two.
-std::vector<int> popcount_tree_schedule(int n) {
-  const int width = count_width(n);
-  std::vector<int> h(size_t(width), 0);
-  h[0] = n;
-  std::vector<int> ripple_of;
-  int ripple = -1;
-  while (true) {
-    if (ripple >= 0 || *std::max_element(h.begin(), h.end()) <= 2) ++ripple;
-    if (ripple >= width - 1) break;
-    ripple_of.push_back(ripple);
-    int carry = 0;
-    for (size_t j = 0; j < h.size(); ++j) {
-      const bool here = ripple == int(j);
-      const int fulls = ripple < 0 ? h[j] / 3 : (here && h[j] == 3 ? 1 : 0);
-      const int halves = here && h[j] == 2 ? 1 : 0;
-      h[j] += carry - 2 * fulls - halves;
-      carry = fulls + halves;
-    }
-  }
-  return ripple_of;
-}
-
 // The bits of a tree between two stages, column by column in the order of the
 // RTL's vectors (the carries from the column under it, then its sums, then the
 // bits it passes on), each its arrival in FO4.
 using Columns = std::vector<std::vector<double>>;
 
 // The bits after a stage whose ripple column is `ripple` (-1: a compression
-// stage); every adder cell takes the first bits of its column.
+// stage): a compression stage puts h / 3 full adders on every column of h bits,
+// a ripple stage a full adder on its column's three bits or a half adder on two;
+// every adder cell takes the first bits of its column.
 Columns popcount_stage(const Columns& in, int ripple) {
   Columns out(in.size());
   std::vector<double> carries;
@@ -310,6 +285,34 @@ Columns popcount_stage(const Columns& in, int ripple) {
     out[j] = std::move(next);
   }
   return out;
+}
+
+// The bits entering the compressor tree of `positions` bits, all in column 0,
+// each arriving at `start`.
+Columns tree_inputs(int positions, double start) {
+  Columns bits(size_t(count_width(positions)));
+  bits[0].assign(size_t(positions), start);
+  return bits;
+}
+
+// The compressor tree of an n-bit popcount as gen/index_counter.cpp builds it
+// (docs/index_counter.md): each stage's ripple column, -1 for a compression stage.
+// Compression stages run while some column holds more than two bits; then one
+// stage a column, 0 .. width - 2 (popcount_stage places the adders).
+std::vector<int> popcount_tree_schedule(int n) {
+  const int width = count_width(n);
+  Columns bits = tree_inputs(n, 0);
+  std::vector<int> ripple_of;
+  int ripple = -1;
+  while (true) {
+    size_t tallest = 0;
+    for (const auto& col : bits) tallest = std::max(tallest, col.size());
+    if (ripple >= 0 || tallest <= 2) ++ripple;
+    if (ripple >= width - 1) break;
+    ripple_of.push_back(ripple);
+    bits = popcount_stage(bits, ripple);
+  }
+  return ripple_of;
 }
 
 // The latest bit of `c`.
@@ -350,8 +353,7 @@ std::vector<double> counting_stage_fo4(const std::vector<int>& schedule, int pos
                                        int count_bits, bool accumulates, double start,
                                        const std::vector<int>& cuts) {
   std::vector<double> stages;
-  Columns bits(size_t(count_width(positions)));
-  bits[0].assign(size_t(positions), start);
+  Columns bits = tree_inputs(positions, start);
   for (size_t s = 0; s < schedule.size(); ++s) {
     bits = popcount_stage(bits, schedule[s]);
     if (std::find(cuts.begin(), cuts.end(), int(s)) != cuts.end()) {
@@ -371,8 +373,7 @@ std::vector<int> counting_cuts_within(const std::vector<int>& schedule, int posi
                                       int count_bits, bool accumulates, double start,
                                       double budget) {
   std::vector<int> cuts;
-  Columns bits(size_t(count_width(positions)));
-  bits[0].assign(size_t(positions), start);
+  Columns bits = tree_inputs(positions, start);
   int first = 0;  // the first tree stage of the current stage of the path
   for (int s = 0; s < int(schedule.size()); ++s) {
     Columns next = popcount_stage(bits, schedule[size_t(s)]);
