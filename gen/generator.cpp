@@ -168,6 +168,8 @@ std::string params_header(const Config& c, const GenerateRequest& r, const order
   emit(derive(c).to_json());
   h += fmt::format("inline constexpr bool kAccumulatorFp16 = {};\n",
                    c.accumulator == AccumulatorFormat::kFp16 ? "true" : "false");
+  h += fmt::format("inline constexpr bool kSymmetricCodebooks = {};\n",
+                   c.codebooks == Codebooks::kSymmetric ? "true" : "false");
   for (const auto& [block, figures] : blocks.items()) {
     h += fmt::format("\n/// Block {} (manifest.json, blocks.{}).\nnamespace {} {{\n", block, block,
                      block);

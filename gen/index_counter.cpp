@@ -36,6 +36,9 @@ OASIS_REGISTER_MUTATION("index_counter_array.tree_carry_dropped",
 OASIS_REGISTER_MUTATION("index_counter_array.tree_register_missing",
                         "the compressor trees' first register is missing: its stage's bits go "
                         "through while the beat's valid is still registered");
+OASIS_REGISTER_MUTATION("index_counter_array.fold_sign_dropped",
+                        "symmetric codebooks: a bin's product sign ignores the weight index's "
+                        "top bit (the activation's alone)");
 OASIS_REGISTER_MUTATION("index_counter_array.bank_carry_dropped",
                         "the counting bank's adder loses the carry into column 1");
 
@@ -344,7 +347,9 @@ struct CounterArray {
         d(derive(c)),
         ict(d.index_counter_array),
         b(d.concat_index_bits),
-        entries(d.lut_entries),
+        entries(d.count_bins),
+        mags(d.lut_entries),
+        sym(d.symmetric),
         counters(c.index_counters),
         inputs(c.counter_inputs),
         group(d.indices_per_cycle),
@@ -360,7 +365,9 @@ struct CounterArray {
         // With the input stage the decoders read the registered beat.
         data(stage ? "in_data_q" : "idx_data_i"),
         mask(stage ? "in_mask_q" : "idx_mask_i"),
-        bank(chunks * t * w),  // presenting bank, padded to whole chunks
+        // presenting bank, padded to whole chunks (symmetric: a positive and a negative count
+        // a lane)
+        bank(chunks * t * w * (sym ? 2 : 1)),
         partial(int64_t(beats) * group > c.channels) {
     if (group > 65535) {
       throw std::logic_error(
@@ -373,7 +380,9 @@ struct CounterArray {
   const Config& c;
   const Derived d;
   const IndexCounterTiming& ict;
-  const int b, entries, counters, inputs, group, t, w, sw, beats, chunks, bw, chw;
+  const int b, entries, mags;
+  const bool sym;
+  const int counters, inputs, group, t, w, sw, beats, chunks, bw, chw;
   const bool stage;
   const int regs;  // registers in the trees
   const std::string data, mask;
@@ -382,31 +391,39 @@ struct CounterArray {
 
   // The top module's ports, documented.
   std::vector<Port> ports() const {
-    return {{"input", 0, "clk_i", "Clock."},
-            {"input", 0, "rst_ni", "Asynchronous reset, active low."},
-            {"input", 0, "idx_valid_i", "A beat of indices is offered."},
-            {"output", 0, "idx_ready_o", "The array takes the offered beat this cycle."},
-            {"input", group * b, "idx_data_i",
-             fmt::format("The beat: position p = c*{} + i (counter c, input i) at [p*IndexBits +: "
-                         "IndexBits], channel beat*Positions + p of the row; index {{ia, iw}}, "
-                         "activation bits high.",
-                         inputs),
-             "Positions*IndexBits"},
-            {"input", group, "idx_mask_i",
-             "Position p is counted when bit p is set; positions at or beyond K in the row's last "
-             "beat are never counted.",
-             "Positions"},
-            {"output", 0, "cnt_valid_o", "A chunk of a row's counts is presented."},
-            {"input", 0, "cnt_ready_i",
-             "The consumer (the MAC tree) takes the presented chunk this cycle."},
-            {"output", t * w, "cnt_data_o",
-             fmt::format("The chunk: count of entry cnt_chunk_o*ChunkCounts + t at [t*CountBits +: "
-                         "CountBits] (0 beyond entry {}).",
-                         entries - 1),
-             "ChunkCounts*CountBits"},
-            {"output", chw, "cnt_chunk_o",
-             fmt::format("Which chunk of the row is presented, 0 .. {}.", chunks - 1), "ChunkBits"},
-            {"output", 0, "cnt_last_o", "The presented chunk is the row's last."}};
+    return {
+        {"input", 0, "clk_i", "Clock."},
+        {"input", 0, "rst_ni", "Asynchronous reset, active low."},
+        {"input", 0, "idx_valid_i", "A beat of indices is offered."},
+        {"output", 0, "idx_ready_o", "The array takes the offered beat this cycle."},
+        {"input", group * b, "idx_data_i",
+         fmt::format("The beat: position p = c*{} + i (counter c, input i) at [p*IndexBits +: "
+                     "IndexBits], channel beat*Positions + p of the row; index {{ia, iw}}, "
+                     "activation bits high.",
+                     inputs),
+         "Positions*IndexBits"},
+        {"input", group, "idx_mask_i",
+         "Position p is counted when bit p is set; positions at or beyond K in the row's last "
+         "beat are never counted.",
+         "Positions"},
+        {"output", 0, "cnt_valid_o", "A chunk of a row's counts is presented."},
+        {"input", 0, "cnt_ready_i",
+         "The consumer (the MAC tree) takes the presented chunk this cycle."},
+        sym ? Port{"output", t * (w + 1), "cnt_data_o",
+                   fmt::format("The chunk: the signed count of magnitude cnt_chunk_o*ChunkCounts "
+                               "+ t at [t*DataBits +: DataBits], sign high (set only for a "
+                               "negative count), then CountBits of magnitude (0 beyond "
+                               "magnitude {}).",
+                               mags - 1),
+                   "ChunkCounts*DataBits"}
+            : Port{"output", t * w, "cnt_data_o",
+                   fmt::format("The chunk: count of entry cnt_chunk_o*ChunkCounts + t at "
+                               "[t*CountBits +: CountBits] (0 beyond entry {}).",
+                               entries - 1),
+                   "ChunkCounts*CountBits"},
+        {"output", chw, "cnt_chunk_o",
+         fmt::format("Which chunk of the row is presented, 0 .. {}.", chunks - 1), "ChunkBits"},
+        {"output", 0, "cnt_last_o", "The presented chunk is the row's last."}};
   }
 
   // The module's documentation.
@@ -422,7 +439,7 @@ struct CounterArray {
         "counts ({7} bits each, so K equal indices fit) accumulate in the counting bank, move "
         "to the presenting bank with the row's last beat, and are presented {8} a cycle in "
         "{9} chunk(s) while the next row is counted. A row's last beat waits while the "
-        "presenting bank still holds a row.{11}{12}",
+        "presenting bank still holds a row.{11}{12}{13}",
         counters, inputs, group, b, c.channels, beats, entries, w, t, chunks, kBehaviouralMacro,
         stage ? " An accepted beat is registered (the input stage) and counted from the "
                 "register, a cycle later."
@@ -432,7 +449,16 @@ struct CounterArray {
                                "move together and hold while a row's last beat at their end "
                                "waits for the presenting bank.",
                                regs, regs)
-                 : "");
+                 : "",
+        sym ? fmt::format(
+                  " The codebooks are symmetric about zero: an index is counted in its bin {{s, "
+                  "ma, "
+                  "mw}} (its product's sign, the XOR of the two indices' top bits, and the two "
+                  "magnitudes, low bits inverted under a top bit of 0), {} bins, and a chunk "
+                  "presents the signed counts of {} magnitudes, positive bin less negative bin, "
+                  "in sign and magnitude.",
+                  entries, mags)
+            : "");
   }
 
   // The header's figures, the ports, and the figures of the body.
@@ -442,11 +468,26 @@ struct CounterArray {
                            "Bits of an activation index (the high bits of a concatenated index).")
         .header_localparam("WeightBits", c.weight_bits, "Bits of a weight index (the low bits).")
         .header_localparam("IndexBits", "ActBits + WeightBits", "Bits of a concatenated index.")
-        .header_localparam("CountBits", w, "Bits of an entry's count of a row, $clog2(K + 1).")
-        .header_localparam("ChunkCounts", t, "Counts presented a cycle, T.")
+        .header_localparam("CountBits", w, "Bits of an entry's count of a row, $clog2(K + 1).");
+    if (sym) {
+      m.header_localparam("DataBits", "CountBits + 1",
+                          "Bits of a presented count: a sign, then CountBits of magnitude.");
+    }
+    m.header_localparam("ChunkCounts", t, "Counts presented a cycle, T.")
         .header_localparam("ChunkBits", chw, "Bits of a chunk number.");
     m.ports(ports());
-    m.localparam("Entries", "1 << IndexBits", "Entries counted, 2^IndexBits.");
+    if (sym) {
+      m.localparam("BinBits", "IndexBits - 1",
+                   "Bits of a bin: {product sign, activation magnitude, weight magnitude}.");
+      m.localparam("BinWeightBits", "WeightBits - 1",
+                   "Bits of a weight magnitude (a bin's low bits).");
+      m.localparam("Entries", "1 << BinBits", "Bins counted, 2^BinBits.");
+      m.localparam(
+          "Magnitudes", "Entries / 2",
+          "Magnitudes presented: bin m counts positive products, Magnitudes + m negative.");
+    } else {
+      m.localparam("Entries", "1 << IndexBits", "Entries counted, 2^IndexBits.");
+    }
     m.localparam("BeatCountBits", sw, "Bits of an entry's count of a beat, $clog2(Positions + 1).");
     m << "\n";
   }
@@ -538,6 +579,35 @@ struct CounterArray {
     }
   }
 
+  // Where the decoders read a position's index: the beat, or with symmetric codebooks its bin.
+  std::string source() const { return sym ? "folded" : data; }
+  std::string source_bits() const { return sym ? "BinBits" : "IndexBits"; }
+
+  // Symmetric codebooks: each position's bin, {s, ma, mw}. The mirror of centroid i is
+  // 2^n - 1 - i, all bits inverted, so an index with its top bit 0 takes its low bits
+  // inverted as its magnitude; the product is negative when exactly one top bit is 1.
+  void fold(SvModule& m) const {
+    if (!sym) return;
+    m << "  /// Each position's bin, {product sign, activation magnitude, weight magnitude}, at\n"
+         "  /// [p*BinBits +: BinBits].\n"
+         "  logic [Positions*BinBits-1:0] folded;\n"
+      << loop_open("p", group, "g_fold")
+      << fmt::format(
+             "    logic act_top, weight_top;\n"
+             "    assign act_top = {0}[p*IndexBits + IndexBits - 1];\n"
+             "    assign weight_top = {0}[p*IndexBits + WeightBits - 1];\n"
+             "    assign folded[p*BinBits +: BinBits] = {{\n"
+             "        {1},\n"
+             "        {0}[p*IndexBits + WeightBits +: ActBits - 1] ^ {{(ActBits - "
+             "1){{!act_top}}}},\n"
+             "        {0}[p*IndexBits +: BinWeightBits] ^ {{BinWeightBits{{!weight_top}}}}}};\n",
+             data,
+             // A bug on purpose (gen/mutation.hpp), for the check that must catch it.
+             mutated("index_counter_array.fold_sign_dropped") ? "act_top" : "act_top ^ weight_top")
+      << loop_close(group) << "\n";
+    m.op("xor", "BinBits", "folded", std::to_string(group));
+  }
+
   // This beat's counts and the row's, as compressor trees and counting-bank adders of full and
   // half adders (what synthesis reads, and what the records hold), or behaviourally for
   // simulation speed.
@@ -571,17 +641,18 @@ struct CounterArray {
         "    for (int e = 0; e < Entries; e++) bin_count[e] = '0;\n"
         "    for (int p = 0; p < Positions; p++) begin\n"
         "      if (count_mask[p]) begin\n"
-        "        bin_count[{0}[p*IndexBits +: IndexBits]] =\n"
-        "            bin_count[{0}[p*IndexBits +: IndexBits]] + BeatCountBits'(1);\n"
+        "        bin_count[{0}[p*{2} +: {2}]] =\n"
+        "            bin_count[{0}[p*{2} +: {2}]] + BeatCountBits'(1);\n"
         "      end\n"
         "    end\n"
         "  end\n"
         "{1}"
         "  for (genvar e = 0; e < Entries; e++) begin : g_bin\n",
-        data,
+        source(),
         regs > 0 ? "  /// The beat's counts, entry e at [e*BeatCountBits +: BeatCountBits].\n"
                    "  logic [Entries*BeatCountBits-1:0] bin_counts;\n"
-                 : "");
+                 : "",
+        source_bits());
     if (regs > 0) {
       // The counts go through as many registers as the trees hold.
       s += "    assign bin_counts[e*BeatCountBits +: BeatCountBits] = bin_count[e];\n"
@@ -622,32 +693,35 @@ struct CounterArray {
   // The structural form: the decoders and each entry's hits, the trees, the counting bank's
   // adders.
   void structural(SvModule& m, const std::string& tree, const std::string& add) const {
-    m << "  /// Entry e's hits of the beat, position p at [e*Positions + p]: p counts and holds "
-         "e.\n"
-         "  logic [Entries*Positions-1:0] hits;\n"
+    m << (sym ? "  /// Bin e's hits of the beat, position p at [e*Positions + p]: p counts and its "
+                "index\n  /// folds to e.\n"
+              : "  /// Entry e's hits of the beat, position p at [e*Positions + p]: p counts and "
+                "holds e.\n")
+      << "  logic [Entries*Positions-1:0] hits;\n"
       << loop_open("p", group, "g_position")
       << fmt::format(
              "    /// The position's activation index one-hot; zero when the position does not "
              "count.\n"
              "    logic [(1 << ActBits)-1:0] act_onehot;\n"
              "    /// Its weight index one-hot.\n"
-             "    logic [(1 << WeightBits)-1:0] weight_onehot;\n"
+             "    logic [(1 << {2})-1:0] weight_onehot;\n"
              "    for (genvar a = 0; a < (1 << ActBits); a++) begin : g_act\n"
              "      assign act_onehot[a] =\n"
-             "          count_mask[p] && {0}[p*IndexBits + WeightBits +: ActBits] == "
+             "          count_mask[p] && {0}[p*{1} + {2} +: ActBits] == "
              "ActBits'(a);\n"
              "    end\n"
-             "    for (genvar v = 0; v < (1 << WeightBits); v++) begin : g_weight\n"
-             "      assign weight_onehot[v] = {0}[p*IndexBits +: WeightBits] == WeightBits'(v);\n"
+             "    for (genvar v = 0; v < (1 << {2}); v++) begin : g_weight\n"
+             "      assign weight_onehot[v] = {0}[p*{1} +: {2}] == {2}'(v);\n"
              "    end\n"
              "    for (genvar e = 0; e < Entries; e++) begin : g_entry\n"
              "      assign hits[e*Positions + p] =\n"
-             "          act_onehot[e >> WeightBits] && weight_onehot[e % (1 << WeightBits)];\n"
+             "          act_onehot[e >> {2}] && weight_onehot[e % (1 << {2})];\n"
              "    end\n",
-             data)
+             source(), source_bits(), sym ? "BinWeightBits" : "WeightBits")
       << loop_close(group) << "\n";
     m.op("eq", "ActBits", "act_onehot", std::to_string(group << c.act_bits));
-    m.op("eq", "WeightBits", "weight_onehot", std::to_string(group << c.weight_bits));
+    m.op("eq", sym ? "BinWeightBits" : "WeightBits", "weight_onehot",
+         std::to_string(group << (c.weight_bits - (sym ? 1 : 0))));
 
     // The trees.
     if (regs > 0) {
@@ -697,7 +771,13 @@ struct CounterArray {
     m << "  /// The presenting bank: the chunk presented in the low bits, the rest above it.\n";
     m.localparam("Chunks", chunks,
                  "Chunks a row, ceil(Entries / ChunkCounts); the bank holds whole chunks.");
-    m.localparam("BankBits", "Chunks*ChunkCounts*CountBits", "Bits of the presenting bank.");
+    if (sym) {
+      m.localparam(
+          "BankBits", "Chunks*2*ChunkCounts*CountBits",
+          "Bits of the presenting bank: a chunk's positive counts, then its negative ones.");
+    } else {
+      m.localparam("BankBits", "Chunks*ChunkCounts*CountBits", "Bits of the presenting bank.");
+    }
     m << "  logic [BankBits-1:0] out_d, out_q;\n"
          "  logic out_valid_d, out_valid_q;\n";
     if (chunks > 1) m << "  logic [ChunkBits-1:0] chunk_d, chunk_q;\n";
@@ -711,10 +791,12 @@ struct CounterArray {
       m << "  assign cnt_last_o  = 1'b1;\n"
            "  assign cnt_chunk_o = 1'b0;\n";
     }
+    if (sym) signed_counts(m);
     m << "  assign cnt_valid_o = out_valid_q;\n"
-         "  assign cnt_data_o  = out_q[ChunkCounts*CountBits-1:0];\n"
-         "  assign taken       = out_valid_q && cnt_ready_i;\n"
+      << (sym ? "" : "  assign cnt_data_o  = out_q[ChunkCounts*CountBits-1:0];\n")
+      << "  assign taken       = out_valid_q && cnt_ready_i;\n"
          "  assign out_free    = !out_valid_q || (cnt_ready_i && cnt_last_o);\n";
+
     if (regs > 0) {
       m << "  assign advance     = !flight_valid_q[TreeRegisters-1] ||\n"
            "                       !flight_last_q[TreeRegisters-1] || out_free;\n"
@@ -737,6 +819,46 @@ struct CounterArray {
     m << "  assign load_out    = accept && last_beat;\n\n";
   }
 
+  // Symmetric codebooks: the row's counts as the presenting bank takes them (each chunk's
+  // positive counts, then its negative ones), and each presented lane's signed count, positive
+  // less negative, in sign and magnitude.
+  void signed_counts(SvModule& m) const {
+    m << "  /// A row's counts as the presenting bank takes them: chunk c's positive counts, then "
+         "its\n"
+         "  /// negative ones, at [c*2*ChunkCounts*CountBits +: 2*ChunkCounts*CountBits].\n"
+         "  logic [BankBits-1:0] bank_load;\n"
+         "  for (genvar n = 0; n < Chunks*ChunkCounts; n++) begin : g_load\n"
+         "    /// Where magnitude n's positive count goes in the bank.\n"
+         "    localparam int Lane = (n / ChunkCounts)*2*ChunkCounts + n % ChunkCounts;\n"
+         "    if (n < Magnitudes) begin : g_count\n"
+         "      assign bank_load[Lane*CountBits +: CountBits] = row_counts[n*CountBits +: "
+         "CountBits];\n"
+         "      assign bank_load[(Lane + ChunkCounts)*CountBits +: CountBits] =\n"
+         "          row_counts[(Magnitudes + n)*CountBits +: CountBits];\n"
+         "    end else begin : g_pad\n"
+         "      assign bank_load[Lane*CountBits +: CountBits] = '0;\n"
+         "      assign bank_load[(Lane + ChunkCounts)*CountBits +: CountBits] = '0;\n"
+         "    end\n"
+         "  end\n";
+    m << "  for (genvar t = 0; t < ChunkCounts; t++) begin : g_signed\n"
+         "    /// The lane's counts of positive and of negative products, and their difference.\n"
+         "    logic [CountBits-1:0] positive, negative;\n"
+         "    logic [CountBits:0] difference;\n"
+         "    logic below_zero;\n"
+         "    assign positive = out_q[t*CountBits +: CountBits];\n"
+         "    assign negative = out_q[(ChunkCounts + t)*CountBits +: CountBits];\n"
+         "    assign difference = {1'b0, positive} - {1'b0, negative};\n"
+         "    assign below_zero = difference[CountBits];\n"
+         "    // The magnitude: the difference, negated (inverted, plus one) when below zero.\n"
+         "    assign cnt_data_o[t*DataBits +: DataBits] = {\n"
+         "        below_zero,\n"
+         "        (difference[CountBits-1:0] ^ {CountBits{below_zero}}) + "
+         "CountBits'(below_zero)};\n"
+         "  end\n";
+    m.op("sub", w + 1, "cnt_data_o", t);
+    m.op("add", w, "cnt_data_o", t);
+  }
+
   // The banks' and counters' next state and their registers: a row's counts into the presenting
   // bank (zero-extended to whole chunks), the bank a chunk on.
   void banks(SvModule& m) const {
@@ -746,7 +868,8 @@ struct CounterArray {
     if (beats > 1) s += "    acc_d       = acc_q;\n    beat_d      = beat_q;\n";
     s += "    if (taken) begin\n";
     if (chunks > 1) {
-      s += "      out_d   = out_q >> ChunkCounts*CountBits;\n";
+      s += sym ? "      out_d   = out_q >> 2*ChunkCounts*CountBits;\n"
+               : "      out_d   = out_q >> ChunkCounts*CountBits;\n";
       s += "      chunk_d = cnt_last_o ? '0 : chunk_q + ChunkBits'(1);\n";
       m.op("add", "ChunkBits", "chunk_d");
     }
@@ -763,8 +886,9 @@ struct CounterArray {
       m.op("eq", "BeatBits", "flight_first_q");  // the beat entering is its row's first
     }
     s += "    if (load_out) begin\n";
-    s += bank > entries * w ? "      out_d       = BankBits'(row_counts);\n"
-                            : "      out_d       = row_counts;\n";
+    s += sym                  ? "      out_d       = bank_load;\n"
+         : bank > entries * w ? "      out_d       = BankBits'(row_counts);\n"
+                              : "      out_d       = row_counts;\n";
     s += "      out_valid_d = 1'b1;\n";
     if (chunks > 1) s += "      chunk_d     = '0;\n";
     s += "    end\n  end\n\n";
@@ -832,6 +956,7 @@ class IndexCounterArrayBlock final : public Block {
     a.input_stage(m);
     a.flights(m);
     a.extent(m);
+    a.fold(m);
     a.counting(m, tree, add);
     a.presenting(m);
     a.banks(m);

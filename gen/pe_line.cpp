@@ -372,15 +372,25 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   const FpFormat& f = d.f();
   const FpFormat& cf = d.d.count_format;
   const int aw = d.aw(), Tp = d.Tp(), T = d.T, W = d.W(), CH = d.t.chunks, S = d.S;
+  const bool sym = d.d.symmetric;
+  // The stride of a count on the bus: with symmetric codebooks a sign above the magnitude.
+  const string cb = sym ? "DataBits" : "CountBits";
   SvModule m(name, fmt::format("MAC tree of a PE line: per chunk of T = {} counts, count x L[e] "
                                "in {} ({} multipliers), the pairwise tree of docs/numerics.md "
                                "over them, and the accumulator of {} partial sum(s); {} chunk(s) "
                                "a row. {} register stage(s) for every multiplier, {} for every "
-                               "adder.",
-                               T, f.name(), Tp, d.t.main_slots, CH, d.t.main_product_stages, S));
+                               "adder.{}",
+                               T, f.name(), Tp, d.t.main_slots, CH, d.t.main_product_stages, S,
+                               sym ? " The codebooks are symmetric about zero: a count is signed "
+                                     "(sign and magnitude) and L holds the magnitudes' products."
+                                   : ""));
   m.header_localparam("Entries", d.E, "LUT entries E.");
   m.header_localparam("ChunkLanes", T, "Counts a chunk carries, T.");
-  m.header_localparam("CountBits", W, "Bits of a count.");
+  m.header_localparam("CountBits", W, sym ? "Bits of a count's magnitude." : "Bits of a count.");
+  if (sym) {
+    m.header_localparam("DataBits", "CountBits + 1",
+                        "Bits of a signed count: a sign, then CountBits of magnitude.");
+  }
   m.header_localparam("ChunkBits", d.t.chunk_bits, "Bits of a chunk number.");
   m.header_localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
   m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
@@ -390,8 +400,8 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   m.ports({kClk,
            kRst,
            {"input", 0, "cnt_valid_i", "A chunk of counts is presented."},
-           {"input", 0, "cnt_data_i", "The counts: t at [t*CountBits +: CountBits].",
-            "ChunkLanes*CountBits"},
+           {"input", 0, "cnt_data_i", fmt::format("The counts: t at [t*{0} +: {0}].", cb),
+            "ChunkLanes*" + cb},
            {"input", 0, "cnt_chunk_i", "Which chunk of the row.", "ChunkBits"},
            {"input", 0, "cnt_last_i", "The row's last chunk."},
            {"input", 0, "lut_i", "The LUT: L[e], binary16, at [e*HalfBits +: HalfBits].",
@@ -403,7 +413,7 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   m << "\n";
   if (T > Tp) {
     m << "  // Lanes of the chunk past the LUT's entries.\n  logic unused_cnt_tail;\n"
-         "  assign unused_cnt_tail = ^cnt_data_i[ChunkLanes*CountBits-1:Lanes*CountBits];\n";
+      << fmt::format("  assign unused_cnt_tail = ^cnt_data_i[ChunkLanes*{0}-1:Lanes*{0}];\n", cb);
   }
   m.comment(
       "The LUT padded to whole chunks; lane t of chunk c holds entry c*T + t when it "
@@ -431,9 +441,19 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   // count exactly, in the narrowest format that does; else A itself (in binary16 the same
   // rounding as through binary32, which holds every count exactly).
   m << "  for (genvar t = 0; t < Lanes; t++) begin : g_lane\n";
+  if (sym) {
+    m << "    /// The magnitude converted (its sign bit 0), and the count's sign.\n"
+         "    logic [CountFpBits-1:0] magnitude_a;\n"
+         "    logic unused_magnitude_sign;\n"
+         "    assign unused_magnitude_sign = magnitude_a[CountFpBits-1];\n"
+         "    // A zero count is never negative, so it converts to +0, as the model's cnt_A.\n"
+         "    assign count_a[t*CountFpBits +: CountFpBits] =\n"
+         "        {cnt_data_i[t*DataBits + CountBits], magnitude_a[CountFpBits-2:0]};\n";
+  }
   m.inst("oasis_fp_from_uint", "u_count",
-         {{"n_i", "cnt_data_i[t*CountBits +: CountBits]"},
-          {"result_o", "count_a[t*CountFpBits +: CountFpBits]"}},
+         {{"n_i",
+           sym ? "cnt_data_i[t*DataBits +: CountBits]" : "cnt_data_i[t*CountBits +: CountBits]"},
+          {"result_o", sym ? "magnitude_a" : "count_a[t*CountFpBits +: CountFpBits]"}},
          "    ",
          {{"IntBits", "CountBits"},
           {"ExpBits", std::to_string(cf.exp_bits)},
@@ -947,10 +967,17 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
             {"idx_o", "idx_data"}});
   }
   m.localparam("ChunkLanes", d.T, "Counts a chunk of the array's output carries, T.");
-  m.localparam("CountBits", d.W(), "Bits of a count.");
+  if (d.d.symmetric) {
+    m.localparam("DataBits", d.d.count_data_bits,
+                 "Bits of a signed count: a sign, then the magnitude.");
+  } else {
+    m.localparam("CountBits", d.W(), "Bits of a count.");
+  }
   m.localparam("ChunkBits", d.t.chunk_bits, "Bits of a chunk number.");
-  m << "  logic cnt_valid, cnt_last;\n  logic [ChunkLanes*CountBits-1:0] cnt_data;\n"
-       "  logic [ChunkBits-1:0] cnt_chunk;\n";
+  m << fmt::format(
+      "  logic cnt_valid, cnt_last;\n  logic [ChunkLanes*{}-1:0] cnt_data;\n"
+      "  logic [ChunkBits-1:0] cnt_chunk;\n",
+      d.d.symmetric ? "DataBits" : "CountBits");
   m.inst(module_name(c, "index_counter_array"), "u_counters",
          {{"clk_i", "clk_i"},
           {"rst_ni", "rst_ni"},

@@ -200,6 +200,12 @@ Config parse_config(const json& doc, const std::string& origin) {
     fail_field(origin, field("clustering_lanes"), describe(v.at("clustering_lanes")),
                fmt::format("an integer from 1 to channels ({})", c.channels));
   }
+  if (c.codebooks == Codebooks::kSymmetric && (c.act_bits < 2 || c.weight_bits < 2)) {
+    fail_field(origin, field("codebooks"), describe(v.at("codebooks")),
+               fmt::format("\"free\"; \"symmetric\" needs act_bits and weight_bits of at least 2 "
+                           "(found {} and {})",
+                           c.act_bits, c.weight_bits));
+  }
   // A clock target sets the stage count (the same with or without
   // fp_pipeline_stages given, so a config written back reads the same).
   if (c.target_period_fo4 > 0) {

@@ -37,6 +37,13 @@ inline constexpr std::array<std::pair<std::string_view, AccumulatorFormat>, 2> k
 /// "fp32" or "fp16".
 std::string accumulator_name(AccumulatorFormat format);
 
+/// What the hardware may assume of the codebooks (docs/spec.md section 1, Symmetric codebooks).
+enum class Codebooks { kFree, kSymmetric };
+
+/// The text of each codebook setting, as a config writes it.
+inline constexpr std::array<std::pair<std::string_view, Codebooks>, 2> kCodebookNames{
+    {{"free", Codebooks::kFree}, {"symmetric", Codebooks::kSymmetric}}};
+
 // The fields, in schema order, one row each:
 //   STRING(key, meaning, allowed)
 //   INTEGER(key, paper symbol, meaning, unit, min, max, default, power of two)
@@ -150,7 +157,14 @@ std::string accumulator_name(AccumulatorFormat format);
   ENUM(accumulator, AccumulatorFormat, kAccumulatorNames,                                         \
        "Accumulation format of the MAC tree and compensation MACs (fp16 is the paper's "          \
        "choice)",                                                                                 \
-       "fp32")
+       "fp32")                                                                                    \
+  ENUM(codebooks, Codebooks, kCodebookNames,                                                      \
+       "What the codebooks are: free, or both symmetric about zero (C[i] = -C[2^n - 1 - i] bit "  \
+       "for bit), so that a product's sign is the XOR of the two indices' top bits and the line " \
+       "counts 2^(nA+nW-2) magnitudes with signed counts, half the counting of free codebooks "   \
+       "(docs/spec.md section 1, Symmetric codebooks); symmetric needs act_bits and weight_bits " \
+       "of at least 2",                                                                           \
+       "free")
 
 /// A config: one member per row of OASIS_CONFIG_FIELDS (K = channels, k =
 /// outliers_per_side, nA = act_bits, nW = weight_bits, P = pe_lines, C =

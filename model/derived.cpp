@@ -241,10 +241,13 @@ Derived derive(const Config& c) {
   d.weight_centroids = 1 << c.weight_bits;
   d.boundaries = d.act_centroids - 1;
   d.concat_index_bits = c.act_bits + c.weight_bits;
-  d.lut_entries = 1 << d.concat_index_bits;
+  d.symmetric = c.codebooks == Codebooks::kSymmetric;
+  d.count_bins = 1 << (d.concat_index_bits - (d.symmetric ? 1 : 0));
+  d.lut_entries = 1 << (d.concat_index_bits - (d.symmetric ? 2 : 0));
   d.outliers = 2 * c.outliers_per_side;
   d.channel_bits = index_width(c.channels);
   d.count_bits = count_width(c.channels);
+  d.count_data_bits = d.count_bits + (d.symmetric ? 1 : 0);
   d.indices_per_cycle = c.index_counters * c.counter_inputs;
   d.accumulator = accumulator_format(c.accumulator);
   d.count_format = count_format(d.count_bits, d.accumulator);
@@ -360,6 +363,8 @@ int64_t Derived::gemm_cycles(int64_t rows) const {
 nlohmann::ordered_json Derived::to_json() const {
   nlohmann::ordered_json j;
   j["concat_index_bits"] = concat_index_bits;
+  j["codebooks"] = symmetric ? "symmetric" : "free";
+  j["count_bins"] = count_bins;
   j["lut_entries"] = lut_entries;
   j["act_centroids"] = act_centroids;
   j["weight_centroids"] = weight_centroids;
@@ -367,6 +372,7 @@ nlohmann::ordered_json Derived::to_json() const {
   j["outliers"] = outliers;
   j["indices_per_cycle"] = indices_per_cycle;
   j["count_bits"] = count_bits;
+  j["count_data_bits"] = count_data_bits;
   j["count_format"] = count_format.name();
   j["channel_index_bits"] = channel_bits;
   j["weight_stream_cycles_per_row"] = row.fill;

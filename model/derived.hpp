@@ -55,7 +55,7 @@ int accumulator_slots(const Config& config);
 struct RowCycles {
   int fill = 0;        ///< ceil(K / Wb): weight-stream beats that carry the row
   int count = 0;       ///< ceil(K / (C*I)): Index Counter beats
-  int reduce = 0;      ///< ceil(2^(nA+nW) / T): MAC-tree cycles
+  int reduce = 0;      ///< ceil(lut_entries / T): MAC-tree cycles (2^(nA+nW) or 2^(nA+nW-2))
   int compensate = 0;  ///< ceil(2k / Mc): compensation-MAC cycles
   int row = 0;         ///< the largest of the four: the line's row interval
 };
@@ -141,7 +141,7 @@ struct SortNetworkTiming {
 /// The Index Counter array of one PE line (docs/index_counter.md).
 struct IndexCounterTiming {
   int beats_per_row = 0;   ///< ceil(K / (C*I)) beats of C*I indices
-  int chunks_per_row = 0;  ///< ceil(2^(nA+nW) / T) chunks of T counts
+  int chunks_per_row = 0;  ///< ceil(lut_entries / T) chunks of T counts
   int count_bits = 0;      ///< clog2(K + 1): a count of K equal indices fits
   int column_bits = 0;     ///< clog2(I + 1): one Index Counter's column sum
   int beat_sum_bits = 0;   ///< clog2(C*I + 1): a beat's sum over the C counters
@@ -280,10 +280,21 @@ struct Derived {
   int weight_centroids = 0;   ///< 2^nW
   int boundaries = 0;         ///< 2^nA - 1 clustering boundaries
   int concat_index_bits = 0;  ///< nA + nW: e = {ia, iw}
-  int lut_entries = 0;        ///< 2^(nA+nW)
-  int outliers = 0;           ///< 2k a token
-  int channel_bits = 0;       ///< max(1, clog2(K)): a channel index
-  int count_bits = 0;         ///< clog2(K + 1): an index count over a row
+  /// The codebooks are symmetric about zero (codebooks: symmetric): the line counts signed
+  /// magnitudes (docs/spec.md section 1, Symmetric codebooks).
+  bool symmetric = false;
+  /// Bins the Index Counter array counts: 2^(nA+nW) entries e; with symmetric codebooks
+  /// 2^(nA+nW-1), a product's sign and magnitude {s, ma, mw} (fold_index).
+  int count_bins = 0;
+  /// Entries of the LUT and counts the MAC tree reduces: 2^(nA+nW); with symmetric codebooks
+  /// the 2^(nA+nW-2) magnitudes.
+  int lut_entries = 0;
+  int outliers = 0;      ///< 2k a token
+  int channel_bits = 0;  ///< max(1, clog2(K)): a channel index
+  int count_bits = 0;    ///< clog2(K + 1): an index count over a row
+  /// A count as the Index Counter array presents it: count_bits, and with symmetric codebooks
+  /// a sign bit above them (sign and magnitude; the sign set only for a negative count).
+  int count_data_bits = 0;
   /// A count as the MAC tree's multipliers take it (count_format)
   FpFormat count_format;
   int indices_per_cycle = 0;  ///< C * I, one Index Counter beat

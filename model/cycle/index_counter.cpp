@@ -7,6 +7,8 @@
 #include <bit>
 #include <stdexcept>
 
+#include "model/quant/lut_gemm.hpp"
+
 namespace oasis {
 
 int popcount_adder_floor(int n) { return n - std::popcount(unsigned(n)); }
@@ -55,14 +57,16 @@ IndexCounterArray::IndexCounterArray(const Config& c) : IndexCounterArray(c, der
 IndexCounterArray::IndexCounterArray(const Config& c, const Derived& d)
     : config_(c),
       entries_(d.lut_entries),
+      bins_(d.count_bins),
       beats_(d.index_counter_array.beats_per_row),
       chunks_(d.index_counter_array.chunks_per_row),
       group_(d.indices_per_cycle),
       lanes_out_(c.mac_tree_inputs),
+      symmetric_(d.symmetric),
       stage_(d.index_counter_array.input_stage),
       ranks_(d.index_counter_array.tree_cuts.size()),
-      acc_(size_t(entries_), 0),
-      out_(size_t(entries_), 0) {}
+      acc_(size_t(bins_), 0),
+      out_(size_t(bins_), 0) {}
 
 void IndexCounterArray::reset() {
   beat_ = 0;
@@ -92,9 +96,10 @@ bool IndexCounterArray::pending() const {
          std::any_of(ranks_.begin(), ranks_.end(), [](const Flight& f) { return f.valid; });
 }
 
-uint32_t IndexCounterArray::cnt_data(int t) const {
-  const int e = chunk_ * lanes_out_ + t;
-  return e < entries_ ? out_[size_t(e)] : 0;
+int32_t IndexCounterArray::cnt_data(int t) const {
+  const size_t e = size_t(chunk_ * lanes_out_ + t);
+  if (e >= size_t(entries_)) return 0;
+  return symmetric_ ? int32_t(out_[e]) - int32_t(out_[size_t(entries_) + e]) : int32_t(out_[e]);
 }
 
 void IndexCounterArray::clock(bool idx_valid, std::span<const int> idx,
@@ -131,14 +136,15 @@ void IndexCounterArray::clock(bool idx_valid, std::span<const int> idx,
 
 IndexCounterArray::Flight IndexCounterArray::enter(std::span<const int> idx,
                                                    const std::vector<bool>& mask) {
-  Flight f{true, beat_ == 0, beat_ == beats_ - 1, std::vector<uint32_t>(size_t(entries_), 0)};
+  Flight f{true, beat_ == 0, beat_ == beats_ - 1, std::vector<uint32_t>(size_t(bins_), 0)};
+  const int indices = 1 << (config_.act_bits + config_.weight_bits);
   for (int p = 0; p < group_; ++p) {
     if (!mask[size_t(p)] || !index_counter_in_row(config_, beat_, p)) continue;
     const int e = idx[size_t(p)];
-    if (e < 0 || e >= entries_) {
+    if (e < 0 || e >= indices) {
       throw std::invalid_argument(fmt::format("IndexCounterArray::clock: index {} is {}", p, e));
     }
-    ++f.counts[size_t(e)];
+    ++f.counts[size_t(symmetric_ ? fold_index(e, config_.act_bits, config_.weight_bits) : e)];
   }
   beat_ = f.last ? 0 : beat_ + 1;
   return f;
@@ -151,7 +157,7 @@ void IndexCounterArray::bank(const Flight& in, bool cnt_ready) {
   if (taken_last) out_valid_ = false;
   if (!in.valid) return;
   if (in.first) std::fill(acc_.begin(), acc_.end(), 0);
-  for (int e = 0; e < entries_; ++e) acc_[size_t(e)] += in.counts[size_t(e)];
+  for (int e = 0; e < bins_; ++e) acc_[size_t(e)] += in.counts[size_t(e)];
   if (in.last) {
     out_ = acc_;
     out_valid_ = true;

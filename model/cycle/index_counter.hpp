@@ -13,7 +13,9 @@
 // count_bits = clog2(K + 1) cannot overflow. The counts
 // of a finished row move to a second bank and are presented T at a time
 // (ceil(2^(nA+nW) / T) chunks, entries beyond 2^(nA+nW) zero) while the next
-// row is counted.
+// row is counted. With symmetric codebooks (Derived::symmetric) each index is counted in its
+// folded bin (fold_index: the product's sign and magnitude), and the presented counts are the
+// magnitudes' signed counts, positive bin less negative bin (ceil(2^(nA+nW-2) / T) chunks).
 #pragma once
 
 #include <cstdint>
@@ -83,8 +85,9 @@ class IndexCounterArray {
   /// Which chunk of T counts is presented: entries chunk*T .. chunk*T+T-1.
   int cnt_chunk() const { return chunk_; }
   bool cnt_last() const { return chunk_ == chunks_ - 1; }
-  /// Count t of the presented chunk (0 for entries beyond 2^(nA+nW)).
-  uint32_t cnt_data(int t) const;
+  /// Count t of the presented chunk (0 for entries beyond lut_entries): with symmetric
+  /// codebooks a signed count.
+  int32_t cnt_data(int t) const;
   /// An accepted beat is not yet in the counting bank (in the input stage or the trees).
   bool pending() const;
   /// The beat of the current row the next accepted beat will be (0-based).
@@ -113,7 +116,8 @@ class IndexCounterArray {
   void bank(const Flight& in, bool cnt_ready);
 
   Config config_;
-  int entries_, beats_, chunks_, group_, lanes_out_;
+  int entries_, bins_, beats_, chunks_, group_, lanes_out_;
+  bool symmetric_ = false;
   bool stage_ = false;
   int beat_ = 0;           ///< the beat of the row the trees take next
   int in_beat_ = 0;        ///< with the stage: the beat of the row the input takes next

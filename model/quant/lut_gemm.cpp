@@ -33,9 +33,14 @@ AccValue Accumulator::widen(Fp16 x) const {
   return format_ == AccumulatorFormat::kFp16 ? AccValue{x.bits} : AccValue{to_fp32(x).bits};
 }
 
-AccValue Accumulator::count(uint32_t n) const {
-  const Fp32 c = fp32_from_uint(n);
-  return format_ == AccumulatorFormat::kFp16 ? AccValue{oasis::to_fp16(c).bits} : AccValue{c.bits};
+AccValue Accumulator::count(int64_t n) const {
+  if (n < -int64_t(UINT32_MAX) || n > int64_t(UINT32_MAX)) {
+    throw std::invalid_argument(fmt::format("count {} beyond 32 bits", n));
+  }
+  const Fp32 c = fp32_from_uint(uint32_t(n < 0 ? -n : n));
+  const uint32_t sign = n < 0 ? 0x80000000u : 0u;
+  return format_ == AccumulatorFormat::kFp16 ? AccValue{oasis::to_fp16(Fp32{c.bits | sign}).bits}
+                                             : AccValue{c.bits | sign};
 }
 
 AccValue Accumulator::add(AccValue a, AccValue b) const {
@@ -71,6 +76,7 @@ LutGemmParams LutGemmParams::from_config(const Config& c) {
   p.outliers_per_side = c.outliers_per_side;
   p.accumulator = c.accumulator;
   p.accumulator_slots = oasis::accumulator_slots(c);
+  p.symmetric = c.codebooks == Codebooks::kSymmetric;
   return p;
 }
 
@@ -83,6 +89,32 @@ std::vector<Fp16> cartesian_lut(std::span<const Fp16> ca, std::span<const Fp16> 
     for (const Fp16 w : cw) lut.push_back(mul(a, w));
   }
   return lut;
+}
+
+bool is_symmetric_codebook(std::span<const Fp16> cb) {
+  for (size_t i = 0; i < cb.size(); ++i) {
+    if (cb[cb.size() - 1 - i].bits != (cb[i].bits ^ 0x8000u)) return false;
+  }
+  return true;
+}
+
+std::vector<Fp16> symmetric_lut(std::span<const Fp16> ca, std::span<const Fp16> cw) {
+  return cartesian_lut(ca.subspan(ca.size() / 2), cw.subspan(cw.size() / 2));
+}
+
+int fold_index(int e, int act_bits, int weight_bits) {
+  const int ia = e >> weight_bits, iw = e & ((1 << weight_bits) - 1);
+  const int a_top = ia >> (act_bits - 1), w_top = iw >> (weight_bits - 1);
+  const int a_low = (1 << (act_bits - 1)) - 1, w_low = (1 << (weight_bits - 1)) - 1;
+  const int ma = (a_top ? ia : ~ia) & a_low, mw = (w_top ? iw : ~iw) & w_low;
+  return ((a_top ^ w_top) << (act_bits + weight_bits - 2)) | (ma << (weight_bits - 1)) | mw;
+}
+
+std::vector<int32_t> signed_counts(std::span<const uint32_t> bins) {
+  const size_t m = bins.size() / 2;
+  std::vector<int32_t> s(m);
+  for (size_t i = 0; i < m; ++i) s[i] = int32_t(bins[i]) - int32_t(bins[m + i]);
+  return s;
 }
 
 // ---- Per row --------------------------------------------------------------
@@ -101,6 +133,16 @@ std::vector<uint32_t> index_counts(std::span<const uint8_t> ia, std::span<const 
     ++cnt[((ia[k] & amask) << weight_bits) | (iw[k] & wmask)];
   }
   return cnt;
+}
+
+std::vector<int32_t> main_counts(std::span<const uint8_t> ia, std::span<const uint8_t> iw,
+                                 int act_bits, int weight_bits, bool symmetric) {
+  const std::vector<uint32_t> cnt = index_counts(ia, iw, act_bits, weight_bits);
+  if (!symmetric) return std::vector<int32_t>(cnt.begin(), cnt.end());
+  std::vector<uint32_t> bins(cnt.size() / 2, 0);
+  for (size_t e = 0; e < cnt.size(); ++e)
+    bins[size_t(fold_index(int(e), act_bits, weight_bits))] += cnt[e];
+  return signed_counts(bins);
 }
 
 AccValue pairwise_tree(std::span<const AccValue> values, const Accumulator& acc) {
@@ -128,7 +170,7 @@ AccValue interleaved_sum(std::span<const AccValue> values, int slots, const Accu
   return pairwise_tree(slot, acc);
 }
 
-AccValue main_branch(std::span<const uint32_t> counts, std::span<const Fp16> lut, int t, int slots,
+AccValue main_branch(std::span<const int32_t> counts, std::span<const Fp16> lut, int t, int slots,
                      const Accumulator& acc, std::vector<AccValue>* tree) {
   if (counts.size() != lut.size() || counts.empty() || t < 1) {
     throw std::invalid_argument(fmt::format("main branch: {} counts, {} LUT entries, T = {}",
@@ -217,7 +259,25 @@ LutGemm::LutGemm(const LutGemmParams& p, std::vector<Fp16> ca, std::vector<Fp16>
                     p.mac_tree_inputs, p.comp_macs, p.outliers_per_side, p.accumulator_slots));
   }
   boundaries_ = cluster_boundaries(act_codebook_);
-  lut_ = cartesian_lut(act_codebook_, weight_codebook_);
+  if (p.symmetric) {
+    if (p.act_bits < 2 || p.weight_bits < 2) {
+      throw std::invalid_argument(
+          fmt::format("symmetric codebooks with nA = {}, nW = {}; allowed: nA, nW >= 2", p.act_bits,
+                      p.weight_bits));
+    }
+    for (const auto& [what, cb] :
+         {std::pair{"activation", &act_codebook_}, std::pair{"weight", &weight_codebook_}}) {
+      if (!is_symmetric_codebook(*cb)) {
+        throw std::invalid_argument(fmt::format(
+            "the {} codebook is not symmetric about zero (centroid 2^n - 1 - i must be centroid i "
+            "negated, bit for bit), which codebooks: symmetric needs; quantize with --symmetric",
+            what));
+      }
+    }
+    lut_ = symmetric_lut(act_codebook_, weight_codebook_);
+  } else {
+    lut_ = cartesian_lut(act_codebook_, weight_codebook_);
+  }
 }
 
 PreparedToken LutGemm::prepare(std::span<const Fp16> x, OrizuruStats* stats) const {
@@ -247,8 +307,8 @@ PreparedToken LutGemm::prepare_normalized(std::span<const Fp16> xhat, Fp16 sa,
 
 Fp16 LutGemm::row(const PreparedToken& t, std::span<const uint8_t> iw, Fp16 sw,
                   RowTrace* trace) const {
-  std::vector<uint32_t> counts =
-      index_counts(t.act_index, iw, params_.act_bits, params_.weight_bits);
+  std::vector<int32_t> counts =
+      main_counts(t.act_index, iw, params_.act_bits, params_.weight_bits, params_.symmetric);
   std::vector<AccValue>* tree = trace ? &trace->tree : nullptr;
   if (tree) tree->clear();
   const AccValue main =
@@ -462,7 +522,10 @@ std::vector<Fp16> LutGemm::rows(const PreparedToken& t, const QuantizedWeights& 
   if (w.codebook != weight_codebook_) {
     throw std::invalid_argument("GEMM: the weights' codebook is not the model's");
   }
-  const RowsKernel use = kernel ? *kernel : fastest_rows_kernel();
+  // The host kernels count free codebooks' entries; symmetric codebooks' rows take row().
+  const RowsKernel use = params_.symmetric ? RowsKernel::kSoftware
+                         : kernel          ? *kernel
+                                           : fastest_rows_kernel();
   if (!rows_kernel_available(use)) {
     throw std::invalid_argument(fmt::format(
         "GEMM: the {} kernel cannot run here (instruction set or floating-point environment)",
@@ -609,12 +672,16 @@ int64_t exact_fp16(Fp16 x) {
 
 Exact exact_product(Fp16 a, Fp16 b) { return Exact(exact_fp16(a)) * Exact(exact_fp16(b)); }
 
-Exact exact_main_by_counts(std::span<const uint32_t> counts, std::span<const Fp16> ca,
-                           std::span<const Fp16> cw, int weight_bits) {
+Exact exact_main_by_counts(std::span<const int32_t> counts, std::span<const Fp16> ca,
+                           std::span<const Fp16> cw, int weight_bits, bool symmetric) {
+  // With symmetric codebooks entry m is a magnitude, the positive centroids' product.
+  const std::span<const Fp16> a = symmetric ? ca.subspan(ca.size() / 2) : ca;
+  const std::span<const Fp16> w = symmetric ? cw.subspan(cw.size() / 2) : cw;
+  const int bits = symmetric ? weight_bits - 1 : weight_bits;
   Exact sum = 0;
-  const size_t mask = (size_t(1) << weight_bits) - 1;
+  const size_t mask = (size_t(1) << bits) - 1;
   for (size_t e = 0; e < counts.size(); ++e) {
-    if (counts[e] != 0) sum += Exact(counts[e]) * exact_product(ca[e >> weight_bits], cw[e & mask]);
+    if (counts[e] != 0) sum += Exact(counts[e]) * exact_product(a[e >> bits], w[e & mask]);
   }
   return sum;
 }

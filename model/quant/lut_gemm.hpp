@@ -34,8 +34,10 @@ class Accumulator {
   explicit Accumulator(AccumulatorFormat format) : format_(format) {}
   AccumulatorFormat format() const { return format_; }
   AccValue widen(Fp16 x) const;
-  /// A count, exact below 2^24 in binary32, one rounding for binary16.
-  AccValue count(uint32_t n) const;
+  /// A count, exact below 2^24 in binary32, one rounding for binary16. A negative count
+  /// (symmetric codebooks' signed counts) is its magnitude's conversion negated, which is the
+  /// one rounding of n itself (round to nearest even is symmetric); zero is +0.
+  AccValue count(int64_t n) const;
   AccValue add(AccValue a, AccValue b) const;
   AccValue mul(AccValue a, AccValue b) const;
   Fp16 to_fp16(AccValue a) const;
@@ -53,6 +55,8 @@ struct LutGemmParams {
   int comp_macs = 8;          ///< Mc
   int outliers_per_side = 0;  ///< k; 0 (model only) turns the outlier branch off
   int accumulator_slots = 1;  ///< L: partial sums of each accumulator (accumulator_slots())
+  /// Both codebooks symmetric about zero: signed counts of magnitudes (codebooks: symmetric).
+  bool symmetric = false;
   AccumulatorFormat accumulator = AccumulatorFormat::kFp32;
   ScaleMode scale = ScaleMode::kRms;  ///< how s_a is taken from a token
 
@@ -62,6 +66,22 @@ struct LutGemmParams {
 /// L[(i << nW) | j] = mul16(C_A[i], C_W[j]) (docs/numerics.md, offline).
 std::vector<Fp16> cartesian_lut(std::span<const Fp16> act_codebook,
                                 std::span<const Fp16> weight_codebook);
+
+/// Whether a codebook is symmetric about zero bit for bit: C[2^n - 1 - i] is C[i] with its
+/// sign bit flipped, for every i (docs/spec.md section 1, Symmetric codebooks).
+bool is_symmetric_codebook(std::span<const Fp16> codebook);
+/// With symmetric codebooks, the LUT of magnitudes: L[(ma << (nW-1)) | mw] =
+/// mul16(C_A[2^(nA-1) + ma], C_W[2^(nW-1) + mw]), the products of the positive centroids.
+std::vector<Fp16> symmetric_lut(std::span<const Fp16> act_codebook,
+                                std::span<const Fp16> weight_codebook);
+/// With symmetric codebooks, the bin the Index Counter array counts concatenated index e =
+/// (ia << nW) | iw in: {s, ma, mw} (s high), with s = ia[nA-1] XOR iw[nW-1] the product's sign
+/// (1: negative) and ma, mw each index's magnitude, its low bits inverted when its top bit is
+/// 0 (the mirror of centroid i is 2^n - 1 - i, all bits inverted).
+int fold_index(int e, int act_bits, int weight_bits);
+/// A symmetric line's signed counts from its bins' counts (2^(nA+nW-1) of them, fold_index):
+/// magnitude m's count is bin m's (positive products) less bin 2^(nA+nW-2) + m's (negative).
+std::vector<int32_t> signed_counts(std::span<const uint32_t> bins);
 
 /// A token as the per-row computation sees it (everything shared by rows).
 struct PreparedToken {
@@ -74,7 +94,9 @@ struct PreparedToken {
 
 /// What one row's computation produced, step by step.
 struct RowTrace {
-  std::vector<uint32_t> counts;  ///< cnt[e]
+  /// What the MAC tree multiplies: cnt[e], or with symmetric codebooks the signed counts
+  /// of the magnitudes.
+  std::vector<int32_t> counts;
   std::vector<AccValue> tree;    ///< the MAC tree's sum for each cycle
   AccValue main;                 ///< main branch
   std::vector<AccValue> macs;    ///< each compensation MAC's result
@@ -89,6 +111,11 @@ struct RowTrace {
 std::vector<uint32_t> index_counts(std::span<const uint8_t> act_index,
                                    std::span<const uint8_t> weight_index_row, int act_bits,
                                    int weight_bits);
+/// Step 2 as the MAC tree reads it: index_counts, or with `symmetric` codebooks the
+/// signed counts of the 2^(nA+nW-2) magnitudes (fold_index, signed_counts).
+std::vector<int32_t> main_counts(std::span<const uint8_t> act_index,
+                                 std::span<const uint8_t> weight_index_row, int act_bits,
+                                 int weight_bits, bool symmetric);
 /// The pairwise tree: adjacent pairs added left operand first, an odd last
 /// element passed up, until one value is left. Requires a non-empty input.
 AccValue pairwise_tree(std::span<const AccValue> values, const Accumulator& acc);
@@ -101,7 +128,7 @@ AccValue interleaved_sum(std::span<const AccValue> values, int slots, const Accu
 /// Step 3: the MAC tree of T inputs over the counts, the cycle sums
 /// accumulated by an accumulator of `slots` partial sums (interleaved_sum).
 /// `tree`, if given, receives the per-cycle sums.
-AccValue main_branch(std::span<const uint32_t> counts, std::span<const Fp16> lut, int tree_inputs,
+AccValue main_branch(std::span<const int32_t> counts, std::span<const Fp16> lut, int tree_inputs,
                      int slots, const Accumulator& acc, std::vector<AccValue>* tree = nullptr);
 /// Step 5: outlier j to MAC j mod Mc, each MAC an accumulator of `slots`
 /// partial sums over its products in arrival order (interleaved_sum), the
@@ -238,8 +265,11 @@ int64_t exact_fp16(Fp16 x);
 /// a * b * 2^48, exactly.
 Exact exact_product(Fp16 a, Fp16 b);
 /// sum_e cnt[e] * (C_A[e >> nW] * C_W[e & (2^nW - 1)]), the LUT exact.
-Exact exact_main_by_counts(std::span<const uint32_t> counts, std::span<const Fp16> act_codebook,
-                           std::span<const Fp16> weight_codebook, int weight_bits);
+/// With symmetric codebooks (`symmetric`), the signed counts of the magnitudes:
+/// sum_m cnt[m] * (C_A[2^(nA-1) + ma] * C_W[2^(nW-1) + mw]).
+Exact exact_main_by_counts(std::span<const int32_t> counts, std::span<const Fp16> act_codebook,
+                           std::span<const Fp16> weight_codebook, int weight_bits,
+                           bool symmetric = false);
 /// sum_k C_A[ia[k]] * C_W[iw[k]].
 Exact exact_main_direct(std::span<const uint8_t> act_index,
                         std::span<const uint8_t> weight_index_row,

@@ -245,17 +245,31 @@ int main(int argc, char** argv) {
     put("boundaries", regmap::kBoundariesBase, regmap::kBoundariesWords, gemm->boundaries());
   };
   // A layer: random codebooks (activation centroids ascending with valid
-  // boundaries), loaded through the register port.
+  // boundaries; with symmetric codebooks both mirrored about zero), loaded through the
+  // register port.
+  const bool symmetric = config.codebooks == oasis::Codebooks::kSymmetric;
+  const auto mirror = [](std::vector<Fp16>& cb) {
+    for (size_t i = 0; i < cb.size() / 2; ++i) {
+      cb[cb.size() - 1 - i] = Fp16{uint16_t(cb[i].bits ^ 0x8000u)};
+    }
+  };
   const auto new_layer = [&](bool special) {
     for (;;) {
       std::vector<Fp16> ca(size_t(1) << nA), cw(size_t(1) << nW);
       for (auto& v : ca) v = moderate();
+      if (symmetric) {
+        for (size_t i = 0; i < ca.size() / 2; ++i) ca[i].bits |= 0x8000u;  // the negative half
+      }
       std::sort(ca.begin(), ca.end(),
                 [](Fp16 a, Fp16 b) { return oasis::to_double(a) < oasis::to_double(b); });
       for (auto& v : cw) v = moderate();
       if (special) {
         cw[0] = Fp16{0x0000};
         cw[1] = Fp16{0x8001};  // a subnormal
+      }
+      if (symmetric) {
+        mirror(ca);
+        mirror(cw);
       }
       try {
         gemm.emplace(oasis::LutGemmParams::from_config(config), ca, cw);
@@ -405,9 +419,12 @@ int main(int argc, char** argv) {
       spec.tokens = 16;
       const std::vector<Fp16> calib = oasis::synthetic_activations(spec, options.seed + 1);
       w_raw = oasis::synthetic_weights(n, K, options.seed + 2);
-      const oasis::QuantizedWeights qw = oasis::quantize_weights(w_raw, n, K, {});
+      oasis::WeightQuantOptions wo;
+      wo.symmetric = symmetric;
+      const oasis::QuantizedWeights qw = oasis::quantize_weights(w_raw, n, K, wo);
       oasis::ActCalibrationOptions ao;
       ao.outliers_per_side = config.outliers_per_side;
+      ao.symmetric = symmetric;
       const oasis::ActCalibration cal = oasis::calibrate_activations(calib, 16, K, {}, ao);
       gemm.emplace(oasis::LutGemmParams::from_config(config), cal.codebook, qw.codebook);
       load_layer();

@@ -18,6 +18,7 @@
 #include "Vdut.h"
 #include "model/config.hpp"
 #include "model/cycle/index_counter.hpp"
+#include "model/quant/lut_gemm.hpp"
 #include "verif/harness/harness.hpp"
 
 namespace {
@@ -39,19 +40,26 @@ int main(int argc, char** argv) {
   const oasis::Config config = oasis::parse_config(options.config_json(), options.manifest_path);
   const oasis::Derived derived = oasis::derive(config);
   const int b = derived.concat_index_bits;
-  const int entries = derived.lut_entries;
+  const int entries = derived.lut_entries;  // counts presented a row
+  const int indices = 1 << b;               // concatenated index values
+  const bool symmetric = derived.symmetric;
   const int group = derived.indices_per_cycle;
   const int t = config.mac_tree_inputs;
   const int k = config.channels;
   const int beats = derived.index_counter_array.beats_per_row;
   const int chunks = derived.index_counter_array.chunks_per_row;
   const int w = int(options.param("count_bits"));
+  // A presented count's bits: the count, or with symmetric codebooks a sign above the magnitude.
+  const int lane = w + (symmetric ? 1 : 0);
+  const auto lane_bits = [&](int64_t count) {
+    return count < 0 ? (uint64_t{1} << w) | uint64_t(-count) : uint64_t(count);
+  };
   oasis::IndexCounterArray model(config);
 
   double gap = 0.3, backpressure = 0.3;
   std::deque<Beat> queue;                           // beats to send; front is offered
-  std::deque<std::vector<uint32_t>> expected_rows;  // docs/spec.md section 6 counts of rows sent
-  std::vector<uint32_t> presented;                  // counts of the row being presented
+  std::deque<std::vector<uint64_t>> expected_rows;  // docs/spec.md section 6 counts of rows sent
+  std::vector<uint64_t> presented;                  // counts of the row being presented
   uint64_t rows_checked = 0;
   // The cycles rows' last beats were accepted in, of rows not yet presented.
   std::deque<int64_t> last_accepts;
@@ -89,14 +97,13 @@ int main(int argc, char** argv) {
         }
       }
       for (int i = 0; i < t; ++i) {
-        const uint64_t got = get_bits(dut.cnt_data_o, i * w, w);
-        h.check("cnt_data_o", model.cnt_data(i), got,
+        const uint64_t got = get_bits(dut.cnt_data_o, i * lane, lane);
+        h.check("cnt_data_o", lane_bits(model.cnt_data(i)), got,
                 fmt::format("chunk {} count {} (entry {})", model.cnt_chunk(), i,
                             model.cnt_chunk() * t + i));
       }
       if (ready) {
-        for (int i = 0; i < t; ++i)
-          presented.push_back(uint32_t(get_bits(dut.cnt_data_o, i * w, w)));
+        for (int i = 0; i < t; ++i) presented.push_back(get_bits(dut.cnt_data_o, i * lane, lane));
         if (model.cnt_last()) {
           // The whole row against the rule of docs/spec.md section 6, independent of the model.
           if (expected_rows.empty()) {
@@ -104,7 +111,7 @@ int main(int argc, char** argv) {
           } else {
             const auto& want = expected_rows.front();
             for (int e = 0; e < chunks * t; ++e) {
-              const uint32_t x = e < entries ? want[size_t(e)] : 0;
+              const uint64_t x = e < entries ? want[size_t(e)] : 0;
               if (!h.check("row count (docs/spec.md section 6)", x, presented[size_t(e)],
                            fmt::format("entry {}", e))) {
                 break;
@@ -158,7 +165,20 @@ int main(int argc, char** argv) {
       }
       queue.push_back(x);
     }
-    expected_rows.push_back(oasis::index_counts(row_idx, row_mask, b));
+    const std::vector<uint32_t> counts = oasis::index_counts(row_idx, row_mask, b);
+    std::vector<uint64_t> want;
+    if (symmetric) {
+      // docs/spec.md section 1, Symmetric codebooks: each index in its bin, then positive less
+      // negative.
+      std::vector<uint32_t> bins(counts.size() / 2, 0);
+      for (size_t e = 0; e < counts.size(); ++e) {
+        bins[size_t(oasis::fold_index(int(e), config.act_bits, config.weight_bits))] += counts[e];
+      }
+      for (const int32_t s : oasis::signed_counts(bins)) want.push_back(lane_bits(s));
+    } else {
+      for (const uint32_t c : counts) want.push_back(c);
+    }
+    expected_rows.push_back(std::move(want));
   };
   const auto all = [](int) { return true; };
 
@@ -168,17 +188,20 @@ int main(int argc, char** argv) {
 
   // Directed rows: the largest counts (all K indices equal), an empty row,
   // alternating indices and masks.
-  for (const int e : {0, entries - 1, entries / 2 + 1 < entries ? entries / 2 + 1 : 0}) {
+  for (const int e : {0, indices - 1, indices / 2 + 1 < indices ? indices / 2 + 1 : 0}) {
     push_row([e](int) { return e; }, all);
   }
   push_row([](int) { return 0; }, [](int) { return false; });
-  push_row([&](int ch) { return ch % entries; }, all);
-  push_row([&](int ch) { return (entries - 1) ^ (ch & 1); }, [](int ch) { return ch % 3 != 0; });
+  push_row([&](int ch) { return ch % indices; }, all);
+  // Weight indices 0 and its mirror 2^nW - 1 in turn: with symmetric codebooks one magnitude's
+  // positive and negative products, which cancel.
+  push_row([&](int ch) { return ch % 2 == 0 ? 0 : (1 << config.weight_bits) - 1; }, all);
+  push_row([&](int ch) { return (indices - 1) ^ (ch & 1); }, [](int ch) { return ch % 3 != 0; });
   drain();
   // The largest counts again, back to back with no gaps and no backpressure.
   gap = 0;
   backpressure = 0;
-  for (int e = 0; e < std::min(entries, 8); ++e) push_row([e](int) { return e; }, all);
+  for (int e = 0; e < std::min(indices, 8); ++e) push_row([e](int) { return e; }, all);
   drain();
 
   // Seeded random rows in phases of different gap and backpressure rates.

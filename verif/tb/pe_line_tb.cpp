@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Checks the generated PE line against its cycle model (model/cycle/pe_line.hpp)
 // every cycle: w_ready, y_valid, idle and, when valid, y. Every output row is
-// also compared with the per-row steps of the golden model (index_counts,
+// also compared with the per-row steps of the golden model (main_counts,
 // main_branch, outlier_branch, merge_and_scale of model/quant/lut_gemm.hpp)
 // computed directly from the row, independent of the cycle model.
 // Stimulus: tokens (contexts) of random codebooks, LUT, outliers and
@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
   };
   // The row's y by the golden model's per-row steps (docs/numerics.md).
   const auto reference = [&](const Row& r) {
-    const auto counts = oasis::index_counts(ctx.act_index, r.iw, nA, nW);
+    const auto counts = oasis::main_counts(ctx.act_index, r.iw, nA, nW, derived.symmetric);
     const oasis::AccValue main = oasis::main_branch(counts, ctx.lut, config.mac_tree_inputs,
                                                     oasis::accumulator_slots(config), acc);
     std::vector<oasis::Outlier> outliers(static_cast<size_t>(k2));

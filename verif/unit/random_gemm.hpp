@@ -22,14 +22,31 @@ inline Fp16 moderate(std::mt19937_64& rng) {
   return Fp16{uint16_t(((rng() & 1) << 15) | (exp << 10) | (rng() & 0x3FF))};
 }
 
+/// Centroid 2^n - 1 - i made centroid i negated, for i in the lower half: a codebook
+/// symmetric about zero when the lower half is.
+inline void mirror_codebook(std::vector<Fp16>& cb) {
+  for (size_t i = 0; i < cb.size() / 2; ++i) {
+    cb[cb.size() - 1 - i] = Fp16{uint16_t(cb[i].bits ^ 0x8000u)};
+  }
+}
+
 /// A LutGemm with random sorted activation centroids and random weight
-/// centroids, drawn again until the config accepts them.
+/// centroids (with codebooks: symmetric, both mirrored about zero), drawn again until the
+/// config accepts them.
 inline LutGemm random_gemm(const Config& c, std::mt19937_64& rng) {
+  const bool symmetric = c.codebooks == Codebooks::kSymmetric;
   for (;;) {
     std::vector<Fp16> ca(size_t(1) << c.act_bits), cw(size_t(1) << c.weight_bits);
     for (auto& v : ca) v = moderate(rng);
+    if (symmetric) {
+      for (size_t i = 0; i < ca.size() / 2; ++i) ca[i].bits |= 0x8000u;  // the negative half
+    }
     std::sort(ca.begin(), ca.end(), [](Fp16 a, Fp16 b) { return to_double(a) < to_double(b); });
     for (auto& v : cw) v = moderate(rng);
+    if (symmetric) {
+      mirror_codebook(ca);
+      mirror_codebook(cw);
+    }
     try {
       return LutGemm(LutGemmParams::from_config(c), ca, cw);
     } catch (const std::invalid_argument&) {

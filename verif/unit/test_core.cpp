@@ -69,6 +69,8 @@ const std::vector<Case> kCases = {
      7},
     {kDefault, {"pe_lines=1", "clustering_lanes=1", "fp_pipeline_stages=2"}, 3},
     {kDefault, {"orizuru_unit_inputs=16", "clustering_lanes=5", "outliers_per_side=10"}, 4},
+    {kDefault, {"codebooks=symmetric", "channels=38", "mac_tree_inputs=8"}, 5},
+    {kDefault, {"codebooks=symmetric", "act_bits=2", "accumulator=fp16", "pe_lines=3"}, 7},
 };
 
 TEST(Core, OutputsEqualTheGoldenModelUnthrottled) {

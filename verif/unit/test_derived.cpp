@@ -85,7 +85,12 @@ TEST(Derived, OneValueForEachFact) {
     EXPECT_EQ(d.index_counter_array.count_bits, d.count_bits);
     EXPECT_GE(int64_t(1) << d.channel_bits, c.channels);
     EXPECT_GT(int64_t(1) << d.count_bits, c.channels);
-    EXPECT_EQ(d.lut_entries, d.act_centroids * d.weight_centroids);
+    // Symmetric codebooks: a sign and the two magnitudes are counted, the magnitudes reduced.
+    const int products = d.act_centroids * d.weight_centroids;
+    EXPECT_EQ(d.count_bins, d.symmetric ? products / 2 : products);
+    EXPECT_EQ(d.lut_entries, d.symmetric ? products / 4 : products);
+    EXPECT_EQ(d.row.reduce, ceil_div(d.lut_entries, c.mac_tree_inputs));
+    EXPECT_EQ(d.count_data_bits, d.count_bits + (d.symmetric ? 1 : 0));
     for (const int64_t rows : {int64_t(1), int64_t(c.pe_lines) * 3 + 1}) {
       EXPECT_EQ(d.gemm_lower_bound(rows), (rows + c.pe_lines - 1) / c.pe_lines * d.row.row);
       EXPECT_GE(d.gemm_cycles(rows), d.gemm_lower_bound(rows));

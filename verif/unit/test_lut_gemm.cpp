@@ -22,6 +22,7 @@
 #include "model/quant/quant.hpp"
 #include "model/quant/synth_data.hpp"
 #include "verif/host_fpu.hpp"
+#include "verif/unit/random_gemm.hpp"
 #include "verif/unit/test_support.hpp"
 
 namespace oasis {
@@ -632,6 +633,55 @@ TEST(LutGemm, InterleavedSumIsTheDocumentedOrder) {
   EXPECT_THROW(interleaved_sum(x, 0, a32), std::invalid_argument);
 }
 
+// Symmetric codebooks (docs/spec.md section 1): every entry of the full LUT is its bin's
+// magnitude entry, negated when the bin's sign says so, bit for bit.
+TEST(LutGemm, SymmetricFoldNamesEachProductsSignAndMagnitude) {
+  std::mt19937_64 rng(test_seed());
+  for (int na = 2; na <= 4; ++na) {
+    for (int nw = 2; nw <= 4; ++nw) {
+      std::vector<Fp16> ca = random_codebook(rng, na, 0.5), cw(size_t(1) << nw);
+      for (auto& v : cw) v = random_fp16(rng, false);
+      test::mirror_codebook(ca);
+      test::mirror_codebook(cw);
+      ASSERT_TRUE(is_symmetric_codebook(ca) && is_symmetric_codebook(cw));
+      const std::vector<Fp16> full = cartesian_lut(ca, cw), mags = symmetric_lut(ca, cw);
+      ASSERT_EQ(mags.size(), full.size() / 4);
+      for (int e = 0; e < int(full.size()); ++e) {
+        const int bin = fold_index(e, na, nw);
+        const int m = bin % int(mags.size());
+        const bool negative = bin >= int(mags.size());
+        ASSERT_LT(bin, int(full.size() / 2));
+        ASSERT_EQ(full[size_t(e)].bits, mags[size_t(m)].bits ^ (negative ? 0x8000u : 0u))
+            << "nA " << na << " nW " << nw << " e " << e;
+      }
+    }
+  }
+  // Signed counts: positive bins less negative ones; a signed count converts as its value.
+  const std::vector<uint32_t> bins = {3, 0, 5, 1, 3, 2, 0, 4};
+  EXPECT_EQ(signed_counts(bins), (std::vector<int32_t>{0, -2, 5, -3}));
+  const Accumulator a16(AccumulatorFormat::kFp16), a32(AccumulatorFormat::kFp32);
+  EXPECT_EQ(a32.count(-3).bits, std::bit_cast<uint32_t>(-3.f));
+  EXPECT_EQ(a16.count(-2051).bits, fp16_from_double(-2052).bits);
+  EXPECT_EQ(a32.count(0).bits, 0u);  // +0
+}
+
+TEST(LutGemm, SymmetricCodebooksAreChecked) {
+  LutGemmParams p;
+  p.act_bits = 2;
+  p.weight_bits = 2;
+  p.symmetric = true;
+  const std::vector<Fp16> sym = {fp16_from_double(-2), fp16_from_double(-0.5),
+                                 fp16_from_double(0.5), fp16_from_double(2)};
+  const LutGemm m(p, sym, sym);
+  EXPECT_EQ(m.lut().size(), 4u);
+  EXPECT_EQ(to_double(m.lut()[0]), 0.25);  // C_A[2] * C_W[2]
+  EXPECT_EQ(to_double(m.lut()[3]), 4.0);
+  const std::vector<Fp16> free = {fp16_from_double(-2), fp16_from_double(-0.5),
+                                  fp16_from_double(0.5), fp16_from_double(3)};
+  EXPECT_THROW(LutGemm(p, free, sym), std::invalid_argument);
+  EXPECT_THROW(LutGemm(p, sym, free), std::invalid_argument);
+}
+
 TEST(LutGemm, RejectsBadCodebooks) {
   LutGemmParams p;
   p.act_bits = 2;
@@ -668,7 +718,7 @@ void check_identities(const std::vector<Fp16>& ca, const std::vector<Fp16>& cw,
   p.outliers_per_side = k;
   const LutGemm model(p, ca, cw);
   const PreparedToken tok = model.prepare_normalized(xhat, fp16_from_double(1.0));
-  const std::vector<uint32_t> cnt = index_counts(tok.act_index, iw, na, nw);
+  const std::vector<int32_t> cnt = main_counts(tok.act_index, iw, na, nw, false);
   // Identity 1: sum_e cnt[e] * L_exact[e] == sum_k C_A[ia[k]] * C_W[iw[k]].
   const Exact by_counts = exact_main_by_counts(cnt, ca, cw, nw);
   const Exact direct = exact_main_direct(tok.act_index, iw, ca, cw);
@@ -703,6 +753,29 @@ TEST(LutGemmIdentity, RandomInputs) {
     ++runs;
   }
   EXPECT_EQ(runs, 400);
+}
+
+// Identity 1 with symmetric codebooks: the signed counts of the magnitudes times the
+// magnitudes' products equal the direct sum, exactly.
+TEST(LutGemmIdentity, SymmetricSignedCounts) {
+  const uint64_t seed = test_seed();
+  std::mt19937_64 rng(seed);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int na = 2 + int(rng() % 3), nw = 2 + int(rng() % 3);
+    const int k = 1 + int(rng() % 700);
+    std::vector<Fp16> ca = random_codebook(rng, na, trial % 3 == 0 ? 3.0 : 0.5);
+    std::vector<Fp16> cw(size_t(1) << nw);
+    for (auto& v : cw) v = random_fp16(rng, false);
+    test::mirror_codebook(ca);
+    test::mirror_codebook(cw);
+    std::vector<uint8_t> ia(static_cast<size_t>(k)), iw(static_cast<size_t>(k));
+    for (auto& i : ia) i = uint8_t(rng() % (1u << na));
+    for (auto& i : iw) i = uint8_t(rng() % (1u << nw));
+    const std::vector<int32_t> cnt = main_counts(ia, iw, na, nw, true);
+    ASSERT_EQ(cnt.size(), size_t(1) << (na + nw - 2));
+    ASSERT_TRUE(exact_main_by_counts(cnt, ca, cw, nw, true) == exact_main_direct(ia, iw, ca, cw))
+        << "trial " << trial << " seed " << seed;
+  }
 }
 
 TEST(LutGemmIdentity, AdversarialInputs) {

@@ -12,6 +12,7 @@
 #include "model/config.hpp"
 #include "model/cycle/pe_line.hpp"
 #include "model/quant/lut_gemm.hpp"
+#include "verif/unit/random_gemm.hpp"
 #include "verif/unit/test_support.hpp"
 
 namespace oasis {
@@ -90,6 +91,10 @@ void check_config(const Config& c, uint64_t seed) {
   for (size_t i = 0; i < ca.size(); ++i)
     ca[i] = fp16_from_double(-2.0 + 4.0 * double(i) / double(ca.size()));
   for (auto& x : cw) x = moderate(rng);
+  if (c.codebooks == Codebooks::kSymmetric) {
+    test::mirror_codebook(ca);  // -2 .. -0.25 mirrored: 0.25 .. 2
+    test::mirror_codebook(cw);
+  }
   const LutGemm gemm(LutGemmParams::from_config(c), ca, cw);
   std::vector<Fp16> x(size_t(c.channels));
   for (auto& v : x) v = moderate(rng);
@@ -127,6 +132,11 @@ TEST(PeLine, OutputsEqualTheRowStepsAndTheTimingHolds) {
       // Four partial sums an accumulator: 8 chunks, MACs of 14 and 13 products.
       {"outliers_per_side=20", "comp_macs=3", "weight_beat_indices=128", "index_counters=8",
        "fp_pipeline_stages=4"},
+      // Symmetric codebooks: signed counts of 64 magnitudes, two chunks; with binary16 and
+      // T = 7 chunks of which the last is partly past the magnitudes.
+      {"codebooks=symmetric"},
+      {"codebooks=symmetric", "act_bits=3", "accumulator=fp16", "mac_tree_inputs=7",
+       "fp_pipeline_stages=2"},
   };
   uint64_t seed = 1;
   for (const auto& s : sets) {
