@@ -112,6 +112,10 @@ const std::vector<ConfigSpec>& config_specs() {
         // ic1s with two registers in the trees (the counts four cycles after the beat).
         {"ic1t", one_counter(12) + std::vector<std::string>{"index_counter_input_stage=1",
                                                             "index_counter_tree_registers=2"}},
+        // Symmetric codebooks, nA = nW = 2: 8 bins of sign and magnitude, 4 signed counts in
+        // two chunks.
+        {"ic1y", one_counter(12) + std::vector<std::string>{"act_bits=2", "weight_bits=2",
+                                                            "codebooks=symmetric"}},
         // fp16_add with the 4 stages of 50 FO4, registers inside the unit.
         {"fp50", {"act_bits=2", "clustering_lanes=2", "target_period_fo4=50"}},
     };
@@ -420,6 +424,9 @@ ProofSetup kind_index_counter(Context& c, const std::string& cfg, const std::str
   const long chunks = c.figure(cfg, "index_counter_array", "chunks_per_row");
   const long lat = c.figure(cfg, "index_counter_array", "latency_cycles");
   const long beats = c.figure(cfg, "index_counter_array", "beats_per_row");
+  const long na = c.figure(cfg, "config", "act_bits");
+  const bool symmetric = c.figure(cfg, "derived", "count_bins") * 2 ==
+                         (long(1) << c.figure(cfg, "derived", "concat_index_bits"));
   if (beats != 1) {
     throw std::runtime_error(
         fmt::format("config {} has {} beats a row; the proof wants one", cfg, beats));
@@ -432,13 +439,14 @@ ProofSetup kind_index_counter(Context& c, const std::string& cfg, const std::str
         "read_verilog -sv{} {}\n"
         "read_verilog -sv -formal -DOASIS_DUT=oasis_{}_index_counter_array {}\n"
         "hierarchy -check -top {} -chparam Positions {} -chparam IdxBits {} -chparam Channels {} "
-        "-chparam CountBits {} -chparam Tree {} -chparam Chunks {} -chparam Latency {}\n"
+        "-chparam CountBits {} -chparam Tree {} -chparam Chunks {} -chparam Latency {} "
+        "-chparam Symmetric {} -chparam ActBits {}\n"
         "{}\n"
         "sat -verify -tempinduct-baseonly -maxsteps {} -prove-asserts -set-assumes {} "
         "-show data_q,mask_q,cnt_data,want_chunk {}\n",
         defines, Context::sources(rtl, "index_counter_array"), cfg,
         Context::fv({"oasis_formal_index_counter_array.sv"}), top, g, b, k, w, t, chunks, lat,
-        prep_for(top), steps, kShow, top);
+        symmetric ? 1 : 0, na, prep_for(top), steps, kShow, top);
   };
   ProofSetup s{{"prove.ys", body(c.clean(cfg))}, {}};
   s.bugs.push_back(
@@ -446,6 +454,10 @@ ProofSetup kind_index_counter(Context& c, const std::string& cfg, const std::str
   if (form != "behavioural") {
     s.bugs.push_back({"bug_carry.ys", body(c.mutant(cfg, "index_counter_array.tree_carry_dropped",
                                                     "bug_carry_rtl"))});
+  }
+  if (symmetric) {
+    s.bugs.push_back({"bug_fold.ys", body(c.mutant(cfg, "index_counter_array.fold_sign_dropped",
+                                                   "bug_fold_rtl"))});
   }
   return s;
 }
@@ -560,6 +572,7 @@ const std::vector<Proof>& proofs() {
     counter("index_counter_array.c1_i16_stage", "ic1s", "structural");
     counter("index_counter_array.c1_i16_tree2", "ic1t", "structural");
     counter("index_counter_array.c1_i16_tree2.behavioural", "ic1t", "behavioural");
+    counter("index_counter_array.c1_i16_sym", "ic1y", "structural");
     counter("index_counter_array.c1_i16.behavioural", "ic1", "behavioural");
     counter("index_counter_array.c2_i16.behavioural", "ic2", "behavioural");
     p.push_back({"index_counter_array.adders", {"ic3"}, [](Context& c) {

@@ -11,7 +11,12 @@
 ///   - every chunk presented until the row's last chunk is taken is the next chunk in
 ///     order, cnt_last_o is set on the last one only, and each count t of chunk c equals
 ///     the reference: the number of positions p < Channels with the mask bit set and index
-///     c*Tree + t (0 for entries beyond 2^(nA+nW)).
+///     c*Tree + t (0 for entries beyond 2^(nA+nW)). With Symmetric (codebooks symmetric
+///     about zero) count t is the signed count of magnitude m = c*Tree + t in sign and
+///     magnitude: the positions whose activation and weight indices a and w have
+///     magnitudes (ma, mw) = m, a magnitude taken as the distance from the codebook's middle
+///     (a - 2^(nA-1) above it, 2^(nA-1) - 1 - a below), counted +1 when a and w lie on the
+///     same side of their middles and -1 when not (0 beyond 2^(nA+nW-2)).
 module oasis_formal_index_counter_array #(
   /// Positions a beat, C * I.
   parameter int Positions = 16,
@@ -26,7 +31,9 @@ module oasis_formal_index_counter_array #(
   /// Chunks a row (manifest chunks_per_row).
   parameter int Chunks = 1,
   /// The block's documented latency (manifest latency_cycles), cycles.
-  parameter int Latency = 1
+  parameter int Latency = 1,
+  parameter bit Symmetric = 1'b0,
+  parameter int ActBits = 1
 ) (
   /// Clock.
   input logic                          clk_i,
@@ -41,6 +48,11 @@ module oasis_formal_index_counter_array #(
 );
 
   localparam int Entries = 1 << IdxBits;
+  /// Counts a row presents: the entries, or with Symmetric the magnitudes.
+  localparam int Values = Symmetric ? Entries / 4 : Entries;
+  /// Bits of a presented count: with Symmetric a sign above the magnitude.
+  localparam int LaneBits = CountBits + (Symmetric ? 1 : 0);
+  localparam int WBits = IdxBits - ActBits;
   localparam int ChunkBits = Chunks > 1 ? $clog2(Chunks) : 1;
 
   logic started_q = 1'b0;                    // low in the first cycle: the DUT's reset
@@ -52,7 +64,7 @@ module oasis_formal_index_counter_array #(
   logic [Positions-1:0] mask_q = '0;         // its mask
 
   logic idx_ready, cnt_valid, cnt_last;
-  logic [Tree*CountBits-1:0] cnt_data;
+  logic [Tree*LaneBits-1:0] cnt_data;
   logic [ChunkBits-1:0] cnt_chunk;
 
   `OASIS_DUT u_dut (
@@ -72,24 +84,45 @@ module oasis_formal_index_counter_array #(
   // The reference counts of the tracked row, entry e at [e*CountBits +: CountBits],
   // zero beyond the last entry: the popcount of the positions p < Channels whose mask bit
   // is set and whose index is e.
-  logic [Chunks*Tree*CountBits-1:0] want;
+  logic [Chunks*Tree*LaneBits-1:0] want;
   for (genvar e = 0; e < Chunks*Tree; e++) begin : g_entry
-    if (e < Entries) begin : g_real
+    if (e < Values && Symmetric) begin : g_signed
+      localparam int HalfA = 1 << (ActBits - 1);
+      localparam int HalfW = 1 << (WBits - 1);
+      logic [Channels-1:0] same, opposite;
+      for (genvar p = 0; p < Channels; p++) begin : g_pos
+        logic [ActBits-1:0] a, ma;
+        logic [WBits-1:0] w, mw;
+        logic of_e;
+        assign a = data_q[p*IdxBits + WBits +: ActBits];
+        assign w = data_q[p*IdxBits +: WBits];
+        assign ma = a >= ActBits'(HalfA) ? a - ActBits'(HalfA) : ActBits'(HalfA - 1) - a;
+        assign mw = w >= WBits'(HalfW) ? w - WBits'(HalfW) : WBits'(HalfW - 1) - w;
+        assign of_e = mask_q[p] && ma == ActBits'(e / HalfW) && mw == WBits'(e % HalfW);
+        assign same[p] = of_e && ((a >= ActBits'(HalfA)) == (w >= WBits'(HalfW)));
+        assign opposite[p] = of_e && ((a >= ActBits'(HalfA)) != (w >= WBits'(HalfW)));
+      end
+      logic [CountBits-1:0] plus, minus;
+      assign plus = CountBits'($countones(same));
+      assign minus = CountBits'($countones(opposite));
+      assign want[e*LaneBits +: LaneBits] =
+          plus >= minus ? LaneBits'(plus - minus) : {1'b1, CountBits'(minus - plus)};
+    end else if (e < Values) begin : g_real
       logic [Channels-1:0] hit;
       for (genvar p = 0; p < Channels; p++) begin : g_pos
         assign hit[p] = mask_q[p] && data_q[p*IdxBits +: IdxBits] == IdxBits'(e);
       end
-      assign want[e*CountBits +: CountBits] = CountBits'($countones(hit));
+      assign want[e*LaneBits +: LaneBits] = LaneBits'($countones(hit));
     end else begin : g_pad
-      assign want[e*CountBits +: CountBits] = '0;
+      assign want[e*LaneBits +: LaneBits] = '0;
     end
   end
 
-  logic [Tree*CountBits-1:0] want_chunk;
+  logic [Tree*LaneBits-1:0] want_chunk;
   always_comb begin
     want_chunk = '0;
     for (int c = 0; c < Chunks; c++) begin
-      if (next_q == ChunkBits'(c)) want_chunk = want[c*Tree*CountBits +: Tree*CountBits];
+      if (next_q == ChunkBits'(c)) want_chunk = want[c*Tree*LaneBits +: Tree*LaneBits];
     end
   end
 
