@@ -411,8 +411,7 @@ struct CounterArray {
          "The consumer (the MAC tree) takes the presented chunk this cycle."},
         sym ? Port{"output", t * (w + 1), "cnt_data_o",
                    fmt::format("The chunk: the signed count of magnitude cnt_chunk_o*ChunkCounts "
-                               "+ t at [t*DataBits +: DataBits], sign high (set only for a "
-                               "negative count), then CountBits of magnitude (0 beyond "
+                               "+ t at [t*DataBits +: DataBits], two's complement (0 beyond "
                                "magnitude {}).",
                                mags - 1),
                    "ChunkCounts*DataBits"}
@@ -456,7 +455,7 @@ struct CounterArray {
                   "mw}} (its product's sign, the XOR of the two indices' top bits, and the two "
                   "magnitudes, low bits inverted under a top bit of 0), {} bins, and a chunk "
                   "presents the signed counts of {} magnitudes, positive bin less negative bin, "
-                  "in sign and magnitude.",
+                  "in two's complement.",
                   entries, mags)
             : "");
   }
@@ -471,7 +470,7 @@ struct CounterArray {
         .header_localparam("CountBits", w, "Bits of an entry's count of a row, $clog2(K + 1).");
     if (sym) {
       m.header_localparam("DataBits", "CountBits + 1",
-                          "Bits of a presented count: a sign, then CountBits of magnitude.");
+                          "Bits of a presented count: signed, two's complement.");
     }
     m.header_localparam("ChunkCounts", t, "Counts presented a cycle, T.")
         .header_localparam("ChunkBits", chw, "Bits of a chunk number.");
@@ -821,7 +820,9 @@ struct CounterArray {
 
   // Symmetric codebooks: the row's counts as the presenting bank takes them (each chunk's
   // positive counts, then its negative ones), and each presented lane's signed count, positive
-  // less negative, in sign and magnitude.
+  // less negative, in two's complement: a subtractor's outputs, which nothing inside reads back
+  // (an output in sign and magnitude would feed its own sign bit into its magnitude, one vector
+  // that a gate-level netlist presents to Verilator as a combinational loop).
   void signed_counts(SvModule& m) const {
     m << "  /// A row's counts as the presenting bank takes them: chunk c's positive counts, then "
          "its\n"
@@ -841,22 +842,13 @@ struct CounterArray {
          "    end\n"
          "  end\n";
     m << "  for (genvar t = 0; t < ChunkCounts; t++) begin : g_signed\n"
-         "    /// The lane's counts of positive and of negative products, and their difference.\n"
+         "    /// The lane's counts of positive and of negative products.\n"
          "    logic [CountBits-1:0] positive, negative;\n"
-         "    logic [CountBits:0] difference;\n"
-         "    logic below_zero;\n"
          "    assign positive = out_q[t*CountBits +: CountBits];\n"
          "    assign negative = out_q[(ChunkCounts + t)*CountBits +: CountBits];\n"
-         "    assign difference = {1'b0, positive} - {1'b0, negative};\n"
-         "    assign below_zero = difference[CountBits];\n"
-         "    // The magnitude: the difference, negated (inverted, plus one) when below zero.\n"
-         "    assign cnt_data_o[t*DataBits +: DataBits] = {\n"
-         "        below_zero,\n"
-         "        (difference[CountBits-1:0] ^ {CountBits{below_zero}}) + "
-         "CountBits'(below_zero)};\n"
+         "    assign cnt_data_o[t*DataBits +: DataBits] = {1'b0, positive} - {1'b0, negative};\n"
          "  end\n";
     m.op("sub", w + 1, "cnt_data_o", t);
-    m.op("add", w, "cnt_data_o", t);
   }
 
   // The banks' and counters' next state and their registers: a row's counts into the presenting

@@ -382,14 +382,13 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
                                "adder.{}",
                                T, f.name(), Tp, d.t.main_slots, CH, d.t.main_product_stages, S,
                                sym ? " The codebooks are symmetric about zero: a count is signed "
-                                     "(sign and magnitude) and L holds the magnitudes' products."
+                                     "(two's complement) and L holds the magnitudes' products."
                                    : ""));
   m.header_localparam("Entries", d.E, "LUT entries E.");
   m.header_localparam("ChunkLanes", T, "Counts a chunk carries, T.");
   m.header_localparam("CountBits", W, sym ? "Bits of a count's magnitude." : "Bits of a count.");
   if (sym) {
-    m.header_localparam("DataBits", "CountBits + 1",
-                        "Bits of a signed count: a sign, then CountBits of magnitude.");
+    m.header_localparam("DataBits", "CountBits + 1", "Bits of a signed count, two's complement.");
   }
   m.header_localparam("ChunkBits", d.t.chunk_bits, "Bits of a chunk number.");
   m.header_localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
@@ -442,17 +441,25 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   // rounding as through binary32, which holds every count exactly).
   m << "  for (genvar t = 0; t < Lanes; t++) begin : g_lane\n";
   if (sym) {
-    m << "    /// The magnitude converted (its sign bit 0), and the count's sign.\n"
+    m << "    /// The signed count, whether it is below zero, and its magnitude (inverted, plus\n"
+         "    /// one, when below zero), converted with a sign bit of 0.\n"
+         "    logic [DataBits-1:0] count;\n"
+         "    logic below_zero;\n"
+         "    logic [CountBits-1:0] magnitude;\n"
          "    logic [CountFpBits-1:0] magnitude_a;\n"
          "    logic unused_magnitude_sign;\n"
+         "    assign count = cnt_data_i[t*DataBits +: DataBits];\n"
+         "    assign below_zero = count[CountBits];\n"
+         "    assign magnitude = (count[CountBits-1:0] ^ {CountBits{below_zero}}) +\n"
+         "                       CountBits'(below_zero);\n"
          "    assign unused_magnitude_sign = magnitude_a[CountFpBits-1];\n"
-         "    // A zero count is never negative, so it converts to +0, as the model's cnt_A.\n"
+         "    // Zero is never below zero, so it converts to +0, as the model's cnt_A.\n"
          "    assign count_a[t*CountFpBits +: CountFpBits] =\n"
-         "        {cnt_data_i[t*DataBits + CountBits], magnitude_a[CountFpBits-2:0]};\n";
+         "        {below_zero, magnitude_a[CountFpBits-2:0]};\n";
+    m.op("add", W, "magnitude", Tp);
   }
   m.inst("oasis_fp_from_uint", "u_count",
-         {{"n_i",
-           sym ? "cnt_data_i[t*DataBits +: CountBits]" : "cnt_data_i[t*CountBits +: CountBits]"},
+         {{"n_i", sym ? "magnitude" : "cnt_data_i[t*CountBits +: CountBits]"},
           {"result_o", sym ? "magnitude_a" : "count_a[t*CountFpBits +: CountFpBits]"}},
          "    ",
          {{"IntBits", "CountBits"},
@@ -968,8 +975,7 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
   }
   m.localparam("ChunkLanes", d.T, "Counts a chunk of the array's output carries, T.");
   if (d.d.symmetric) {
-    m.localparam("DataBits", d.d.count_data_bits,
-                 "Bits of a signed count: a sign, then the magnitude.");
+    m.localparam("DataBits", d.d.count_data_bits, "Bits of a signed count, two's complement.");
   } else {
     m.localparam("CountBits", d.W(), "Bits of a count.");
   }

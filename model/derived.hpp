@@ -293,7 +293,7 @@ struct Derived {
   int channel_bits = 0;  ///< max(1, clog2(K)): a channel index
   int count_bits = 0;    ///< clog2(K + 1): an index count over a row
   /// A count as the Index Counter array presents it: count_bits, and with symmetric codebooks
-  /// a sign bit above them (sign and magnitude; the sign set only for a negative count).
+  /// one bit more, the signed count in two's complement.
   int count_data_bits = 0;
   /// A count as the MAC tree's multipliers take it (count_format)
   FpFormat count_format;

@@ -12,8 +12,8 @@
 ///     order, cnt_last_o is set on the last one only, and each count t of chunk c equals
 ///     the reference: the number of positions p < Channels with the mask bit set and index
 ///     c*Tree + t (0 for entries beyond 2^(nA+nW)). With Symmetric (codebooks symmetric
-///     about zero) count t is the signed count of magnitude m = c*Tree + t in sign and
-///     magnitude: the positions whose activation and weight indices a and w have
+///     about zero) count t is the signed count of magnitude m = c*Tree + t in two's
+///     complement: the positions whose activation and weight indices a and w have
 ///     magnitudes (ma, mw) = m, a magnitude taken as the distance from the codebook's middle
 ///     (a - 2^(nA-1) above it, 2^(nA-1) - 1 - a below), counted +1 when a and w lie on the
 ///     same side of their middles and -1 when not (0 beyond 2^(nA+nW-2)).
@@ -102,11 +102,10 @@ module oasis_formal_index_counter_array #(
         assign same[p] = of_e && ((a >= ActBits'(HalfA)) == (w >= WBits'(HalfW)));
         assign opposite[p] = of_e && ((a >= ActBits'(HalfA)) != (w >= WBits'(HalfW)));
       end
-      logic [CountBits-1:0] plus, minus;
-      assign plus = CountBits'($countones(same));
-      assign minus = CountBits'($countones(opposite));
-      assign want[e*LaneBits +: LaneBits] =
-          plus >= minus ? LaneBits'(plus - minus) : {1'b1, CountBits'(minus - plus)};
+      logic [LaneBits-1:0] plus, minus;
+      assign plus = LaneBits'($countones(same));
+      assign minus = LaneBits'($countones(opposite));
+      assign want[e*LaneBits +: LaneBits] = plus - minus;
     end else if (e < Values) begin : g_real
       logic [Channels-1:0] hit;
       for (genvar p = 0; p < Channels; p++) begin : g_pos

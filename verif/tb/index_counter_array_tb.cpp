@@ -49,10 +49,11 @@ int main(int argc, char** argv) {
   const int beats = derived.index_counter_array.beats_per_row;
   const int chunks = derived.index_counter_array.chunks_per_row;
   const int w = int(options.param("count_bits"));
-  // A presented count's bits: the count, or with symmetric codebooks a sign above the magnitude.
+  // A presented count's bits: the count, or with symmetric codebooks the signed count in two's
+  // complement, a bit wider.
   const int lane = w + (symmetric ? 1 : 0);
   const auto lane_bits = [&](int64_t count) {
-    return count < 0 ? (uint64_t{1} << w) | uint64_t(-count) : uint64_t(count);
+    return uint64_t(count) & ((uint64_t{1} << lane) - 1);
   };
   oasis::IndexCounterArray model(config);
 

@@ -135,6 +135,40 @@ TEST_F(Cli, WholeFlowMatchesTheLibraryBitForBit) {
   EXPECT_EQ(differing, 0);
 }
 
+// codebooks: symmetric (docs/spec.md section 1): symmetric codebooks from calibrate and
+// quantize go through gemm; free ones are refused with one message, exit 2 and no output.
+TEST_F(Cli, SymmetricCodebooksGoThroughGemmAndFreeOnesAreRefused) {
+  ASSERT_EQ(
+      run("synth --kind activations --rows 3 --channels 128 --seed 3 --out " + arg("x.npy")).status,
+      0);
+  ASSERT_EQ(
+      run("synth --kind activations --rows 40 --channels 128 --seed 4 --out " + arg("calib.npy"))
+          .status,
+      0);
+  ASSERT_EQ(
+      run("synth --kind weights --rows 8 --channels 128 --seed 5 --out " + arg("w.npy")).status, 0);
+  fs::create_directories(at("sym"));
+  fs::create_directories(at("free"));
+  ASSERT_EQ(
+      run("quantize --symmetric --weights " + arg("w.npy") + " --out-dir " + arg("sym")).status, 0);
+  ASSERT_EQ(run("quantize --weights " + arg("w.npy") + " --out-dir " + arg("free")).status, 0);
+  ASSERT_EQ(
+      run("calibrate --symmetric --acts " + arg("calib.npy") + " --out " + arg("ca.npy")).status,
+      0);
+  const std::string gemm = "gemm --config " + config_arg("default") +
+                           " --set codebooks=symmetric --acts " + arg("x.npy") +
+                           " --act-codebook " + arg("ca.npy") + " --quantized ";
+  const CmdResult ok = run(gemm + arg("sym") + " --out " + arg("y.npy"));
+  ASSERT_EQ(ok.status, 0) << ok.out;
+  EXPECT_NE(ok.out.find("software kernel"), std::string::npos) << ok.out;
+  EXPECT_EQ(read_npy(at("y.npy")).shape, (std::vector<size_t>{3, 8}));
+  const CmdResult bad = run(gemm + arg("free") + " --out " + arg("y2.npy"));
+  EXPECT_EQ(bad.status, 2) << bad.out;
+  EXPECT_NE(bad.out.find("weight codebook is not symmetric about zero"), std::string::npos)
+      << bad.out;
+  EXPECT_FALSE(fs::exists(at("y2.npy")));
+}
+
 TEST_F(Cli, ReportPutsNuWithOutliersAheadOfInt4) {
   const CmdResult r = run("report --config " + config_arg("default") + " --seed 1");
   ASSERT_EQ(r.status, 0) << r.out;
