@@ -387,8 +387,13 @@ uint16_t binary16_bits(float v) {
 
 // What every row of one layer and token shares, laid out for the host kernels' row loop.
 struct HostLayer {
-  size_t channels = 0, entries = 0, tree_inputs = 0, comp_macs = 0, slots = 1;
+  // entries: the concatenated indices counted, 2^(nA+nW); lut_entries: the LUT's, which the
+  // MAC tree reduces (with symmetric codebooks the 2^(nA+nW-2) magnitudes).
+  size_t channels = 0, entries = 0, lut_entries = 0, tree_inputs = 0, comp_macs = 0, slots = 1;
   unsigned weight_mask = 0;
+  // Symmetric codebooks: entry e's magnitude, with bit 15 set when its product is negative
+  // (fold_index); empty for free codebooks.
+  std::vector<uint16_t> fold;
   std::vector<float> lut;  // widen(L[e])
   std::vector<float> weight_codebook;
   // The token.
@@ -481,7 +486,15 @@ const char* rows_kernel_name(RowsKernel kernel) {
 HostLayer LutGemm::host_layer(const PreparedToken& t, size_t k) const {
   HostLayer l;
   l.channels = k;
-  l.entries = lut_.size();
+  l.entries = size_t(1) << (params_.act_bits + params_.weight_bits);
+  l.lut_entries = lut_.size();
+  if (params_.symmetric) {
+    const size_t mags = l.lut_entries;
+    for (size_t e = 0; e < l.entries; ++e) {
+      const size_t bin = size_t(fold_index(int(e), params_.act_bits, params_.weight_bits));
+      l.fold.push_back(uint16_t((bin % mags) | (bin >= mags ? 0x8000u : 0u)));
+    }
+  }
   l.tree_inputs = size_t(params_.mac_tree_inputs);
   l.comp_macs = size_t(params_.comp_macs);
   l.slots = size_t(params_.accumulator_slots);
@@ -522,10 +535,7 @@ std::vector<Fp16> LutGemm::rows(const PreparedToken& t, const QuantizedWeights& 
   if (w.codebook != weight_codebook_) {
     throw std::invalid_argument("GEMM: the weights' codebook is not the model's");
   }
-  // The host kernels count free codebooks' entries; symmetric codebooks' rows take row().
-  const RowsKernel use = params_.symmetric ? RowsKernel::kSoftware
-                         : kernel          ? *kernel
-                                           : fastest_rows_kernel();
+  const RowsKernel use = kernel ? *kernel : fastest_rows_kernel();
   if (!rows_kernel_available(use)) {
     throw std::invalid_argument(fmt::format(
         "GEMM: the {} kernel cannot run here (instruction set or floating-point environment)",

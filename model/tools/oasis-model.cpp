@@ -483,9 +483,7 @@ int run_gemm(const GemmArgs& a) {
       "ran {} tokens x K = {} x N = {} rows through config '{}' (k = {}, T = {}, Mc = {}, "
       "accumulator {}; {} kernel); wrote {}\n",
       m.rows, c.channels, q.rows, c.name, c.outliers_per_side, c.mac_tree_inputs, c.comp_macs,
-      accumulator_name(c.accumulator),
-      rows_kernel_name(model.params().symmetric ? RowsKernel::kSoftware : fastest_rows_kernel()),
-      a.out);
+      accumulator_name(c.accumulator), rows_kernel_name(fastest_rows_kernel()), a.out);
   if (!wref.empty()) {
     const std::vector<float> ref = reference_gemm_fp32(x, int(m.rows), wref, q.rows, q.channels);
     fmt::print("output error against the FP32 GEMM: SQNR {:.2f} dB\n",

@@ -173,6 +173,21 @@ std::vector<Fp16> random_codebook(std::mt19937_64& rng, int bits, double spread)
   }
 }
 
+// random_codebook made symmetric about zero: its lower half negated, sorted, mirrored.
+std::vector<Fp16> random_symmetric_codebook(std::mt19937_64& rng, int bits, double spread) {
+  for (;;) {
+    std::vector<Fp16> c = random_codebook(rng, bits, spread);
+    for (size_t i = 0; i < c.size() / 2; ++i) c[i].bits |= 0x8000u;
+    std::sort(c.begin(), c.end(), [](Fp16 a, Fp16 b) { return to_double(a) < to_double(b); });
+    test::mirror_codebook(c);
+    try {
+      cluster_boundaries(c);
+      return c;
+    } catch (const std::invalid_argument&) {
+    }
+  }
+}
+
 std::vector<Fp16> random_any_codebook(std::mt19937_64& rng, int bits) {
   std::vector<Fp16> c;
   for (int i = 0; i < (1 << bits); ++i) c.push_back(random_fp16(rng, true));
@@ -373,16 +388,26 @@ TEST(LutGemmRows, EveryKernelAndThreadCountGivesRowsBits) {
     int k, na, nw, t, mc, outliers;
     bool fp16;
     int slots = 1;
+    bool symmetric = false;
   };
   // The paper's shape with both accumulators, K not a multiple of 8, T not a power of two
   // with a partial last cycle, entries above 256 (16-bit entry indices), and one MAC-tree
-  // cycle only; accumulators of 2, 3 and 4 partial sums.
+  // cycle only; accumulators of 2, 3 and 4 partial sums; symmetric codebooks (the kernels
+  // fold the counts into signed counts of the magnitudes).
   const std::vector<Case> cases = {
-      {4096, 4, 4, 32, 8, 21, true},  {4096, 4, 4, 32, 8, 21, false},
-      {1001, 4, 4, 32, 8, 7, true},   {515, 3, 4, 12, 5, 9, true},
-      {300, 4, 6, 32, 4, 3, false},   {200, 4, 6, 64, 3, 2, true},
-      {77, 2, 2, 16, 2, 0, true},     {4096, 4, 4, 32, 8, 21, false, 2},
-      {515, 3, 4, 12, 5, 9, true, 3}, {200, 4, 6, 64, 3, 2, false, 4},
+      {4096, 4, 4, 32, 8, 21, true},
+      {4096, 4, 4, 32, 8, 21, false},
+      {1001, 4, 4, 32, 8, 7, true},
+      {515, 3, 4, 12, 5, 9, true},
+      {300, 4, 6, 32, 4, 3, false},
+      {200, 4, 6, 64, 3, 2, true},
+      {77, 2, 2, 16, 2, 0, true},
+      {4096, 4, 4, 32, 8, 21, false, 2},
+      {515, 3, 4, 12, 5, 9, true, 3},
+      {200, 4, 6, 64, 3, 2, false, 4},
+      {4096, 4, 4, 32, 8, 21, true, 1, true},
+      {515, 3, 4, 12, 5, 9, false, 2, true},
+      {300, 4, 6, 7, 4, 3, true, 1, true},
   };
   int runs = 0;
   for (const Case& c : cases) {
@@ -395,8 +420,10 @@ TEST(LutGemmRows, EveryKernelAndThreadCountGivesRowsBits) {
       p.outliers_per_side = c.outliers;
       p.accumulator = c.fp16 ? AccumulatorFormat::kFp16 : AccumulatorFormat::kFp32;
       p.accumulator_slots = c.slots;
-      const std::vector<Fp16> cw = random_codebook(rng, c.nw, trial == 3 ? 2.0 : 0.3);
-      const LutGemm model(p, random_codebook(rng, c.na, trial == 1 ? 1.0 : 0.3), cw);
+      p.symmetric = c.symmetric;
+      const auto codebook = c.symmetric ? random_symmetric_codebook : random_codebook;
+      const std::vector<Fp16> cw = codebook(rng, c.nw, trial == 3 ? 2.0 : 0.3);
+      const LutGemm model(p, codebook(rng, c.na, trial == 1 ? 1.0 : 0.3), cw);
       const PreparedToken tok =
           model.prepare_normalized(random_token(rng, c.k, trial), Fp16{0x3C00});
       QuantizedWeights w;
@@ -416,7 +443,8 @@ TEST(LutGemmRows, EveryKernelAndThreadCountGivesRowsBits) {
       }
       const std::string where = "K " + std::to_string(c.k) + " nA " + std::to_string(c.na) +
                                 " nW " + std::to_string(c.nw) + " T " + std::to_string(c.t) +
-                                " L " + std::to_string(c.slots) + " trial " +
+                                " L " + std::to_string(c.slots) +
+                                (c.symmetric ? " symmetric" : "") + " trial " +
                                 std::to_string(trial) + " seed " + std::to_string(seed);
       ASSERT_GE(check_kernels(model, tok, w, want, where), 2) << where;
       for (const int threads : {0, 2, 7, 100}) {

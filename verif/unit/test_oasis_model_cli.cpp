@@ -160,7 +160,6 @@ TEST_F(Cli, SymmetricCodebooksGoThroughGemmAndFreeOnesAreRefused) {
                            " --act-codebook " + arg("ca.npy") + " --quantized ";
   const CmdResult ok = run(gemm + arg("sym") + " --out " + arg("y.npy"));
   ASSERT_EQ(ok.status, 0) << ok.out;
-  EXPECT_NE(ok.out.find("software kernel"), std::string::npos) << ok.out;
   EXPECT_EQ(read_npy(at("y.npy")).shape, (std::vector<size_t>{3, 8}));
   const CmdResult bad = run(gemm + arg("free") + " --out " + arg("y2.npy"));
   EXPECT_EQ(bad.status, 2) << bad.out;
