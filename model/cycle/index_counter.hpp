@@ -12,7 +12,7 @@
 // counted, whatever the mask says, so a count never exceeds K and
 // count_bits = clog2(K + 1) cannot overflow. The counts
 // of a finished row move to a second bank and are presented T at a time
-// (ceil(2^(nA+nW) / T) chunks, entries beyond 2^(nA+nW) zero) while the next
+// (ceil(E / T) chunks of the LUT's E entries, those beyond E zero) while the next
 // row is counted. With symmetric codebooks (Derived::symmetric) each index is counted in its
 // folded bin (fold_index: the product's sign and magnitude), and the presented counts are the
 // magnitudes' signed counts, positive bin less negative bin (ceil(2^(nA+nW-2) / T) chunks).

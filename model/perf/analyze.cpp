@@ -110,8 +110,10 @@ std::string format_analysis(const Config& c, const AnalyticFigures& f) {
                    ratio(f.topk_baseline, f.orizuru_measured));
   s += fmt::format(
       "Cycles per row: weight stream ceil(K/Wb) = {}, count ceil(K/(C*I)) = {}, reduce "
-      "ceil(2^(nA+nW)/T) = {}, compensate ceil(2k/Mc) = {} -> {}\n",
-      f.stream_cycles, f.count_cycles, f.reduce_cycles, f.comp_cycles, f.cycles_per_row);
+      "ceil({}/T) = {}, compensate ceil(2k/Mc) = {} -> {}\n",
+      f.stream_cycles, f.count_cycles,
+      c.codebooks == Codebooks::kSymmetric ? "2^(nA+nW-2)" : "2^(nA+nW)", f.reduce_cycles,
+      f.comp_cycles, f.cycles_per_row);
   s += fmt::format(
       "Cycle lower bound for one token, N = {} rows: ceil(N/P) * {} = {} * {} = {} "
       "cycles (plus fill and drain)\n",

@@ -21,10 +21,10 @@ struct AnalyticFigures {
   int channels = 0;                      ///< K (= Orizuru's N)
   int rows = 0;                          ///< N output rows of the GEMM
   int mu = 0;                            ///< group size of the WOQ LUT-GEMM (Table I)
-  int64_t lut_entries = 0;               ///< 2^(nA+nW)
+  int64_t lut_entries = 0;               ///< 2^(nA+nW), 2^(nA+nW-2) with symmetric codebooks
   int64_t woq_lut_entries = 0;           ///< 2^mu * K / mu
   int64_t group_size = 0;                ///< K
-  int64_t reduction_flops = 0;           ///< 2^(nA+nW) * N
+  int64_t reduction_flops = 0;           ///< lut_entries * N
   int64_t woq_reduction_flops = 0;       ///< (K / mu) * nW * N
   bool orizuru_formula_applies = false;  ///< K a power of two
   int64_t orizuru_formula = 0;           ///< 1.5N - 2 + 2k log2 N
@@ -32,7 +32,7 @@ struct AnalyticFigures {
   int64_t topk_baseline = 0;             ///< 6N, the top-k engine the paper cites
   int stream_cycles = 0;                 ///< ceil(K / Wb): the weight stream's beats
   int count_cycles = 0;                  ///< ceil(K / (C*I))
-  int reduce_cycles = 0;                 ///< ceil(2^(nA+nW) / T)
+  int reduce_cycles = 0;                 ///< ceil(lut_entries / T)
   int comp_cycles = 0;                   ///< ceil(2k / Mc)
   int cycles_per_row = 0;                ///< the largest of the four: the row interval
   int64_t rows_per_line = 0;             ///< ceil(N / P)

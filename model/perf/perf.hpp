@@ -25,7 +25,7 @@ enum class PerfPhase {
   kWeightStream,      ///< ceil(K / Wb) beats a group
   kMemory,            ///< the weight memory's bytes a cycle
   kIndexCounting,     ///< main branch: ceil(K / (C*I)) counting beats a row
-  kMacTree,           ///< main branch: ceil(2^(nA+nW) / T) chunks a row
+  kMacTree,           ///< main branch: ceil(E / T) chunks a row, E the LUT's entries
   kOutlierBranch,     ///< ceil(2k / Mc) compensation cycles a row
   kDrain,             ///< the last group's fill and the last row's latency
 };
@@ -50,7 +50,7 @@ struct TokenFigures {
   int64_t groups = 0;              ///< ceil(N / P)
   int64_t fill_beats = 0;          ///< ceil(K / Wb), weight-stream beats a group
   int64_t count_beats = 0;         ///< ceil(K / (C*I))
-  int64_t chunks = 0;              ///< ceil(2^(nA+nW) / T)
+  int64_t chunks = 0;              ///< ceil(E / T), E the LUT's entries
   int64_t outlier_cycles = 0;      ///< ceil(2k / Mc)
   int64_t group_bytes = 0;         ///< a full group: ceil(P*K*nW / 8) + 2P
   int64_t last_group_bytes = 0;    ///< the last group (its rows only)

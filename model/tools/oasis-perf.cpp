@@ -518,7 +518,8 @@ int run_report(const Common& c, const ReportArgs& r) {
         "![sweep](sweep.png)\n\nCycles a token of {} (every linear layer of its {} decoder "
         "layers, M = 1, weights unlimited) on the config with P and T changed, everything else "
         "as above. More lines divide the rows; a wider tree shortens the MAC-tree term "
-        "ceil(2^(nA+nW) / T) until the index counting, the weight stream or the outlier branch "
+        "ceil(E / T) (E the LUT's entries) until the index counting, the weight stream or the "
+        "outlier branch "
         "bounds the row, and the pre-processing (not divided by P) stays.\n\n{}\n",
         ref->name, ref->layers, table);
     const std::string synth = r.synth;
