@@ -439,27 +439,58 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   // A count into its format (Derived::count_format), one rounding: none when A holds every
   // count exactly, in the narrowest format that does; else A itself (in binary16 the same
   // rounding as through binary32, which holds every count exactly).
+  // The conversion's inputs: the presented chunk, or with a sign stage its register's.
+  const bool staged = sym && d.t.sign_stages > 0;
+  const string in_valid = staged ? "sign_valid" : "cnt_valid_i";
+  const string in_last = staged ? "sign_last" : "cnt_last_i";
+  const string in_first = staged ? "sign_first" : "cnt_chunk_i == ChunkBits'(0)";
+  const string in_present = staged ? "sign_present" : "main_present";
+  const string in_lut = staged ? "sign_lut" : "lut_sel[Lanes*HalfBits-1:0]";
+  if (sym) {
+    m << "  /// Each lane's signed count as a magnitude (inverted, plus one, when below zero) and "
+         "whether\n"
+         "  /// it is below zero.\n"
+         "  logic [Lanes*CountBits-1:0] magnitude;\n"
+         "  logic [Lanes-1:0] below_zero;\n"
+         "  for (genvar t = 0; t < Lanes; t++) begin : g_signed\n"
+         "    logic [DataBits-1:0] count;\n"
+         "    assign count = cnt_data_i[t*DataBits +: DataBits];\n"
+         "    assign below_zero[t] = count[CountBits];\n"
+         "    assign magnitude[t*CountBits +: CountBits] =\n"
+         "        (count[CountBits-1:0] ^ {CountBits{count[CountBits]}}) + "
+         "CountBits'(count[CountBits]);\n"
+         "  end\n";
+    m.op("add", W, "magnitude", Tp);
+    if (staged) {
+      m.comment(
+          "The sign stage: the magnitudes registered before their conversion, which with the "
+          "array's subtraction and the negation would not fit the clock target "
+          "(signed_count_stage).");
+      m.pipe_stage("sign", d.t.sign_stages, "cnt_valid_i",
+                   {{"last", 0, "cnt_last_i"},
+                    {"first", 0, "cnt_chunk_i == ChunkBits'(0)"},
+                    {"present", Tp, "main_present", "Lanes"},
+                    {"lut", int64_t(Tp) * 16, "lut_sel[Lanes*HalfBits-1:0]", "Lanes*HalfBits"},
+                    {"below_zero", Tp, "below_zero", "Lanes"},
+                    {"magnitude", int64_t(Tp) * W, "magnitude", "Lanes*CountBits"}});
+    }
+  }
   m << "  for (genvar t = 0; t < Lanes; t++) begin : g_lane\n";
   if (sym) {
-    m << "    /// The signed count, whether it is below zero, and its magnitude (inverted, plus\n"
-         "    /// one, when below zero), converted with a sign bit of 0.\n"
-         "    logic [DataBits-1:0] count;\n"
-         "    logic below_zero;\n"
-         "    logic [CountBits-1:0] magnitude;\n"
-         "    logic [CountFpBits-1:0] magnitude_a;\n"
-         "    logic unused_magnitude_sign;\n"
-         "    assign count = cnt_data_i[t*DataBits +: DataBits];\n"
-         "    assign below_zero = count[CountBits];\n"
-         "    assign magnitude = (count[CountBits-1:0] ^ {CountBits{below_zero}}) +\n"
-         "                       CountBits'(below_zero);\n"
-         "    assign unused_magnitude_sign = magnitude_a[CountFpBits-1];\n"
-         "    // Zero is never below zero, so it converts to +0, as the model's cnt_A.\n"
-         "    assign count_a[t*CountFpBits +: CountFpBits] =\n"
-         "        {below_zero, magnitude_a[CountFpBits-2:0]};\n";
-    m.op("add", W, "magnitude", Tp);
+    m << fmt::format(
+        "    /// The magnitude converted, with a sign bit of 0.\n"
+        "    logic [CountFpBits-1:0] magnitude_a;\n"
+        "    logic unused_magnitude_sign;\n"
+        "    assign unused_magnitude_sign = magnitude_a[CountFpBits-1];\n"
+        "    // Zero is never below zero, so it converts to +0, as the model's cnt_A.\n"
+        "    assign count_a[t*CountFpBits +: CountFpBits] =\n"
+        "        {{{}below_zero[t], magnitude_a[CountFpBits-2:0]}};\n",
+        staged ? "sign_" : "");
   }
   m.inst("oasis_fp_from_uint", "u_count",
-         {{"n_i", sym ? "magnitude" : "cnt_data_i[t*CountBits +: CountBits]"},
+         {{"n_i", sym ? (staged ? "sign_magnitude[t*CountBits +: CountBits]"
+                                : "magnitude[t*CountBits +: CountBits]")
+                      : "cnt_data_i[t*CountBits +: CountBits]"},
           {"result_o", sym ? "magnitude_a" : "count_a[t*CountFpBits +: CountFpBits]"}},
          "    ",
          {{"IntBits", "CountBits"},
@@ -468,12 +499,12 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
          "Lanes");
   m.op("fp_from_uint", W, "count_a", Tp);
   m << "  end\n";
-  m.pipe_stage("conv", d.t.conv_stages, "cnt_valid_i",
-               {{"last", 0, "cnt_last_i"},
-                {"first", 0, "cnt_chunk_i == ChunkBits'(0)"},
-                {"present", Tp, "main_present", "Lanes"},
+  m.pipe_stage("conv", d.t.conv_stages, in_valid,
+               {{"last", 0, in_last},
+                {"first", 0, in_first},
+                {"present", Tp, in_present, "Lanes"},
                 {"count", int64_t(Tp) * cf.width(), "count_a", "Lanes*CountFpBits"},
-                {"lut", int64_t(Tp) * 16, "lut_sel[Lanes*HalfBits-1:0]", "Lanes*HalfBits"}});
+                {"lut", int64_t(Tp) * 16, in_lut, "Lanes*HalfBits"}});
   const Operands ops{cf, kBinary16Format};
   const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, d.t.main_product_stages, ops);
   const string prod_valid = mul_cuts.mask != 0 ? "prod_valid[0]" : "conv_valid";
@@ -1140,6 +1171,7 @@ class PeLineBlock final : public Block {
     out.manifest["fifo_depth_rows"] = t.fifo_depth;
     out.manifest["accumulator"] = d.f().name();
     out.manifest["count_format"] = d.d.count_format.name();
+    out.manifest["sign_stages"] = t.sign_stages;
     out.manifest["main_product_stages"] = t.main_product_stages;
     out.manifest["compensation_product_stages"] = t.comp_product_stages;
     drop_unused_tree_level(out, c);

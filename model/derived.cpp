@@ -161,10 +161,11 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   t.comp_inputs = std::min(c.comp_macs, d.outliers);
   t.comp_levels = clog2(t.comp_inputs);
   // Count conversion, multiplier, one adder per tree level.
+  t.sign_stages = d.symmetric && signed_count_stage(c.target_period_fo4) ? 1 : 0;
   t.conv_stages = count_conversion_stages(c.target_period_fo4, s);
   t.main_product_stages =
       product_stages(c.target_period_fo4, d.accumulator, d.count_format, d.storage, s);
-  t.main_latency = t.conv_stages + t.main_product_stages + t.tree_levels * s;
+  t.main_latency = t.sign_stages + t.conv_stages + t.main_product_stages + t.tree_levels * s;
   // The gather's register, then the multiplier's stages; its first stage starts with the
   // Dequantization Unit's multiplexer over the 2^nW weight centroids.
   t.gather_stages = 1;

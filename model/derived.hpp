@@ -175,13 +175,17 @@ struct LineTiming {
   int tree_levels = 0;  ///< ceil(log2 tree_inputs)
   int comp_inputs = 0;  ///< min(Mc, 2k): compensation MACs in use
   int comp_levels = 0;  ///< ceil(log2 comp_inputs)
+  /// With symmetric codebooks, a register between a signed count's magnitude and its
+  /// conversion (signed_count_stage): 1 or 0.
+  int sign_stages = 0;
   /// Registers after the count conversion (cnt_A): S, or with a clock target that the
   /// conversion fits in a stage, 1 (count_conversion_stages).
   int conv_stages = 0;
   /// Registers of the main branch's multipliers (a count in count_format times a binary16 LUT
   /// entry, in A): S, or with a clock target product_stages (fewer for an exact product).
   int main_product_stages = 0;
-  /// a chunk's counts to its tree sum: conv_stages + main_product_stages + tree_levels S
+  /// a chunk's counts to its tree sum: sign_stages + conv_stages + main_product_stages +
+  /// tree_levels S
   int main_latency = 0;
   int main_slots = 0;  ///< partial sums the main accumulator uses: min(L, chunks)
   /// The last chunk's tree sum to the row's sum at the main FIFO: 0 with L = 1

@@ -210,6 +210,17 @@ int count_conversion_stages(int period_fo4, int stages) {
   return conversion_stages(kFromUintFo4, period_fo4, stages);
 }
 
+// A symmetric line's signed count before its conversion: the presenting bank's subtraction
+// (count_bits + 1 bits) and the MAC tree's negation of a count below zero. Measured with
+// OpenSTA on the paper config's PE line at 50 FO4 (docs/ppa.md, "Codebooks symmetric about
+// zero: the line built and measured"): 53.8 FO4 from the presenting bank's register through
+// both and the conversion into the multiplier's register, against the conversion's 30 here.
+constexpr double kSignedCountFo4 = 24;
+
+bool signed_count_stage(int period_fo4) {
+  return period_fo4 > 0 && kFromUintFo4 + kSignedCountFo4 > fp_stage_budget_fo4(period_fo4);
+}
+
 int unit_block_stages(int period_fo4, FpUnitKind kind, const FpFormat& f, const FpFormat& a,
                       const FpFormat& b, int stages) {
   if (period_fo4 <= 0 || stages == 0) return stages;

@@ -117,6 +117,12 @@ int orizuru_levels_for_period(int period_fo4);
 /// conversion, one. A conversion that does not fit keeps all `stages`, as without a target.
 int count_conversion_stages(int period_fo4, int stages);
 
+/// With symmetric codebooks, whether a register goes between a presented signed count's
+/// magnitude (the Index Counter array's subtraction, the MAC tree's negation) and its
+/// conversion: with a clock target `period_fo4` (> 0) whose stage budget does not hold the
+/// three in a row. Without a target, none.
+bool signed_count_stage(int period_fo4);
+
 /// What a floating-point unit block of its own computes (gen/fp_units.cpp).
 enum class FpUnitKind {
   kAdd,       ///< an adder in `f`

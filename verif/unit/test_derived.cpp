@@ -328,6 +328,24 @@ TEST(Derived, MacLineOperandStage) {
 // 35 cycles (48 when binary16 took 3 stages at 50 FO4, docs/fp_rtl.md, "Spans measured"; one
 // of them the Index Counter array's tree register; with streamed counting, 8 beats less:
 // docs/pe_line.md, "Streamed counting").
+// Symmetric codebooks: the signed count's subtraction and negation before the conversion take
+// a register of their own when the three do not fit the clock target, a cycle of main-branch
+// latency; free codebooks never do.
+TEST(Derived, SignedCountStage) {
+  for (const int period : {0, 130, 80, 50, 40}) {
+    const std::string target = "target_period_fo4=" + std::to_string(period);
+    const Config c = load_config(test::kDefault, {"codebooks=symmetric", target});
+    const Derived sym = derive(c);
+    const Derived free = derive(load_config(test::kDefault, {target}));
+    EXPECT_EQ(sym.pe_line.sign_stages, period == 50 || period == 40 ? 1 : 0) << period;
+    EXPECT_EQ(free.pe_line.sign_stages, 0) << period;
+    EXPECT_EQ(sym.pe_line.main_latency, sym.pe_line.sign_stages + sym.pe_line.conv_stages +
+                                            sym.pe_line.main_product_stages +
+                                            sym.pe_line.tree_levels * c.fp_pipeline_stages)
+        << period;
+  }
+}
+
 TEST(Derived, CountConversionStages) {
   const auto line = [](const std::string& config, std::vector<std::string> sets) {
     return derive(load_config(std::string(OASIS_SOURCE_DIR) + "/configs/" + config, sets)).pe_line;

@@ -137,6 +137,8 @@ TEST(PeLine, OutputsEqualTheRowStepsAndTheTimingHolds) {
       {"codebooks=symmetric"},
       {"codebooks=symmetric", "act_bits=3", "accumulator=fp16", "mac_tree_inputs=7",
        "fp_pipeline_stages=2"},
+      // At 50 FO4: a register between the signed counts' magnitudes and their conversion.
+      {"codebooks=symmetric", "target_period_fo4=50"},
   };
   uint64_t seed = 1;
   for (const auto& s : sets) {
