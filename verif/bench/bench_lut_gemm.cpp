@@ -39,29 +39,42 @@ struct Setup {
   std::unique_ptr<LutGemm> model;
 };
 
+// The paper config's layer; with `symmetric`, codebooks symmetric about zero and a config that
+// says so (docs/spec.md section 1, Symmetric codebooks).
+Setup make_setup(bool symmetric) {
+  Setup s;
+  s.config = load_config(std::string(OASIS_SOURCE_DIR) + "/configs/paper.json",
+                         {symmetric ? "codebooks=symmetric" : "codebooks=free"});
+  s.k = s.config.channels;
+  s.n = 4096;
+  SyntheticActivationSpec spec;
+  spec.channels = s.k;
+  spec.tokens = 1;
+  s.x = synthetic_activations(spec, 1);
+  spec.tokens = 16;
+  const std::vector<Fp16> calib = synthetic_activations(spec, 2);
+  s.w = synthetic_weights(s.n, s.k, 3);
+  for (const Fp16 v : s.x) s.xf.push_back(float(to_double(v)));
+  for (const Fp16 v : s.w) s.wf.push_back(float(to_double(v)));
+  WeightQuantOptions wo;
+  wo.symmetric = symmetric;
+  s.qw = quantize_weights(s.w, s.n, s.k, wo);
+  ActCalibrationOptions ao;
+  ao.outliers_per_side = s.config.outliers_per_side;
+  ao.symmetric = symmetric;
+  const ActCalibration cal = calibrate_activations(calib, 16, s.k, {}, ao);
+  s.model =
+      std::make_unique<LutGemm>(LutGemmParams::from_config(s.config), cal.codebook, s.qw.codebook);
+  return s;
+}
+
 const Setup& setup() {
-  static const Setup s = [] {
-    Setup s;
-    s.config = load_config(std::string(OASIS_SOURCE_DIR) + "/configs/paper.json");
-    s.k = s.config.channels;
-    s.n = 4096;
-    SyntheticActivationSpec spec;
-    spec.channels = s.k;
-    spec.tokens = 1;
-    s.x = synthetic_activations(spec, 1);
-    spec.tokens = 16;
-    const std::vector<Fp16> calib = synthetic_activations(spec, 2);
-    s.w = synthetic_weights(s.n, s.k, 3);
-    for (const Fp16 v : s.x) s.xf.push_back(float(to_double(v)));
-    for (const Fp16 v : s.w) s.wf.push_back(float(to_double(v)));
-    s.qw = quantize_weights(s.w, s.n, s.k, {});
-    ActCalibrationOptions ao;
-    ao.outliers_per_side = s.config.outliers_per_side;
-    const ActCalibration cal = calibrate_activations(calib, 16, s.k, {}, ao);
-    s.model = std::make_unique<LutGemm>(LutGemmParams::from_config(s.config), cal.codebook,
-                                        s.qw.codebook);
-    return s;
-  }();
+  static const Setup s = make_setup(false);
+  return s;
+}
+
+const Setup& symmetric_setup() {
+  static const Setup s = make_setup(true);
   return s;
 }
 
@@ -124,6 +137,15 @@ void BM_OasisLutGemm_1x4096x4096(benchmark::State& state) {
   rate(state, s);
 }
 
+// The same layer with symmetric codebooks: the kernels count as for free ones, then fold the
+// counts into the signed counts of the 64 magnitudes.
+void BM_OasisLutGemmSymmetric_1x4096x4096(benchmark::State& state) {
+  const Setup& s = symmetric_setup();
+  const int threads = int(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(s.model->gemm(s.x, 1, s.qw, threads));
+  rate(state, s);
+}
+
 void BM_ReferenceFp32GemmInOrder_1x4096x4096(benchmark::State& state) {
   const Setup& s = setup();
   for (auto _ : state) benchmark::DoNotOptimize(reference_gemm_fp32(s.x, 1, s.w, s.n, s.k));
@@ -157,6 +179,7 @@ void threads_args(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(BM_Fp32Gemm_1x4096x4096)->Apply(threads_args);
 BENCHMARK(BM_OasisLutGemm_1x4096x4096)->Apply(threads_args);
+BENCHMARK(BM_OasisLutGemmSymmetric_1x4096x4096)->Apply(threads_args);
 BENCHMARK(BM_ReferenceFp32GemmInOrder_1x4096x4096)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_ConventionalDequantGemm_1x4096x4096)->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK(BM_PrepareToken_4096)->Unit(benchmark::kMicrosecond);
