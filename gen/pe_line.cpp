@@ -373,7 +373,7 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
   const FpFormat& cf = d.d.count_format;
   const int aw = d.aw(), Tp = d.Tp(), T = d.T, W = d.W(), CH = d.t.chunks, S = d.S;
   const bool sym = d.d.symmetric;
-  // The stride of a count on the bus: with symmetric codebooks a sign above the magnitude.
+  // The stride of a count on the bus: with symmetric codebooks a bit wider, two's complement.
   const string cb = sym ? "DataBits" : "CountBits";
   SvModule m(name, fmt::format("MAC tree of a PE line: per chunk of T = {} counts, count x L[e] "
                                "in {} ({} multipliers), the pairwise tree of docs/numerics.md "
@@ -436,9 +436,6 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
          "  assign unused_lut_tail = ^lut_sel[ChunkLanes*HalfBits-1:Lanes*HalfBits];\n";
   }
   m << "  logic [Lanes*CountFpBits-1:0] count_a;\n";
-  // A count into its format (Derived::count_format), one rounding: none when A holds every
-  // count exactly, in the narrowest format that does; else A itself (in binary16 the same
-  // rounding as through binary32, which holds every count exactly).
   // The conversion's inputs: the presented chunk, or with a sign stage its register's.
   const bool staged = sym && d.t.sign_stages > 0;
   const string in_valid = staged ? "sign_valid" : "cnt_valid_i";
@@ -475,6 +472,9 @@ SvFile mac_tree_module(const Config& c, const string& name, const Dims& d) {
                     {"magnitude", int64_t(Tp) * W, "magnitude", "Lanes*CountBits"}});
     }
   }
+  // A count into its format (Derived::count_format), one rounding: none when A holds every
+  // count exactly, in the narrowest format that does; else A itself (in binary16 the same
+  // rounding as through binary32, which holds every count exactly).
   m << "  for (genvar t = 0; t < Lanes; t++) begin : g_lane\n";
   if (sym) {
     m << fmt::format(

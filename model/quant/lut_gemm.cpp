@@ -270,7 +270,8 @@ LutGemm::LutGemm(const LutGemmParams& p, std::vector<Fp16> ca, std::vector<Fp16>
       if (!is_symmetric_codebook(*cb)) {
         throw std::invalid_argument(fmt::format(
             "the {} codebook is not symmetric about zero (centroid 2^n - 1 - i must be centroid i "
-            "negated, bit for bit), which codebooks: symmetric needs; quantize with --symmetric",
+            "negated, bit for bit), which codebooks: symmetric needs (oasis-model calibrate and "
+            "quantize make such codebooks with --symmetric)",
             what));
       }
     }
