@@ -3,6 +3,7 @@
 // figures, a whole synth -> quantize -> calibrate -> gemm run whose output
 // equals the library's bit for bit, the SQNR report, and every kind of bad
 // input giving one message, exit status 2 and no output file.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -58,6 +59,18 @@ class Cli : public ::testing::Test {
   // The same paths as words of the shell command run() runs.
   std::string arg(const std::string& name) const { return gen::shell_word(at(name)); }
   std::string dir_arg() const { return gen::shell_word(dir_.string()); }
+  // Seeded synthetic data of 128 channels through `synth`: `tokens` tokens (x.npy, of
+  // `x_type`), 40 calibration tokens (calib.npy) and `rows` weight rows (w.npy).
+  void synthesize(int tokens, const std::string& x_type, int rows) const {
+    for (const std::string& args :
+         {fmt::format("activations --rows {} --seed 3 --type {} --out {}", tokens, x_type,
+                      arg("x.npy")),
+          fmt::format("activations --rows 40 --seed 4 --out {}", arg("calib.npy")),
+          fmt::format("weights --rows {} --seed 5 --out {}", rows, arg("w.npy"))}) {
+      const CmdResult r = run("synth --channels 128 --kind " + args);
+      ASSERT_EQ(r.status, 0) << args << ": " << r.out;
+    }
+  }
   static std::string config_arg(const char* name) { return gen::shell_word(config(name)); }
   fs::path dir_;
 };
@@ -92,17 +105,7 @@ TEST_F(Cli, AnalyzePrintsThePapersFigures) {
 }
 
 TEST_F(Cli, WholeFlowMatchesTheLibraryBitForBit) {
-  ASSERT_EQ(run("synth --kind activations --rows 6 --channels 128 --seed 3 --type float32 --out " +
-                arg("x.npy"))
-                .status,
-            0);
-  ASSERT_EQ(
-      run("synth --kind activations --rows 40 --channels 128 --seed 4 --out " + arg("calib.npy"))
-          .status,
-      0);
-  ASSERT_EQ(
-      run("synth --kind weights --rows 24 --channels 128 --seed 5 --out " + arg("w.npy")).status,
-      0);
+  ASSERT_NO_FATAL_FAILURE(synthesize(6, "float32", 24));
   const CmdResult q = run("quantize --weights " + arg("w.npy") + " --out-dir " + dir_arg());
   ASSERT_EQ(q.status, 0) << q.out;
   const CmdResult c = run("calibrate --acts " + arg("calib.npy") + " --gap --out " + arg("ca.npy"));
@@ -138,15 +141,7 @@ TEST_F(Cli, WholeFlowMatchesTheLibraryBitForBit) {
 // codebooks: symmetric (docs/spec.md section 1): symmetric codebooks from calibrate and
 // quantize go through gemm; free ones are refused with one message, exit 2 and no output.
 TEST_F(Cli, SymmetricCodebooksGoThroughGemmAndFreeOnesAreRefused) {
-  ASSERT_EQ(
-      run("synth --kind activations --rows 3 --channels 128 --seed 3 --out " + arg("x.npy")).status,
-      0);
-  ASSERT_EQ(
-      run("synth --kind activations --rows 40 --channels 128 --seed 4 --out " + arg("calib.npy"))
-          .status,
-      0);
-  ASSERT_EQ(
-      run("synth --kind weights --rows 8 --channels 128 --seed 5 --out " + arg("w.npy")).status, 0);
+  ASSERT_NO_FATAL_FAILURE(synthesize(3, "float16", 8));
   fs::create_directories(at("sym"));
   fs::create_directories(at("free"));
   ASSERT_EQ(
