@@ -409,7 +409,7 @@ struct CounterArray {
         {"output", 0, "cnt_valid_o", "A chunk of a row's counts is presented."},
         {"input", 0, "cnt_ready_i",
          "The consumer (the MAC tree) takes the presented chunk this cycle."},
-        sym ? Port{"output", t * (w + 1), "cnt_data_o",
+        sym ? Port{"output", t * d.count_data_bits, "cnt_data_o",
                    fmt::format("The chunk: the signed count of magnitude cnt_chunk_o*ChunkCounts "
                                "+ t at [t*DataBits +: DataBits], two's complement (0 beyond "
                                "magnitude {}).",

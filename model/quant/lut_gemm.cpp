@@ -135,14 +135,19 @@ std::vector<uint32_t> index_counts(std::span<const uint8_t> ia, std::span<const 
   return cnt;
 }
 
+std::vector<int32_t> fold_counts(std::span<const uint32_t> counts, int act_bits, int weight_bits) {
+  std::vector<uint32_t> bins(counts.size() / 2, 0);
+  for (size_t e = 0; e < counts.size(); ++e) {
+    bins[size_t(fold_index(int(e), act_bits, weight_bits))] += counts[e];
+  }
+  return signed_counts(bins);
+}
+
 std::vector<int32_t> main_counts(std::span<const uint8_t> ia, std::span<const uint8_t> iw,
                                  int act_bits, int weight_bits, bool symmetric) {
   const std::vector<uint32_t> cnt = index_counts(ia, iw, act_bits, weight_bits);
   if (!symmetric) return std::vector<int32_t>(cnt.begin(), cnt.end());
-  std::vector<uint32_t> bins(cnt.size() / 2, 0);
-  for (size_t e = 0; e < cnt.size(); ++e)
-    bins[size_t(fold_index(int(e), act_bits, weight_bits))] += cnt[e];
-  return signed_counts(bins);
+  return fold_counts(cnt, act_bits, weight_bits);
 }
 
 AccValue pairwise_tree(std::span<const AccValue> values, const Accumulator& acc) {

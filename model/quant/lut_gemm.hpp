@@ -82,6 +82,9 @@ int fold_index(int e, int act_bits, int weight_bits);
 /// A symmetric line's signed counts from its bins' counts (2^(nA+nW-1) of them, fold_index):
 /// magnitude m's count is bin m's (positive products) less bin 2^(nA+nW-2) + m's (negative).
 std::vector<int32_t> signed_counts(std::span<const uint32_t> bins);
+/// A symmetric line's signed counts from the counts of the 2^(nA+nW) concatenated indices:
+/// each entry's count into its bin (fold_index), then signed_counts.
+std::vector<int32_t> fold_counts(std::span<const uint32_t> counts, int act_bits, int weight_bits);
 
 /// A token as the per-row computation sees it (everything shared by rows).
 struct PreparedToken {

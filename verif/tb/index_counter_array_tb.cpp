@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   const int w = int(options.param("count_bits"));
   // A presented count's bits: the count, or with symmetric codebooks the signed count in two's
   // complement, a bit wider.
-  const int lane = w + (symmetric ? 1 : 0);
+  const int lane = symmetric ? derived.count_data_bits : w;
   const auto lane_bits = [&](int64_t count) {
     return uint64_t(count) & ((uint64_t{1} << lane) - 1);
   };
@@ -171,11 +171,9 @@ int main(int argc, char** argv) {
     if (symmetric) {
       // docs/spec.md section 1, Symmetric codebooks: each index in its bin, then positive less
       // negative.
-      std::vector<uint32_t> bins(counts.size() / 2, 0);
-      for (size_t e = 0; e < counts.size(); ++e) {
-        bins[size_t(oasis::fold_index(int(e), config.act_bits, config.weight_bits))] += counts[e];
+      for (const int32_t s : oasis::fold_counts(counts, config.act_bits, config.weight_bits)) {
+        want.push_back(lane_bits(s));
       }
-      for (const int32_t s : oasis::signed_counts(bins)) want.push_back(lane_bits(s));
     } else {
       for (const uint32_t c : counts) want.push_back(c);
     }
