@@ -43,6 +43,7 @@
 #include "model/quant/quant.hpp"
 #include "model/quant/synth_data.hpp"
 #include "oasis_generated.hpp"
+#include "verif/codebooks.hpp"
 #include "verif/harness/harness.hpp"
 
 namespace {
@@ -248,29 +249,22 @@ int main(int argc, char** argv) {
   // boundaries; with symmetric codebooks both mirrored about zero), loaded through the
   // register port.
   const bool symmetric = config.codebooks == oasis::Codebooks::kSymmetric;
-  const auto mirror = [](std::vector<Fp16>& cb) {
-    for (size_t i = 0; i < cb.size() / 2; ++i) {
-      cb[cb.size() - 1 - i] = Fp16{uint16_t(cb[i].bits ^ 0x8000u)};
-    }
-  };
   const auto new_layer = [&](bool special) {
     for (;;) {
       std::vector<Fp16> ca(size_t(1) << nA), cw(size_t(1) << nW);
       for (auto& v : ca) v = moderate();
       if (symmetric) {
-        for (size_t i = 0; i < ca.size() / 2; ++i) ca[i].bits |= 0x8000u;  // the negative half
+        oasis::test::make_symmetric_ascending(ca);
+      } else {
+        std::sort(ca.begin(), ca.end(),
+                  [](Fp16 a, Fp16 b) { return oasis::to_double(a) < oasis::to_double(b); });
       }
-      std::sort(ca.begin(), ca.end(),
-                [](Fp16 a, Fp16 b) { return oasis::to_double(a) < oasis::to_double(b); });
       for (auto& v : cw) v = moderate();
       if (special) {
         cw[0] = Fp16{0x0000};
         cw[1] = Fp16{0x8001};  // a subnormal
       }
-      if (symmetric) {
-        mirror(ca);
-        mirror(cw);
-      }
+      if (symmetric) oasis::test::mirror_codebook(cw);
       try {
         gemm.emplace(oasis::LutGemmParams::from_config(config), ca, cw);
         break;

@@ -13,6 +13,7 @@
 #include "model/config.hpp"
 #include "model/numerics/fp.hpp"
 #include "model/quant/lut_gemm.hpp"
+#include "verif/codebooks.hpp"
 
 namespace oasis::test {
 
@@ -20,14 +21,6 @@ namespace oasis::test {
 inline Fp16 moderate(std::mt19937_64& rng) {
   const uint16_t exp = uint16_t(9 + rng() % 13);
   return Fp16{uint16_t(((rng() & 1) << 15) | (exp << 10) | (rng() & 0x3FF))};
-}
-
-/// Centroid 2^n - 1 - i made centroid i negated, for i in the lower half: a codebook
-/// symmetric about zero when the lower half is.
-inline void mirror_codebook(std::vector<Fp16>& cb) {
-  for (size_t i = 0; i < cb.size() / 2; ++i) {
-    cb[cb.size() - 1 - i] = Fp16{uint16_t(cb[i].bits ^ 0x8000u)};
-  }
 }
 
 /// A LutGemm with random sorted activation centroids and random weight
@@ -39,14 +32,12 @@ inline LutGemm random_gemm(const Config& c, std::mt19937_64& rng) {
     std::vector<Fp16> ca(size_t(1) << c.act_bits), cw(size_t(1) << c.weight_bits);
     for (auto& v : ca) v = moderate(rng);
     if (symmetric) {
-      for (size_t i = 0; i < ca.size() / 2; ++i) ca[i].bits |= 0x8000u;  // the negative half
+      make_symmetric_ascending(ca);
+    } else {
+      std::sort(ca.begin(), ca.end(), [](Fp16 a, Fp16 b) { return to_double(a) < to_double(b); });
     }
-    std::sort(ca.begin(), ca.end(), [](Fp16 a, Fp16 b) { return to_double(a) < to_double(b); });
     for (auto& v : cw) v = moderate(rng);
-    if (symmetric) {
-      mirror_codebook(ca);
-      mirror_codebook(cw);
-    }
+    if (symmetric) mirror_codebook(cw);
     try {
       return LutGemm(LutGemmParams::from_config(c), ca, cw);
     } catch (const std::invalid_argument&) {

@@ -177,9 +177,7 @@ std::vector<Fp16> random_codebook(std::mt19937_64& rng, int bits, double spread)
 std::vector<Fp16> random_symmetric_codebook(std::mt19937_64& rng, int bits, double spread) {
   for (;;) {
     std::vector<Fp16> c = random_codebook(rng, bits, spread);
-    for (size_t i = 0; i < c.size() / 2; ++i) c[i].bits |= 0x8000u;
-    std::sort(c.begin(), c.end(), [](Fp16 a, Fp16 b) { return to_double(a) < to_double(b); });
-    test::mirror_codebook(c);
+    test::make_symmetric_ascending(c);
     try {
       cluster_boundaries(c);
       return c;
