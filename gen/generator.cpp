@@ -236,8 +236,9 @@ void write_file(const fs::path& path, const std::string& text) {
 }
 
 // A block's parts that are blocks themselves (the core's PE lines, say) bring
-// their buffers into the block's list, their registers prefixed with the
-// part's instance name, so the real-library flow (docs/ppa.md) counts them.
+// their buffers into the block's list, their registers (or an SRAM's instance)
+// prefixed with the part's instance name, so the real-library flow (docs/ppa.md)
+// counts them.
 void add_part_memories(const Config& c, std::map<std::string, BlockOutput>& outputs) {
   std::map<std::string, std::string> block_of_module;
   for (const auto& [name, out] : outputs) block_of_module[module_name(c, name)] = name;
@@ -256,7 +257,12 @@ void add_part_memories(const Config& c, std::map<std::string, BlockOutput>& outp
       for (ordered_json mem : child["memories"]) {
         const std::string inst = part["instance"].get<std::string>();
         mem["name"] = inst + "." + mem["name"].get<std::string>();
-        for (auto& r : mem["registers"]) r = inst + "." + r.get<std::string>();
+        if (mem.contains("registers")) {
+          for (auto& r : mem["registers"]) r = inst + "." + r.get<std::string>();
+        }
+        if (mem.contains("sram")) {
+          mem["sram"]["instance"] = inst + "." + mem["sram"]["instance"].get<std::string>();
+        }
         m["memories"].push_back(mem);
       }
     }

@@ -15,6 +15,7 @@
 
 #include "gen/block.hpp"
 #include "gen/fp_emit.hpp"
+#include "gen/mutation.hpp"
 #include "gen/sv.hpp"
 #include "model/derived.hpp"
 
@@ -22,6 +23,11 @@ namespace oasis::gen {
 namespace {
 
 using std::string;
+
+OASIS_REGISTER_MUTATION("pe_line.wib_sram_read_late",
+                        "the Weight Index Buffer's SRAM is addressed with the cycle's counting "
+                        "beat and bank rather than the next cycle's: each beat is read a cycle "
+                        "late");
 
 // The figures every part of the line is sized by, named as in docs/pe_line.md,
 // all read from derive(c).
@@ -133,7 +139,17 @@ std::vector<Port> wib_ports(const Dims& d) {
                      "Outliers*ChanBits"});
   }
   ports.push_back({"input", 0, "rd_bank_i", "The bank the read side reads."});
-  if (!st) {
+  if (d.t.wib_sram) {
+    ports.push_back({"input", 0, "rd_en_i",
+                     "Read rd_word_i at this edge: the next cycle counts a beat of a full bank."});
+    ports.push_back({"input", 0, "rd_word_i",
+                     "The next cycle's counting beat b and bank: the word {b, bank}.", "AddrBits"});
+    ports.push_back({"output", 0, "rd_beat_o",
+                     "The counting beat b read at the last edge with rd_en_i: iw[b*Positions + "
+                     "p] at [p*WeightBits +: WeightBits].",
+                     "Positions*WeightBits"});
+    ports.push_back({"output", 0, "rd_scale_o", "The read bank's s_w.", "HalfBits"});
+  } else if (!st) {
     ports.push_back({"output", 0, "rd_row_o",
                      "The read bank's row: iw[k] at [k*WeightBits +: WeightBits].",
                      "Channels*WeightBits"});
@@ -146,6 +162,70 @@ std::vector<Port> wib_ports(const Dims& d) {
                      "Outliers*WeightBits"});
   }
   return ports;
+}
+
+// The Weight Index Buffer's SRAM (docs/sram.md): a module of its own, the one a compiled
+// macro replaces, around the rtl/oasis_sram.sv primitive.
+SvFile wib_memory_module(const string& name, const Dims& d) {
+  const LineTiming& t = d.t;
+  SvModule m(name, fmt::format("The Weight Index Buffer's memory: {} words of {} bits, {} write "
+                               "lanes of {} bits, one write and one read port, the read word "
+                               "registered (docs/sram.md). A word is a counting beat of a bank "
+                               "(address {{beat, bank}}), a lane a weight beat. Replace this "
+                               "module by a compiled two-port macro with the same contract.",
+                               t.wib_words, d.G * d.nW, t.wib_lanes, d.Wb * d.nW));
+  m.header_localparam("Width", int64_t(d.G) * d.nW, "Bits of a word.");
+  m.header_localparam("Words", t.wib_words, "Words.");
+  m.header_localparam("Lanes", t.wib_lanes, "Write lanes a word.");
+  m.header_localparam("AddrBits", t.wib_addr_bits, "Bits of an address: $clog2(Words).");
+  m.ports({kClk,
+           {"input", 0, "we_i", "Write at this edge."},
+           {"input", 0, "waddr_i", "The word written.", "AddrBits"},
+           {"input", 0, "wlane_i", "The lanes written: lane l at bit l.", "Lanes"},
+           {"input", 0, "wdata_i", "The data: lane l at [l*Width/Lanes +: Width/Lanes].", "Width"},
+           {"input", 0, "re_i", "Read at this edge."},
+           {"input", 0, "raddr_i", "The word read.", "AddrBits"},
+           {"output", 0, "rdata_o", "The word read at the last edge with re_i.", "Width"}});
+  m.inst("oasis_sram", "u_sram",
+         {{"clk_i", "clk_i"},
+          {"we_i", "we_i"},
+          {"waddr_i", "waddr_i"},
+          {"wlane_i", "wlane_i"},
+          {"wdata_i", "wdata_i"},
+          {"re_i", "re_i"},
+          {"raddr_i", "raddr_i"},
+          {"rdata_o", "rdata_o"}},
+         "  ", {{"Width", "Width"}, {"Words", "Words"}, {"Lanes", "Lanes"}});
+  return m.file();
+}
+
+// The Weight Index Buffer's banks in its SRAM: weight beat w of a bank is lane w mod Lanes of
+// word {w / Lanes, bank}, the read side reads one counting beat a cycle, addressed the cycle
+// before; s_w stays in registers.
+void wib_sram_body(SvModule& m, const Config& c, const string& name, const Dims& d) {
+  m.localparam("Lanes", d.t.wib_lanes, "Weight beats a counting beat: a word's lanes.");
+  m.localparam("LaneSelBits", clog2(d.t.wib_lanes), "Bits of a lane number: $clog2(Lanes).");
+  m << "\n  logic [HalfBits-1:0] scale0_q, scale1_q;\n"
+       "  logic [AddrBits-1:0] waddr;\n  logic [Lanes-1:0] wlane;\n";
+  m.comment("The weight beat's counting beat is its number's high bits, its lane the low ones.");
+  m << "  assign waddr = {wr_beat_i[BeatNumBits-1:LaneSelBits], wr_bank_i};\n"
+       "  always_comb begin\n    wlane = '0;\n    wlane[wr_beat_i[LaneSelBits-1:0]] = 1'b1;\n"
+       "  end\n\n";
+  m.inst(name + "_mem", "u_mem",
+         {{"clk_i", "clk_i"},
+          {"we_i", "wr_en_i"},
+          {"waddr_i", "waddr"},
+          {"wlane_i", "wlane"},
+          {"wdata_i", "{Lanes{wr_data_i}}"},
+          {"re_i", "rd_en_i"},
+          {"raddr_i", "rd_word_i"},
+          {"rdata_o", "rd_beat_o"}});
+  m << "  always_ff @(posedge clk_i) begin\n"
+       "    if (wr_en_i && wr_beat_i == '0 && !wr_bank_i) scale0_q <= wr_scale_i;\n"
+       "    if (wr_en_i && wr_beat_i == '0 && wr_bank_i) scale1_q <= wr_scale_i;\n"
+       "  end\n\n"
+       "  assign rd_scale_o = rd_bank_i ? scale1_q : scale0_q;\n";
+  outlier_capture(m, c, d);
 }
 
 // Weight Index Buffer: two banks of a row's K indices and its s_w, or with streamed counting
@@ -169,13 +249,22 @@ SvFile wib_module(const Config& c, const string& name, const Dims& d) {
                               "no row, {} beat(s) of {} indices a row.{} The capture registers "
                               "have no reset: a bank is read only once its row is in.",
                               t.fill_beats, d.Wb, capture)
-                : fmt::format("Weight Index Buffer of a PE line: two banks, each a row of K = {} "
-                              "{}-bit weight indices and its scale s_w. The fill side writes "
-                              "one bank, {} beat(s) of {} indices a row (s_w with beat 0); the "
-                              "read side reads the other whole.{} The banks have no reset: a "
-                              "bank is read only once it is full.",
-                              d.K, d.nW, t.fill_beats, d.Wb, capture));
-  if (!st) m.header_localparam("Channels", d.K, "Channels K of a row.");
+             : t.wib_sram
+                 ? fmt::format("Weight Index Buffer of a PE line: two banks, each a row of K = {} "
+                               "{}-bit weight indices in an SRAM ({} words of a counting beat, "
+                               "G = {} indices, a bank; docs/sram.md), and its scale s_w in "
+                               "registers. The fill side writes one bank, {} beat(s) of {} "
+                               "indices a row (s_w with beat 0), each into its lane of its word; "
+                               "the read side reads the other a counting beat a cycle, the word "
+                               "addressed the cycle before.{}",
+                               d.K, d.nW, t.count_beats, d.G, t.fill_beats, d.Wb, capture)
+                 : fmt::format("Weight Index Buffer of a PE line: two banks, each a row of K = {} "
+                               "{}-bit weight indices and its scale s_w. The fill side writes "
+                               "one bank, {} beat(s) of {} indices a row (s_w with beat 0); the "
+                               "read side reads the other whole.{} The banks have no reset: a "
+                               "bank is read only once it is full.",
+                               d.K, d.nW, t.fill_beats, d.Wb, capture));
+  if (!st && !t.wib_sram) m.header_localparam("Channels", d.K, "Channels K of a row.");
   m.header_localparam("WeightBits", d.nW, "Bits of a weight index, nW.");
   m.header_localparam("BeatIndices", d.Wb, "Indices a beat.");
   m.header_localparam("BeatBits", "BeatIndices*WeightBits", "Bits of a whole beat.");
@@ -185,9 +274,18 @@ SvFile wib_module(const Config& c, const string& name, const Dims& d) {
     m.header_localparam("Outliers", d.k2(), "Outliers of a token, 2k.");
     m.header_localparam("ChanBits", d.CW(), "Bits of a channel number.");
   }
+  if (t.wib_sram) {
+    m.header_localparam("Positions", d.G, "Indices a counting beat, G: a word.");
+    m.header_localparam("Words", t.wib_words, "Words: a row's counting beats, two banks.");
+    m.header_localparam("AddrBits", t.wib_addr_bits, "Bits of a word's address: $clog2(Words).");
+  }
   m.ports(wib_ports(d));
   if (st) {
     outlier_capture(m, c, d);
+    return m.file();
+  }
+  if (t.wib_sram) {
+    wib_sram_body(m, c, name, d);
     return m.file();
   }
   m.localparam("Beats", t.fill_beats, "Beats of a row.");
@@ -235,16 +333,21 @@ void concat_header(SvModule& m, const Dims& d, int beat_bits) {
   m.header_localparam("BeatNumBits", beat_bits, "Bits of a beat number.");
 }
 
-// Concat Units with streamed counting: the weight beat being written is the counting beat, and
-// its activation indices are the beat's G of the token's.
+// Concat Units with streamed counting (the weight beat being written is the counting beat) or
+// with the row in an SRAM (the counting beat is the word read): the beat's weight indices
+// paired with its G activation indices of the token's.
 SvFile streamed_concat_module(const string& name, const Dims& d) {
   const int beats = d.t.count_beats;
-  SvModule m(name, fmt::format("Concat Units of a PE line with streamed counting: e = {{ia[k], "
-                               "iw[k]}} ({} bits, activation bits high) for the G = {} channels "
-                               "b*{} .. b*{} + {} of the weight beat b being written. "
-                               "Combinational.",
-                               d.B, d.G, d.G, d.G, d.G - 1));
-  concat_header(m, d, d.t.fill_bits);
+  const bool st = d.t.streamed_counting;
+  const int beat_bits = st ? d.t.fill_bits : d.t.beat_bits;
+  SvModule m(name, fmt::format("Concat Units of a PE line {}: e = {{ia[k], iw[k]}} ({} bits, "
+                               "activation bits high) for the G = {} channels b*{} .. b*{} + {} "
+                               "of {}. Combinational.",
+                               st ? "with streamed counting" : "whose row is in an SRAM", d.B, d.G,
+                               d.G, d.G, d.G - 1,
+                               st ? "the weight beat b being written"
+                                  : "counting beat b, read from the Weight Index Buffer"));
+  concat_header(m, d, beat_bits);
   m.ports({{"input", 0, "act_idx_i", "The token's activation indices ia[k].", "Channels*ActBits"},
            {"input", 0, "beat_w_i",
             "The weight beat's indices: iw[b*Positions + p] at [p*WeightBits +: WeightBits].",
@@ -283,7 +386,7 @@ SvFile streamed_concat_module(const string& name, const Dims& d) {
   m << "    assign idx_o[p*IdxBits +: IdxBits] =\n"
        "        {beat_act[p*ActBits +: ActBits], beat_w_i[p*WeightBits +: WeightBits]};\n";
   m << loop_close(d.G);
-  m.op("eq", d.t.fill_bits, "beat_act", beats);
+  m.op("eq", beat_bits, "beat_act", beats);
   m.op("mux", int64_t(d.G) * d.nA, "beat_act", beats);
   return m.file();
 }
@@ -291,7 +394,7 @@ SvFile streamed_concat_module(const string& name, const Dims& d) {
 // Concat Units: e = {ia[k], iw[n][k]} for every channel; the counting beat
 // picks G of them.
 SvFile concat_module(const string& name, const Dims& d) {
-  if (d.t.streamed_counting) return streamed_concat_module(name, d);
+  if (d.t.streamed_counting || d.t.wib_sram) return streamed_concat_module(name, d);
   const int beats = d.t.count_beats;
   SvModule m(name, fmt::format("Concat Units of a PE line: e = {{ia[k], iw[k]}} ({} bits, "
                                "activation bits high) for each of the K = {} channels; counting "
@@ -881,6 +984,15 @@ void control(SvModule& m, const Dims& d) {
          "                     (wr_beat_q != '0 || credits_q != CreditBits'(Depth));\n"
          "  assign idx_valid = w_valid_i && fill_ok;\n"
          "  assign w_ready_o = fill_ok && idx_ready;\n";
+  } else if (t.wib_sram) {
+    m.localparam("Positions", d.G, "Indices a counting beat, G.");
+    m.localparam("WibWords", t.wib_words, "Words of the Weight Index Buffer's SRAM.");
+    m.localparam("WibAddrBits", t.wib_addr_bits, "Bits of its address: $clog2(WibWords).");
+    m << "  /// The counting beat read from the Weight Index Buffer's SRAM, and the bank's s_w.\n"
+         "  logic [Positions*WeightBits-1:0] row_beat;\n  logic [HalfBits-1:0] row_scale;\n"
+         "  /// The SRAM's read: the next cycle's counting beat of its bank, when it is full.\n"
+         "  logic row_rd_en;\n  logic [WibAddrBits-1:0] row_rd_word;\n\n";
+    m << "  assign w_ready_o = !(wr_bank_q ? full1_q : full0_q);\n";
   } else {
     m << "  /// The bank being read, and its row's s_w.\n  logic [Channels*WeightBits-1:0] row;\n";
     m << "  logic [HalfBits-1:0] row_scale;\n\n";
@@ -941,6 +1053,15 @@ void control(SvModule& m, const Dims& d) {
   regs.push_back({"group_q", "group_d"});
   regs.push_back({"credits_q", "credits_d"});
   m << registers(regs);
+  if (t.wib_sram) {
+    // The word the next cycle counts, read at this edge: its bank is full then (a bank's last
+    // beat is written to its last word, never the word a row's count starts from).
+    m << "\n  assign row_rd_en   = (rd_bank_d ? full1_d : full0_d) && "
+         "cnt_beat_d != BeatBits'(CountBeats);\n"
+      << fmt::format("  assign row_rd_word = {{cnt_beat_{0}[WibAddrBits-2:0], rd_bank_{0}}};\n",
+                     mutated("pe_line.wib_sram_read_late") ? "q" : "d");
+    m.op("eq", cbw, "row_rd_en");
+  }
   m << "\n";
 }
 
@@ -977,25 +1098,32 @@ SvFile line_module(const Config& c, const string& module, const Dims& d) {
          "  logic [Outliers*WeightBits-1:0] row_iw;\n";
   }
   const std::map<string, string> wib_signals = {
-      {"clk_i", "clk_i"},          {"wr_en_i", "w_fire"},
-      {"wr_bank_i", "wr_bank_q"},  {"wr_beat_i", "wr_beat_q"},
-      {"wr_data_i", "w_data_i"},   {"wr_scale_i", "w_scale_i"},
-      {"rd_bank_i", "rd_bank_q"},  {"rd_row_o", "row"},
-      {"rd_scale_o", "row_scale"}, {"outlier_chan_i", "outlier_chan_i"},
-      {"rd_iw_o", "row_iw"}};
+      {"clk_i", "clk_i"},           {"wr_en_i", "w_fire"},
+      {"wr_bank_i", "wr_bank_q"},   {"wr_beat_i", "wr_beat_q"},
+      {"wr_data_i", "w_data_i"},    {"wr_scale_i", "w_scale_i"},
+      {"rd_bank_i", "rd_bank_q"},   {"rd_row_o", "row"},
+      {"rd_scale_o", "row_scale"},  {"outlier_chan_i", "outlier_chan_i"},
+      {"rd_iw_o", "row_iw"},        {"rd_en_i", "row_rd_en"},
+      {"rd_word_i", "row_rd_word"}, {"rd_beat_o", "row_beat"}};
   std::vector<std::pair<string, string>> wib_connections;
   for (const Port& p : wib_ports(d)) wib_connections.emplace_back(p.name, wib_signals.at(p.name));
   m.inst(part("wib"), "u_wib", wib_connections);
   m << "\n  // Concat Units and the Index Counter array.\n";
   // Every position of a beat counts (the array masks the row's last beat itself). A
   // replication, not '1: Icarus 11 connects an unsized '1 to a port as one bit.
-  m.localparam("Positions", d.G, "Indices a counting beat, G.");
+  if (!t.wib_sram) m.localparam("Positions", d.G, "Indices a counting beat, G.");
   m << "  logic [Positions*(ActBits+WeightBits)-1:0] idx_data;\n";
   if (t.streamed_counting) {
     m.inst(part("concat"), "u_concat",
            {{"act_idx_i", "act_idx_i"},
             {"beat_w_i", "w_data_i"},
             {"beat_i", "wr_beat_q"},
+            {"idx_o", "idx_data"}});
+  } else if (t.wib_sram) {
+    m.inst(part("concat"), "u_concat",
+           {{"act_idx_i", "act_idx_i"},
+            {"beat_w_i", "row_beat"},
+            {"beat_i", "cnt_beat_q"},
             {"idx_o", "idx_data"}});
   } else {
     m.inst(part("concat"), "u_concat",
@@ -1113,6 +1241,7 @@ class PeLineBlock final : public Block {
     const auto part = [&](const string& suffix) { return module + "_" + suffix; };
     // The tree level; drop_unused_tree_level takes it out when no tree has two inputs.
     out.files.push_back(tree_level_module(c));
+    if (t.wib_sram) out.files.push_back(wib_memory_module(part("wib_mem"), d));
     for (SvFile f :
          {mux_tree_module(c), wib_module(c, part("wib"), d), concat_module(part("concat"), d),
           mac_tree_module(c, part("mac_tree"), d), gather_module(c, part("gather"), d),
@@ -1137,7 +1266,15 @@ class PeLineBlock final : public Block {
     }
     // With streamed counting the buffer keeps no row: its capture registers are logic.
     out.manifest["memories"] = nlohmann::ordered_json::array();
-    if (!t.streamed_counting) {
+    if (t.wib_sram) {
+      out.manifest["memories"].push_back(
+          {{"name", "weight_index_buffer"},
+           {"what", fmt::format("Weight Index Buffer's SRAM: two banks of {} words of {} "
+                                "{}-bit indices",
+                                t.count_beats, d.G, d.nW)},
+           {"bits", int64_t(t.wib_words) * d.G * d.nW},
+           {"sram", {{"module", part("wib_mem")}, {"instance", "u_wib.u_mem"}}}});
+    } else if (!t.streamed_counting) {
       out.manifest["memories"].push_back(
           {{"name", "weight_index_buffer"},
            {"what", fmt::format("Weight Index Buffer: two banks of {} {}-bit indices and a "

@@ -189,6 +189,14 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   // Nothing reads a captured line's row but the counting, which takes it beat by beat as it
   // streams in when a weight beat is a counting beat.
   t.streamed_counting = t.outlier_capture && c.weight_beat_indices == d.indices_per_cycle;
+  {
+    const int g = d.indices_per_cycle, wb = c.weight_beat_indices;
+    t.wib_sram = c.weight_index_sram == 1 && t.outlier_capture && !t.streamed_counting &&
+                 g % wb == 0 && ((g / wb) & (g / wb - 1)) == 0 && t.count_beats >= 2;
+    t.wib_lanes = t.wib_sram ? g / wb : 0;
+    t.wib_words = t.wib_sram ? 2 * t.count_beats : 0;
+    t.wib_addr_bits = clog2(t.wib_words);
+  }
   // From the cycle the row's last weight beat is taken: the row starts the
   // next cycle; the Index Counter array presents chunk 0 `latency` cycles
   // after the last counting beat (streamed: the beat just taken); the main

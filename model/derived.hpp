@@ -220,6 +220,14 @@ struct LineTiming {
   /// weight beat of G indices (Wb = C*I), the Index Counter array counts each weight beat as
   /// it is taken, and the Weight Index Buffer keeps no row, only the captured indices.
   bool streamed_counting = false;
+  /// The Weight Index Buffer's banks in an SRAM (docs/sram.md): with weight_index_sram, a
+  /// capturing line that keeps its row, whose counting beat is wib_lanes = G / Wb weight beats
+  /// (a power of two) and whose row is at least two counting beats. A word is a counting
+  /// beat of a bank, its lanes the weight beats in it.
+  bool wib_sram = false;
+  int wib_lanes = 0;      ///< weight beats a counting beat when wib_sram, else 0
+  int wib_words = 0;      ///< the SRAM's words, 2 count_beats, when wib_sram, else 0
+  int wib_addr_bits = 0;  ///< bits of its address {beat, bank}: clog2(wib_words)
   // Widths of the line's counters.
   int fill_bits = 0;    ///< a weight-stream beat of a row: max(1, clog2(fill_beats))
   int beat_bits = 0;    ///< counting beats, 0 .. count_beats: clog2(count_beats + 1)

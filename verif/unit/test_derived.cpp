@@ -346,6 +346,35 @@ TEST(Derived, SignedCountStage) {
   }
 }
 
+// The row in an SRAM (docs/sram.md) only where a line keeps it, captures its outliers and a
+// counting beat is a power-of-two number of weight beats, at least two counting beats a row;
+// the cycles are those of the flip-flop banks.
+TEST(Derived, WeightIndexSram) {
+  const auto line = [](std::vector<std::string> sets) {
+    return derive(load_config(test::kDefault, sets)).pe_line;
+  };
+  // The default line streams its counting (Wb = G = 16): it keeps no row.
+  EXPECT_FALSE(line({}).wib_sram);
+  const LineTiming s = line({"weight_beat_indices=4"});
+  EXPECT_TRUE(s.outlier_capture);
+  EXPECT_TRUE(s.wib_sram);
+  EXPECT_EQ(s.wib_lanes, 4);
+  EXPECT_EQ(s.wib_words, 16);  // two banks of 128 / 16 counting beats
+  EXPECT_EQ(s.wib_addr_bits, 4);
+  const LineTiming f = line({"weight_beat_indices=4", "weight_index_sram=0"});
+  EXPECT_FALSE(f.wib_sram);
+  EXPECT_EQ(f.wib_lanes, 0);
+  EXPECT_EQ(f.row_latency, s.row_latency);
+  EXPECT_EQ(f.row_interval, s.row_interval);
+  EXPECT_EQ(f.fifo_depth, s.fifo_depth);
+  // G = 16 not a multiple of Wb = 3; G = 24 three weight beats of 8; a row of one counting
+  // beat; a line that gathers.
+  EXPECT_FALSE(line({"weight_beat_indices=3"}).wib_sram);
+  EXPECT_FALSE(line({"index_counters=3", "weight_beat_indices=8"}).wib_sram);
+  EXPECT_FALSE(line({"channels=16", "weight_beat_indices=8"}).wib_sram);
+  EXPECT_FALSE(line({"weight_beat_indices=4", "pe_line_outlier_capture=0"}).wib_sram);
+}
+
 TEST(Derived, CountConversionStages) {
   const auto line = [](const std::string& config, std::vector<std::string> sets) {
     return derive(load_config(std::string(OASIS_SOURCE_DIR) + "/configs/" + config, sets)).pe_line;

@@ -317,11 +317,11 @@ TEST(Mutation, EveryNamedBugChangesTheRtlAndNothingElse) {
   // The second config has a last beat that is partly beyond K (the extent mask), the third
   // Orizuru's pop over three cycles (the side's wait), the next two the registers the clock
   // target places in the baselines, the next registers in the Index Counter array's trees, the
-  // last symmetric codebooks (the array's fold).
+  // next symmetric codebooks (the array's fold), the last a PE line whose row is in an SRAM.
   const std::vector<std::vector<std::string>> configs = {
       {"outliers_per_side=2"},  {"channels=120"},         {"orizuru_pop_cycles=3"},
       {"target_period_fo4=80"}, {"target_period_fo4=50"}, {"index_counter_tree_registers=1"},
-      {"codebooks=symmetric"}};
+      {"codebooks=symmetric"},  {"weight_beat_indices=4"}};
   ASSERT_GT(mutations().size(), 1u);
   for (const Mutation& mut : mutations()) {
     if (mut.name.starts_with("test.")) continue;
