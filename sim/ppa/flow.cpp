@@ -259,9 +259,10 @@ std::string sta_script(const std::string& top, bool clocked, const Technology& t
 
 namespace {
 
-// The area of a module with everything below it, from `stat -liberty`.
+// The area of a module with everything below it, from `stat -liberty`; a black box (an
+// SRAM's module, docs/sram.md) counts nothing here.
 double module_area(const std::map<std::string, StatModule>& stat, const std::string& module,
-                   const Liberty& lib, int depth = 0) {
+                   const Liberty& lib, const std::vector<std::string>& boxes, int depth = 0) {
   if (depth > 64) throw ReportError("module hierarchy too deep in stat");
   const auto it = stat.find(module);
   if (it == stat.end()) {
@@ -274,8 +275,8 @@ double module_area(const std::map<std::string, StatModule>& stat, const std::str
     if (lib.has(type)) {
       a += lib.cell(type).area * double(n);
     } else if (stat.count(type)) {
-      a += module_area(stat, type, lib, depth + 1) * double(n);
-    } else {
+      a += module_area(stat, type, lib, boxes, depth + 1) * double(n);
+    } else if (std::find(boxes.begin(), boxes.end(), type) == boxes.end()) {
       throw ReportError(
           fmt::format("cell type '{}' in module '{}' is neither a library cell nor a "
                       "module",
@@ -510,6 +511,7 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
   // names are asked of the synthesized design, and the count made again.
   bool short_count = false;
   for (const MemorySpec& m : job.memories) {
+    if (!m.sram_module.empty()) continue;
     const auto it = mem_flops.find(m.name);
     short_count = short_count || (it == mem_flops.end() ? 0 : it->second.first) != m.bits;
   }
@@ -554,6 +556,15 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
   r["cells_by_type"] = by_cell;
   ordered_json mems = ordered_json::array();
   for (const MemorySpec& m : job.memories) {
+    if (!m.sram_module.empty()) {
+      mems.push_back({{"name", m.name},
+                      {"what", m.what},
+                      {"bits", m.bits},
+                      {"kind", "sram"},
+                      {"module", m.sram_module},
+                      {"flop_area_um2", 0.0}});
+      continue;
+    }
     const auto it = mem_flops.find(m.name);
     const long n = it == mem_flops.end() ? 0 : it->second.first;
     if (n != m.bits) {
@@ -565,6 +576,7 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
     mems.push_back({{"name", m.name},
                     {"what", m.what},
                     {"bits", m.bits},
+                    {"kind", "flip-flops"},
                     {"flop_area_um2", round_to(it == mem_flops.end() ? 0 : it->second.second, 1)}});
   }
   r["memories"] = mems;
@@ -620,11 +632,12 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
     }
     ordered_json parts = ordered_json::array();
     for (const PartSpec& p : job.parts) {
-      parts.push_back({{"instance", p.instance},
-                       {"module", p.module},
-                       {"role", p.role},
-                       {"area_um2", round_to(module_area(stat, p.module, tech.lib), 1)},
-                       {"power_w", part_power[p.instance]}});
+      parts.push_back(
+          {{"instance", p.instance},
+           {"module", p.module},
+           {"role", p.role},
+           {"area_um2", round_to(module_area(stat, p.module, tech.lib, job.blackboxes), 1)},
+           {"power_w", part_power[p.instance]}});
     }
     r["parts"] = parts;
     r["power_w"]["instances_sum"] = counted;

@@ -75,6 +75,10 @@ struct MemorySpec {
   std::string what;  ///< a line for the report
   long bits = 0;
   std::vector<std::string> registers;  ///< register names from the block's top, e.g. "u_x.mem_q"
+  /// An SRAM (docs/sram.md): the module a macro replaces, left out of the netlist as a black
+  /// box and counted in bits, and its instance from the block's top; empty for flip-flops.
+  std::string sram_module;
+  std::string sram_instance;
 };
 
 struct BlockJob {

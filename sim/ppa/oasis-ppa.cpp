@@ -70,7 +70,12 @@ BlockJob make_job(const Variant& v, const std::string& block, const std::string&
       s.name = p.at("name").get<std::string>();
       s.what = p.at("what").get<std::string>();
       s.bits = p.at("bits").get<long>();
-      for (const auto& r : p.at("registers")) s.registers.push_back(r.get<std::string>());
+      if (p.contains("sram")) {
+        s.sram_module = p.at("sram").at("module").get<std::string>();
+        s.sram_instance = p.at("sram").at("instance").get<std::string>();
+      } else {
+        for (const auto& r : p.at("registers")) s.registers.push_back(r.get<std::string>());
+      }
       job.memories.push_back(s);
     }
   }
@@ -83,12 +88,21 @@ BlockJob make_job(const Variant& v, const std::string& block, const std::string&
       if (p.module == top) inside.push_back(p.instance + ".");
     }
     std::erase_if(job.parts, [&](const PartSpec& p) { return p.module == top; });
+    const auto in_box = [&](const std::string& name) {
+      return std::any_of(inside.begin(), inside.end(),
+                         [&](const std::string& i) { return name.rfind(i, 0) == 0; });
+    };
     std::erase_if(job.memories, [&](const MemorySpec& s) {
-      return std::any_of(s.registers.begin(), s.registers.end(), [&](const std::string& r) {
-        return std::any_of(inside.begin(), inside.end(),
-                           [&](const std::string& i) { return r.rfind(i, 0) == 0; });
-      });
+      return (!s.sram_instance.empty() && in_box(s.sram_instance)) ||
+             std::any_of(s.registers.begin(), s.registers.end(), in_box);
     });
+  }
+  // An SRAM is a black box of the netlist, its area its bits at the stated density.
+  for (const MemorySpec& s : job.memories) {
+    if (!s.sram_module.empty() && std::find(job.blackboxes.begin(), job.blackboxes.end(),
+                                            s.sram_module) == job.blackboxes.end()) {
+      job.blackboxes.push_back(s.sram_module);
+    }
   }
   return job;
 }
@@ -109,7 +123,12 @@ class Runner {
     h = fnv1a(yosys_synth_script(job, tech_) + yosys_map_script(job, tech_, c_, {}), h);
     h = fnv1a(sta_script(job.top, true, tech_, c_), h);
     for (const auto& s : job.sources) h = fnv1a(read_text(job.rtl_dir / s), h);
-    for (const auto& m : job.memories) h = fnv1a(m.name + std::to_string(m.bits), h);
+    bool sram = false;
+    for (const auto& m : job.memories) {
+      h = fnv1a(m.name + std::to_string(m.bits) + m.sram_module, h);
+      sram = sram || !m.sram_module.empty();
+    }
+    if (sram) h = fnv1a(fmt::format("{}", o_.sram_um2_per_bit), h);
     for (const auto& p : job.parts) h = fnv1a(p.instance + p.module + p.role, h);
     const std::string key = hex(h);
     if (fs::exists(res) && fs::exists(work / "netlist.v")) {
@@ -130,6 +149,13 @@ class Runner {
       std::printf("ppa: [%d/%d] %s: %s\n", index_, total_, job.label.c_str(), step.c_str());
       std::fflush(stdout);
     });
+    // The SRAMs' estimate (docs/ppa.md, "Memories") in the block's total.
+    double macros = 0;
+    for (const auto& m : job.memories) {
+      if (!m.sram_module.empty()) macros += double(m.bits) * o_.sram_um2_per_bit;
+    }
+    r["area_um2"]["sram_macros"] = macros;
+    r["area_um2"]["total"] = r["area_um2"]["total"].get<double>() + macros;
     r["key"] = key;
     r["scaled"] = false;
     r["note"] = "";

@@ -67,7 +67,7 @@ struct Figure {
   std::string how;
 };
 
-std::optional<Figure> find_figure(const json& blocks, const Source& s) {
+std::optional<Figure> find_figure(const json& blocks, const Source& s, double sram_um2_per_bit) {
   if (!blocks.contains(s.block)) return std::nullopt;
   const json& b = blocks.at(s.block);
   if (!s.part.empty()) {
@@ -85,6 +85,11 @@ std::optional<Figure> find_figure(const json& blocks, const Source& s) {
     if (!b.contains("memories")) return std::nullopt;
     for (const auto& m : b.at("memories")) {
       if (m.at("name") == s.memory) {
+        if (m.value("kind", "") == "sram") {
+          return Figure{m.at("bits").get<double>() * sram_um2_per_bit, std::nan(""),
+                        fmt::format("{} buffer {}, {} bits in an SRAM (the estimate)", s.block,
+                                    s.memory, m.at("bits").get<long>())};
+        }
         return Figure{m.at("flop_area_um2").get<double>(), std::nan(""),
                       fmt::format("{} buffer {}, {} bits in flip-flops", s.block, s.memory,
                                   m.at("bits").get<long>())};
@@ -164,7 +169,7 @@ json comparisons(const ReportInputs& in) {
 
 json table2(const ReportInputs& in) {
   const json& b = in.blocks;
-  const auto ref = find_figure(b, table2_sources().at("MAC Tree"));
+  const auto ref = find_figure(b, table2_sources().at("MAC Tree"), in.sram_um2_per_bit);
   const auto& paper = paper_table2();
   double paper_ref_area = 0, paper_ref_power = 0;
   for (const auto& r : paper) {
@@ -181,7 +186,7 @@ json table2(const ReportInputs& in) {
                 {"paper_power_w", r.power_w},
                 {"paper_area_vs_mac_tree", num(r.area_mm2 / paper_ref_area)},
                 {"paper_power_vs_mac_tree", num(r.power_w / paper_ref_power)}};
-    const auto f = find_figure(b, table2_sources().at(r.module));
+    const auto f = find_figure(b, table2_sources().at(r.module), in.sram_um2_per_bit);
     if (f && ref) {
       row["ours_area_um2"] = num(f->area, 1);
       row["ours_power_w"] = num(f->power, 9);
@@ -349,18 +354,19 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
 
   md += "\n## Memories\n\n";
   md += fmt::format(
-      "Flip-flops today, and an SRAM estimate at {:.2f} um2 a bit (docs/ppa.md, "
+      "Each buffer in flip-flops, or in an SRAM: a black box of the netlist (docs/sram.md) "
+      "whose estimate at {:.2f} um2 a bit is in its block's total area (docs/ppa.md, "
       "\"Memories\").\n\n",
       in.sram_um2_per_bit);
   md +=
-      "| block | buffer | bits | flip-flop area um2 | SRAM estimate um2 | what |\n"
-      "| --- | --- | ---: | ---: | ---: | --- |\n";
+      "| block | buffer | bits | kind | flip-flop area um2 | SRAM estimate um2 | what |\n"
+      "| --- | --- | ---: | --- | ---: | ---: | --- |\n";
   for (const auto& [name, r] : blocks.items()) {
     for (const auto& m : r["memories"]) {
-      md += fmt::format("| {} | {} | {} | {:.0f} | {:.0f} | {} |\n", name,
+      md += fmt::format("| {} | {} | {} | {} | {:.0f} | {:.0f} | {} |\n", name,
                         m["name"].get<std::string>(), m["bits"].get<long>(),
-                        m["flop_area_um2"].get<double>(), m["sram_estimate_um2"].get<double>(),
-                        m["what"].get<std::string>());
+                        m.value("kind", "flip-flops"), m["flop_area_um2"].get<double>(),
+                        m["sram_estimate_um2"].get<double>(), m["what"].get<std::string>());
     }
   }
 
