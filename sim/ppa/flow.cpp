@@ -447,6 +447,21 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
   const VerilogNetlist vn = write_verilog(nl, tech.lib);
   write_text(work / "netlist.v", "// oasis-ppa: " + job.label + ", mapped to " + tech.lib.name +
                                      " and buffered\n" + vn.text);
+  // With SRAMs its only black boxes, the netlist with their instances in too, for a gate-level
+  // simulation beside their behavioural modules (sim/icarus --gates, docs/sram.md).
+  std::map<std::string, std::set<std::string>> srams;
+  for (const MemorySpec& m : job.memories) {
+    if (m.sram_module.empty()) continue;
+    auto& outs = srams[m.sram_module];
+    for (const auto& p : port_names(work / (m.sram_module + ".outputs"))) outs.insert(p);
+  }
+  fs::remove(work / "netlist_macros.v");
+  if (!srams.empty() && srams.size() == job.blackboxes.size()) {
+    write_text(work / "netlist_macros.v", "// oasis-ppa: " + job.label + ", mapped to " +
+                                              tech.lib.name +
+                                              " and buffered, with its SRAMs' instances\n" +
+                                              write_verilog(raw, tech.lib, srams).text);
+  }
   bool clocked = false;
   for (const auto& in : nl.inputs) clocked = clocked || in == "clk_i";
 

@@ -204,7 +204,8 @@ NetlistStats netlist_stats(const GateNetlist& netlist, const Liberty& lib) {
   return s;
 }
 
-VerilogNetlist write_verilog(const GateNetlist& nl, const Liberty& lib) {
+VerilogNetlist write_verilog(const GateNetlist& nl, const Liberty& lib,
+                             const std::map<std::string, std::set<std::string>>& boxes) {
   static const std::set<std::string> keywords = {
       "module",   "endmodule", "input",   "output",  "inout", "wire", "reg",  "assign",
       "begin",    "end",       "logic",   "always",  "if",    "else", "case", "for",
@@ -327,6 +328,47 @@ VerilogNetlist write_verilog(const GateNetlist& nl, const Liberty& lib) {
   std::vector<std::string> wires;
   std::set<std::string> instance_names = used;
   for (const Gate& g : nl.gates) {
+    const auto box = boxes.find(g.cell);
+    if (box != boxes.end()) {
+      // A module outside the library: its pins' bits gathered into one vector a port.
+      std::map<std::string, std::map<int, std::string>> bits;
+      std::string first_out;
+      for (const auto& [pin, net] : g.pins) {
+        const auto [base, idx] = port_bit(pin);
+        const std::string ref = net_ref(net);
+        const int r = uf.find(uf.id(net));
+        if (kind[size_t(r)] == 0 && wires_seen.insert(ref).second) wires.push_back(ref);
+        if (!bits[base].emplace(idx, ref).second) {
+          throw NetlistError(fmt::format("{}: pin {} twice", g.cell, pin));
+        }
+        if (box->second.count(base) && first_out.empty()) first_out = net;
+      }
+      const std::string inst = fresh("u_" + (first_out.empty() ? g.cell : first_out));
+      out.instance_net[inst] = first_out;
+      body += fmt::format("  {} {} (", g.cell, inst);
+      bool first = true;
+      for (const auto& [base, v] : bits) {
+        std::string refs;
+        if (v.size() == 1 && v.begin()->first < 0) {
+          refs = v.begin()->second;
+        } else {
+          const int top = v.rbegin()->first;
+          if (v.begin()->first != 0 || int(v.size()) != top + 1) {
+            throw NetlistError(
+                fmt::format("{}: pin {} lacks some of bits 0 .. {}", g.cell, base, top));
+          }
+          for (auto it = v.rbegin(); it != v.rend(); ++it) {
+            refs += (refs.empty() ? "{" : ", ") + it->second;
+          }
+          refs += "}";
+        }
+        body += fmt::format("{}.{}({})", first ? "" : ", ", base, refs);
+        first = false;
+      }
+      body += ");\n";
+      ++out.instances;
+      continue;
+    }
     const LibertyCell& cell = lib.cell(g.cell);
     std::string first_out;
     for (const auto& [pin, net] : g.pins) {

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -73,6 +74,10 @@ struct VerilogNetlist {
   std::map<std::string, std::string> instance_net;  ///< instance -> the net its first output drives
   int instances = 0;
 };
-VerilogNetlist write_verilog(const GateNetlist& netlist, const Liberty& lib);
+/// `boxes` names the cells that are modules outside the library (an SRAM's, docs/sram.md),
+/// each with its output ports: their instances are written with one vector a port, bit i of
+/// pin "name[i]" at position i.
+VerilogNetlist write_verilog(const GateNetlist& netlist, const Liberty& lib,
+                             const std::map<std::string, std::set<std::string>>& boxes = {});
 
 }  // namespace oasis::ppa

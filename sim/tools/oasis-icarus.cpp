@@ -33,10 +33,12 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "gen/manifest.hpp"
 #include "gen/replay_tb.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/run.hpp"
@@ -186,7 +188,26 @@ int run(int argc, char** argv) {
                   {"-P", fmt::format("oasis_replay_tb.Settle={}", settle), "-o",
                    (work / "replay.vvp").string(), "-s", "oasis_replay_tb", sv.string()});
   if (o.gates) {
-    iverilog.push_back((work / "ppa" / "work" / o.block / "netlist.v").string());
+    // A block with SRAMs: the netlist with their instances, and their behavioural modules (the
+    // generated module a macro replaces and rtl/oasis_sram.sv; docs/sram.md).
+    const fs::path ppa_work = work / "ppa" / "work" / o.block;
+    const gen::Manifest m = gen::Manifest::read(out / "rtl" / "manifest.json");
+    std::set<std::string> modules;
+    for (const auto& mem : m.block(o.block).value("memories", json::array())) {
+      if (mem.contains("sram")) modules.insert(mem.at("sram").at("module").get<std::string>());
+    }
+    const fs::path macros = ppa_work / "netlist_macros.v";
+    if (!modules.empty() && !fs::exists(macros)) {
+      throw Failure(
+          fmt::format("{} has SRAMs, but the real-library flow wrote no netlist with "
+                      "their instances ({})",
+                      o.block, macros.string()));
+    }
+    iverilog.push_back((modules.empty() ? ppa_work / "netlist.v" : macros).string());
+    if (!modules.empty()) {
+      iverilog.push_back((out / "rtl" / "oasis_sram.sv").string());
+      for (const auto& mod : modules) iverilog.push_back((out / "rtl" / (mod + ".sv")).string());
+    }
     iverilog.push_back(cells_v.string());
   } else {
     for (const auto& f : flow::file_list(out / "rtl", o.block)) {
