@@ -1295,6 +1295,7 @@ class PeLineBlock final : public Block {
 
     out.manifest["outlier_capture"] = t.outlier_capture;
     out.manifest["streamed_counting"] = t.streamed_counting;
+    out.manifest["weight_index_sram"] = t.wib_sram;
     out.manifest["fill_beats_per_row"] = t.fill_beats;
     out.manifest["count_beats_per_row"] = t.count_beats;
     out.manifest["chunks_per_row"] = t.chunks;

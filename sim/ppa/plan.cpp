@@ -163,11 +163,13 @@ std::optional<Slice> slice_plan(const std::string& block, const Variant& full) {
   }
   // One run with one counter; the counters' growth is the Index Counter array's. A line
   // that streams its counting (docs/pe_line.md) is measured whole: with one counter a weight
-  // beat is no longer a counting beat, and the line would keep its banks.
+  // beat is no longer a counting beat, and the line would keep its banks. So is a line whose
+  // row is in an SRAM (docs/sram.md): with one counter its counting beat would be narrower
+  // than its weight beat, and the row would go back to flip-flops.
   if (block == "pe_line") {
     const auto& line = full.manifest.block("pe_line");
-    if (line.contains("streamed_counting") && line.at("streamed_counting").get<bool>()) {
-      return std::nullopt;
+    for (const char* whole : {"streamed_counting", "weight_index_sram"}) {
+      if (line.contains(whole) && line.at(whole).get<bool>()) return std::nullopt;
     }
     return Slice{"index_counters", 1, 0, "", ""};
   }
