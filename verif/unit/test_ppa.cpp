@@ -194,6 +194,26 @@ TEST(Blif, PortsMustBeWhole) {
   EXPECT_THROW(write_verilog(n, lib), NetlistError);
 }
 
+// An SRAM's instance (docs/sram.md) in the netlist beside the cells: one vector a port, bit i
+// at position i; a port missing a bit is refused, and without the box the cell is unknown.
+TEST(Blif, WritesAnSramInstanceWithVectorPorts) {
+  const Liberty lib = parse_liberty(kLib, "tiny.lib");
+  const std::string blif =
+      ".model m\n.inputs clk a[0] a[1]\n.outputs y\n"
+      ".gate MEM clk_i=clk raddr_i[1]=a[1] raddr_i[0]=$false rdata_o[0]=r0 rdata_o[1]=r1\n"
+      ".gate INVX1 A=r1 Y=y\n.names r0 unused\n1 1\n.names $false\n.end\n";
+  const GateNetlist n = parse_blif(blif, "x");
+  const std::map<std::string, std::set<std::string>> boxes = {{"MEM", {"rdata_o"}}};
+  const std::string t = write_verilog(n, lib, boxes).text;
+  EXPECT_NE(t.find("MEM u_r0 (.clk_i(clk), .raddr_i({a[1], 1'b0}), .rdata_o({r1, r0}));"),
+            std::string::npos)
+      << t;
+  EXPECT_THROW(write_verilog(n, lib), LibertyError);
+  GateNetlist gap = n;
+  gap.gates[0].pins.erase(gap.gates[0].pins.begin() + 2);  // raddr_i[0]
+  EXPECT_THROW(write_verilog(gap, lib, boxes), NetlistError);
+}
+
 TEST(Reports, YosysStatPerModule) {
   const std::string stat = R"stat(
 === sub ===

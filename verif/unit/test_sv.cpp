@@ -310,6 +310,33 @@ TEST(Sv, OperatorsAreRecordedPerModule) {
   EXPECT_EQ(level["count"], "Inputs/2");
 }
 
+// A line's row in an SRAM (docs/sram.md): the manifest names the module a macro replaces, a
+// file of its own holding the primitive's instance, and its instance; the core names its
+// lines' SRAMs from its own top; the default line streams and has none.
+TEST(Sv, SramMemoriesNameTheirModuleAndInstance) {
+  const auto files = generate_config("default", {"weight_beat_indices=4"});
+  const auto manifest = nlohmann::json::parse(files.at("manifest.json"));
+  const auto& mem = manifest["blocks"]["pe_line"]["memories"][0];
+  EXPECT_EQ(mem["name"], "weight_index_buffer");
+  EXPECT_EQ(mem["bits"], 16 * 16 * 4);  // 16 words of 16 4-bit indices
+  EXPECT_EQ(mem["sram"]["module"], "oasis_default_pe_line_wib_mem");
+  EXPECT_EQ(mem["sram"]["instance"], "u_wib.u_mem");
+  EXPECT_FALSE(mem.contains("registers"));
+  const std::string& wrapper = files.at("oasis_default_pe_line_wib_mem.sv");
+  EXPECT_NE(wrapper.find("oasis_sram #("), std::string::npos);
+  EXPECT_NE(files.at("oasis_default_pe_line_wib.sv").find("oasis_default_pe_line_wib_mem u_mem"),
+            std::string::npos);
+  EXPECT_TRUE(files.count("oasis_sram.sv"));
+  bool core = false;
+  for (const auto& m : manifest["blocks"]["core"]["memories"]) {
+    if (m.contains("sram") && m["sram"]["instance"] == "g_line[1].u_line.u_wib.u_mem") core = true;
+  }
+  EXPECT_TRUE(core);
+  const auto plain = nlohmann::json::parse(generate_config("default").at("manifest.json"));
+  for (const auto& m : plain["blocks"]["pe_line"]["memories"]) EXPECT_FALSE(m.contains("sram"));
+  EXPECT_FALSE(generate_config("default").count("oasis_default_pe_line_wib_mem.sv"));
+}
+
 // A mutation no emitter applies, registered by this test alone.
 OASIS_REGISTER_MUTATION("test.applied_nowhere", "nothing: no emitter asks for it");
 
