@@ -121,9 +121,11 @@ double generic_cell_count(const std::string& module,
 inline constexpr double kFlatMaxCells = 250000;
 inline constexpr double kKeptMinInstances = 4;
 inline constexpr double kKeptMinCells = 50;
-/// The OpenSTA script of a job's buffered netlist (netlist.v), run there too.
+/// The OpenSTA script of a job's buffered netlist (netlist.v), run there too. With `srams`
+/// (the job's only black boxes are SRAMs, docs/sram.md) it also reports the worst path from
+/// their read data and the worst into their inputs: the time a macro may take.
 std::string sta_script(const std::string& top, bool clocked, const Technology& tech,
-                       const Constraints& c);
+                       const Constraints& c, bool srams = false);
 
 /// Bumped whenever the flow changes what it measures, so older results are
 /// not reused.

@@ -369,6 +369,17 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
                         m["sram_estimate_um2"].get<double>(), m["what"].get<std::string>());
     }
   }
+  // What the clock leaves a macro (docs/sram.md, "The real-library flow").
+  for (const auto& [name, r] : blocks.items()) {
+    if (!r["timing"].contains("sram")) continue;
+    const json& t = r["timing"]["sram"];
+    md += fmt::format(
+        "\n`{}`'s SRAMs at this clock: a clock-to-output of up to {:.3f} ns (the worst path from "
+        "the read data ends at {}) and a setup time of up to {:.3f} ns (the worst path into "
+        "them starts at {}).\n",
+        name, t["clock_to_output_allowed"].get<double>(), t["read_endpoint"].get<std::string>(),
+        t["setup_allowed"].get<double>(), t["write_startpoint"].get<std::string>());
+  }
 
   md += "\n## The delay model against the measurement\n\n";
   md += fmt::format(

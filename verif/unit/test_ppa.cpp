@@ -522,6 +522,36 @@ TEST_F(PpaCli, CutsTheCoresBlackBoxes) {
   EXPECT_NE(v.find(" bb_out"), std::string::npos) << "the boxes' inputs as outputs";
 }
 
+// A line whose row is in an SRAM (docs/sram.md): the SRAM is cut out of the netlist timed,
+// kept in the one for gate-level runs, its area its bits at the stated density in the total and
+// not in the logic, and the clock's share left to it reported.
+TEST_F(PpaCli, TheSramIsABlackBoxCountedInBits) {
+  const auto r =
+      ppa("--config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json") +
+          " --set channels=22 --set outliers_per_side=2 --set mac_tree_inputs=4 --set comp_macs=1 "
+          "--set index_counters=1 --set counter_inputs=4 --set weight_beat_indices=2 "
+          "--set orizuru_unit_inputs=2 --set act_bits=2 --set weight_bits=2 "
+          "--set pe_line_outlier_capture=1 --sram-um2-per-bit 10 --blocks pe_line");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto read = [&](const fs::path& f) {
+    std::ifstream in(f);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const fs::path work = dir_ / "out" / "work" / "pe_line";
+  EXPECT_EQ(read(work / "netlist.v").find("oasis_default_pe_line_wib_mem"), std::string::npos);
+  EXPECT_NE(read(work / "netlist_macros.v").find("oasis_default_pe_line_wib_mem "),
+            std::string::npos);
+  const auto b = nlohmann::json::parse(read(dir_ / "out" / "blocks" / "pe_line.json"));
+  const double bits = 2 * 6 * 4 * 2;  // two banks of 6 words of 4 2-bit indices
+  EXPECT_DOUBLE_EQ(b["area_um2"]["sram_macros"].get<double>(), 10 * bits);
+  EXPECT_GT(b["area_um2"]["total"].get<double>(),
+            b["area_um2"]["logic"].get<double>() + 10 * bits - 1);
+  EXPECT_EQ(b["memories"][0]["kind"], "sram");
+  EXPECT_EQ(b["memories"][0]["bits"], bits);
+  EXPECT_GT(b["timing"]["sram"]["clock_to_output_allowed"].get<double>(), 0) << b["timing"];
+  EXPECT_GT(b["timing"]["sram"]["setup_allowed"].get<double>(), 0) << b["timing"];
+}
+
 // The report sets the delay model's longest stage of each pipelined FP unit
 // beside its measured critical path.
 TEST(Report, DelayModelAgainstTheMeasurement) {
