@@ -204,7 +204,7 @@ SvFile wib_memory_module(const string& name, const Dims& d) {
 // before; s_w stays in registers.
 void wib_sram_body(SvModule& m, const Config& c, const string& name, const Dims& d) {
   m.localparam("Lanes", d.t.wib_lanes, "Weight beats a counting beat: a word's lanes.");
-  m.localparam("LaneSelBits", clog2(d.t.wib_lanes), "Bits of a lane number: $clog2(Lanes).");
+  m.localparam("LaneSelBits", "$clog2(Lanes)", "Bits of a lane number.");
   m << "\n  logic [HalfBits-1:0] scale0_q, scale1_q;\n"
        "  logic [AddrBits-1:0] waddr;\n  logic [Lanes-1:0] wlane;\n";
   m.comment("The weight beat's counting beat is its number's high bits, its lane the low ones.");
@@ -987,7 +987,7 @@ void control(SvModule& m, const Dims& d) {
   } else if (t.wib_sram) {
     m.localparam("Positions", d.G, "Indices a counting beat, G.");
     m.localparam("WibWords", t.wib_words, "Words of the Weight Index Buffer's SRAM.");
-    m.localparam("WibAddrBits", t.wib_addr_bits, "Bits of its address: $clog2(WibWords).");
+    m.localparam("WibAddrBits", "$clog2(WibWords)", "Bits of its address.");
     m << "  /// The counting beat read from the Weight Index Buffer's SRAM, and the bank's s_w.\n"
          "  logic [Positions*WeightBits-1:0] row_beat;\n  logic [HalfBits-1:0] row_scale;\n"
          "  /// The SRAM's read: the next cycle's counting beat of its bank, when it is full.\n"
