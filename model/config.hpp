@@ -141,9 +141,10 @@ inline constexpr std::array<std::pair<std::string_view, Codebooks>, 2> kCodebook
           "", -1, 1, -1, false)                                                                   \
   INTEGER(weight_index_sram, "",                                                                  \
           "Where a PE line keeps its weight row (it captures its outliers and does not stream "   \
-          "its counting) and a counting beat is a power-of-two number of weight beats, 1 keeps "  \
-          "the row in an SRAM (a module of its own around rtl/oasis_sram.sv, for a compiled "     \
-          "macro to replace; docs/sram.md), 0 in flip-flops; the cycles are the same",            \
+          "its counting), a counting beat is a power-of-two number of weight beats and a row "    \
+          "at least two counting beats, 1 keeps the row in an SRAM (a module of its own around "  \
+          "rtl/oasis_sram.sv, for a compiled macro to replace; docs/sram.md), 0 in flip-flops; "  \
+          "the cycles are the same",                                                              \
           "", 0, 1, 1, false)                                                                     \
   INTEGER(fp_pipeline_stages, "",                                                                 \
           "Register stages of each floating-point unit (0: combinational); the accumulators "     \
