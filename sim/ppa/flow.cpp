@@ -230,6 +230,14 @@ std::set<std::string> kept_modules(const BlockJob& job,
   return kept;
 }
 
+bool only_sram_boxes(const BlockJob& job) {
+  return !job.blackboxes.empty() &&
+         std::all_of(job.blackboxes.begin(), job.blackboxes.end(), [&](const std::string& b) {
+           return std::any_of(job.memories.begin(), job.memories.end(),
+                              [&](const MemorySpec& m) { return m.sram_module == b; });
+         });
+}
+
 std::string sta_script(const std::string& top, bool clocked, const Technology& tech,
                        const Constraints& c, bool srams) {
   std::string s =
@@ -453,14 +461,13 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
                                      " and buffered\n" + vn.text);
   // With SRAMs its only black boxes, the netlist with their instances in too, for a gate-level
   // simulation beside their behavioural modules (sim/icarus --gates, docs/sram.md).
-  std::map<std::string, std::set<std::string>> srams;
-  for (const MemorySpec& m : job.memories) {
-    if (m.sram_module.empty()) continue;
-    auto& outs = srams[m.sram_module];
-    for (const auto& p : port_names(work / (m.sram_module + ".outputs"))) outs.insert(p);
-  }
+  const bool sram_boxes = only_sram_boxes(job);
   fs::remove(work / "netlist_macros.v");
-  if (!srams.empty() && srams.size() == job.blackboxes.size()) {
+  if (sram_boxes) {
+    std::map<std::string, std::set<std::string>> srams;  // module -> its output ports
+    for (const std::string& b : job.blackboxes) {
+      for (const auto& p : port_names(work / (b + ".outputs"))) srams[b].insert(p);
+    }
     write_text(work / "netlist_macros.v", "// oasis-ppa: " + job.label + ", mapped to " +
                                               tech.lib.name +
                                               " and buffered, with its SRAMs' instances\n" +
@@ -472,7 +479,6 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
   // 4. OpenSTA: timing and power.
   t0 = std::chrono::steady_clock::now();
   progress(fmt::format("{} cells after buffering; OpenSTA", st.total.count));
-  const bool sram_boxes = !srams.empty() && srams.size() == job.blackboxes.size();
   write_text(work / "sta.tcl", sta_script(job.top, clocked, tech, c, sram_boxes));
   const fs::path slog = work / "sta.log";
   check_tool(run_tool({tools.sta, "-no_splash", "-exit", "sta.tcl"}, slog, work), "OpenSTA", slog);

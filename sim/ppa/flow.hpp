@@ -121,6 +121,10 @@ double generic_cell_count(const std::string& module,
 inline constexpr double kFlatMaxCells = 250000;
 inline constexpr double kKeptMinInstances = 4;
 inline constexpr double kKeptMinCells = 50;
+/// The job has SRAMs (docs/sram.md) and they are its only black boxes: the flow then also
+/// writes the netlist with their instances and times the paths from and to them.
+bool only_sram_boxes(const BlockJob& job);
+
 /// The OpenSTA script of a job's buffered netlist (netlist.v), run there too. With `srams`
 /// (the job's only black boxes are SRAMs, docs/sram.md) it also reports the worst path from
 /// their read data and the worst into their inputs: the time a macro may take.

@@ -327,69 +327,67 @@ VerilogNetlist write_verilog(const GateNetlist& nl, const Liberty& lib,
   std::set<std::string> wires_seen;
   std::vector<std::string> wires;
   std::set<std::string> instance_names = used;
+  // A pin's reference; an internal net is declared as a wire the first time.
+  const auto pin_ref = [&](const std::string& net) {
+    const std::string ref = net_ref(net);
+    const int r = uf.find(uf.id(net));
+    if (kind[size_t(r)] == 0 && wires_seen.insert(ref).second) wires.push_back(ref);
+    return ref;
+  };
   for (const Gate& g : nl.gates) {
+    // A module outside the library (an SRAM's) has its output ports named in `boxes`.
     const auto box = boxes.find(g.cell);
-    if (box != boxes.end()) {
-      // A module outside the library: its pins' bits gathered into one vector a port.
-      std::map<std::string, std::map<int, std::string>> bits;
-      std::string first_out;
-      for (const auto& [pin, net] : g.pins) {
-        const auto [base, idx] = port_bit(pin);
-        const std::string ref = net_ref(net);
-        const int r = uf.find(uf.id(net));
-        if (kind[size_t(r)] == 0 && wires_seen.insert(ref).second) wires.push_back(ref);
-        if (!bits[base].emplace(idx, ref).second) {
-          throw NetlistError(fmt::format("{}: pin {} twice", g.cell, pin));
-        }
-        if (box->second.count(base) && first_out.empty()) first_out = net;
-      }
-      const std::string inst = fresh("u_" + (first_out.empty() ? g.cell : first_out));
-      out.instance_net[inst] = first_out;
-      body += fmt::format("  {} {} (", g.cell, inst);
-      bool first = true;
-      for (const auto& [base, v] : bits) {
-        std::string refs;
-        if (v.size() == 1 && v.begin()->first < 0) {
-          refs = v.begin()->second;
-        } else {
-          const int top = v.rbegin()->first;
-          if (v.begin()->first != 0 || int(v.size()) != top + 1) {
-            throw NetlistError(
-                fmt::format("{}: pin {} lacks some of bits 0 .. {}", g.cell, base, top));
-          }
-          for (auto it = v.rbegin(); it != v.rend(); ++it) {
-            refs += (refs.empty() ? "{" : ", ") + it->second;
-          }
-          refs += "}";
-        }
-        body += fmt::format("{}.{}({})", first ? "" : ", ", base, refs);
-        first = false;
-      }
-      body += ");\n";
-      ++out.instances;
-      continue;
-    }
-    const LibertyCell& cell = lib.cell(g.cell);
+    const LibertyCell* cell = box == boxes.end() ? &lib.cell(g.cell) : nullptr;
     std::string first_out;
     for (const auto& [pin, net] : g.pins) {
-      const LibertyPin* p = cell.pin(pin);
-      if (!p) {
-        throw NetlistError(
-            fmt::format("cell {} has no pin {} (library {})", g.cell, pin, lib.path));
+      bool output;
+      if (cell) {
+        const LibertyPin* p = cell->pin(pin);
+        if (!p) {
+          throw NetlistError(
+              fmt::format("cell {} has no pin {} (library {})", g.cell, pin, lib.path));
+        }
+        output = p->direction == "output";
+      } else {
+        output = box->second.count(port_bit(pin).first) > 0;
       }
-      if (p->direction == "output" && first_out.empty()) first_out = net;
+      if (output && first_out.empty()) first_out = net;
     }
     // An instance name of its own (it shares the namespace with the nets).
     const std::string inst = fresh("u_" + (first_out.empty() ? g.cell : first_out));
     out.instance_net[inst] = first_out;
+    std::vector<std::pair<std::string, std::string>> conns;  // (port, what it connects)
+    if (cell) {
+      for (const auto& [pin, net] : g.pins) conns.emplace_back(pin, pin_ref(net));
+    } else {
+      // The module's pins' bits gathered into one vector a port, bit i at position i.
+      std::map<std::string, std::map<int, std::string>> bits;
+      for (const auto& [pin, net] : g.pins) {
+        const auto [base, idx] = port_bit(pin);
+        if (!bits[base].emplace(idx, pin_ref(net)).second) {
+          throw NetlistError(fmt::format("{}: pin {} twice", g.cell, pin));
+        }
+      }
+      for (const auto& [base, v] : bits) {
+        if (v.size() == 1 && v.begin()->first < 0) {
+          conns.emplace_back(base, v.begin()->second);
+          continue;
+        }
+        const int top = v.rbegin()->first;
+        if (v.begin()->first != 0 || int(v.size()) != top + 1) {
+          throw NetlistError(
+              fmt::format("{}: pin {} lacks some of bits 0 .. {}", g.cell, base, top));
+        }
+        std::string refs;
+        for (auto it = v.rbegin(); it != v.rend(); ++it) {
+          refs += (refs.empty() ? "{" : ", ") + it->second;
+        }
+        conns.emplace_back(base, refs + "}");
+      }
+    }
     body += fmt::format("  {} {} (", g.cell, inst);
-    bool first = true;
-    for (const auto& [pin, net] : g.pins) {
-      const std::string ref = net_ref(net);
-      const int r = uf.find(uf.id(net));
-      if (kind[size_t(r)] == 0 && wires_seen.insert(ref).second) wires.push_back(ref);
-      body += fmt::format("{}.{}({})", first ? "" : ", ", pin, ref);
-      first = false;
+    for (size_t i = 0; i < conns.size(); ++i) {
+      body += fmt::format("{}.{}({})", i ? ", " : "", conns[i].first, conns[i].second);
     }
     body += ");\n";
     ++out.instances;

@@ -121,13 +121,7 @@ class Runner {
     const fs::path work = out_ / "work" / job.label;
     uint64_t h = fnv1a(env_);
     h = fnv1a(yosys_synth_script(job, tech_) + yosys_map_script(job, tech_, c_, {}), h);
-    const bool srams =
-        !job.blackboxes.empty() &&
-        std::all_of(job.blackboxes.begin(), job.blackboxes.end(), [&](const auto& b) {
-          return std::any_of(job.memories.begin(), job.memories.end(),
-                             [&](const MemorySpec& m) { return m.sram_module == b; });
-        });
-    h = fnv1a(sta_script(job.top, true, tech_, c_, srams), h);
+    h = fnv1a(sta_script(job.top, true, tech_, c_, only_sram_boxes(job)), h);
     for (const auto& s : job.sources) h = fnv1a(read_text(job.rtl_dir / s), h);
     bool sram = false;
     for (const auto& m : job.memories) {
