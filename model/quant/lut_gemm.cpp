@@ -335,16 +335,23 @@ Fp16 LutGemm::row(const PreparedToken& t, std::span<const uint8_t> iw, Fp16 sw,
 }
 
 std::vector<Fp16> LutGemm::gemm(std::span<const Fp16> x, int tokens, const QuantizedWeights& w,
-                                int threads) const {
+                                int threads, const WeightTiles* tiles) const {
   const size_t k = size_t(w.channels);
   if (tokens < 1 || x.size() != size_t(tokens) * k) {
     throw std::invalid_argument(
         fmt::format("GEMM: {} activations for {} tokens of {} channels", x.size(), tokens, k));
   }
+  // Laying the weights out takes about as long as four tokens' rows counted without it.
+  std::optional<WeightTiles> own;
+  if (tiles == nullptr && tokens >= kTokensWorthTiles &&
+      rows_kernel_available(RowsKernel::kHostAvx2)) {
+    tiles = &own.emplace(w);
+  }
   std::vector<Fp16> y;
   y.reserve(size_t(tokens) * size_t(w.rows));
   for (int t = 0; t < tokens; ++t) {
-    const std::vector<Fp16> yt = rows(prepare(x.subspan(size_t(t) * k, k)), w, threads);
+    const std::vector<Fp16> yt =
+        rows(prepare(x.subspan(size_t(t) * k, k)), w, threads, std::nullopt, tiles);
     y.insert(y.end(), yt.begin(), yt.end());
   }
   return y;
@@ -404,6 +411,10 @@ struct HostLayer {
   std::vector<float> weight_codebook;
   // The token.
   std::vector<uint16_t> act_base;  // ia[k] << nW
+  // The channels by activation index, for counting from tiles: those with ia = a are
+  // group_offsets[group_begin[a] .. group_begin[a + 1]), each as its offset in a tile
+  // (channel * WeightTiles::kRows), ascending.
+  std::vector<uint32_t> group_begin, group_offsets;
   std::vector<int> outlier_channels;
   std::vector<float> residuals;
   float act_scale = 0;
@@ -511,6 +522,14 @@ HostLayer LutGemm::host_layer(const PreparedToken& t, size_t k) const {
   for (const uint8_t a : t.act_index) {
     l.act_base.push_back(uint16_t((a & amask) << params_.weight_bits));
   }
+  l.group_begin.assign(size_t(amask) + 2, 0);
+  for (const uint8_t a : t.act_index) ++l.group_begin[(a & amask) + 1u];
+  for (size_t a = 1; a < l.group_begin.size(); ++a) l.group_begin[a] += l.group_begin[a - 1];
+  l.group_offsets.resize(k);
+  std::vector<uint32_t> next(l.group_begin.begin(), l.group_begin.end() - 1);
+  for (size_t c = 0; c < k; ++c) {
+    l.group_offsets[next[t.act_index[c] & amask]++] = uint32_t(c * WeightTiles::kRows);
+  }
   for (const Outlier& o : t.outliers) l.outlier_channels.push_back(o.channel);
   for (const Fp16 r : t.residuals) l.residuals.push_back(widen_f(r));
   if (l.outlier_channels.size() != l.residuals.size()) {
@@ -526,8 +545,35 @@ HostLayer LutGemm::host_layer(const PreparedToken& t, size_t k) const {
   return l;
 }
 
+WeightTiles::WeightTiles(const QuantizedWeights& w)
+    : rows_(w.rows), channels_(w.channels), bits_(w.bits) {
+  const size_t k = size_t(std::max(0, w.channels)), n = size_t(std::max(0, w.rows));
+  if (w.rows < 1 || w.channels < 1 || w.bits < 1 || w.bits > 8 || w.indices.size() != n * k) {
+    throw std::invalid_argument(
+        fmt::format("weight tiles: {} weight indices of {} bits for {} rows of {} channels",
+                    w.indices.size(), w.bits, w.rows, w.channels));
+  }
+  const uint8_t mask = uint8_t((1u << w.bits) - 1);
+  const size_t tr = kRows;
+  data_.assign(tiles() * k * tr, 0);
+  // A channel's bytes written together, read from its tile's rows (32 streams through memory).
+  const uint8_t* rows[kRows];
+  const std::vector<uint8_t> zeros(k, 0);
+  for (size_t t = 0; t < tiles(); ++t) {
+    for (size_t q = 0; q < tr; ++q) {
+      // Byte q holds row row_byte(q) (row_byte is its own inverse); rows past the last are 0.
+      const size_t r = t * tr + size_t(row_byte(int(q)));
+      rows[q] = r < n ? w.indices.data() + r * k : zeros.data();
+    }
+    uint8_t* d = data_.data() + t * k * tr;
+    for (size_t c = 0; c < k; ++c, d += tr) {
+      for (size_t q = 0; q < tr; ++q) d[q] = rows[q][c] & mask;
+    }
+  }
+}
+
 std::vector<Fp16> LutGemm::rows(const PreparedToken& t, const QuantizedWeights& w, int threads,
-                                std::optional<RowsKernel> kernel) const {
+                                std::optional<RowsKernel> kernel, const WeightTiles* tiles) const {
   const size_t k = size_t(w.channels), n = size_t(std::max(0, w.rows));
   if (w.channels < 1 || w.rows < 1 || w.indices.size() != n * k || w.scales.size() != n) {
     throw std::invalid_argument(
@@ -540,6 +586,12 @@ std::vector<Fp16> LutGemm::rows(const PreparedToken& t, const QuantizedWeights& 
   }
   if (w.codebook != weight_codebook_) {
     throw std::invalid_argument("GEMM: the weights' codebook is not the model's");
+  }
+  if (tiles != nullptr &&
+      (tiles->rows() != w.rows || tiles->channels() != w.channels || tiles->bits() != w.bits)) {
+    throw std::invalid_argument(
+        fmt::format("GEMM: weight tiles of {} rows, {} channels, {} bits for weights of {}, {}, {}",
+                    tiles->rows(), tiles->channels(), tiles->bits(), w.rows, w.channels, w.bits));
   }
   const RowsKernel use = kernel ? *kernel : fastest_rows_kernel();
   if (!rows_kernel_available(use)) {
@@ -560,15 +612,27 @@ std::vector<Fp16> LutGemm::rows(const PreparedToken& t, const QuantizedWeights& 
   std::vector<float> weight_scales(n);
   for (size_t r = 0; r < n; ++r) weight_scales[r] = widen_f(w.scales[r]);
   const bool b16 = params_.accumulator == AccumulatorFormat::kFp16;
-  split_rows(n, threads, [&](size_t begin, size_t end) {
 #if OASIS_HAVE_AVX2_KERNEL
-    if (use == RowsKernel::kHostAvx2) {
-      host_avx2::compute_rows(l, b16, w.indices.data(), weight_scales.data(), y.data(), begin, end);
-      return;
+  if (use == RowsKernel::kHostAvx2) {
+    if (tiles != nullptr && host_avx2::HostRows<false, uint8_t>::tiles_fit(l)) {
+      // Whole tiles to each thread.
+      const size_t tr = WeightTiles::kRows;
+      split_rows(tiles->tiles(), threads, [&](size_t begin, size_t end) {
+        host_avx2::compute_rows(l, b16, w.indices.data(), tiles, weight_scales.data(), y.data(),
+                                begin * tr, std::min(n, end * tr));
+      });
+      return y;
     }
+    split_rows(n, threads, [&](size_t begin, size_t end) {
+      host_avx2::compute_rows(l, b16, w.indices.data(), nullptr, weight_scales.data(), y.data(),
+                              begin, end);
+    });
+    return y;
+  }
 #endif
-    host_baseline::compute_rows(l, b16, w.indices.data(), weight_scales.data(), y.data(), begin,
-                                end);
+  split_rows(n, threads, [&](size_t begin, size_t end) {
+    host_baseline::compute_rows(l, b16, w.indices.data(), nullptr, weight_scales.data(), y.data(),
+                                begin, end);
   });
   return y;
 }

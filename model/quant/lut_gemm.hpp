@@ -166,6 +166,33 @@ RowsKernel fastest_rows_kernel();
 /// "software", "host", "host-avx2".
 const char* rows_kernel_name(RowsKernel kernel);
 
+/// A layer's weight indices laid out for the AVX2 kernel's counting (docs/model.md, Speed):
+/// tiles of kRows rows, each tile its rows' indices channel by channel, kRows bytes a
+/// channel, so that one vector load is one channel of every row of a tile. Made once for a
+/// layer, as a deployment lays its weights out once, and passed to LutGemm::rows() or gemm()
+/// beside the weights it was made from (tiles of other weights give other results).
+class WeightTiles {
+ public:
+  static constexpr int kRows = 32;
+  /// Indices masked to w.bits bits, as the counting reads them; the rows of a last partial
+  /// tile are index 0. Throws std::invalid_argument for weights whose sizes disagree.
+  explicit WeightTiles(const QuantizedWeights& w);
+  int rows() const { return rows_; }
+  int channels() const { return channels_; }
+  int bits() const { return bits_; }
+  size_t tiles() const { return (size_t(rows_) + kRows - 1) / kRows; }
+  /// Tile t: channel c's kRows indices at tile(t) + c * kRows, row q of the tile in byte
+  /// row_byte(q).
+  const uint8_t* tile(size_t t) const { return data_.data() + t * size_t(channels_) * kRows; }
+  /// The byte of a channel that holds row q of its tile: the order in which AVX2's
+  /// interleaves (within each 128-bit half) leave the counts, so that they come out in row order.
+  static constexpr int row_byte(int q) { return q < 8 || q >= 24 ? q : q < 16 ? q + 8 : q - 8; }
+
+ private:
+  int rows_ = 0, channels_ = 0, bits_ = 0;
+  std::vector<uint8_t> data_;
+};
+
 /// The OASIS GEMM of one layer: codebooks, boundaries and LUT fixed
 /// offline, tokens in, FP16 outputs out.
 class LutGemm {
@@ -194,14 +221,21 @@ class LutGemm {
   /// Every row of `w` for one token: element n is row(token, row n of w, s_w[n]) bit for bit,
   /// computed by `kernel` (by default fastest_rows_kernel(); docs/model.md says why the host
   /// kernels give the same bits). Rows are split into `threads` contiguous blocks (0: one per
-  /// core); the result does not depend on `threads`. Throws std::invalid_argument for
-  /// weights that do not fit the model or the token, or a kernel that cannot run here.
+  /// core); the result does not depend on `threads`. With `tiles` (made from `w`), the AVX2
+  /// kernel counts from them where the layer allows (weight_bits <= 4, act_bits + weight_bits
+  /// <= 8, under 65536 channels), the others ignore them; the result is the same. Throws
+  /// std::invalid_argument for weights that do not fit the model or the token, tiles of
+  /// another shape, or a kernel that cannot run here.
   std::vector<Fp16> rows(const PreparedToken& token, const QuantizedWeights& w, int threads = 1,
-                         std::optional<RowsKernel> kernel = std::nullopt) const;
+                         std::optional<RowsKernel> kernel = std::nullopt,
+                         const WeightTiles* tiles = nullptr) const;
   /// y[t][n] for tokens x channels activations (row-major); the result is
-  /// tokens x rows, row-major. Each token's rows as rows() computes them.
+  /// tokens x rows, row-major. Each token's rows as rows() computes them, from `tiles` if
+  /// given; without, from tiles made here when there are kTokensWorthTiles tokens or more and
+  /// the AVX2 kernel runs.
   std::vector<Fp16> gemm(std::span<const Fp16> x, int tokens, const QuantizedWeights& w,
-                         int threads = 1) const;
+                         int threads = 1, const WeightTiles* tiles = nullptr) const;
+  static constexpr int kTokensWorthTiles = 8;
 
  private:
   HostLayer host_layer(const PreparedToken& token, size_t channels) const;

@@ -220,17 +220,20 @@ std::vector<Fp16> random_token(std::mt19937_64& rng, int k, int mode) {
 int check_kernels(const LutGemm& model, const PreparedToken& tok, const QuantizedWeights& w,
                   const std::vector<uint16_t>& want, const std::string& where) {
   int kernels = 0;
+  const WeightTiles tiles(w);
   for (const RowsKernel kernel :
        {RowsKernel::kSoftware, RowsKernel::kHost, RowsKernel::kHostAvx2}) {
     if (!rows_kernel_available(kernel)) continue;
     ++kernels;
     for (const int threads : {1, 3}) {
-      const std::vector<Fp16> y = model.rows(tok, w, threads, kernel);
-      EXPECT_EQ(y.size(), want.size());
-      for (size_t n = 0; n < y.size() && n < want.size(); ++n) {
-        EXPECT_EQ(y[n].bits, want[n])
-            << std::hex << "kernel " << rows_kernel_name(kernel) << ", " << std::dec << threads
-            << " threads, row " << n << " " << where;
+      for (const WeightTiles* t : {static_cast<const WeightTiles*>(nullptr), &tiles}) {
+        const std::vector<Fp16> y = model.rows(tok, w, threads, kernel, t);
+        EXPECT_EQ(y.size(), want.size());
+        for (size_t n = 0; n < y.size() && n < want.size(); ++n) {
+          EXPECT_EQ(y[n].bits, want[n])
+              << std::hex << "kernel " << rows_kernel_name(kernel) << ", " << std::dec << threads
+              << " threads, " << (t ? "tiles" : "rows") << ", row " << n << " " << where;
+        }
       }
     }
   }
@@ -445,16 +448,85 @@ TEST(LutGemmRows, EveryKernelAndThreadCountGivesRowsBits) {
                                 (c.symmetric ? " symmetric" : "") + " trial " +
                                 std::to_string(trial) + " seed " + std::to_string(seed);
       ASSERT_GE(check_kernels(model, tok, w, want, where), 2) << where;
+      const WeightTiles tiles(w);
       for (const int threads : {0, 2, 7, 100}) {
-        const std::vector<Fp16> y = model.rows(tok, w, threads);
-        for (size_t n = 0; n < y.size(); ++n) {
-          ASSERT_EQ(y[n].bits, want[n]) << threads << " threads, row " << n << " " << where;
+        for (const WeightTiles* t : {static_cast<const WeightTiles*>(nullptr), &tiles}) {
+          const std::vector<Fp16> y = model.rows(tok, w, threads, std::nullopt, t);
+          for (size_t n = 0; n < y.size(); ++n) {
+            ASSERT_EQ(y[n].bits, want[n]) << threads << " threads, " << (t ? "tiles" : "rows")
+                                          << ", row " << n << " " << where;
+          }
         }
       }
       ++runs;
     }
   }
   EXPECT_EQ(runs, int(cases.size()) * 4);
+}
+
+// Counting from tiles with one activation index in every channel: one group of all K channels,
+// whose counts take all 16 bit planes (K = 40000; row 0 all one weight index, 40000 in one
+// bin), and K past the pair histogram's 2^15 limit, so only the tiles count two rows at once.
+TEST(LutGemmRows, TilesCountAGroupOfEveryChannel) {
+  std::mt19937_64 rng(test_seed() + 310);
+  LutGemmParams p;
+  p.outliers_per_side = 2;
+  p.accumulator = AccumulatorFormat::kFp32;
+  const std::vector<Fp16> cw = random_codebook(rng, 4, 0.3);
+  const LutGemm model(p, random_codebook(rng, 4, 0.3), cw);
+  const int k = 40000;
+  const PreparedToken tok =
+      model.prepare_normalized(std::vector<Fp16>(size_t(k), fp16_from_double(0.25)), Fp16{0x3C00});
+  ASSERT_TRUE(std::all_of(tok.act_index.begin(), tok.act_index.end(),
+                          [&](uint8_t a) { return a == tok.act_index[0]; }));
+  QuantizedWeights w;
+  w.rows = 33;
+  w.channels = k;
+  w.bits = 4;
+  w.codebook = cw;
+  std::vector<uint16_t> want;
+  for (int n = 0; n < w.rows; ++n) {
+    std::vector<uint8_t> iw(static_cast<size_t>(k));
+    for (auto& i : iw) i = uint8_t(n == 0 ? 5 : rng() % 16);
+    w.indices.insert(w.indices.end(), iw.begin(), iw.end());
+    w.scales.push_back(Fp16{0x3C00});
+    want.push_back(model.row(tok, iw, w.scales.back()).bits);
+  }
+  ASSERT_GE(check_kernels(model, tok, w, want, "K 40000, one group"), 2);
+}
+
+TEST(LutGemmRows, TilesOfOtherWeightsAreRefused) {
+  LutGemmParams p;
+  p.act_bits = 2;
+  p.weight_bits = 2;
+  const std::vector<Fp16> c = {fp16_from_double(-1), fp16_from_double(0), fp16_from_double(1),
+                               fp16_from_double(2)};
+  const LutGemm model(p, c, c);
+  const PreparedToken tok =
+      model.prepare_normalized(std::vector<Fp16>(8, fp16_from_double(0.5)), Fp16{0x3C00});
+  QuantizedWeights w;
+  w.rows = 2;
+  w.channels = 8;
+  w.bits = 2;
+  w.codebook = c;
+  w.indices.assign(16, 1);
+  w.scales.assign(2, Fp16{0x3C00});
+  QuantizedWeights other = w;
+  other.rows = 1;
+  other.indices.resize(8);
+  other.scales.resize(1);
+  const WeightTiles tiles(other);
+  EXPECT_EQ(tiles.tiles(), 1u);
+  std::string message;
+  try {
+    model.rows(tok, w, 1, std::nullopt, &tiles);
+  } catch (const std::invalid_argument& e) {
+    message = e.what();
+  }
+  EXPECT_EQ(message, "GEMM: weight tiles of 1 rows, 8 channels, 2 bits for weights of 2, 8, 2");
+  other = w;
+  other.indices.pop_back();
+  EXPECT_THROW(WeightTiles{other}, std::invalid_argument);
 }
 
 TEST(LutGemmRows, GemmIsTheSameForAnyThreadCount) {
