@@ -495,40 +495,6 @@ TEST(LutGemmRows, TilesCountAGroupOfEveryChannel) {
   ASSERT_GE(check_kernels(model, tok, w, want, "K 40000, one group"), 2);
 }
 
-TEST(LutGemmRows, TilesOfOtherWeightsAreRefused) {
-  LutGemmParams p;
-  p.act_bits = 2;
-  p.weight_bits = 2;
-  const std::vector<Fp16> c = {fp16_from_double(-1), fp16_from_double(0), fp16_from_double(1),
-                               fp16_from_double(2)};
-  const LutGemm model(p, c, c);
-  const PreparedToken tok =
-      model.prepare_normalized(std::vector<Fp16>(8, fp16_from_double(0.5)), Fp16{0x3C00});
-  QuantizedWeights w;
-  w.rows = 2;
-  w.channels = 8;
-  w.bits = 2;
-  w.codebook = c;
-  w.indices.assign(16, 1);
-  w.scales.assign(2, Fp16{0x3C00});
-  QuantizedWeights other = w;
-  other.rows = 1;
-  other.indices.resize(8);
-  other.scales.resize(1);
-  const WeightTiles tiles(other);
-  EXPECT_EQ(tiles.tiles(), 1u);
-  std::string message;
-  try {
-    model.rows(tok, w, 1, std::nullopt, &tiles);
-  } catch (const std::invalid_argument& e) {
-    message = e.what();
-  }
-  EXPECT_EQ(message, "GEMM: weight tiles of 1 rows, 8 channels, 2 bits for weights of 2, 8, 2");
-  other = w;
-  other.indices.pop_back();
-  EXPECT_THROW(WeightTiles{other}, std::invalid_argument);
-}
-
 TEST(LutGemmRows, GemmIsTheSameForAnyThreadCount) {
   SyntheticActivationSpec spec;
   spec.channels = 512;
@@ -653,6 +619,23 @@ TEST(LutGemmRows, RejectsWeightsThatDoNotFit) {
     bad.codebook[0] = fp16_from_double(-3);
     EXPECT_THROW(model.rows(tok, bad, 1, kernel), std::invalid_argument);
   }
+  // Tiles of weights of another shape, and tiles of weights whose sizes disagree.
+  QuantizedWeights other = w;
+  other.rows = 1;
+  other.indices.resize(8);
+  other.scales.resize(1);
+  const WeightTiles tiles(other);
+  EXPECT_EQ(tiles.tiles(), 1u);
+  std::string message;
+  try {
+    model.rows(tok, w, 1, std::nullopt, &tiles);
+  } catch (const std::invalid_argument& e) {
+    message = e.what();
+  }
+  EXPECT_EQ(message, "GEMM: weight tiles of 1 rows, 8 channels, 2 bits for weights of 2, 8, 2");
+  other = w;
+  other.indices.pop_back();
+  EXPECT_THROW(WeightTiles{other}, std::invalid_argument);
 }
 
 TEST(LutGemm, RoundToBinary16IsToFp16) {
