@@ -495,29 +495,38 @@ TEST(LutGemmRows, TilesCountAGroupOfEveryChannel) {
   ASSERT_GE(check_kernels(model, tok, w, want, "K 40000, one group"), 2);
 }
 
+// Three tokens (rows counted row by row) and kTokensWorthTiles (gemm() lays the weights out
+// in tiles itself): every thread count gives each token's rows as row() computes them.
 TEST(LutGemmRows, GemmIsTheSameForAnyThreadCount) {
-  SyntheticActivationSpec spec;
-  spec.channels = 512;
-  spec.tokens = 3;
-  const std::vector<Fp16> x = synthetic_activations(spec, test_seed() + 21);
+  const int ch = 512, n = 301;
   const QuantizedWeights qw =
-      quantize_weights(synthetic_weights(301, 512, test_seed() + 22), 301, 512, {});
+      quantize_weights(synthetic_weights(n, ch, test_seed() + 22), n, ch, {});
   ActCalibrationOptions ao;
   ao.outliers_per_side = 3;
+  SyntheticActivationSpec spec;
+  spec.channels = ch;
   spec.tokens = 8;
   const ActCalibration cal =
-      calibrate_activations(synthetic_activations(spec, test_seed() + 23), 8, 512, {}, ao);
+      calibrate_activations(synthetic_activations(spec, test_seed() + 23), 8, ch, {}, ao);
   LutGemmParams p;
   p.outliers_per_side = 3;
   p.accumulator = AccumulatorFormat::kFp16;
   const LutGemm model(p, cal.codebook, qw.codebook);
-  const std::vector<Fp16> one = model.gemm(x, 3, qw, 1);
-  ASSERT_EQ(one.size(), 3u * 301u);
-  for (const int threads : {2, 3, 0, 1000}) {
-    const std::vector<Fp16> many = model.gemm(x, 3, qw, threads);
-    ASSERT_EQ(many.size(), one.size());
-    for (size_t i = 0; i < one.size(); ++i) {
-      ASSERT_EQ(many[i].bits, one[i].bits) << threads << " threads, output " << i;
+  for (const int tokens : {3, LutGemm::kTokensWorthTiles}) {
+    spec.tokens = tokens;
+    const std::vector<Fp16> x = synthetic_activations(spec, test_seed() + 21);
+    std::vector<Fp16> want;
+    for (int t = 0; t < tokens; ++t) {
+      const PreparedToken tok = model.prepare(std::span(x).subspan(size_t(t) * ch, ch));
+      for (const Fp16 y : model.rows(tok, qw, 1, RowsKernel::kSoftware)) want.push_back(y);
+    }
+    for (const int threads : {1, 2, 3, 0, 1000}) {
+      const std::vector<Fp16> y = model.gemm(x, tokens, qw, threads);
+      ASSERT_EQ(y.size(), want.size());
+      for (size_t i = 0; i < want.size(); ++i) {
+        ASSERT_EQ(y[i].bits, want[i].bits)
+            << tokens << " tokens, " << threads << " threads, output " << i;
+      }
     }
   }
 }
