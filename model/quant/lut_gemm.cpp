@@ -522,13 +522,15 @@ HostLayer LutGemm::host_layer(const PreparedToken& t, size_t k) const {
   for (const uint8_t a : t.act_index) {
     l.act_base.push_back(uint16_t((a & amask) << params_.weight_bits));
   }
-  l.group_begin.assign(size_t(amask) + 2, 0);
-  for (const uint8_t a : t.act_index) ++l.group_begin[(a & amask) + 1u];
-  for (size_t a = 1; a < l.group_begin.size(); ++a) l.group_begin[a] += l.group_begin[a - 1];
-  l.group_offsets.resize(k);
-  std::vector<uint32_t> next(l.group_begin.begin(), l.group_begin.end() - 1);
-  for (size_t c = 0; c < k; ++c) {
-    l.group_offsets[next[t.act_index[c] & amask]++] = uint32_t(c * WeightTiles::kRows);
+  if (k <= WeightTiles::kMaxChannels) {
+    l.group_begin.assign(size_t(amask) + 2, 0);
+    for (const uint8_t a : t.act_index) ++l.group_begin[(a & amask) + 1u];
+    for (size_t a = 1; a < l.group_begin.size(); ++a) l.group_begin[a] += l.group_begin[a - 1];
+    l.group_offsets.resize(k);
+    std::vector<uint32_t> next(l.group_begin.begin(), l.group_begin.end() - 1);
+    for (size_t c = 0; c < k; ++c) {
+      l.group_offsets[next[t.act_index[c] & amask]++] = uint32_t(c * WeightTiles::kRows);
+    }
   }
   for (const Outlier& o : t.outliers) l.outlier_channels.push_back(o.channel);
   for (const Fp16 r : t.residuals) l.residuals.push_back(widen_f(r));

@@ -174,6 +174,8 @@ const char* rows_kernel_name(RowsKernel kernel);
 class WeightTiles {
  public:
   static constexpr int kRows = 32;
+  /// The most channels the AVX2 kernel counts from tiles (its counts are 16 bits).
+  static constexpr size_t kMaxChannels = 0xFFFF;
   /// Indices masked to w.bits bits, as the counting reads them; the rows of a last partial
   /// tile are index 0. Throws std::invalid_argument for weights whose sizes disagree.
   explicit WeightTiles(const QuantizedWeights& w);
