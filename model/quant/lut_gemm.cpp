@@ -342,9 +342,10 @@ std::vector<Fp16> LutGemm::gemm(std::span<const Fp16> x, int tokens, const Quant
         fmt::format("GEMM: {} activations for {} tokens of {} channels", x.size(), tokens, k));
   }
   // Laying the weights out takes about as long as four tokens' rows counted without it.
+  // Weights whose sizes disagree are left to rows(), which says what is wrong with them.
   std::optional<WeightTiles> own;
-  if (tiles == nullptr && tokens >= kTokensWorthTiles &&
-      rows_kernel_available(RowsKernel::kHostAvx2)) {
+  if (tiles == nullptr && tokens >= kTokensWorthTiles && w.rows > 0 &&
+      w.indices.size() == size_t(w.rows) * k && rows_kernel_available(RowsKernel::kHostAvx2)) {
     tiles = &own.emplace(w);
   }
   std::vector<Fp16> y;
