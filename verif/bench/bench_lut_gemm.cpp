@@ -2,12 +2,14 @@
 // The bit-exact OASIS GEMM of the paper's configuration (1 x 4096 x 4096, W4A4, 21 outliers
 // per side, binary16 accumulator) against an FP32 GEMM on the same data, each on one thread
 // and on every core, then two tables of the two side by side: run back to back, and run
-// alternately (below). The FP32 GEMM is the loop a user would otherwise run: binary32 weights, 16
-// partial sums a row so that the compiler vectorizes it (no -ffast-math needed), rows split over
-// the threads as the OASIS GEMM splits them. Also the model's ordered FP32 reference (k ascending,
-// one sum: the SQNR reference, which does not vectorize), the conventional dequantise-then-GEMM
-// path in software binary16/32, and a token's preparation. The rate counters count the equivalent
-// multiply-accumulates, K * N per token, for every path.
+// alternately (below). The OASIS GEMM counts from the layer's WeightTiles, made once at setup as
+// the FP32 GEMM's binary32 weights are; the same GEMM counting row by row and the layout's own
+// time are benchmarks of their own. The FP32 GEMM is the loop a user would otherwise run: binary32
+// weights, 16 partial sums a row so that the compiler vectorizes it (no -ffast-math needed), rows
+// split over the threads as the OASIS GEMM splits them. Also the model's ordered FP32 reference (k
+// ascending, one sum: the SQNR reference, which does not vectorize), the conventional
+// dequantise-then-GEMM path in software binary16/32, and a token's preparation. The rate counters
+// count the equivalent multiply-accumulates, K * N per token, for every path.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
