@@ -213,6 +213,20 @@ Config parse_config(const json& doc, const std::string& origin) {
         fp_stages_for_period(c.target_period_fo4, accumulator_format(c.accumulator),
                              int(field("fp_pipeline_stages").max));
   }
+  // The FIGLUT-class line's sizes (docs/woq_lut_line.md), as derive() makes them.
+  const WoqLutTiming w = derive(c).woq_lut_line_baseline;
+  if (w.units % w.rows != 0) {
+    fail_field(origin, field("woq_rows_per_lut"), describe(v.at("woq_rows_per_lut")),
+               fmt::format("0, or a divisor of the line's read-accumulate units ({}{})", w.units,
+                           c.woq_units == 0 ? ", sized to the PE line" : ""));
+  }
+  if (w.rows > w.batch_beats) {
+    const std::string key = c.woq_rows_per_lut > 0 ? "woq_rows_per_lut" : "woq_units";
+    fail_field(origin, field(key), describe(v.at(key)),
+               fmt::format("rows a batch at most the batch's beats ({}): a batch's rows leave one "
+                           "a cycle while the next batch runs",
+                           w.batch_beats));
+  }
   return c;
 }
 

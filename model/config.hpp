@@ -131,6 +131,27 @@ inline constexpr std::array<std::pair<std::string_view, Codebooks>, 2> kCodebook
           "delay model's multiplexers and first multiplier stage do not fit it; off without a "   \
           "target)",                                                                              \
           "", -1, 1, -1, false)                                                                   \
+  INTEGER(woq_group_size, "mu",                                                                   \
+          "Activations in one group of the FIGLUT-class LUT line baseline "                       \
+          "(woq_lut_line_baseline): its LUT holds the 2^(mu-1) signed sums of a group's "         \
+          "activations, a weight bit-plane's mu digits pick one (docs/woq_lut_line.md)",          \
+          "activations", 2, 8, 4, false)                                                          \
+  INTEGER(woq_units, "",                                                                          \
+          "Read-accumulate units of the FIGLUT-class line, each one row's reads of one LUT a "    \
+          "cycle; 0: sized to the PE line's throughput, ceil(ceil(K / mu) * nW / row interval) "  \
+          "(docs/woq_lut_line.md)",                                                               \
+          "units", 0, 16384, 0, false)                                                            \
+  INTEGER(woq_rows_per_lut, "",                                                                   \
+          "Rows that share one LUT of the FIGLUT-class line, a read-accumulate unit each; the "   \
+          "units are a whole number of times it, each LUT a group of the window the line works "  \
+          "on; 0: all the units (one LUT)",                                                       \
+          "rows", 0, 16384, 0, false)                                                             \
+  INTEGER(woq_read_stage, "",                                                                     \
+          "A register between the FIGLUT-class line's LUT reads and its accumulating adders, a "  \
+          "cycle more of latency (docs/woq_lut_line.md): 1 on, 0 off, -1 from target_period_fo4 " \
+          "(on when the delay model's read and first adder stage do not fit it; off without a "   \
+          "target)",                                                                              \
+          "", -1, 1, -1, false)                                                                   \
   INTEGER(pe_line_outlier_capture, "",                                                            \
           "How a PE line's outlier branch gets the outliers' weight indices (docs/pe_line.md, "   \
           "Outlier capture): 1 captured from the weight stream as a row fills (2k "               \
@@ -153,8 +174,9 @@ inline constexpr std::array<std::pair<std::string_view, Codebooks>, 2> kCodebook
   INTEGER(target_period_fo4, "",                                                                  \
           "Clock period the blocks are pipelined for, in FO4 delays: sets fp_pipeline_stages, "   \
           "orizuru_pop_cycles, topk_baseline_pop_cycles and topk_sort_stages_per_cycle when "     \
-          "they are 0, and index_counter_input_stage, index_counter_tree_registers and "          \
-          "mac_line_operand_stage when they are -1, from the delay model (docs/fp_rtl.md, "       \
+          "they are 0, and index_counter_input_stage, index_counter_tree_registers, "             \
+          "mac_line_operand_stage and woq_read_stage when they are -1, from the delay model "     \
+          "(docs/fp_rtl.md, "                                                                     \
           "Pipelining); 0 keeps fp_pipeline_stages as given; 130 is the paper's 500 MHz at "      \
           "28 nm",                                                                                \
           "FO4", 0, 100000, 0, false)                                                             \

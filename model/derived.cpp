@@ -218,6 +218,73 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   return t;
 }
 
+// The FIGLUT-class line (docs/woq_lut_line.md): sized to the PE line's products a cycle unless
+// the config gives its units; its timing from the same stage counts as the other blocks'.
+WoqLutTiming woq_lut_line(const Config& c, const Derived& d) {
+  WoqLutTiming t;
+  const int s = c.fp_pipeline_stages;
+  t.group_size = c.woq_group_size;
+  t.planes = c.weight_bits;
+  t.lut_entries = 1 << (t.group_size - 1);
+  t.lut_levels = clog2(t.group_size);
+  // A node of n terms stores the 2^(n-1) sums with its top term positive, one adder each.
+  std::vector<int> nodes(size_t(t.group_size), 1);
+  while (nodes.size() > 1) {
+    std::vector<int> up;
+    for (size_t i = 0; i + 1 < nodes.size(); i += 2) {
+      up.push_back(nodes[i] + nodes[i + 1]);
+      t.lut_adders += 1 << (up.back() - 1);
+    }
+    if (nodes.size() % 2 == 1) up.push_back(nodes.back());
+    nodes = std::move(up);
+  }
+  t.groups = ceil_div(c.channels, t.group_size);
+  t.pe_products_per_cycle = double(c.channels) / double(d.pe_line.row_interval);
+  t.units = c.woq_units > 0 ? c.woq_units : ceil_div(t.groups * t.planes, d.pe_line.row_interval);
+  t.rows = c.woq_rows_per_lut > 0 ? c.woq_rows_per_lut : t.units;
+  t.luts = ceil_div(t.units, t.rows);
+  t.windows = ceil_div(t.groups, t.luts);
+  t.batch_beats = t.windows * t.planes;
+  for (int l = 0; l < t.luts; ++l) {
+    const int first = ((t.windows - 1) * t.luts + l) * t.group_size;
+    t.last_window_channels.push_back(std::clamp(c.channels - first, 0, t.group_size));
+  }
+  t.accumulate_stages = d.accumulator_slots;
+  t.partials = std::min(d.accumulator_slots, t.batch_beats);
+  t.tree_partials = 1 << clog2(t.partials);
+  t.generator_stages =
+      unit_block_stages(c.target_period_fo4, FpUnitKind::kAdd, d.storage, d.storage, d.storage, s);
+  t.generator_latency = 1 + t.lut_levels * t.generator_stages;
+  t.lut_slots = ceil_div(t.generator_latency + 1, t.planes);
+  t.read_stage = c.woq_read_stage < 0
+                     ? c.target_period_fo4 > 0 &&
+                           woq_read_path_fo4(t.group_size, d.accumulator, t.accumulate_stages) >
+                               input_stage_budget_fo4(c.target_period_fo4)
+                     : c.woq_read_stage == 1;
+  t.row_tree_inputs = t.luts * t.tree_partials;
+  t.row_tree_levels = clog2(t.row_tree_inputs);
+  t.load_cycles = 2 + t.generator_latency;
+  t.scale_latency = (t.read_stage ? 1 : 0) + t.accumulate_stages + 2 + t.row_tree_levels * s;
+  t.row_latency = t.scale_latency + s + (c.accumulator == AccumulatorFormat::kFp32 ? s : 0);
+  // Row j's s_w comes with beat B - R + j and leaves with its row's scaling, scale_latency + j
+  // cycles after the last beat; the next batch's come from its beat B - R on. The most held at
+  // once, unthrottled (a gap only delays the next batch's):
+  t.scale_fifo_depth = t.rows;
+  for (int j = 0; j < t.rows; ++j) {
+    const int at = t.batch_beats - t.rows + 1 + j;  // next batch's push j, after the last beat
+    const int popped = std::clamp(at - t.scale_latency + 1, 0, t.rows);
+    t.scale_fifo_depth = std::max(t.scale_fifo_depth, j + 1 + t.rows - popped);
+  }
+  t.products_per_batch = int64_t(t.rows) * c.channels;
+  t.products_per_cycle = double(t.products_per_batch) / double(t.batch_beats);
+  t.beat_bits = index_width(t.batch_beats);
+  t.plane_bits = index_width(t.planes);
+  t.window_bits = index_width(t.windows);
+  t.row_bits = index_width(t.rows);
+  t.credit_bits = count_width(t.lut_slots);
+  return t;
+}
+
 }  // namespace
 
 std::string FpFormat::name() const {
@@ -333,6 +400,8 @@ Derived derive(const Config& c) {
                    d.accumulator_slots + clog2(ml.slots) * s + 2 * s +
                    (c.accumulator == AccumulatorFormat::kFp32 ? s : 0);
   ml.sw_fifo_depth = std::max(1, ceil_div(ml.beats - 1 + ml.row_latency, ml.beats));
+
+  d.woq_lut_line_baseline = woq_lut_line(c, d);
 
   CoreTiming& co = d.core;
   co.outliers = d.outliers;

@@ -260,6 +260,62 @@ struct MacLineTiming {
   int sw_fifo_depth = 0;
 };
 
+/// The FIGLUT-class LUT line, the weight-only LUT-GEMM baseline (docs/woq_lut_line.md): U
+/// read-accumulate units, R rows a batch sharing each of Lc = U / R LUTs, one bit-plane of the
+/// weights a beat. Its model: model/cycle/woq_lut_line_baseline.hpp; its numerics:
+/// model/quant/woq_lut.hpp.
+struct WoqLutTiming {
+  int group_size = 0;   ///< mu: activations a group
+  int planes = 0;       ///< q = nW: bit-planes of a weight, one a beat
+  int lut_entries = 0;  ///< E = 2^(mu-1): the half-size LUT of a group
+  int lut_levels = 0;   ///< ceil(log2 mu): adder levels of the LUT generator
+  int lut_adders = 0;   ///< binary16 adders of one LUT's generator
+  int groups = 0;       ///< G = ceil(K / mu)
+  int units = 0;        ///< U: read-accumulate units (woq_units, or sized to the PE line)
+  int rows = 0;         ///< R: rows of a batch, each LUT read by one unit of each
+  int luts = 0;         ///< Lc = U / R: LUTs, the groups of a window
+  int windows = 0;      ///< W = ceil(G / Lc): windows of a batch
+  int batch_beats = 0;  ///< B = W q: beats, and cycles unthrottled, of a batch of R rows
+  /// Per lane, the channels of its group in the last window that lie below K (mu: all); the
+  /// others are padding, a zero activation with a +1 digit.
+  std::vector<int> last_window_channels;
+  int partials = 0;       ///< Lp = min(L, B): partial sums a unit's accumulator uses
+  int tree_partials = 0;  ///< Lp rounded up to a power of two
+  /// Registers of a binary16 adder of the LUT generator: the chain's S, or with a clock target
+  /// the fewest whose stages fit it.
+  int generator_stages = 0;
+  /// A window issued to the generator to its LUT presented: the group register and
+  /// lut_levels * generator_stages.
+  int generator_latency = 0;
+  /// LUTs generated ahead, in flight or waiting (the queue's slots): ceil((Lg + 1) / q), so that
+  /// the next window's LUT is there when a window's last beat is taken, unthrottled.
+  int lut_slots = 0;
+  /// A register between the LUT reads (multiplexer and negation) and the adders
+  /// (woq_read_stage resolved).
+  bool read_stage = false;
+  int accumulate_stages = 0;  ///< L: registers of the accumulating adder's loop
+  int row_tree_inputs = 0;    ///< Lc * tree_partials: the values a row's tree reduces
+  int row_tree_levels = 0;    ///< ceil(log2 row_tree_inputs)
+  /// act_load_i to the first cycle w_ready_o is set: the first LUT generated (2 + Lg).
+  int load_cycles = 0;
+  /// A batch's last beat taken to its row 0's y valid (row r: r cycles later): read_stage, L,
+  /// the bank and the row register (2), the tree, s_w's multiplication (S; + S for binary32).
+  int row_latency = 0;
+  /// The batch's last beat to the multiplication by row 0's s_w: row_latency less the
+  /// multiplier and the rounding.
+  int scale_latency = 0;
+  int scale_fifo_depth = 0;        ///< the rows' s_w waiting from their beat to their row's scaling
+  int64_t products_per_batch = 0;  ///< R K weight-activation products a batch
+  double products_per_cycle = 0;   ///< R K / B, unthrottled
+  double pe_products_per_cycle = 0;  ///< the PE line's: K / its row interval
+  // Widths of the line's counters.
+  int beat_bits = 0;    ///< a beat of a batch: index_width(B)
+  int plane_bits = 0;   ///< a plane: index_width(q)
+  int window_bits = 0;  ///< a window: index_width(W)
+  int row_bits = 0;     ///< a row of a batch: index_width(R)
+  int credit_bits = 0;  ///< credits and queued LUTs, 0 .. lut_slots: count_width(lut_slots)
+};
+
 /// The core (docs/core.md, Timing).
 struct CoreTiming {
   int lines = 0;             ///< P
@@ -325,6 +381,7 @@ struct Derived {
   IndexCounterTiming index_counter_array;
   LineTiming pe_line;
   MacLineTiming mac_line_baseline;
+  WoqLutTiming woq_lut_line_baseline;
   CoreTiming core;
 
   /// The groups of `rows` output rows, a row a PE line: ceil(rows / P).

@@ -6,6 +6,8 @@
 #include <tuple>
 #include <vector>
 
+#include "model/config.hpp"
+
 namespace oasis {
 
 namespace {
@@ -454,6 +456,21 @@ namespace {
 // is), leaves 15.6 FO4 for the 4 levels of the 16-entry codebook multiplexer.
 constexpr double kSelectLevelFo4 = 3.9;
 
+// A unit's first stage with `stages` registers placed in a chain, as the sum of its segments,
+// also when it spans the whole unit: from a port, through multiplexers, abc maps the unit no
+// faster than that (the binary32 MAC line at 80 FO4 with one exact-product stage: 58 FO4 for
+// the multiplier where the unit alone takes 41, 81 with the multiplexers; docs/synth.md,
+// Baselines).
+double first_stage_sum_fo4(const FpSegments& segments, int stages) {
+  const FpCuts cuts = place_chain_cuts(segments, stages);
+  double first = 0;
+  for (int i = 0; i <= segments.places(); ++i) {
+    first += segments.segment_fo4(i);
+    if (cuts.mask >> i & 1u) break;
+  }
+  return first;
+}
+
 }  // namespace
 
 double select_fo4(int levels) { return kSelectLevelFo4 * levels; }
@@ -461,18 +478,13 @@ double select_fo4(int levels) { return kSelectLevelFo4 * levels; }
 double mac_line_operand_path_fo4(int weight_bits, int beats, const FpFormat& format,
                                  const FpFormat& operand, int stages) {
   const int levels = std::max(weight_bits, clog2(beats));
-  // The multiplier's first stage as the sum of its segments, also when it spans the whole unit:
-  // from a port, through the multiplexers, abc maps the unit no faster than that (the binary32
-  // line at 80 FO4 with one exact-product stage: 58 FO4 for the multiplier where the unit alone
-  // takes 41, 81 with the multiplexers; docs/synth.md, Baselines).
-  const FpSegments segments = fp_mul_segments(format, operand, operand);
-  const FpCuts cuts = place_chain_cuts(segments, stages);
-  double first = 0;
-  for (int i = 0; i <= segments.places(); ++i) {
-    first += segments.segment_fo4(i);
-    if (cuts.mask >> i & 1u) break;
-  }
-  return select_fo4(levels) + first;
+  return select_fo4(levels) +
+         first_stage_sum_fo4(fp_mul_segments(format, operand, operand), stages);
+}
+
+double woq_read_path_fo4(int group_size, const FpFormat& format, int stages) {
+  // The inversion and the negation a multiplexer level each around the LUT's levels.
+  return select_fo4(group_size - 1 + 2) + first_stage_sum_fo4(fp_add_segments(format), stages);
 }
 
 }  // namespace oasis

@@ -192,4 +192,10 @@ double index_count_path_fo4(int positions, int count_bits);
 double mac_line_operand_path_fo4(int weight_bits, int beats, const FpFormat& format,
                                  const FpFormat& operand, int stages);
 
+/// The FIGLUT-class line's read path in FO4 (docs/woq_lut_line.md): a weight bit-plane's pattern
+/// from the w_data_i port (input_stage_budget_fo4 applies), its low bits inverted by its top bit,
+/// the multiplexer over the 2^(group_size-1) LUT entries, the negation, then the first stage of
+/// the accumulating adder in `format` with `stages` registers placed in a chain.
+double woq_read_path_fo4(int group_size, const FpFormat& format, int stages);
+
 }  // namespace oasis

@@ -65,6 +65,12 @@ TEST(Derived, CounterWidthsHoldTheirRangesExactly) {
       EXPECT_TRUE(index_fits(o->output_bits, 2 * o->k));
     }
     EXPECT_TRUE(index_fits(d.mac_line_baseline.beat_bits, d.mac_line_baseline.beats));
+    const WoqLutTiming& w = d.woq_lut_line_baseline;
+    EXPECT_TRUE(index_fits(w.beat_bits, w.batch_beats));
+    EXPECT_TRUE(index_fits(w.plane_bits, w.planes));
+    EXPECT_TRUE(index_fits(w.window_bits, w.windows));
+    EXPECT_TRUE(index_fits(w.row_bits, w.rows));
+    EXPECT_TRUE(count_fits(w.credit_bits, w.lut_slots));
     EXPECT_TRUE(index_fits(d.core.part_bits, d.core.clustering_parts));
   }
   std::printf("%zu configs checked\n", cases.size());
