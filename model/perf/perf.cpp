@@ -213,6 +213,30 @@ Config with_channels(const Config& c, int64_t channels) {
   return parse_config(j, fmt::format("{} with channels = {}", c.name, channels));
 }
 
+WoqLutLayerPerf woq_lut_layer_perf(const Config& c, int64_t rows, int tokens) {
+  if (rows < 1 || tokens < 1) {
+    throw std::invalid_argument(
+        fmt::format("FIGLUT-class line: {} rows, {} tokens; at least 1 each", rows, tokens));
+  }
+  const WoqLutTiming& t = derive(c).woq_lut_line_baseline;
+  WoqLutLayerPerf p;
+  p.rows = rows;
+  p.tokens = tokens;
+  p.batches = (rows + t.rows - 1) / t.rows;
+  p.batch_beats = t.batch_beats;
+  p.load_cycles = t.load_cycles;
+  p.row_latency = t.row_latency;
+  p.token_period = p.load_cycles + p.batches * p.batch_beats;
+  for (int m = 0; m < tokens; ++m) {
+    const int64_t load = int64_t(m) * p.token_period;
+    const int64_t last_beat = load + p.token_period - 1;
+    p.load.push_back(load);
+    p.last_output.push_back(last_beat + p.row_latency + (rows - 1) % t.rows);
+  }
+  p.cycles = p.last_output.back() + 1;
+  return p;
+}
+
 ModelPerf model_perf(const Config& c, const ModelShape& shape, const PerfOptions& o) {
   ModelPerf m;
   for (const ModelLayer& l : shape.linear) {

@@ -89,6 +89,27 @@ struct LayerPerf {
 /// non-finite bandwidth.
 LayerPerf layer_perf(const Config& config, int64_t rows, const PerfOptions& options);
 
+/// One FIGLUT-class line (woq_lut_line_baseline, docs/woq_lut_line.md), at a PE line's
+/// throughput, on a layer of `rows` rows for M tokens back to back, unthrottled: each token loaded
+/// (act_load_i) the cycle after the last beat of the one before, its rows in ceil(rows / R)
+/// batches of B beats, the last batch's rows past `rows` padding. Cycle 0 is token 0's load;
+/// equal to the cycle model's and the RTL's (verif/tb/woq_lut_line_baseline_tb.cpp).
+struct WoqLutLayerPerf {
+  int64_t rows = 0;
+  int tokens = 0;
+  int64_t batches = 0;               ///< a token's: ceil(rows / R)
+  int64_t batch_beats = 0;           ///< B
+  int64_t load_cycles = 0;           ///< a token's load to its first beat taken
+  int64_t row_latency = 0;           ///< a batch's last beat to its row 0's output
+  int64_t token_period = 0;          ///< load_cycles + batches * B: a token's load to the next's
+  std::vector<int64_t> load;         ///< per token, the cycle it is loaded
+  std::vector<int64_t> last_output;  ///< per token, the cycle of its last row's output
+  int64_t cycles = 0;                ///< token 0's load to token M-1's last output, inclusive
+};
+
+/// Throws std::invalid_argument for rows < 1 or tokens < 1.
+WoqLutLayerPerf woq_lut_layer_perf(const Config& config, int64_t rows, int tokens = 1);
+
 /// A model's linear layers (configs/models/<model>.json).
 struct ModelLayer {
   std::string name;  ///< q, k, v, o, gate, up, down
