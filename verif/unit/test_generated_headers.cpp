@@ -33,88 +33,92 @@ const RegisterRegion& region(const Config& c, const std::string& name) {
 }
 
 // The same checks for every generated namespace N (oasis_default, oasis_paper).
-#define OASIS_CHECK_PARAMS(N, config_name)                                                     \
-  do {                                                                                         \
-    const Config c = shipped(config_name);                                                     \
-    const Derived d = derive(c);                                                               \
-    EXPECT_EQ(std::string(N::kConfigName), c.name);                                            \
-    EXPECT_EQ(std::string(N::kConfigHash), config_hash(c));                                    \
-    /* The config. */                                                                          \
-    EXPECT_EQ(N::kChannels, c.channels);                                                       \
-    EXPECT_EQ(N::kOutliersPerSide, c.outliers_per_side);                                       \
-    EXPECT_EQ(N::kActBits, c.act_bits);                                                        \
-    EXPECT_EQ(N::kWeightBits, c.weight_bits);                                                  \
-    EXPECT_EQ(N::kPeLines, c.pe_lines);                                                        \
-    EXPECT_EQ(N::kIndexCounters, c.index_counters);                                            \
-    EXPECT_EQ(N::kCounterInputs, c.counter_inputs);                                            \
-    EXPECT_EQ(N::kMacTreeInputs, c.mac_tree_inputs);                                           \
-    EXPECT_EQ(N::kCompMacs, c.comp_macs);                                                      \
-    EXPECT_EQ(N::kClusteringLanes, c.clustering_lanes);                                        \
-    EXPECT_EQ(N::kClusteringLevelsPerStage, c.clustering_levels_per_stage);                    \
-    EXPECT_EQ(N::kOrizuruUnitInputs, c.orizuru_unit_inputs);                                   \
-    EXPECT_EQ(N::kOrizuruLevelsPerStage, c.orizuru_levels_per_stage);                          \
-    EXPECT_EQ(N::kOrizuruPopLevels, c.orizuru_pop_levels);                                     \
-    EXPECT_EQ(N::kFpPipelineStages, c.fp_pipeline_stages);                                     \
-    EXPECT_EQ(N::kWeightBeatIndices, c.weight_beat_indices);                                   \
-    EXPECT_EQ(N::kAccumulatorFp16, c.accumulator == AccumulatorFormat::kFp16);                 \
-    /* What derives from it. */                                                                \
-    EXPECT_EQ(N::kConcatIndexBits, d.concat_index_bits);                                       \
-    EXPECT_EQ(N::kLutEntries, d.lut_entries);                                                  \
-    EXPECT_EQ(N::kActCentroids, d.act_centroids);                                              \
-    EXPECT_EQ(N::kWeightCentroids, d.weight_centroids);                                        \
-    EXPECT_EQ(N::kBoundaries, d.boundaries);                                                   \
-    EXPECT_EQ(N::kOutliers, d.outliers);                                                       \
-    EXPECT_EQ(N::kIndicesPerCycle, d.indices_per_cycle);                                       \
-    EXPECT_EQ(N::kCountBits, d.count_bits);                                                    \
-    EXPECT_EQ(N::kChannelIndexBits, d.channel_bits);                                           \
-    EXPECT_EQ(N::kWeightStreamCyclesPerRow, d.row.fill);                                       \
-    EXPECT_EQ(N::kCountCyclesPerRow, d.row.count);                                             \
-    EXPECT_EQ(N::kReduceCyclesPerRow, d.row.reduce);                                           \
-    EXPECT_EQ(N::kCompensationCyclesPerRow, d.row.compensate);                                 \
-    EXPECT_EQ(N::kCyclesPerRow, d.row.row);                                                    \
-    EXPECT_EQ(N::kOrizuruUnits, d.orizuru.units);                                              \
-    EXPECT_EQ(N::kAccumulatorExpBits, d.accumulator.exp_bits);                                 \
-    EXPECT_EQ(N::kAccumulatorFracBits, d.accumulator.frac_bits);                               \
-    /* Each block's figures. */                                                                \
-    EXPECT_EQ(N::clustering_unit::kLatencyCycles, d.clustering_unit.latency);                  \
-    EXPECT_EQ(N::clustering_unit::kPipelineStages, d.clustering_unit.stages);                  \
-    EXPECT_EQ(N::clustering_unit::kComparators, d.clustering_unit.comparators);                \
-    EXPECT_EQ(N::orizuru::kUnits, d.orizuru.units);                                            \
-    EXPECT_EQ(N::orizuru::kChannelBits, d.channel_bits);                                       \
-    EXPECT_EQ(N::orizuru::kBuildLatencyCycles, d.orizuru.build_cycles);                        \
-    EXPECT_EQ(N::orizuru::kCyclesPerToken, d.orizuru.cycles_per_token);                        \
-    EXPECT_EQ(N::orizuru::kComparisonsPerToken, d.orizuru.comparisons_per_token);              \
-    EXPECT_FALSE(N::orizuru::kLoadWhileDraining);                                              \
-    EXPECT_EQ(N::topk_baseline::kComparisonsPerToken, d.topk_baseline.comparisons_per_token);  \
-    EXPECT_EQ(N::index_counter_array::kLatencyCycles, d.index_counter_array.latency);          \
-    EXPECT_EQ(N::index_counter_array::kRowIntervalCycles, d.index_counter_array.row_interval); \
-    EXPECT_EQ(N::index_counter_array::kCountBits, d.count_bits);                               \
-    EXPECT_EQ(N::pe_line::kRowIntervalCycles, d.pe_line.row_interval);                         \
-    EXPECT_EQ(N::pe_line::kRowLatencyCycles, d.pe_line.row_latency);                           \
-    EXPECT_EQ(N::pe_line::kFifoDepthRows, d.pe_line.fifo_depth);                               \
-    EXPECT_EQ(N::mac_line_baseline::kMacsPerCycle, d.mac_line_baseline.macs);                  \
-    EXPECT_EQ(N::mac_line_baseline::kRowLatencyCycles, d.mac_line_baseline.row_latency);       \
-    EXPECT_EQ(N::core::kTokenBeats, d.core.token_beats);                                       \
-    EXPECT_EQ(N::core::kGroupBeats, d.core.group_beats);                                       \
-    EXPECT_EQ(N::core::kRowsBits, d.core.rows_bits);                                           \
-    EXPECT_EQ(N::core::kRowIntervalCycles, d.row.row);                                         \
-    EXPECT_EQ(N::core::kRowLatencyCycles, d.pe_line.row_latency);                              \
-    EXPECT_EQ(N::core::kPreprocessCycles, d.core.preprocess_cycles);                           \
-    EXPECT_EQ(N::regfile::kAddressBits, kRegAddrBits);                                         \
-    EXPECT_EQ(N::fp16_add::kLatencyCycles, c.fp_pipeline_stages);                              \
-    /* The register map. */                                                                    \
-    EXPECT_EQ(N::regmap::kAddressBits, kRegAddrBits);                                          \
-    EXPECT_EQ(N::regmap::kConfigHash, std::stoull(config_hash(c), nullptr, 16));               \
-    EXPECT_EQ(N::regmap::kLutBase, region(c, "lut").base);                                     \
-    EXPECT_EQ(N::regmap::kLutWords, d.lut_entries);                                            \
-    EXPECT_EQ(N::regmap::kActCodebookBase, region(c, "act_codebook").base);                    \
-    EXPECT_EQ(N::regmap::kActCodebookWords, d.act_centroids);                                  \
-    EXPECT_EQ(N::regmap::kWeightCodebookBase, region(c, "weight_codebook").base);              \
-    EXPECT_EQ(N::regmap::kWeightCodebookWords, d.weight_centroids);                            \
-    EXPECT_EQ(N::regmap::kBoundariesBase, region(c, "boundaries").base);                       \
-    EXPECT_EQ(N::regmap::kBoundariesWords, d.boundaries);                                      \
-    EXPECT_EQ(N::regmap::kConfigHashBase, region(c, "config_hash").base);                      \
-    EXPECT_EQ(N::regmap::kConfigHashWords, 4);                                                 \
+#define OASIS_CHECK_PARAMS(N, config_name)                                                       \
+  do {                                                                                           \
+    const Config c = shipped(config_name);                                                       \
+    const Derived d = derive(c);                                                                 \
+    EXPECT_EQ(std::string(N::kConfigName), c.name);                                              \
+    EXPECT_EQ(std::string(N::kConfigHash), config_hash(c));                                      \
+    /* The config. */                                                                            \
+    EXPECT_EQ(N::kChannels, c.channels);                                                         \
+    EXPECT_EQ(N::kOutliersPerSide, c.outliers_per_side);                                         \
+    EXPECT_EQ(N::kActBits, c.act_bits);                                                          \
+    EXPECT_EQ(N::kWeightBits, c.weight_bits);                                                    \
+    EXPECT_EQ(N::kPeLines, c.pe_lines);                                                          \
+    EXPECT_EQ(N::kIndexCounters, c.index_counters);                                              \
+    EXPECT_EQ(N::kCounterInputs, c.counter_inputs);                                              \
+    EXPECT_EQ(N::kMacTreeInputs, c.mac_tree_inputs);                                             \
+    EXPECT_EQ(N::kCompMacs, c.comp_macs);                                                        \
+    EXPECT_EQ(N::kClusteringLanes, c.clustering_lanes);                                          \
+    EXPECT_EQ(N::kClusteringLevelsPerStage, c.clustering_levels_per_stage);                      \
+    EXPECT_EQ(N::kOrizuruUnitInputs, c.orizuru_unit_inputs);                                     \
+    EXPECT_EQ(N::kOrizuruLevelsPerStage, c.orizuru_levels_per_stage);                            \
+    EXPECT_EQ(N::kOrizuruPopLevels, c.orizuru_pop_levels);                                       \
+    EXPECT_EQ(N::kFpPipelineStages, c.fp_pipeline_stages);                                       \
+    EXPECT_EQ(N::kWeightBeatIndices, c.weight_beat_indices);                                     \
+    EXPECT_EQ(N::kAccumulatorFp16, c.accumulator == AccumulatorFormat::kFp16);                   \
+    /* What derives from it. */                                                                  \
+    EXPECT_EQ(N::kConcatIndexBits, d.concat_index_bits);                                         \
+    EXPECT_EQ(N::kLutEntries, d.lut_entries);                                                    \
+    EXPECT_EQ(N::kActCentroids, d.act_centroids);                                                \
+    EXPECT_EQ(N::kWeightCentroids, d.weight_centroids);                                          \
+    EXPECT_EQ(N::kBoundaries, d.boundaries);                                                     \
+    EXPECT_EQ(N::kOutliers, d.outliers);                                                         \
+    EXPECT_EQ(N::kIndicesPerCycle, d.indices_per_cycle);                                         \
+    EXPECT_EQ(N::kCountBits, d.count_bits);                                                      \
+    EXPECT_EQ(N::kChannelIndexBits, d.channel_bits);                                             \
+    EXPECT_EQ(N::kWeightStreamCyclesPerRow, d.row.fill);                                         \
+    EXPECT_EQ(N::kCountCyclesPerRow, d.row.count);                                               \
+    EXPECT_EQ(N::kReduceCyclesPerRow, d.row.reduce);                                             \
+    EXPECT_EQ(N::kCompensationCyclesPerRow, d.row.compensate);                                   \
+    EXPECT_EQ(N::kCyclesPerRow, d.row.row);                                                      \
+    EXPECT_EQ(N::kOrizuruUnits, d.orizuru.units);                                                \
+    EXPECT_EQ(N::kAccumulatorExpBits, d.accumulator.exp_bits);                                   \
+    EXPECT_EQ(N::kAccumulatorFracBits, d.accumulator.frac_bits);                                 \
+    /* Each block's figures. */                                                                  \
+    EXPECT_EQ(N::clustering_unit::kLatencyCycles, d.clustering_unit.latency);                    \
+    EXPECT_EQ(N::clustering_unit::kPipelineStages, d.clustering_unit.stages);                    \
+    EXPECT_EQ(N::clustering_unit::kComparators, d.clustering_unit.comparators);                  \
+    EXPECT_EQ(N::orizuru::kUnits, d.orizuru.units);                                              \
+    EXPECT_EQ(N::orizuru::kChannelBits, d.channel_bits);                                         \
+    EXPECT_EQ(N::orizuru::kBuildLatencyCycles, d.orizuru.build_cycles);                          \
+    EXPECT_EQ(N::orizuru::kCyclesPerToken, d.orizuru.cycles_per_token);                          \
+    EXPECT_EQ(N::orizuru::kComparisonsPerToken, d.orizuru.comparisons_per_token);                \
+    EXPECT_FALSE(N::orizuru::kLoadWhileDraining);                                                \
+    EXPECT_EQ(N::topk_baseline::kComparisonsPerToken, d.topk_baseline.comparisons_per_token);    \
+    EXPECT_EQ(N::index_counter_array::kLatencyCycles, d.index_counter_array.latency);            \
+    EXPECT_EQ(N::index_counter_array::kRowIntervalCycles, d.index_counter_array.row_interval);   \
+    EXPECT_EQ(N::index_counter_array::kCountBits, d.count_bits);                                 \
+    EXPECT_EQ(N::pe_line::kRowIntervalCycles, d.pe_line.row_interval);                           \
+    EXPECT_EQ(N::pe_line::kRowLatencyCycles, d.pe_line.row_latency);                             \
+    EXPECT_EQ(N::pe_line::kFifoDepthRows, d.pe_line.fifo_depth);                                 \
+    EXPECT_EQ(N::mac_line_baseline::kMacsPerCycle, d.mac_line_baseline.macs);                    \
+    EXPECT_EQ(N::mac_line_baseline::kRowLatencyCycles, d.mac_line_baseline.row_latency);         \
+    EXPECT_EQ(N::woq_lut_line_baseline::kUnits, d.woq_lut_line_baseline.units);                  \
+    EXPECT_EQ(N::woq_lut_line_baseline::kBatchBeats, d.woq_lut_line_baseline.batch_beats);       \
+    EXPECT_EQ(N::woq_lut_line_baseline::kRowLatencyCycles, d.woq_lut_line_baseline.row_latency); \
+    EXPECT_EQ(N::woq_lut_line_baseline::kLoadCycles, d.woq_lut_line_baseline.load_cycles);       \
+    EXPECT_EQ(N::core::kTokenBeats, d.core.token_beats);                                         \
+    EXPECT_EQ(N::core::kGroupBeats, d.core.group_beats);                                         \
+    EXPECT_EQ(N::core::kRowsBits, d.core.rows_bits);                                             \
+    EXPECT_EQ(N::core::kRowIntervalCycles, d.row.row);                                           \
+    EXPECT_EQ(N::core::kRowLatencyCycles, d.pe_line.row_latency);                                \
+    EXPECT_EQ(N::core::kPreprocessCycles, d.core.preprocess_cycles);                             \
+    EXPECT_EQ(N::regfile::kAddressBits, kRegAddrBits);                                           \
+    EXPECT_EQ(N::fp16_add::kLatencyCycles, c.fp_pipeline_stages);                                \
+    /* The register map. */                                                                      \
+    EXPECT_EQ(N::regmap::kAddressBits, kRegAddrBits);                                            \
+    EXPECT_EQ(N::regmap::kConfigHash, std::stoull(config_hash(c), nullptr, 16));                 \
+    EXPECT_EQ(N::regmap::kLutBase, region(c, "lut").base);                                       \
+    EXPECT_EQ(N::regmap::kLutWords, d.lut_entries);                                              \
+    EXPECT_EQ(N::regmap::kActCodebookBase, region(c, "act_codebook").base);                      \
+    EXPECT_EQ(N::regmap::kActCodebookWords, d.act_centroids);                                    \
+    EXPECT_EQ(N::regmap::kWeightCodebookBase, region(c, "weight_codebook").base);                \
+    EXPECT_EQ(N::regmap::kWeightCodebookWords, d.weight_centroids);                              \
+    EXPECT_EQ(N::regmap::kBoundariesBase, region(c, "boundaries").base);                         \
+    EXPECT_EQ(N::regmap::kBoundariesWords, d.boundaries);                                        \
+    EXPECT_EQ(N::regmap::kConfigHashBase, region(c, "config_hash").base);                        \
+    EXPECT_EQ(N::regmap::kConfigHashWords, 4);                                                   \
   } while (false)
 
 TEST(GeneratedHeaders, DefaultConfigEqualsTheModel) {
