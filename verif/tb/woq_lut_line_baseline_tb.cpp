@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: Apache-2.0
+// Checks the generated FIGLUT-class LUT line (gen/woq_lut_line_baseline.cpp, block
+// woq_lut_line_baseline) against its cycle model (model/cycle/woq_lut_line_baseline.hpp) every
+// cycle: w_ready_o, y_valid_o and, when valid, y; and every output row against woq_lut_row
+// computed from the row alone (model/quant/woq_lut.hpp). Stimulus: tokens of random
+// activations, directed ones with NaN, infinities, zeros, subnormals and values large enough to
+// overflow binary16, all-zero and all-equal tokens; rows of random codes, some all equal and
+// some at the extreme codes; random digits where a beat's channels lie past K; random gaps on
+// the weight stream (phases of different rates) and random data on idle cycles. Last, an
+// unthrottled layer measures the load, the batch interval, the row latency and the layer's
+// cycles against the manifest and oasis-perf's model (model/perf/perf.hpp).
+#include <fmt/format.h>
+
+#include <deque>
+#include <vector>
+
+#include "Vdut.h"
+#include "model/config.hpp"
+#include "model/cycle/woq_lut_line_baseline.hpp"
+#include "model/derived.hpp"
+#include "model/numerics/fp.hpp"
+#include "model/perf/perf.hpp"
+#include "model/quant/woq_lut.hpp"
+#include "verif/harness/harness.hpp"
+
+namespace {
+
+using oasis::Fp16;
+using oasis::tb::set_bits;
+
+struct Row {
+  std::vector<uint8_t> codes;  ///< K codes of nW bits
+  Fp16 scale;
+};
+
+struct Beat {
+  std::vector<uint8_t> patterns;  ///< U patterns
+  Fp16 scale;
+};
+
+// The kinds of binary16 values the stimulus draws.
+enum class Values { kModerate, kSpecial, kLarge };
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto options = oasis::tb::Options::parse("woq_lut_line_baseline", argc, argv);
+  oasis::tb::Harness<Vdut> h(options, argc, argv);
+  auto& dut = h.dut();
+  const oasis::Config config = oasis::parse_config(options.config_json(), options.manifest_path);
+  const int K = config.channels;
+  oasis::WoqLutLineBaseline model(config);
+  const oasis::WoqLutTiming& tm = model.timing();
+  const oasis::WoqLutParams params = oasis::WoqLutParams::from_config(config);
+  const int U = tm.units, R = tm.rows, B = tm.batch_beats, mu = tm.group_size, q = tm.planes;
+
+  // A binary16 value: moderate (2^-6 .. 2^6, either sign); with kSpecial now and then NaN, an
+  // infinity, a zero or a subnormal; with kLarge near the top of the range (sums overflow).
+  const auto value = [&](Values kind) {
+    if (kind == Values::kSpecial && h.coin(0.15)) {
+      static const uint16_t kSpecial[] = {0x7E00, 0x7C01, 0x7C00, 0xFC00,
+                                          0x0000, 0x8000, 0x0001, 0x83FF};
+      return Fp16{kSpecial[h.random_bits(3)]};
+    }
+    const uint16_t exp =
+        uint16_t(kind == Values::kLarge ? 27 + h.random_bits(2) : 9 + h.random_bits(4) % 13);
+    return Fp16{uint16_t((h.random_bits(1) << 15) | (exp << 10) | h.random_bits(10))};
+  };
+
+  std::vector<Fp16> x(static_cast<size_t>(K));
+  bool load_pending = false;
+  double gap = 0.3;
+  std::vector<Row> batch;     // rows of the batch being gathered
+  std::deque<Beat> beats;     // beats to send
+  std::deque<Fp16> expected;  // y of the rows sent
+  uint64_t rows_checked = 0, beats_taken = 0;
+  std::vector<int64_t> y_cycles, last_beat_cycles;
+  int64_t first_ready = -1;  // the first cycle w_ready_o is set after the last load
+
+  // A new token: loaded by the next cycle, only between batches.
+  const auto new_context = [&](const std::vector<Fp16>& token) {
+    if (!batch.empty() || !beats.empty()) h.fail("a token loaded inside a batch");
+    x = token;
+    for (int k = 0; k < K; ++k) set_bits(dut.act_i, k * 16, 16, x[size_t(k)].bits);
+    load_pending = true;
+  };
+  // One row: its expected output from the row alone; the batch's beats once R rows are in.
+  const auto push_row = [&](const Row& r) {
+    expected.push_back(oasis::woq_lut_row(x, r.codes, r.scale, params));
+    batch.push_back(r);
+    if (int(batch.size()) < R) return;
+    std::vector<uint8_t> codes;
+    for (const Row& row : batch) codes.insert(codes.end(), row.codes.begin(), row.codes.end());
+    for (int t = 0; t < B; ++t) {
+      Beat b{oasis::woq_beat_patterns(tm, K, codes, t),
+             t >= B - R ? batch[size_t(t - (B - R))].scale : Fp16{uint16_t(h.random_bits(16))}};
+      // Digits of channels past K are not the line's to read: random ones.
+      for (int u = 0; u < U; ++u) {
+        const int g = t / q * tm.luts + u % tm.luts;
+        for (int j = 0; j < mu; ++j) {
+          if (g * mu + j >= K) b.patterns[size_t(u)] ^= uint8_t(h.random_bits(1) << j);
+        }
+      }
+      beats.push_back(std::move(b));
+    }
+    batch.clear();
+  };
+  const auto random_row = [&](int kind) {
+    Row r;
+    r.codes.resize(size_t(K));
+    const uint8_t one = uint8_t(h.random_bits(q));
+    for (auto& c : r.codes) {
+      c = kind == 1   ? one
+          : kind == 2 ? uint8_t(h.coin(0.5) ? 0 : (1 << q) - 1)
+                      : uint8_t(h.random_bits(q));
+    }
+    r.scale = value(Values::kModerate);
+    return r;
+  };
+  const auto cycle = [&] {
+    const bool load = load_pending;
+    load_pending = false;
+    const bool offer = !load && !beats.empty() && !(gap > 0 && h.coin(gap));
+    Beat garbage{std::vector<uint8_t>(size_t(U)), Fp16{uint16_t(h.random_bits(16))}};
+    for (auto& p : garbage.patterns) p = uint8_t(h.random_bits(mu));
+    const Beat& beat = offer ? beats.front() : garbage;
+    dut.act_load_i = load;
+    dut.w_valid_i = offer;
+    for (int u = 0; u < U; ++u) set_bits(dut.w_data_i, u * mu, mu, beat.patterns[size_t(u)]);
+    dut.w_scale_i = beat.scale.bits;
+    h.settle();
+    h.check("w_ready_o", model.w_ready(), dut.w_ready_o);
+    if (load) {
+      first_ready = -1;
+    } else if (dut.w_ready_o && first_ready < 0) {
+      first_ready = int64_t(h.cycle());
+    }
+    h.check("y_valid_o", model.y_valid(), dut.y_valid_o);
+    if (model.y_valid() && dut.y_valid_o) {
+      h.check("y_data_o", model.y_data().bits, dut.y_data_o, "the cycle model's output");
+      y_cycles.push_back(int64_t(h.cycle()));
+      if (expected.empty()) {
+        h.fail("an output was given for a row that was never sent");
+      } else {
+        h.check("y_data_o", expected.front().bits, dut.y_data_o,
+                fmt::format("row {} against woq_lut_row", rows_checked));
+        expected.pop_front();
+      }
+      h.scoreboard().count_vector();
+      ++rows_checked;
+    }
+    const bool taken = offer && model.w_ready();
+    try {
+      model.clock(load, x, offer, beat.patterns, beat.scale);
+    } catch (const std::exception& e) {
+      h.fail(e.what());
+    }
+    if (taken) {
+      if (++beats_taken % uint64_t(B) == 0) last_beat_cycles.push_back(int64_t(h.cycle()));
+      beats.pop_front();
+    }
+    h.step();
+  };
+  const auto drain = [&] {
+    while (!batch.empty()) push_row(random_row(0));
+    while (!beats.empty() && !h.scoreboard().should_stop()) cycle();
+    for (int i = 0; i < tm.row_latency + R + 2 && !h.scoreboard().should_stop(); ++i) cycle();
+  };
+  const auto token = [&](Values kind) {
+    std::vector<Fp16> t(static_cast<size_t>(K));
+    for (auto& v : t) v = value(kind);
+    return t;
+  };
+
+  dut.act_load_i = 0;
+  dut.w_valid_i = 0;
+  h.reset();
+  model.reset();
+  for (int i = 0; i < 3; ++i) cycle();  // idle after reset, no token: never ready
+  // Directed tokens: NaN, infinities, zeros and subnormals; values whose sums overflow; all
+  // zero; all equal. Rows of equal codes and of the extreme codes.
+  const std::vector<std::vector<Fp16>> directed = {
+      token(Values::kSpecial), token(Values::kLarge), std::vector<Fp16>(size_t(K), Fp16{0}),
+      std::vector<Fp16>(size_t(K), value(Values::kModerate))};
+  for (const auto& t : directed) {
+    if (h.scoreboard().should_stop()) break;
+    new_context(t);
+    for (int r = 0; r < 2 * R; ++r) push_row(random_row(r % 3));
+    drain();
+  }
+  // Seeded random tokens in phases of different gap rates.
+  const uint64_t rows = options.vectors ? options.vectors : 200;
+  const int phases = 4;
+  for (int phase = 0; phase < phases && !h.scoreboard().should_stop(); ++phase) {
+    gap = phase * 0.25;
+    new_context(token(phase % 2 == 1 ? Values::kSpecial : Values::kModerate));
+    for (uint64_t r = 0; r < rows / phases; ++r) push_row(random_row(h.coin(0.1) ? 1 : 0));
+    drain();
+  }
+  // Measurement: an unthrottled layer of 2R + 1 rows (its last batch padded), loaded at c0.
+  {
+    gap = 0;
+    y_cycles.clear();
+    last_beat_cycles.clear();
+    beats_taken = 0;
+    const int64_t n = 2 * R + 1;
+    new_context(token(Values::kModerate));
+    const int64_t c0 = int64_t(h.cycle());  // the load's cycle
+    for (int64_t r = 0; r < n; ++r) push_row(random_row(0));
+    drain();
+    const oasis::WoqLutLayerPerf perf = oasis::woq_lut_layer_perf(config, n);
+    h.check("outputs in the measurement", uint64_t(perf.batches * R), y_cycles.size());
+    h.check("measured load_cycles (act_load_i -> w_ready_o)",
+            uint64_t(options.param("load_cycles")), uint64_t(first_ready - c0));
+    for (size_t b = 0; b < last_beat_cycles.size() && (b + 1) * size_t(R) <= y_cycles.size(); ++b) {
+      h.check("measured row_latency_cycles (batch's last beat -> its row 0)",
+              uint64_t(options.param("row_latency_cycles")),
+              uint64_t(y_cycles[b * size_t(R)] - last_beat_cycles[b]));
+      if (b > 0) {
+        h.check("measured batch_interval_cycles", uint64_t(options.param("batch_interval_cycles")),
+                uint64_t(last_beat_cycles[b] - last_beat_cycles[b - 1]));
+      }
+      for (int r = 1; r < R; ++r) {
+        h.check("rows of a batch a cycle apart", 1,
+                uint64_t(y_cycles[b * size_t(R) + size_t(r)] - y_cycles[b * size_t(R) + r - 1]));
+      }
+    }
+    int64_t cycles = -1;
+    if (size_t(n) <= y_cycles.size()) {
+      cycles = y_cycles[size_t(n) - 1] - c0 + 1;
+      h.check("the layer's cycles against oasis-perf (woq_lut_layer_perf)", uint64_t(perf.cycles),
+              uint64_t(cycles));
+    }
+    h.scoreboard().figure("load_cycles", first_ready - c0);
+    h.scoreboard().figure("layer_rows", n);
+    h.scoreboard().figure("layer_cycles", cycles);
+    fmt::print(
+        "measured: load {} cycles, {} rows in {} cycles (oasis-perf {}), {} units, {} rows a "
+        "batch of {} beats, {:.3g} products a cycle, {} rows checked\n",
+        first_ready - c0, n, cycles, perf.cycles, U, R, B, tm.products_per_cycle, rows_checked);
+  }
+  if (!expected.empty()) h.fail(fmt::format("{} rows sent but never output", expected.size()));
+  return h.finish();
+}
