@@ -11,6 +11,7 @@
 #include "model/quant/lut_gemm.hpp"
 #include "model/quant/quant.hpp"
 #include "model/quant/synth_data.hpp"
+#include "model/quant/woq_lut.hpp"
 
 namespace oasis {
 
@@ -207,6 +208,35 @@ std::vector<SqnrCase> sqnr_report(const Config& c, const SqnrOptions& o) {
         cases.push_back(nc);
       }
     }
+  }
+  // The FIGLUT-class line's weight-only computation (docs/woq_lut_line.md): uniform 4-bit
+  // weights with a searched scale a row, the activations as they are in binary16; beside it the
+  // same quantized weights times the activations in double (no rounding but the quantizer's).
+  {
+    const int w_bits = 4;
+    const UniformWeights uw = quantize_uniform(w, o.rows, k_ch, w_bits);
+    WoqLutParams p = WoqLutParams::from_config(c);
+    p.planes = w_bits;
+    SqnrCase wc;
+    wc.name = fmt::format("WOQ uniform W{}A16 (LUT line)", w_bits);
+    wc.weight_bits = w_bits;
+    wc.act_bits = 16;
+    wc.outliers_per_side = 0;
+    wc.sqnr_db = sqnr_db(ref, to_d(woq_lut_gemm(x, o.tokens, uw, p)));
+    std::vector<double> exact;
+    for (int t = 0; t < o.tokens; ++t) {
+      for (int n = 0; n < o.rows; ++n) {
+        double sum = 0;
+        for (int k = 0; k < k_ch; ++k) {
+          const size_t i = size_t(n) * size_t(k_ch) + size_t(k);
+          sum += to_double(x[size_t(t) * size_t(k_ch) + size_t(k)]) *
+                 to_double(uw.scales[size_t(n)]) * uniform_level(uw.codes[i], w_bits);
+        }
+        exact.push_back(sum);
+      }
+    }
+    wc.conventional_sqnr_db = sqnr_db(ref, exact);
+    cases.push_back(wc);
   }
   return cases;
 }

@@ -67,8 +67,10 @@ struct SqnrCase {
 /// Output error against the FP32 GEMM on the same synthetic data for INT RTN
 /// W4A4, NU W4A4 without and with outliers, and the same for W4A3, plus NU
 /// weights alone (the ceiling the activation quantisation adds to); then NU
-/// with both codebooks symmetric about zero, weights alone and with outliers.
-/// The config supplies K, T, Mc and the accumulator format.
+/// with both codebooks symmetric about zero, weights alone and with outliers;
+/// last the FIGLUT-class line's W4A16 (uniform weights, FP16 activations,
+/// model/quant/woq_lut.hpp), its dequantise path the same weights in double.
+/// The config supplies K, T, Mc, the accumulator format and the line's mu.
 std::vector<SqnrCase> sqnr_report(const Config& config, const SqnrOptions& options);
 std::string format_sqnr_report(const Config& config, const SqnrOptions& options,
                                const std::vector<SqnrCase>& cases);

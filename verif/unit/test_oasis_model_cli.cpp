@@ -174,6 +174,11 @@ TEST_F(Cli, ReportPutsNuWithOutliersAheadOfInt4) {
       << r.out;
   const double nu = std::stod(m[1]);
   EXPECT_GT(nu, int4 + 3.0) << r.out;
+  // The FIGLUT-class line keeps its activations in binary16: above NU4 W4A4 with outliers here.
+  ASSERT_TRUE(
+      std::regex_search(r.out, m, std::regex(R"(WOQ uniform W4A16 \(LUT line\)\s+([0-9.]+))")))
+      << r.out;
+  EXPECT_GT(std::stod(m[1]), nu) << r.out;
   for (const char* row :
        {"NU4 W4A4, no outliers", "INT RTN W4A3", "NU4 W4A3, no outliers",
         "NU4 W4A3, k = 1 outliers/side", "NU4 W4 only", "NU4 sym W4 only",
