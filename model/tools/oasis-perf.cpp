@@ -101,6 +101,19 @@ nlohmann::ordered_json layer_json(const LayerPerf& L) {
   return j;
 }
 
+// The FIGLUT-class line beside the core's PE lines (docs/woq_lut_line.md): one at each PE
+// line's throughput, on the rows a line takes, ceil(N / P).
+WoqLutLayerPerf woq_lines(const Config& c, const LayerPerf& L) {
+  return woq_lut_layer_perf(c, (L.rows + c.pe_lines - 1) / c.pe_lines, L.tokens);
+}
+
+nlohmann::ordered_json woq_json(const WoqLutLayerPerf& w) {
+  return {{"rows_per_line", w.rows},      {"batches", w.batches},
+          {"batch_beats", w.batch_beats}, {"load_cycles", w.load_cycles},
+          {"row_latency", w.row_latency}, {"token_period", w.token_period},
+          {"last_output", w.last_output}, {"cycles", w.cycles}};
+}
+
 std::string layer_text(const Config& c, const LayerPerf& L) {
   const TokenFigures& f = L.token;
   std::string s;
@@ -121,6 +134,12 @@ std::string layer_text(const Config& c, const LayerPerf& L) {
       "layer {} cycles ({:.1f} a token; a token every {} cycles back to back), "
       "bound by {}\n",
       L.cycles, L.cycles_per_token(), L.token_period, phase_name(L.bound));
+  const WoqLutLayerPerf w = woq_lines(c, L);
+  const WoqLutTiming& t = derive(c).woq_lut_line_baseline;
+  s += fmt::format(
+      "FIGLUT-class LUT line at a PE line's throughput, one a PE line: {} rows a line in {} "
+      "cycles ({} batch(es) of {} rows, {} beats each; a token loaded in {} cycles)\n",
+      w.rows, w.cycles, w.batches, t.rows, w.batch_beats, w.load_cycles);
   return s;
 }
 
@@ -133,7 +152,9 @@ int run_layer(const Common& c, int64_t rows, bool json) {
   const Config cfg = load(c);
   const LayerPerf L = layer_perf(cfg, rows, PerfOptions{c.tokens, c.bandwidth});
   if (json) {
-    fmt::print("{}\n", layer_json(L).dump(2));
+    nlohmann::ordered_json j = layer_json(L);
+    j["woq_lut_line"] = woq_json(woq_lines(cfg, L));
+    fmt::print("{}\n", j.dump(2));
   } else {
     fmt::print("{}", layer_text(cfg, L));
   }

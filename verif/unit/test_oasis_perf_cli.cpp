@@ -57,8 +57,16 @@ TEST(PerfCli, LayerEqualsTheLibrary) {
   EXPECT_EQ(j.at("cycles").get<int64_t>(), L.cycles);
   EXPECT_EQ(j.at("phases").at("gemm").get<int64_t>(), 2068);
   EXPECT_EQ(j.at("bound").get<std::string>(), phase_name(L.bound));
+  // The FIGLUT-class line on a PE line's 256 rows: 512 rows a batch of 4096 beats, one batch.
+  const WoqLutLayerPerf w = woq_lut_layer_perf(load_config(kPaper), 256, 3);
+  EXPECT_EQ(j.at("woq_lut_line").at("rows_per_line").get<int64_t>(), 256);
+  EXPECT_EQ(j.at("woq_lut_line").at("batches").get<int64_t>(), 1);
+  EXPECT_EQ(j.at("woq_lut_line").at("cycles").get<int64_t>(), w.cycles);
   const CmdResult t = run_perf("layer --config " + kPaperArg + " --rows 4096");
   EXPECT_NE(t.out.find("layer 3146 cycles"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("FIGLUT-class LUT line at a PE line's throughput, one a PE line: 256 rows"),
+            std::string::npos)
+      << t.out;
 }
 
 TEST(PerfCli, ModelEqualsTheLibrary) {
