@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/report.hpp"
 #include "sim/ppa/run.hpp"
+#include "sim/ppa/three_ways.hpp"
 #include "tools/commands.hpp"
 
 namespace oasis_ppa_command {
@@ -48,6 +50,7 @@ struct Options : CommonOptions {
   bool plots = true;
   std::vector<double> sweep_periods;  ///< --sweep-periods: clock targets, FO4
   bool fp_spans = false;              ///< --fp-spans: the delay model's spans
+  bool three_ways = false;            ///< --three-ways: the three lines' table alone
 };
 
 BlockJob make_job(const Variant& v, const std::string& block, const std::string& label,
@@ -309,6 +312,10 @@ Options parse(int argc, char** argv, int& status) {
                "measure the delay model's figures instead: every span of places of the "
                "floating-point adders and multipliers (docs/fp_rtl.md), written to "
                "<out>/fp_spans.json and .md");
+  app.add_flag("--three-ways", o.three_ways,
+               "measure only the FP16 dequantize-and-MAC line, the FIGLUT-class LUT line and the "
+               "PE line (with both kinds of codebooks) and write <out>/three_ways.md and .json "
+               "(docs/woq_lut_line.md)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -338,6 +345,11 @@ Options parse(int argc, char** argv, int& status) {
     throw UsageError(
         "--fp-spans measures the floating-point units alone: no --blocks and no "
         "--sweep-periods with it");
+  }
+  if (o.three_ways && (o.fp_spans || !o.sweep_periods.empty() || !o.blocks.empty())) {
+    throw UsageError(
+        "--three-ways measures its own three lines: no --blocks, --sweep-periods or --fp-spans "
+        "with it");
   }
   if (!o.sweep_periods.empty() && o.blocks.empty()) {
     throw UsageError("--sweep-periods needs --blocks: the blocks to measure at each target");
@@ -415,6 +427,26 @@ Measurement check_inputs(const Options& o) {
   return m;
 }
 
+// The PE line with the other codebooks than the config's (docs/woq_lut_line.md, the report's
+// three ways), a run of its own under pe_line_codebooks_<kind>: when the PE line is measured,
+// whole, and both index widths allow symmetric codebooks.
+std::optional<PlannedBlock> other_codebooks(const Options& o, const Measurement& m,
+                                            const fs::path& rtl_root) {
+  const auto line = std::find_if(m.plan.begin(), m.plan.end(),
+                                 [](const PlannedBlock& p) { return p.block == "pe_line"; });
+  if (line == m.plan.end() || line->slice || m.config.act_bits < 2 || m.config.weight_bits < 2) {
+    return std::nullopt;
+  }
+  const std::string kind = m.config.codebooks == Codebooks::kFree ? "symmetric" : "free";
+  const std::string label = pe_line_codebooks_label(kind);
+  PlannedBlock p;
+  p.block = "pe_line";
+  p.runs.push_back({label, "pe_line",
+                    generate_variant(o.config_path, o.overrides, rtl_root, "codebooks_" + kind,
+                                     {"codebooks=" + kind})});
+  return p;
+}
+
 // Runs the flow on the blocks `only` (all when empty) at o.period_fo4 into `out`.
 void measure(const Options& o, const std::vector<std::string>& only, const fs::path& out,
              Measurement& m) {
@@ -453,6 +485,9 @@ void measure(const Options& o, const std::vector<std::string>& only, const fs::p
   // The plan: one or two runs per block, each a job of the flow.
   m.plan = plan_runs(o.config_path, o.overrides, rtl_root, m.full, m.order, m.large);
   check_slices(m.plan, m.full);
+  if (o.sweep_periods.empty()) {
+    if (auto other = other_codebooks(o, m, rtl_root)) m.plan.push_back(std::move(*other));
+  }
   std::map<std::string, BlockJob> jobs;  // run label -> job
   int njobs = 0;
   for (auto& p : m.plan) {
@@ -711,22 +746,9 @@ int fp_spans(const Options& o, const fs::path& out, Measurement& m) {
   return 0;
 }
 
-int run(int argc, char** argv) {
-  int status = -1;
-  const Options o = parse(argc, argv, status);
-  if (status >= 0) return status;
-
-  Measurement m = check_inputs(o);
-  const std::vector<std::string> only = selected_blocks(o.blocks);
-  const fs::path out = o.out.empty() ? fs::path(o.build) / "ppa" / m.config.name : fs::path(o.out);
-  claim_output_folder(out, "oasis-ppa", "--out");
-  if (o.fp_spans) return fp_spans(o, out, m);
-  if (!o.sweep_periods.empty()) return sweep(o, only, out, m);
-  measure(o, only, out, m);
-  if (!only.empty()) {
-    std::printf("ppa: --blocks given: only those measured, no report written\n");
-    return 0;
-  }
+// Every measured block's figures, the sliced ones extrapolated, the PE line and the large core
+// composed (docs/ppa.md, "Scaled figures").
+json assemble(const Measurement& m) {
   const Config& config = m.config;
   const std::map<std::string, json>& measured = m.measured;
   const std::vector<PlannedBlock>& plan = m.plan;
@@ -738,7 +760,15 @@ int run(int argc, char** argv) {
   json results = json::object();
   for (const auto& p : plan) {
     if (p.block == "core" || !p.slice) {
-      if (p.block != "core") results[p.block] = measured.at(p.runs[0].label);
+      // A block measured whole is its run (a variant's, the PE line with the other codebooks,
+      // under its run's label, with its products a cycle).
+      if (p.block == "core") continue;
+      json& r = results[p.runs[0].label] = measured.at(p.runs[0].label);
+      if (p.runs[0].label != p.block) {
+        const Variant& v = p.runs[0].variant;
+        r["products_per_cycle"] =
+            figure(v, "pe_line", "channels") / figure(v, "pe_line", "row_interval_cycles");
+      }
       continue;
     }
     if (p.block == "pe_line") continue;  // after the Index Counter array
@@ -782,7 +812,13 @@ int run(int argc, char** argv) {
       results["core"] = measured.at("core");
     }
   }
+  return results;
+}
 
+// What the report reads: the measurement's figures beside the flow's settings.
+ReportInputs report_inputs(const Options& o, const Measurement& m, json results) {
+  const Config& config = m.config;
+  const Variant& full = m.full;
   ReportInputs in;
   in.config = config.name;
   in.config_json = full.manifest.config();
@@ -800,7 +836,45 @@ int run(int argc, char** argv) {
   in.blocks = results;
   in.manifest = full.manifest.json().at("blocks");
   in.max_channels = o.max_channels;
-  write_report(in, out, o.plots);
+  return in;
+}
+
+int run(int argc, char** argv) {
+  int status = -1;
+  const Options o = parse(argc, argv, status);
+  if (status >= 0) return status;
+
+  Measurement m = check_inputs(o);
+  std::vector<std::string> only = selected_blocks(o.blocks);
+  const fs::path out = o.out.empty() ? fs::path(o.build) / "ppa" / m.config.name : fs::path(o.out);
+  claim_output_folder(out, "oasis-ppa", "--out");
+  if (o.fp_spans) return fp_spans(o, out, m);
+  if (!o.sweep_periods.empty()) return sweep(o, only, out, m);
+  if (o.three_ways) {
+    // The three lines, and the Index Counter array a sliced PE line is composed with.
+    only = {"pe_line", "mac_line_baseline", "woq_lut_line_baseline"};
+    const LineTiming line = derive(m.config).pe_line;
+    if (m.config.channels > o.max_channels && !line.streamed_counting && !line.wib_sram) {
+      only.push_back("index_counter_array");
+    }
+  }
+  measure(o, only, out, m);
+  if (o.three_ways) {
+    const ReportInputs in = report_inputs(o, m, assemble(m));
+    const json t = three_ways(in);
+    write_text(out / "three_ways.json", t.dump(2) + "\n");
+    write_text(out / "three_ways.md",
+               fmt::format("# The three lines of config `{}` at {:.0f} FO4 in {}\n", in.config,
+                           in.period_fo4, in.library) +
+                   three_ways_md(t, in));
+    std::printf("ppa: wrote %s\n", (out / "three_ways.md").string().c_str());
+    return 0;
+  }
+  if (!only.empty()) {
+    std::printf("ppa: --blocks given: only those measured, no report written\n");
+    return 0;
+  }
+  write_report(report_inputs(o, m, assemble(m)), out, o.plots);
   std::printf("ppa: wrote %s and %s\n", (out / "ppa.md").string().c_str(),
               (out / "ppa.json").string().c_str());
   return 0;

@@ -280,6 +280,10 @@ int run(int argc, char** argv) {
        std::vector<std::tuple<const char*, const char*, const char*>>{
            {"LUT-GEMM PE line vs FP16 dequantize-and-MAC line, equal throughput", "pe_line",
             "mac_line_baseline"},
+           {"LUT-GEMM PE line vs FIGLUT-class LUT line, equal throughput", "pe_line",
+            "woq_lut_line_baseline"},
+           {"FIGLUT-class LUT line vs FP16 dequantize-and-MAC line, equal throughput",
+            "woq_lut_line_baseline", "mac_line_baseline"},
            {"Orizuru vs sorting-network top-k", "orizuru", "topk_sort_baseline"},
            {"Orizuru vs k-round reduction top-k", "orizuru", "topk_baseline"}}) {
     if (!ordered.contains(ours) || !ordered.contains(base)) continue;

@@ -129,8 +129,8 @@ std::vector<std::string> measuring_order(const gen::Manifest& manifest,
                                          const std::vector<std::string>& only) {
   const std::vector<std::string> blocks = manifest.blocks();
   std::vector<std::string> order;
-  for (const char* b : {"pe_line", "mac_line_baseline", "orizuru", "topk_sort_baseline",
-                        "topk_baseline", "index_counter_array"}) {
+  for (const char* b : {"pe_line", "mac_line_baseline", "woq_lut_line_baseline", "orizuru",
+                        "topk_sort_baseline", "topk_baseline", "index_counter_array"}) {
     if (std::find(blocks.begin(), blocks.end(), b) != blocks.end()) order.push_back(b);
   }
   for (const auto& b : blocks) {
@@ -150,6 +150,13 @@ std::optional<Slice> slice_plan(const std::string& block, const Variant& full) {
     const int ri = int(figure(full, "pe_line", "row_interval_cycles"));
     const int t = int(full.manifest.number("config", "mac_tree_inputs"));
     return Slice{"channels", t * ri, 2 * t * ri, "macs_per_cycle", "macs_per_cycle"};
+  }
+  // The FIGLUT-class line at the same two sizes: its units (sized to the PE line) and so its
+  // logic and flip-flops grow with K; its LUT generator is one at every size.
+  if (block == "woq_lut_line_baseline") {
+    const int ri = int(figure(full, "pe_line", "row_interval_cycles"));
+    const int t = int(full.manifest.number("config", "mac_tree_inputs"));
+    return Slice{"channels", t * ri, 2 * t * ri, "units", "units"};
   }
   if (block == "topk_baseline") return Slice{"channels", 128, 256, "comparators", "channels"};
   // Sizes at which the real-library flow maps the network's compare-exchanges once each

@@ -10,6 +10,7 @@
 
 #include "model/perf/fp_delay.hpp"
 #include "sim/ppa/run.hpp"
+#include "sim/ppa/three_ways.hpp"
 
 namespace oasis::ppa {
 namespace fs = std::filesystem;
@@ -285,6 +286,7 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
   j["comparisons"] = comparisons(in);
   j["table2"] = table2(in);
   j["delay_model"] = delay_model(in);
+  j["three_ways"] = three_ways(in);
   fs::create_directories(out);
 
   // ---- Markdown --------------------------------------------------------
@@ -351,6 +353,7 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
   md +=
       "\n\"Logic only\" leaves out the flip-flops of the buffers listed below on both sides "
       "(equal memory accounting).\n";
+  md += three_ways_md(j["three_ways"], in);
 
   md += "\n## Memories\n\n";
   md += fmt::format(

@@ -20,6 +20,7 @@
 #include "sim/ppa/netlist.hpp"
 #include "sim/ppa/report.hpp"
 #include "sim/ppa/reports.hpp"
+#include "sim/ppa/three_ways.hpp"
 #include "verif/unit/run_command.hpp"
 #include "verif/unit/test_support.hpp"
 
@@ -405,6 +406,7 @@ TEST_F(PpaCli, RefusesBadInput) {
   expect_refused(cfg + " --blocks fp16_add --sweep-periods 80.5", "whole FO4 delays");
   expect_refused(cfg + " --fp-spans --blocks fp16_add",
                  "--fp-spans measures the floating-point units alone");
+  expect_refused(cfg + " --three-ways --blocks pe_line", "--three-ways measures its own");
 }
 
 // An --out folder that holds what oasis-ppa did not write is the user's: exit status 2, one
@@ -579,6 +581,59 @@ TEST(Report, DelayModelAgainstTheMeasurement) {
   EXPECT_FALSE(delay_model(in)[0]["model_fits"].get<bool>()) << "87 FO4 > 0.9 x 80 - 5";
 }
 
+// The three lines at equal throughput: each line's products a cycle from its figures, energy a
+// product from power and period, the ratios of each to the others, and a line not measured
+// left out; power read through block_power_w.
+TEST(Report, ThreeWaysAtEqualThroughput) {
+  ReportInputs in;
+  in.period_ns = 10;
+  in.config_json = nlohmann::ordered_json::parse(R"({"channels": 128, "codebooks": "free"})");
+  in.manifest = nlohmann::ordered_json::parse(R"({
+    "mac_line_baseline": {"row_interval_cycles": 8},
+    "woq_lut_line_baseline": {"products_per_cycle": 16.0},
+    "pe_line": {"row_interval_cycles": 8}})");
+  const auto block = [](double area, double logic, double power) {
+    return nlohmann::ordered_json{{"area_um2", {{"total", area}, {"logic", logic}}},
+                                  {"power_w", {{"total", power}}},
+                                  {"timing", {{"met", true}}}};
+  };
+  in.blocks["mac_line_baseline"] = block(2e6, 1.5e6, 0.2);
+  in.blocks["woq_lut_line_baseline"] = block(1e6, 0.5e6, 0.1);
+  in.blocks["pe_line"] = block(4e6, 4e6, 0.8);
+  auto sym = block(3e6, 3e6, 0.4);
+  sym["products_per_cycle"] = 16.0;
+  in.blocks[pe_line_codebooks_label("symmetric")] = sym;
+  const auto t = three_ways(in);
+  ASSERT_EQ(t["lines"].size(), 4u) << t.dump();
+  const auto& woq = t["lines"][1];
+  EXPECT_EQ(woq["key"], "woq_lut_line_baseline");
+  EXPECT_DOUBLE_EQ(woq["products_per_cycle"].get<double>(), 16);
+  // 0.1 W x 10 ns = 1 nJ a cycle over 16 products.
+  EXPECT_DOUBLE_EQ(woq["energy_per_product_pj"].get<double>(), 62.5);
+  EXPECT_DOUBLE_EQ(woq["products_per_cycle_per_mm2"].get<double>(), 16);
+  EXPECT_EQ(t["lines"][3]["name"], "OASIS PE line, symmetric codebooks (W4A4)");
+  ASSERT_EQ(t["ratios"].size(), 12u);
+  const auto& r = t["ratios"][3];  // woq to mac
+  EXPECT_EQ(r["of"], "woq_lut_line_baseline");
+  EXPECT_EQ(r["to"], "mac_line_baseline");
+  EXPECT_DOUBLE_EQ(r["area_total"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(r["area_logic"].get<double>(), 0.333);
+  EXPECT_DOUBLE_EQ(r["energy_per_product"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(r["products_per_cycle_per_mm2"].get<double>(), 2);
+  const std::string md = three_ways_md(t, in);
+  EXPECT_NE(md.find("## Three ways to a 4-bit GEMM at equal throughput"), std::string::npos);
+  EXPECT_NE(md.find("| FIGLUT-class LUT line (W4 uniform, A16) | 1000000 | 500000 | 100.000 |"),
+            std::string::npos)
+      << md;
+  EXPECT_DOUBLE_EQ(block_power_w(in.blocks["pe_line"]), 0.8);
+  // One line alone is no comparison.
+  in.blocks.erase("mac_line_baseline");
+  in.blocks.erase("pe_line");
+  in.blocks.erase(pe_line_codebooks_label("symmetric"));
+  EXPECT_EQ(three_ways(in)["lines"].size(), 0u);
+  EXPECT_EQ(three_ways_md(three_ways(in), in), "");
+}
+
 // And of each top-k engine whose registers the model places by a unit's
 // delay, from the manifest's stage_model as the generator writes it.
 TEST(Report, EngineStageModelAgainstTheMeasurement) {
@@ -696,8 +751,9 @@ TEST_F(SynthCli, ReportsTinyConfig) {
   const nlohmann::json s = nlohmann::json::parse(in);
   EXPECT_EQ(s["config"], "default");
   EXPECT_EQ(s["tool"].get<std::string>().rfind("yosys 0.", 0), 0u) << s["tool"];
-  for (const char* b : {"pe_line", "orizuru", "index_counter_array", "mac_line_baseline",
-                        "topk_baseline", "topk_sort_baseline", "regfile", "fp16_add"}) {
+  for (const char* b :
+       {"pe_line", "orizuru", "index_counter_array", "mac_line_baseline", "woq_lut_line_baseline",
+        "topk_baseline", "topk_sort_baseline", "regfile", "fp16_add"}) {
     ASSERT_TRUE(s["blocks"].contains(b)) << b;
     const auto& v = s["blocks"][b];
     EXPECT_FALSE(v["scaled"].get<bool>()) << b;
@@ -710,7 +766,8 @@ TEST_F(SynthCli, ReportsTinyConfig) {
   }
   EXPECT_FALSE(s["blocks"].contains("core")) << "the core is reported on its own";
   EXPECT_GT(s["core"]["cells"].get<long>(), s["blocks"]["pe_line"]["cells"].get<long>());
-  ASSERT_EQ(s["comparisons"].size(), 3u);
+  ASSERT_EQ(s["comparisons"].size(), 5u);
+  EXPECT_EQ(s["comparisons"][1]["baseline"], "woq_lut_line_baseline");
   const auto& c = s["comparisons"][0];
   EXPECT_EQ(c["ours"], "pe_line");
   EXPECT_NEAR(c["ratio_cells"].get<double>(),
