@@ -349,7 +349,6 @@ class MacLineBaselineBlock final : public Block {
     const string module = module_name(c, name());
     const Derived d = derive(c);
     const MacLineTiming& tm = d.mac_line_baseline;
-    const bool fp32 = c.accumulator == AccumulatorFormat::kFp32;
     const FpFormat& f = d.accumulator;
     const int aw = f.width();
     const int S = c.fp_pipeline_stages;
@@ -505,16 +504,7 @@ class MacLineBaselineBlock final : public Block {
                 "prod", "AccBits", kHalfB);
     m << "  // The row's s_w leaves its FIFO as the row's sum enters the scaling by it.\n"
          "  assign sw_pop = mg1_valid;\n";
-    chain_stage(m, f, FpOp::kMul, "u_scale_w", "mg1_prod", "sw_head", "mg2", S, "mg1_valid", {},
-                "prod", "AccBits", kHalfB);
-    if (fp32) {
-      m << "  logic [HalfBits-1:0] y16;\n";
-      fp_convert(m, f, kBinary16Format, "u_round", "mg2_prod", "y16");
-      m << pipe("u_round_pipe", "HalfBits", std::to_string(S), "mg2_valid", "y16", "y_valid_o",
-                "y_data_o");
-    } else {
-      m << "  assign y_valid_o = mg2_valid;\n  assign y_data_o = mg2_prod;\n";
-    }
+    scale_to_output(m, f, S, "mg1_prod", "mg1_valid", "mg2");
     out.files = {m.file()};
     // The tree level; drop_unused_tree_level takes it out when no tree has two inputs.
     out.files.insert(out.files.begin(), tree_level_module(c));

@@ -193,32 +193,14 @@ string fifo(const string& inst, int width, int depth, const string& push, const 
                   "  ", {{"Width", std::to_string(width)}, {"Depth", std::to_string(depth)}});
 }
 
-SvFile tree_level_module(const Config& c) {
-  SvModule m(module_name(c, "tree_level"),
-             "One level of the pairwise floating-point reduction tree of docs/numerics.md: "
-             "Inputs values in, (Inputs + 1) / 2 out. Output j is value 2j + value 2j+1, the left "
-             "operand first; when value 2j+1 is absent, or for an odd last value, it is value 2j "
-             "passed up (an absent value is added as -0, which gives value 2j exactly: every "
-             "value a tree reduces is a unit's result, its NaN the canonical one). Each output is "
-             "present when its left input is (present bits form a prefix). Stages register "
-             "stages: inside the adders at the places Cuts names, the rest after them.");
-  m.param("Inputs", 2, "Values in, at least 2.");
-  m.param("Width", 32, "Width of a value, bits: 1 + ExpBits + fraction bits.");
-  m.param("ExpBits", 8, "Exponent bits of the format (binary32: 8, binary16: 5).");
-  m.param("Stages", 1, "Register stages, the level's latency (0: combinational).");
+void staged_adder_params(SvModule& m, const string& latency) {
+  m.param("Stages", 1, fmt::format("Register stages, {} (0: combinational).", latency));
   m.param("Cuts", 0,
           "Places inside each adder that hold one of the Stages, bit k for place k of "
           "oasis_fp_add_staged (docs/fp_rtl.md, Pipelining).");
-  m.ports({{"input", 0, "clk_i", "Clock."},
-           {"input", 0, "rst_ni", "Asynchronous reset, active low."},
-           {"input", 0, "valid_i", "The values are valid this cycle."},
-           {"input", 0, "data_i", "Value i at [i*Width +: Width].", "Inputs*Width"},
-           {"input", 0, "present_i", "Value i is present.", "Inputs"},
-           {"output", 0, "valid_o", "valid_i of Stages cycles ago."},
-           {"output", 0, "data_o", "Output j at [j*Width +: Width].", "((Inputs+1)/2)*Width"},
-           {"output", 0, "present_o", "Output j is present.", "(Inputs+1)/2"}});
-  m.localparam("Outputs", "(Inputs + 1) / 2");
-  m.localparam("FracBits", "Width - 1 - ExpBits");
+}
+
+void staged_adder_places(SvModule& m) {
   // Every format's adder has the same places.
   const int places = fp_add_segments(kBinary32Format).places();
   m.localparam("Places", places, "Places inside an adder (oasis_fp_add_staged).");
@@ -231,6 +213,46 @@ SvFile tree_level_module(const Config& c) {
        "  endfunction\n"
        "  localparam int Inside = places_used(Cuts);\n"
        "  localparam int After  = Stages - Inside;\n";
+}
+
+void scale_to_output(SvModule& m, const FpFormat& f, int stages, const string& value,
+                     const string& valid, const string& stage) {
+  chain_stage(m, f, FpOp::kMul, "u_scale_w", value, "sw_head", stage, stages, valid, {}, "prod",
+              "AccBits", kHalfB);
+  if (f.width() != kBinary16Format.width()) {
+    m << "  logic [HalfBits-1:0] y16;\n";
+    fp_convert(m, f, kBinary16Format, "u_round", stage + "_prod", "y16");
+    m << pipe("u_round_pipe", "HalfBits", std::to_string(stages), stage + "_valid", "y16",
+              "y_valid_o", "y_data_o");
+  } else {
+    m << fmt::format("  assign y_valid_o = {0}_valid;\n  assign y_data_o = {0}_prod;\n", stage);
+  }
+}
+
+SvFile tree_level_module(const Config& c) {
+  SvModule m(module_name(c, "tree_level"),
+             "One level of the pairwise floating-point reduction tree of docs/numerics.md: "
+             "Inputs values in, (Inputs + 1) / 2 out. Output j is value 2j + value 2j+1, the left "
+             "operand first; when value 2j+1 is absent, or for an odd last value, it is value 2j "
+             "passed up (an absent value is added as -0, which gives value 2j exactly: every "
+             "value a tree reduces is a unit's result, its NaN the canonical one). Each output is "
+             "present when its left input is (present bits form a prefix). Stages register "
+             "stages: inside the adders at the places Cuts names, the rest after them.");
+  m.param("Inputs", 2, "Values in, at least 2.");
+  m.param("Width", 32, "Width of a value, bits: 1 + ExpBits + fraction bits.");
+  m.param("ExpBits", 8, "Exponent bits of the format (binary32: 8, binary16: 5).");
+  staged_adder_params(m, "the level's latency");
+  m.ports({{"input", 0, "clk_i", "Clock."},
+           {"input", 0, "rst_ni", "Asynchronous reset, active low."},
+           {"input", 0, "valid_i", "The values are valid this cycle."},
+           {"input", 0, "data_i", "Value i at [i*Width +: Width].", "Inputs*Width"},
+           {"input", 0, "present_i", "Value i is present.", "Inputs"},
+           {"output", 0, "valid_o", "valid_i of Stages cycles ago."},
+           {"output", 0, "data_o", "Output j at [j*Width +: Width].", "((Inputs+1)/2)*Width"},
+           {"output", 0, "present_o", "Output j is present.", "(Inputs+1)/2"}});
+  m.localparam("Outputs", "(Inputs + 1) / 2");
+  m.localparam("FracBits", "Width - 1 - ExpBits");
+  staged_adder_places(m);
   m << "\n  logic [Outputs*Width-1:0] sum_d;\n"
        "  logic [Outputs-1:0]       present_d, sum_valid, lane_valid;\n\n"
        "  for (genvar j = 0; j < Outputs; j++) begin : g_pair\n"

@@ -126,6 +126,21 @@ void drop_unused_tree_level(BlockOutput& out, const Config& c);
 string fifo(const string& inst, int width, int depth, const string& push, const string& data,
             const string& pop, const string& out, const string& empty, const string& full);
 
+/// The parameters Stages and Cuts of a parameterized module whose adders (oasis_fp_add_staged)
+/// hold some of its Stages at their places; `latency` says whose latency Stages is.
+void staged_adder_params(SvModule& m, const string& latency);
+/// In such a module's body: the localparams Places (an adder's places), Inside (those Cuts
+/// uses) and After (Stages - Inside, the registers after an adder).
+void staged_adder_places(SvModule& m);
+
+/// The end of a line whose rows leave one a cycle (the MAC-line baseline, the FIGLUT-class
+/// line): `value` (valid with `valid`) times the row's s_w, the binary16 signal sw_head, in f
+/// with `stages` registers (chain_stage `stage`, its unit u_scale_w), then rounded to binary16
+/// (f binary32: oasis_fp_convert u_round and `stages` registers) onto y_valid_o and y_data_o.
+/// Needs the localparams AccBits and HalfBits.
+void scale_to_output(SvModule& m, const FpFormat& f, int stages, const string& value,
+                     const string& valid, const string& stage);
+
 /// The module of one level of the pairwise floating-point tree,
 /// oasis_<config>_tree_level: parameterized by its inputs, the format and the
 /// register stages; the blocks that use it list it among their files.

@@ -47,10 +47,7 @@ SvFile node_module(const Config& c) {
       "inside the adders at the places Cuts names, the rest after them.");
   m.param("LeftTerms", 1, "Activations under the left child, at least 1.");
   m.param("RightTerms", 1, "Activations under the right child, at least 1.");
-  m.param("Stages", 1, "Register stages, the node's latency (0: combinational).");
-  m.param("Cuts", 0,
-          "Places inside each adder that hold one of the Stages, bit k for place k of "
-          "oasis_fp_add_staged (docs/fp_rtl.md, Pipelining).");
+  staged_adder_params(m, "the node's latency");
   m.header_localparam("HalfBits", kBinary16Format.width(), "Bits of a binary16 value.");
   m.ports({{"input", 0, "clk_i", "Clock."},
            {"input", 0, "rst_ni", "Asynchronous reset, active low."},
@@ -64,18 +61,8 @@ SvFile node_module(const Config& c) {
   m.localparam("Sums", "1 << (LeftTerms + RightTerms - 1)", "Sums of the node.");
   m.localparam("LeftLow", "(1 << (LeftTerms - 1)) - 1",
                "Mask of a left pattern's digits below its last: the left child's stored index.");
-  const int places = fp_add_segments(kBinary16Format).places();
-  m.localparam("Places", places, "Places inside an adder (oasis_fp_add_staged).");
-  m << "\n  // The registers inside an adder: the places set in Cuts.\n"
-       "  function automatic int places_used(input int cuts);\n"
-       "    places_used = 0;\n"
-       "    for (int k = 0; k < Places; k++) begin\n"
-       "      if (cuts[k]) places_used = places_used + 1;\n"
-       "    end\n"
-       "  endfunction\n"
-       "  localparam int Inside = places_used(Cuts);\n"
-       "  localparam int After  = Stages - Inside;\n\n"
-       "  logic [Sums*HalfBits-1:0] sum_d;\n"
+  staged_adder_places(m);
+  m << "\n  logic [Sums*HalfBits-1:0] sum_d;\n"
        "  logic [Sums-1:0]          sum_valid, lane_valid;\n"
        "  for (genvar e = 0; e < Sums; e++) begin : g_sum\n"
        "    /// The left pattern; with its last digit -1, the stored sum of its inversion.\n"
@@ -127,7 +114,6 @@ class WoqLutLineBaselineBlock final : public Block {
     const Derived d = derive(c);
     const WoqLutTiming& t = d.woq_lut_line_baseline;
     const FpFormat& f = d.accumulator;
-    const bool fp32 = c.accumulator == AccumulatorFormat::kFp32;
     const int S = c.fp_pipeline_stages;
     const string node = module_name(c, name()) + "_node";
     SvModule m(
@@ -319,7 +305,7 @@ class WoqLutLineBaselineBlock final : public Block {
 
     current_lut(m, c, t, f);
     units(m, c, t, f);
-    rows(m, c, t, f, S, fp32);
+    rows(m, c, t, f, S);
 
     out.files = {node_module(c), mux_tree_module(c), tree_level_module(c), m.file()};
     drop_unused_tree_level(out, c);
@@ -333,8 +319,7 @@ class WoqLutLineBaselineBlock final : public Block {
   // The read-accumulate units and the control their accumulators share.
   static void units(SvModule& m, const Config& c, const WoqLutTiming& t, const FpFormat& f);
   // The bank of a batch's partial sums, the rows' trees, the scaling by s_w and the output.
-  static void rows(SvModule& m, const Config& c, const WoqLutTiming& t, const FpFormat& f, int S,
-                   bool fp32);
+  static void rows(SvModule& m, const Config& c, const WoqLutTiming& t, const FpFormat& f, int S);
   static void manifest(BlockOutput& out, const WoqLutTiming& t, const FpFormat& f);
 };
 
@@ -483,7 +468,7 @@ void WoqLutLineBaselineBlock::units(SvModule& m, const Config& c, const WoqLutTi
 }
 
 void WoqLutLineBaselineBlock::rows(SvModule& m, const Config& c, const WoqLutTiming& t,
-                                   const FpFormat& f, int S, bool fp32) {
+                                   const FpFormat& f, int S) {
   m.comment(
       "The batch's last write: its partial sums go to the bank, and its rows leave one a cycle: "
       "the row's partial sums registered, reduced by the pairwise tree (each unit's, then the "
@@ -536,16 +521,7 @@ void WoqLutLineBaselineBlock::rows(SvModule& m, const Config& c, const WoqLutTim
   m << fifo("u_sw_fifo", 16, t.scale_fifo_depth, "sw_push", "w_scale_i", "sw_pop", "sw_head",
             "sw_empty", "sw_full");
   m << "  logic unused_sw_fifo;\n  assign unused_sw_fifo = ^{sw_empty, sw_full};\n";
-  chain_stage(m, f, FpOp::kMul, "u_scale_w", root.value, "sw_head", "mg", S, root.valid, {}, "prod",
-              "AccBits", kHalfB);
-  if (fp32) {
-    m << "  logic [HalfBits-1:0] y16;\n";
-    fp_convert(m, f, kBinary16Format, "u_round", "mg_prod", "y16");
-    m << pipe("u_round_pipe", "HalfBits", std::to_string(S), "mg_valid", "y16", "y_valid_o",
-              "y_data_o");
-  } else {
-    m << "  assign y_valid_o = mg_valid;\n  assign y_data_o = mg_prod;\n";
-  }
+  scale_to_output(m, f, S, root.value, root.valid, "mg");
 }
 
 void WoqLutLineBaselineBlock::manifest(BlockOutput& out, const WoqLutTiming& t, const FpFormat& f) {

@@ -20,6 +20,7 @@
 #include "model/numerics/fp.hpp"
 #include "model/quant/lut_gemm.hpp"
 #include "verif/harness/harness.hpp"
+#include "verif/tb/line_tb.hpp"
 
 namespace {
 
@@ -61,10 +62,10 @@ int main(int argc, char** argv) {
   Fp16 act_scale;
   double gap = 0.3;
   std::deque<std::pair<std::vector<uint8_t>, Fp16>> beats;  // weight beats to send
-  std::deque<Fp16> expected;                                // y of the rows sent
-  uint64_t rows_checked = 0;
+  oasis::tb::RowOutputs out{"mac_line_row"};                // y of the rows sent
+  std::deque<Fp16>& expected = out.expected;
   int64_t last_beat_cycle = -1;
-  std::vector<int64_t> y_cycles;
+  std::vector<int64_t>& y_cycles = out.y_cycles;
 
   const auto new_context = [&](bool special) {
     xhat.resize(size_t(K));
@@ -100,20 +101,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < M; ++i) set_bits(dut.w_data_i, i * nW, nW, beat[size_t(i)]);
     dut.w_scale_i = scale.bits;
     h.settle();
-    h.check("y_valid_o", model.y_valid(), dut.y_valid_o);
-    if (model.y_valid() && dut.y_valid_o) {
-      h.check("y_data_o", model.y_data().bits, dut.y_data_o, "the cycle model's output");
-      y_cycles.push_back(int64_t(h.cycle()));
-      if (expected.empty()) {
-        h.fail("an output was given for a row that was never sent");
-      } else {
-        h.check("y_data_o", expected.front().bits, dut.y_data_o,
-                fmt::format("row {} against mac_line_row", rows_checked));
-        expected.pop_front();
-      }
-      h.scoreboard().count_vector();
-      ++rows_checked;
-    }
+    out.check(h, model.y_valid(), model.y_data(), dut.y_valid_o, dut.y_data_o);
     const bool was_last = offer && beats.size() % size_t(tm.beats) == 1 % size_t(tm.beats);
     model.clock(offer, beat, scale);
     if (offer) {
@@ -183,8 +171,8 @@ int main(int argc, char** argv) {
     fmt::print(
         "measured: row latency {} cycles, row interval {} cycles, {} MACs a cycle, {} rows "
         "checked\n",
-        latency, y_cycles.size() > 1 ? y_cycles[1] - y_cycles[0] : -1, M, rows_checked);
+        latency, y_cycles.size() > 1 ? y_cycles[1] - y_cycles[0] : -1, M, out.rows_checked);
   }
-  if (!expected.empty()) h.fail(fmt::format("{} rows sent but never output", expected.size()));
+  out.finish(h);
   return h.finish();
 }

@@ -22,6 +22,7 @@
 #include "model/perf/perf.hpp"
 #include "model/quant/woq_lut.hpp"
 #include "verif/harness/harness.hpp"
+#include "verif/tb/line_tb.hpp"
 
 namespace {
 
@@ -72,9 +73,11 @@ int main(int argc, char** argv) {
   double gap = 0.3;
   std::vector<Row> batch;     // rows of the batch being gathered
   std::deque<Beat> beats;     // beats to send
-  std::deque<Fp16> expected;  // y of the rows sent
-  uint64_t rows_checked = 0, beats_taken = 0;
-  std::vector<int64_t> y_cycles, last_beat_cycles;
+  oasis::tb::RowOutputs out{"woq_lut_row"};  // y of the rows sent
+  std::deque<Fp16>& expected = out.expected;
+  std::vector<int64_t>& y_cycles = out.y_cycles;
+  uint64_t beats_taken = 0;
+  std::vector<int64_t> last_beat_cycles;
   int64_t first_ready = -1;  // the first cycle w_ready_o is set after the last load
 
   // A new token: loaded by the next cycle, only between batches.
@@ -135,20 +138,7 @@ int main(int argc, char** argv) {
     } else if (dut.w_ready_o && first_ready < 0) {
       first_ready = int64_t(h.cycle());
     }
-    h.check("y_valid_o", model.y_valid(), dut.y_valid_o);
-    if (model.y_valid() && dut.y_valid_o) {
-      h.check("y_data_o", model.y_data().bits, dut.y_data_o, "the cycle model's output");
-      y_cycles.push_back(int64_t(h.cycle()));
-      if (expected.empty()) {
-        h.fail("an output was given for a row that was never sent");
-      } else {
-        h.check("y_data_o", expected.front().bits, dut.y_data_o,
-                fmt::format("row {} against woq_lut_row", rows_checked));
-        expected.pop_front();
-      }
-      h.scoreboard().count_vector();
-      ++rows_checked;
-    }
+    out.check(h, model.y_valid(), model.y_data(), dut.y_valid_o, dut.y_data_o);
     const bool taken = offer && model.w_ready();
     try {
       model.clock(load, x, offer, beat.patterns, beat.scale);
@@ -237,8 +227,8 @@ int main(int argc, char** argv) {
     fmt::print(
         "measured: load {} cycles, {} rows in {} cycles (oasis-perf {}), {} units, {} rows a "
         "batch of {} beats, {:.3g} products a cycle, {} rows checked\n",
-        first_ready - c0, n, cycles, perf.cycles, U, R, B, tm.products_per_cycle, rows_checked);
+        first_ready - c0, n, cycles, perf.cycles, U, R, B, tm.products_per_cycle, out.rows_checked);
   }
-  if (!expected.empty()) h.fail(fmt::format("{} rows sent but never output", expected.size()));
+  out.finish(h);
   return h.finish();
 }
