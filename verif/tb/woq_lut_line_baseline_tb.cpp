@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
   };
 
   std::vector<Fp16> x(static_cast<size_t>(K));
+  std::vector<std::vector<Fp16>> luts;  // the token's, one a group (woq_token_luts)
   bool load_pending = false;
   double gap = 0.3;
   std::vector<Row> batch;     // rows of the batch being gathered
@@ -84,12 +85,13 @@ int main(int argc, char** argv) {
   const auto new_context = [&](const std::vector<Fp16>& token) {
     if (!batch.empty() || !beats.empty()) h.fail("a token loaded inside a batch");
     x = token;
+    luts = oasis::woq_token_luts(x, mu);
     for (int k = 0; k < K; ++k) set_bits(dut.act_i, k * 16, 16, x[size_t(k)].bits);
     load_pending = true;
   };
   // One row: its expected output from the row alone; the batch's beats once R rows are in.
   const auto push_row = [&](const Row& r) {
-    expected.push_back(oasis::woq_lut_row(x, r.codes, r.scale, params));
+    expected.push_back(oasis::woq_lut_row(luts, K, r.codes, r.scale, params));
     batch.push_back(r);
     if (int(batch.size()) < R) return;
     std::vector<uint8_t> codes;
