@@ -8,6 +8,7 @@
 // Bad input (config, Liberty file, clock target, block name): one message,
 // exit status 2, nothing written.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -46,8 +47,12 @@ struct Options : CommonOptions {
   double io_budget = kPpaIoBudget;
   double sram_um2_per_bit = kDefaultSramUm2PerBit;
   bool plots = true;
-  std::vector<double> sweep_periods;  ///< --sweep-periods: clock targets, FO4
-  bool fp_spans = false;              ///< --fp-spans: the delay model's spans
+  std::vector<double> sweep_periods;      ///< --sweep-periods: clock targets, FO4
+  bool fp_spans = false;                  ///< --fp-spans: the delay model's spans
+  bool workload = false;                  ///< --workload: power from activity as well
+  WorkloadSpec spec;                      ///< the workload's tensors, sizes and seed
+  std::string activity_file;              ///< --activity-file: an earlier run's activity instead
+  std::string source = OASIS_SOURCE_DIR;  ///< the testbenches' sources
 };
 
 BlockJob make_job(const Variant& v, const std::string& block, const std::string& label,
@@ -119,6 +124,10 @@ class Runner {
     ++index_;
     const fs::path res = out_ / "blocks" / (job.label + ".json");
     const fs::path work = out_ / "work" / job.label;
+    const auto progress = [&](const std::string& step) {
+      std::printf("ppa: [%d/%d] %s: %s\n", index_, total_, job.label.c_str(), step.c_str());
+      std::fflush(stdout);
+    };
     uint64_t h = fnv1a(env_);
     h = fnv1a(yosys_synth_script(job, tech_) + yosys_map_script(job, tech_, c_, {}), h);
     h = fnv1a(sta_script(job.top, true, tech_, c_, only_sram_boxes(job)), h);
@@ -132,10 +141,18 @@ class Runner {
     if (sram) h = fnv1a(fmt::format("{} netlist_macros.v", o_.sram_um2_per_bit), h);
     for (const auto& p : job.parts) h = fnv1a(p.instance + p.module + p.role, h);
     const std::string key = hex(h);
+    const std::string activity_key = job.activity ? activity_reuse_key(job) : "";
     if (fs::exists(res) && fs::exists(work / "netlist.v")) {
       try {
         json r = json::parse(read_text(res));
         if (r.value("key", "") == key) {
+          // The netlist is unchanged: its power from activity is run again only when the
+          // workload or the testbench changed.
+          if (job.activity && r.value("activity_key", "") != activity_key) {
+            r["activity"] = run_activity(job, tech_, c_, work, progress);
+            r["activity_key"] = activity_key;
+            write_text(res, r.dump(2) + "\n");
+          }
           std::printf("ppa: [%d/%d] %s: unchanged (%s)\n", index_, total_, job.label.c_str(),
                       summary(r).c_str());
           std::fflush(stdout);
@@ -146,10 +163,11 @@ class Runner {
     }
     std::printf("ppa: [%d/%d] %s ...\n", index_, total_, job.label.c_str());
     std::fflush(stdout);
-    json r = run_block(job, tech_, tools_, c_, work, [&](const std::string& step) {
-      std::printf("ppa: [%d/%d] %s: %s\n", index_, total_, job.label.c_str(), step.c_str());
-      std::fflush(stdout);
-    });
+    json r = run_block(job, tech_, tools_, c_, work, progress);
+    if (job.activity) {
+      r["activity"] = run_activity(job, tech_, c_, work, progress);
+      r["activity_key"] = activity_key;
+    }
     // The SRAMs' estimate (docs/ppa.md, "Memories") in the block's total.
     double macros = 0;
     for (const auto& m : job.memories) {
@@ -169,11 +187,37 @@ class Runner {
 
  private:
   std::string summary(const json& r) const {
-    return fmt::format(
+    std::string s = fmt::format(
         "{:.0f} um2, {} cells, critical path {:.3f} ns ({:.1f} FO4), slack {:.3f} ns",
         r["area_um2"]["total"].get<double>(), r["cells"].get<long>(),
         r["timing"]["critical_path"].get<double>(),
         r["timing"]["critical_path"].get<double>() / fo4_, r["timing"]["slack"].get<double>());
+    if (r.contains("activity")) {
+      s += fmt::format(", {:.3g} mW from activity ({:.3g} mW vectorless)",
+                       r["activity"]["power_w"]["total"].get<double>() * 1e3,
+                       r["power_w"]["total"].get<double>() * 1e3);
+    }
+    return s;
+  }
+
+  // What the power from activity depends on beyond the netlist: the workload and the
+  // testbenches that run it.
+  std::string activity_reuse_key(const BlockJob& job) const {
+    const ActivityJob& a = *job.activity;
+    if (!a.file.empty()) return "file " + hex(fnv1a(read_text(a.file)));
+    uint64_t h =
+        fnv1a(a.workload.key() + " | " + fmt::format("{}", fmt::join(a.testbench.sets, " ")));
+    for (const char* dir : {"verif/tb", "verif/harness", "verif"}) {
+      const fs::path d = fs::path(a.testbench.source) / dir;
+      if (!fs::is_directory(d)) continue;
+      std::vector<fs::path> files;
+      for (const auto& e : fs::directory_iterator(d)) {
+        if (e.is_regular_file()) files.push_back(e.path());
+      }
+      std::sort(files.begin(), files.end());
+      for (const auto& f : files) h = fnv1a(read_text(f), h);
+    }
+    return hex(h);
   }
 
  public:
@@ -305,6 +349,26 @@ Options parse(int argc, char** argv, int& status) {
                  "measure the --blocks at each of these clock targets (FO4, comma-separated), "
                  "the config's target_period_fo4 set to each, and write the area-period report")
       ->delimiter(',');
+  app.add_flag("--workload", o.workload,
+               "power from activity as well: every block's netlist simulated on the golden "
+               "model's workload, its own testbench's (docs/ppa.md, \"Power from activity\")");
+  app.add_option("--workload-activations", o.spec.activations,
+                 "the workload's activations, tokens x channels (.npy); default: the synthetic "
+                 "LLM-like layer");
+  app.add_option("--workload-weights", o.spec.weights,
+                 "the workload's weights, rows x channels (.npy); default: the synthetic layer");
+  app.add_option("--workload-tokens", o.spec.tokens,
+                 "tokens of the workload (default: each testbench's)");
+  app.add_option("--workload-rows", o.spec.rows,
+                 "weight rows of the workload (default: each "
+                 "testbench's)");
+  app.add_option("--workload-seed", o.spec.seed, "the synthetic workload's seed")
+      ->capture_default_str();
+  app.add_option("--activity-file", o.activity_file,
+                 "with --blocks of one block: its power from this activity file (the "
+                 "activity.txt an earlier run wrote for the same netlist) instead of a workload");
+  app.add_option("--source", o.source, "the project's source folder (testbenches, configs)")
+      ->capture_default_str();
   app.add_flag("--fp-spans", o.fp_spans,
                "measure the delay model's figures instead: every span of places of the "
                "floating-point adders and multipliers (docs/fp_rtl.md), written to "
@@ -343,6 +407,38 @@ Options parse(int argc, char** argv, int& status) {
     throw UsageError("--sweep-periods needs --blocks: the blocks to measure at each target");
   }
   range(o.activity, 1e-6, 2, "--activity", "a toggle rate above 0 and at most 2 a cycle");
+  if (!o.spec.activations.empty() || !o.spec.weights.empty() || o.spec.tokens || o.spec.rows) {
+    o.workload = true;
+  }
+  for (const auto& [v, what] :
+       {std::pair{o.spec.tokens, "--workload-tokens"}, std::pair{o.spec.rows, "--workload-rows"}}) {
+    if (v < 0 || v > 1000000) {
+      throw UsageError(
+          fmt::format("{} is {}; allowed: 1 to 1000000 (0: each testbench's)", what, v));
+    }
+  }
+  for (const auto& [f, what] : {std::pair{o.spec.activations, "--workload-activations"},
+                                std::pair{o.spec.weights, "--workload-weights"},
+                                std::pair{o.activity_file, "--activity-file"}}) {
+    if (!f.empty() && !fs::is_regular_file(f)) {
+      throw UsageError(fmt::format("{} {}: no such file", what, f));
+    }
+  }
+  if (!o.spec.activations.empty()) o.spec.activations = fs::absolute(o.spec.activations).string();
+  if (!o.spec.weights.empty()) o.spec.weights = fs::absolute(o.spec.weights).string();
+  if (!o.activity_file.empty()) {
+    if (o.workload) {
+      throw UsageError("--activity-file gives the activity itself: no --workload options with it");
+    }
+    if (o.blocks.empty() || o.blocks.find(',') != std::string::npos) {
+      throw UsageError("--activity-file is one netlist's: it needs --blocks with one block");
+    }
+  }
+  if ((o.workload || !o.activity_file.empty()) && (o.fp_spans || !o.sweep_periods.empty())) {
+    throw UsageError(
+        "--workload and --activity-file measure the blocks at one clock target: "
+        "not with --fp-spans or --sweep-periods");
+  }
   range(o.io_budget, 0, 0.45, "--io-budget", "0 to 0.45 of the period");
   range(o.sram_um2_per_bit, 1e-3, 1e4, "--sram-um2-per-bit", "0.001 to 10000 um2 per bit");
   check_common_options(o);
@@ -464,6 +560,23 @@ void measure(const Options& o, const std::vector<std::string>& only, const fs::p
       for (const Run& r : p.runs) jobs.emplace(r.label, make_job(r.variant, r.block, r.label));
     }
     njobs += int(p.runs.size());
+  }
+  // The power from activity: each job's own testbench on the workload. A job with black boxes
+  // (the large core's glue, a line with its row in an SRAM) has none: the boxes' outputs are not
+  // recorded.
+  if (o.workload || !o.activity_file.empty()) {
+    for (const auto& p : m.plan) {
+      for (const Run& r : p.runs) {
+        BlockJob& job = jobs.at(r.label);
+        if (!job.blackboxes.empty()) continue;
+        std::vector<std::string> sets = o.overrides;
+        sets.insert(sets.end(), r.variant.sets.begin(), r.variant.sets.end());
+        job.activity = ActivityJob{
+            TestbenchRun{r.block, o.config_path, sets, fs::absolute(o.build), o.source,
+                         fmt::format("ppa_{}_{}", m.config.name, r.label)},
+            o.spec, o.activity_file.empty() ? fs::path() : fs::absolute(o.activity_file)};
+      }
+    }
   }
   runner.set_total(njobs);
   std::printf("ppa: %d runs; results in %s\n", njobs, out.string().c_str());
