@@ -7,12 +7,14 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <regex>
 #include <set>
 #include <sstream>
 
 #include "sim/ppa/activity.hpp"
 #include "sim/ppa/generic.hpp"
+#include "sim/ppa/icarus_activity.hpp"
 #include "sim/ppa/netlist.hpp"
 #include "sim/ppa/reports.hpp"
 #include "sim/ppa/run.hpp"
@@ -704,31 +706,54 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
   return r;
 }
 
+namespace {
+
+// The netlist as run_block wrote it in `work`, and what the power from activity reads of it.
+struct Written {
+  GateNetlist nl;
+  VerilogNetlist vn;
+  ActivityInputs in;
+};
+std::unique_ptr<Written> written_netlist(const BlockJob& job, const Technology& tech,
+                                         const Constraints& c, const fs::path& work) {
+  auto w = std::make_unique<Written>();
+  w->nl = cut_blackboxes(read_blif(work / "buffered.blif"), job, work);
+  w->vn = write_verilog(w->nl, tech.lib);
+  bool clocked = false;
+  for (const auto& in : w->nl.inputs) clocked = clocked || in == "clk_i";
+  w->in = {
+      &w->nl, &w->vn, &tech.lib, &job.parts, c.period, tech.fo4_load(), clocked ? "clk_i" : ""};
+  return w;
+}
+
+}  // namespace
+
 nlohmann::ordered_json run_activity(const BlockJob& job, const Technology& tech,
                                     const Constraints& c, const fs::path& work,
                                     const std::function<void(const std::string&)>& progress) {
   if (!job.activity) throw std::logic_error("run_activity: the job asks for no activity");
   const auto t0 = std::chrono::steady_clock::now();
-  // The netlist as run_block wrote it.
-  const GateNetlist nl = cut_blackboxes(read_blif(work / "buffered.blif"), job, work);
-  const VerilogNetlist vn = write_verilog(nl, tech.lib);
-  bool clocked = false;
-  for (const auto& in : nl.inputs) clocked = clocked || in == "clk_i";
-  const ActivityInputs ain{
-      &nl, &vn, &tech.lib, &job.parts, c.period, tech.fo4_load(), clocked ? "clk_i" : ""};
+  const std::unique_ptr<Written> w = written_netlist(job, tech, c, work);
   ordered_json r;
   if (job.activity->file.empty()) {
     progress("power from activity: the testbench's workload in Verilator");
-    const RecordedWorkload w =
+    const RecordedWorkload rec =
         record_workload(job.activity->testbench, job.activity->workload, work / "workload");
-    progress(fmt::format("power from activity: the netlist on {} cycles ({} in the window)", w.end,
-                         w.end - w.begin));
-    r = power_from_activity(ain, w, work);
+    progress(fmt::format("power from activity: the netlist on {} cycles ({} in the window)",
+                         rec.end, rec.end - rec.begin));
+    r = power_from_activity(w->in, rec, work);
   } else {
-    r = power_from_activity_file(ain, job.activity->file, work);
+    r = power_from_activity_file(w->in, job.activity->file, work);
   }
   r["seconds"]["total"] = seconds_since(t0);
   return r;
+}
+
+nlohmann::ordered_json run_activity_checks(const BlockJob& job, const Technology& tech,
+                                           const Constraints& c, const fs::path& work,
+                                           const IcarusCheckOptions& o) {
+  const std::unique_ptr<Written> w = written_netlist(job, tech, c, work);
+  return icarus_activity_checks(w->in, work, o);
 }
 
 }  // namespace oasis::ppa

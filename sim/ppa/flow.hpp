@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sim/ppa/activity.hpp"
+#include "sim/ppa/icarus_activity.hpp"
 #include "sim/ppa/liberty.hpp"
 #include "sim/ppa/reports.hpp"
 
@@ -119,6 +120,12 @@ nlohmann::ordered_json run_block(const BlockJob& job, const Technology& tech, co
 nlohmann::ordered_json run_activity(const BlockJob& job, const Technology& tech,
                                     const Constraints& c, const std::filesystem::path& work,
                                     const std::function<void(const std::string&)>& progress);
+
+/// For a job run_activity measured: its counts against Icarus Verilog's on the library's own
+/// cell models, and with `o.timed` the glitches zero delay misses (sim/ppa/icarus_activity.hpp).
+nlohmann::ordered_json run_activity_checks(const BlockJob& job, const Technology& tech,
+                                           const Constraints& c, const std::filesystem::path& work,
+                                           const IcarusCheckOptions& o);
 
 /// The Yosys scripts of a job (exposed for the tests and the reuse key). They
 /// run in the job's work folder, where `rtl` links to the generated folder

@@ -98,7 +98,7 @@ GateSim::GateSim(const GateNetlist& nl, const Liberty& lib, const std::string& c
   const auto class_id = [&](int r) {
     if (cls[size_t(r)] < 0) {
       cls[size_t(r)] = int(names_.size());
-      names_.push_back(plain_net(raw_names[size_t(r)]));
+      names_.push_back(raw_names[size_t(r)]);
       constant_.push_back(-1);
     }
     return cls[size_t(r)];

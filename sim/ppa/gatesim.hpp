@@ -38,7 +38,8 @@ class GateSim {
   int nets() const { return int(names_.size()); }
   /// The net a BLIF net name belongs to, or -1.
   int net(const std::string& blif_name) const;
-  /// A net's name: one of its BLIF names (an input port bit where it has one).
+  /// A net's name: one of its BLIF names (an input port bit where it has one), which net()
+  /// finds.
   const std::string& name(int net) const { return names_[size_t(net)]; }
   /// On the clock network: the clock port and the buffers' outputs from it. Such a net rises
   /// and falls every cycle; the simulator holds it at 0.

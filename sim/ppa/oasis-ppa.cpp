@@ -52,7 +52,10 @@ struct Options : CommonOptions {
   bool workload = false;                  ///< --workload: power from activity as well
   WorkloadSpec spec;                      ///< the workload's tensors, sizes and seed
   std::string activity_file;              ///< --activity-file: an earlier run's activity instead
+  bool icarus_check = false;              ///< --icarus-check: the counts against Icarus's
+  bool glitches = false;                  ///< --glitches: and a timed Icarus run
   std::string source = OASIS_SOURCE_DIR;  ///< the testbenches' sources
+  std::string cells_v = "/usr/share/qflow/tech/osu018/osu018_stdcells.v";
 };
 
 BlockJob make_job(const Variant& v, const std::string& block, const std::string& label,
@@ -151,8 +154,9 @@ class Runner {
           if (job.activity && r.value("activity_key", "") != activity_key) {
             r["activity"] = run_activity(job, tech_, c_, work, progress);
             r["activity_key"] = activity_key;
-            write_text(res, r.dump(2) + "\n");
           }
+          check_activity(job, work, r, progress);
+          write_text(res, r.dump(2) + "\n");
           std::printf("ppa: [%d/%d] %s: unchanged (%s)\n", index_, total_, job.label.c_str(),
                       summary(r).c_str());
           std::fflush(stdout);
@@ -168,6 +172,7 @@ class Runner {
       r["activity"] = run_activity(job, tech_, c_, work, progress);
       r["activity_key"] = activity_key;
     }
+    check_activity(job, work, r, progress);
     // The SRAMs' estimate (docs/ppa.md, "Memories") in the block's total.
     double macros = 0;
     for (const auto& m : job.memories) {
@@ -198,6 +203,30 @@ class Runner {
                        r["power_w"]["total"].get<double>() * 1e3);
     }
     return s;
+  }
+
+  // --icarus-check, --glitches: the activity's checks, once for each activity measured.
+  void check_activity(const BlockJob& job, const fs::path& work, json& r,
+                      const std::function<void(const std::string&)>& progress) const {
+    if (!job.activity || !(o_.icarus_check || o_.glitches)) return;
+    json& a = r["activity"];
+    if (a.contains("icarus_check") && (!o_.glitches || a.contains("glitches"))) return;
+    progress(o_.glitches ? "power from activity: Icarus at zero delay and with delays"
+                         : "power from activity: Icarus at zero delay");
+    IcarusCheckOptions io;
+    io.timed = o_.glitches;
+    io.cells_v = o_.cells_v;
+    io.sta = tools_.sta;
+    io.input_delay = c_.io_budget * c_.period;
+    const json checks = run_activity_checks(job, tech_, c_, work, io);
+    for (const auto& [k, v] : checks.items()) a[k] = v;
+    const json& ic = a["icarus_check"];
+    if (ic["differing"].get<long>() != 0 || ic["nets_compared"].get<long>() == 0) {
+      throw ReportError(fmt::format(
+          "{}: the simulator's toggle counts differ from Icarus's on {} of {} nets ({})", job.label,
+          ic["differing"].get<long>(), ic["nets_compared"].get<long>(),
+          ic["first_difference"].get<std::string>()));
+    }
   }
 
   // What the power from activity depends on beyond the netlist: the workload and the
@@ -367,6 +396,12 @@ Options parse(int argc, char** argv, int& status) {
   app.add_option("--activity-file", o.activity_file,
                  "with --blocks of one block: its power from this activity file (the "
                  "activity.txt an earlier run wrote for the same netlist) instead of a workload");
+  app.add_flag("--icarus-check", o.icarus_check,
+               "with --workload: each block's toggle counts against Icarus Verilog's on the "
+               "library's own cell models, net by net (they must agree)");
+  app.add_flag("--glitches", o.glitches,
+               "with --workload: also a timed Icarus run (OpenSTA's delays as SDF), every "
+               "transition counted: the power zero delay misses");
   app.add_option("--source", o.source, "the project's source folder (testbenches, configs)")
       ->capture_default_str();
   app.add_flag("--fp-spans", o.fp_spans,
@@ -433,6 +468,10 @@ Options parse(int argc, char** argv, int& status) {
     if (o.blocks.empty() || o.blocks.find(',') != std::string::npos) {
       throw UsageError("--activity-file is one netlist's: it needs --blocks with one block");
     }
+  }
+  if ((o.icarus_check || o.glitches) && !o.workload) {
+    throw UsageError(
+        "--icarus-check and --glitches check a workload's activity: they need --workload");
   }
   if ((o.workload || !o.activity_file.empty()) && (o.fp_spans || !o.sweep_periods.empty())) {
     throw UsageError(
