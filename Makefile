@@ -52,7 +52,8 @@ help:
 	@echo "make gen CONFIG=x     write build/x/rtl from configs/x.json"
 	@echo "make lint CONFIG=x    verilator --lint-only -Wall on every generated block"
 	@echo "make synth CONFIG=x   Yosys area, flip-flops and depth per block, against baselines (docs/synth.md)"
-	@echo "make ppa CONFIG=x     area, timing and power in the osu018 cell library, Table II side by side (docs/ppa.md)"
+	@echo "make ppa CONFIG=x     area, timing and power in the osu018 cell library, Table II side by side (docs/ppa.md);"
+	@echo "                      ACTIVITY=sim: power from the workload's switching activity too"
 	@echo "make deps             install the missing Debian packages"
 
 deps:
@@ -103,12 +104,16 @@ synth: build
 
 # Area, timing and power in a real cell library: build/ppa/$(CONFIG)/ppa.md and ppa.json.
 # PERIOD_FO4 is the clock target in FO4 delays (default 130, the paper's 500 MHz at 28 nm);
+# ACTIVITY=sim adds every block's power from the switching activity of the golden model's
+# workload (vectorless is the default, and stays in the report beside it);
 # PPA_ARGS passes any other option to oasis-ppa (docs/ppa.md).
 PERIOD_FO4 ?=
+ACTIVITY ?= vectorless
 PPA_ARGS ?=
 ppa: build
 	@$(call check_config,ppa)
-	$(BUILD_Q)/oasis-ppa --build $(BUILD_Q) --config configs/$(CONFIG).json $(if $(PERIOD_FO4),--period-fo4 $(PERIOD_FO4)) $(PPA_ARGS)
+	@case '$(ACTIVITY)' in vectorless|sim) ;; *) echo "ppa: ACTIVITY=$(ACTIVITY); allowed: vectorless (the default) or sim (the power from the workload's activity as well)" >&2; exit 2;; esac
+	$(BUILD_Q)/oasis-ppa --build $(BUILD_Q) --config configs/$(CONFIG).json $(if $(PERIOD_FO4),--period-fo4 $(PERIOD_FO4)) $(if $(filter sim,$(ACTIVITY)),--workload) $(PPA_ARGS)
 
 # The demo builds only what it runs: the commands (oasis-gen, oasis-model, and portcheck,
 # which sim/vltest calls, are links to one program), the model's library and the testbench

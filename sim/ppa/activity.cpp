@@ -205,8 +205,16 @@ json activity_figures(const ActivityInputs& in, const GateSim& sim, const Activi
   const std::vector<InstancePower> p = instance_power(power_inputs(in, sim, slews), per_net);
   const PowerSums sums = sum_power(p, *in.netlist, *in.lib);
 
+  // The same with later OpenSTA's charge of internal power (PowerModel::kArcWeighted): how
+  // much the comparisons depend on the model.
+  PowerInputs weighted = power_inputs(in, sim, slews);
+  weighted.model = PowerModel::kArcWeighted;
+  const PowerSums sums_weighted =
+      sum_power(instance_power(weighted, per_net), *in.netlist, *in.lib);
+
   json r;
   r["power_w"] = power_json(sums);
+  r["power_w_arc_weighted"] = power_json(sums_weighted);
   const double period_s = in.period * in.lib->time_unit_seconds();
   r["energy_per_cycle_j"] = sums.total() * period_s;
   // The workload: what the testbench said, and what the inputs did.
@@ -216,6 +224,7 @@ json activity_figures(const ActivityInputs& in, const GateSim& sim, const Activi
       workload.contains("operations") ? workload["operations"].value("count", 0.0) : 0.0;
   if (ops > 0) {
     r["energy_per_operation_j"] = sums.total() * period_s * cycles / ops;
+    r["energy_per_operation_j_arc_weighted"] = sums_weighted.total() * period_s * cycles / ops;
     r["operation"] = workload["operations"].value("unit", "operation");
   }
   if (workload.contains("busy_cycles")) {

@@ -152,7 +152,7 @@ class Runner {
           // The netlist is unchanged: its power from activity is run again only when the
           // workload or the testbench changed.
           if (job.activity && r.value("activity_key", "") != activity_key) {
-            r["activity"] = run_activity(job, tech_, c_, work, progress);
+            r["activity"] = activity(job, work, progress);
             r["activity_key"] = activity_key;
           }
           check_activity(job, work, r, progress);
@@ -169,7 +169,7 @@ class Runner {
     std::fflush(stdout);
     json r = run_block(job, tech_, tools_, c_, work, progress);
     if (job.activity) {
-      r["activity"] = run_activity(job, tech_, c_, work, progress);
+      r["activity"] = activity(job, work, progress);
       r["activity_key"] = activity_key;
     }
     check_activity(job, work, r, progress);
@@ -203,6 +203,17 @@ class Runner {
                        r["power_w"]["total"].get<double>() * 1e3);
     }
     return s;
+  }
+
+  // The power from activity; an activity file of another netlist is bad input, refused before
+  // the block's results are written.
+  json activity(const BlockJob& job, const fs::path& work,
+                const std::function<void(const std::string&)>& progress) const {
+    try {
+      return run_activity(job, tech_, c_, work, progress);
+    } catch (const ActivityMismatch& e) {
+      throw UsageError(e.what());
+    }
   }
 
   // --icarus-check, --glitches: the activity's checks, once for each activity measured.
@@ -262,6 +273,52 @@ class Runner {
   int index_ = 0, total_ = 0;
 };
 
+// The power from activity of two runs of a sliced block, extrapolated as the vectorless
+// power is: the clock network and the flip-flops' power in the flip-flops' measure, the logic's
+// and the leakage in the logic's. The energy of an operation follows the throughput: where the
+// operation is a token, the cycles a token takes are linear in the measure; otherwise the
+// operations a cycle are.
+json extrapolate_activity(const json& a, const json& b, double l, double l1, double l2, double f,
+                          double f1, double f2) {
+  if (!a.contains("activity") || !b.contains("activity")) return nullptr;
+  const json& pa = a["activity"]["power_w"];
+  const json& pb = b["activity"]["power_w"];
+  const auto along = [&](const char* k, bool flops) {
+    return flops ? lin(pa[k], pb[k], f, f1, f2) : lin(pa[k], pb[k], l, l1, l2);
+  };
+  json r = b["activity"];
+  json& p = r["power_w"];
+  p["clock"] = along("clock", true);
+  p["sequential"] = along("sequential", true);
+  p["combinational"] = along("combinational", false);
+  p["leakage"] = along("leakage", false);
+  const double total = p["clock"].get<double>() + p["sequential"].get<double>() +
+                       p["combinational"].get<double>() + p["leakage"].get<double>();
+  const double scale = pb["total"].get<double>() > 0 ? total / pb["total"].get<double>() : 0.0;
+  p["internal"] = pb["internal"].get<double>() * scale;
+  p["switching"] = pb["switching"].get<double>() * scale;
+  p["total"] = total;
+  const double period =
+      b["activity"]["energy_per_cycle_j"].get<double>() / pb["total"].get<double>();
+  r["energy_per_cycle_j"] = total * period;
+  r.erase("parts");
+  r.erase("icarus_check");
+  r.erase("glitches");
+  if (a["activity"].contains("energy_per_operation_j") &&
+      b["activity"].contains("energy_per_operation_j")) {
+    // Operations a cycle of each run, from its energies.
+    const auto rate = [](const json& x) {
+      return x["activity"]["energy_per_cycle_j"].get<double>() /
+             x["activity"]["energy_per_operation_j"].get<double>();
+    };
+    const bool tokens = b["activity"].value("operation", "") == "tokens";
+    const double ops =
+        tokens ? 1 / lin(1 / rate(a), 1 / rate(b), l, l1, l2) : lin(rate(a), rate(b), l, l1, l2);
+    r["energy_per_operation_j"] = total * period / ops;
+  }
+  return r;
+}
+
 // Extrapolates two runs of a block: logic in one measure, flip-flops in another.
 json extrapolate(const json& a, const json& b, double l, double l1, double l2, double f, double f1,
                  double f2, const std::string& note) {
@@ -298,9 +355,16 @@ json extrapolate(const json& a, const json& b, double l, double l1, double l2, d
   r.erase("cells_by_type");
   r.erase("parts");
   r.erase("key");
+  r.erase("power_check");
   r["memories"] = json::array();
   r["scaled"] = true;
   r["note"] = note;
+  const json activity = extrapolate_activity(a, b, l, l1, l2, f, f1, f2);
+  if (activity.is_null()) {
+    r.erase("activity");
+  } else {
+    r["activity"] = activity;
+  }
   return r;
 }
 
@@ -328,6 +392,26 @@ json add_growth(const json& base, const json& plus, const json& minus, const std
   if (plus["timing"]["slack"].get<double>() < base["timing"]["slack"].get<double>()) {
     r["timing"] = plus["timing"];
   }
+  // The power from activity grows the same way, when all three have it; the energy of an
+  // operation at the base's rate of operations.
+  if (base.contains("activity") && plus.contains("activity") && minus.contains("activity")) {
+    json& a = r["activity"];
+    for (const char* k :
+         {"internal", "switching", "leakage", "total", "clock", "sequential", "combinational"}) {
+      a["power_w"][k] = base["activity"]["power_w"][k].get<double>() +
+                        plus["activity"]["power_w"][k].get<double>() -
+                        minus["activity"]["power_w"][k].get<double>();
+    }
+    const double scale =
+        a["power_w"]["total"].get<double>() / base["activity"]["power_w"]["total"].get<double>();
+    for (const char* k : {"energy_per_cycle_j", "energy_per_operation_j"}) {
+      if (a.contains(k)) a[k] = a[k].get<double>() * scale;
+    }
+    a.erase("parts");
+  } else {
+    r.erase("activity");
+  }
+  r.erase("power_check");
   r.erase("cells_by_type");
   r.erase("key");
   r["scaled"] = true;
@@ -350,6 +434,31 @@ json compose(const json& base, const std::vector<std::pair<json, int>>& adds,
   }
   r["scaled"] = true;
   r["note"] = note;
+  // The power from activity, when every added block has it: theirs, and the base's vectorless
+  // power (a base with black boxes has no recorded activity of its own).
+  const bool all = std::all_of(adds.begin(), adds.end(),
+                               [](const auto& x) { return x.first.contains("activity"); });
+  if (all && !adds.empty()) {
+    json a = {{"power_w",
+               {{"internal", base["power_w"]["internal"]},
+                {"switching", base["power_w"]["switching"]},
+                {"leakage", base["power_w"]["leakage"]},
+                {"total", base["power_w"]["total"]},
+                {"clock", 0.0},
+                {"sequential", base["power_w"]["sequential"]},
+                {"combinational", base["power_w"]["combinational"]}}}};
+    double period = 0;
+    for (const auto& [add, n] : adds) {
+      const json& p = add["activity"]["power_w"];
+      for (auto& [k, v] : a["power_w"].items()) v = v.get<double>() + n * p[k].get<double>();
+      period = add["activity"]["energy_per_cycle_j"].get<double>() / p["total"].get<double>();
+    }
+    a["energy_per_cycle_j"] = a["power_w"]["total"].get<double>() * period;
+    a["source"] =
+        "composed: the added blocks' power from their own workloads, the rest vectorless (its "
+        "black boxes' outputs are not recorded)";
+    r["activity"] = a;
+  }
   return r;
 }
 
@@ -627,6 +736,8 @@ void measure(const Options& o, const std::vector<std::string>& only, const fs::p
       // A block that fails does not stop the others; the report needs all.
       try {
         m.measured[job.label] = runner.measure(job);
+      } catch (const UsageError&) {
+        throw;
       } catch (const std::exception& e) {
         std::printf("ppa: %s FAILED: %s\n", job.label.c_str(), e.what());
         std::fflush(stdout);
@@ -952,6 +1063,18 @@ int run(int argc, char** argv) {
   in.blocks = results;
   in.manifest = full.manifest.json().at("blocks");
   in.max_channels = o.max_channels;
+  if (o.workload) {
+    in.workload = o.spec.activations.empty() && o.spec.weights.empty()
+                      ? fmt::format(
+                            "the seeded synthetic LLM-like layer quantized by the model, "
+                            "seed {}",
+                            o.spec.seed)
+                      : fmt::format("activations {}, weights {}",
+                                    o.spec.activations.empty() ? "synthetic" : o.spec.activations,
+                                    o.spec.weights.empty() ? "synthetic" : o.spec.weights);
+  } else if (!o.activity_file.empty()) {
+    in.workload = "the activity file " + o.activity_file;
+  }
   write_report(in, out, o.plots);
   std::printf("ppa: wrote %s and %s\n", (out / "ppa.md").string().c_str(),
               (out / "ppa.json").string().c_str());

@@ -76,10 +76,56 @@ std::optional<double> inferred_when_duty(const LibertyFunc& f, int node, const s
   return std::nullopt;
 }
 
-// A cell's parsed output functions, once per cell type.
-struct CellModel {
-  std::map<std::string, LibertyFunc> functions;  // output pin -> function
+// A cell's output functions, once per cell type: as parsed, and as a truth table over their
+// ports (port k is bit k of the index) for the arc-weighted model.
+struct OutputFunction {
+  LibertyFunc func;
+  std::vector<std::string> ports;
+  uint64_t table = 0;
+  std::map<std::string, bool> negative_unate;  // port -> the output falls as it rises
 };
+struct CellModel {
+  std::map<std::string, OutputFunction> functions;  // output pin -> its function
+};
+
+OutputFunction output_function(const LibertyFunc& f) {
+  OutputFunction o;
+  o.func = f;
+  o.ports = f.ports();
+  for (uint64_t m = 0; m < (uint64_t{1} << o.ports.size()); ++m) {
+    const bool v = f.eval([&](const std::string& p) {
+      return (m >> (std::find(o.ports.begin(), o.ports.end(), p) - o.ports.begin()) & 1) != 0;
+    });
+    if (v) o.table |= uint64_t{1} << m;
+  }
+  for (size_t k = 0; k < o.ports.size(); ++k) {
+    bool rises = false, falls = false;
+    for (uint64_t m = 0; m < (uint64_t{1} << o.ports.size()); ++m) {
+      if (m >> k & 1) continue;
+      const bool lo = o.table >> m & 1, hi = o.table >> (m | (uint64_t{1} << k)) & 1;
+      rises = rises || (!lo && hi);
+      falls = falls || (lo && !hi);
+    }
+    o.negative_unate[o.ports[k]] = falls && !rises;
+  }
+  return o;
+}
+
+// The probability that port k alone switches the function (its Boolean difference), the other
+// ports independent, each high with probability duty[i]: later OpenSTA's evalDiffDuty.
+double difference_duty(const OutputFunction& o, size_t k, const std::vector<double>& duty) {
+  double prob = 0;
+  for (uint64_t m = 0; m < (uint64_t{1} << o.ports.size()); ++m) {
+    if (m >> k & 1) continue;
+    if ((o.table >> m & 1) == (o.table >> (m | (uint64_t{1} << k)) & 1)) continue;
+    double w = 1;
+    for (size_t i = 0; i < o.ports.size(); ++i) {
+      if (i != k) w *= (m >> i & 1) ? duty[i] : 1 - duty[i];
+    }
+    prob += w;
+  }
+  return prob;
+}
 
 }  // namespace
 
@@ -148,7 +194,8 @@ std::vector<InstancePower> instance_power(const PowerInputs& in,
     if (model.functions.empty()) {
       for (const LibertyPin& p : cell.pins) {
         if (!p.function.empty()) {
-          model.functions[p.name] = parse_liberty_func(p.function, lib.path + ": " + cell.name);
+          model.functions[p.name] =
+              output_function(parse_liberty_func(p.function, lib.path + ": " + cell.name));
         }
       }
     }
@@ -165,6 +212,55 @@ std::vector<InstancePower> instance_power(const PowerInputs& in,
     };
     const std::string& inst = (*in.instances)[g];
     InstancePower& r = out[g];
+    const auto slew_at = [&](const std::string& pin) {
+      const auto slew = in.slews->find(inst + "/" + pin);
+      if (slew == in.slews->end()) {
+        throw SimError(fmt::format("OpenSTA gave no slew at pin {}/{}", inst, pin));
+      }
+      return slew->second;
+    };
+    // Later OpenSTA's internal power of one pin (PowerModel::kArcWeighted).
+    const auto arc_weighted_internal = [&](const LibertyCell& cell, const CellModel& model,
+                                           const std::string& pin, double c, double rate) {
+      const auto f = model.functions.find(pin);
+      std::vector<double> duty;
+      if (f != model.functions.end()) {
+        for (const std::string& p : f->second.ports) duty.push_back(pin_duty(p));
+      }
+      double sum = 0, internal = 0;
+      std::vector<std::pair<double, double>> arcs;  // (weight before normalizing, energy)
+      for (const LibertyInternalPower& ip : cell.internal_power) {
+        if (ip.pin != pin) continue;
+        const std::string from = ip.related_pin.empty() ? pin : ip.related_pin;
+        const int from_net = net_of(from);
+        if (from_net < 0) continue;
+        size_t k = 0;
+        bool has = false;
+        if (f != model.functions.end()) {
+          const auto& ports = f->second.ports;
+          k = size_t(std::find(ports.begin(), ports.end(), from) - ports.begin());
+          has = k < ports.size();
+        }
+        const bool flip = has && f->second.negative_unate.at(from);
+        const std::array<float, 2> s = slew_at(from);
+        double e = 0;
+        int n = 0;
+        if (ip.rise) e += ip.rise->lookup(s[flip ? 1 : 0], c), ++n;
+        if (ip.fall) e += ip.fall->lookup(s[flip ? 0 : 1], c), ++n;
+        if (n) e /= n;
+        if (ip.related_pin.empty()) {
+          internal += e * energy_j * rate;  // an input's own energy
+          continue;
+        }
+        const double w = act(from_net).toggles * (has ? difference_duty(f->second, k, duty) : 0.5);
+        sum += w;
+        arcs.emplace_back(w, e);
+      }
+      for (const auto& [w, e] : arcs) {
+        if (sum > 0) internal += w / sum * e * energy_j * rate;
+      }
+      return internal;
+    };
     for (size_t k = 0; k < gate.pins.size(); ++k) {
       const std::string& pin = gate.pins[k].first;
       const LibertyPin* lp = cell.pin(pin);
@@ -175,7 +271,11 @@ std::vector<InstancePower> instance_power(const PowerInputs& in,
       const double rate = a.toggles * per_second;
       double switching = 0, internal = 0;
       if (output) switching = 0.5 * c * cap_f * volt * volt * rate;
+      if (in.model == PowerModel::kArcWeighted) {
+        internal = arc_weighted_internal(cell, model, pin, c, rate);
+      }
       for (const LibertyInternalPower& ip : cell.internal_power) {
+        if (in.model != PowerModel::kOpenSta2017) break;
         if (ip.pin != pin) continue;
         const std::string from = ip.related_pin.empty() ? pin : ip.related_pin;
         const int from_net = net_of(from);
@@ -185,7 +285,7 @@ std::vector<InstancePower> instance_power(const PowerInputs& in,
         if (!ip.related_pin.empty() && ip.when.empty()) {
           const auto f = model.functions.find(pin);
           if (f != model.functions.end()) {
-            inferred = inferred_when_duty(f->second, f->second.root, from, pin_duty);
+            inferred = inferred_when_duty(f->second.func, f->second.func.root, from, pin_duty);
           }
         }
         if (!ip.when.empty()) {

@@ -55,6 +55,16 @@ struct InstancePower {
   double total() const { return internal + switching + leakage; }
 };
 
+/// How internal power is charged (every other part of the model is the same):
+/// - kOpenSta2017: OpenSTA 2.0.17's (Debian's), which report_power uses: each output transition
+///   costs, for every arc into it, the rise and the fall energy, each times the arc's duty;
+/// - kArcWeighted: later OpenSTA's: each output transition costs the mean of an arc's rise and
+///   fall energy (the input's slew of the transition that causes it), the arcs weighted by their
+///   inputs' toggles times the probability that the input alone switches the output, the
+///   weights summing to one; an input's own energy is the mean of its tables too. For a cell of
+///   one arc it charges half of what kOpenSta2017 charges.
+enum class PowerModel { kOpenSta2017, kArcWeighted };
+
 struct PowerInputs {
   const GateNetlist* netlist = nullptr;
   const GateSim* sim = nullptr;  ///< its nets, pins and clock network
@@ -63,6 +73,7 @@ struct PowerInputs {
   const PinSlews* slews = nullptr;
   double period = 0;       ///< clock period, library time unit
   double output_load = 0;  ///< the load on every output port bit, capacitive load unit
+  PowerModel model = PowerModel::kOpenSta2017;
 };
 
 /// Every instance's power with `activity` of each net (clock nets excepted).
