@@ -147,11 +147,11 @@ IcarusCounts icarus_counts(const IcarusRun& run) {
       if (in_dut && !vars.count(id)) vars[id] = {name, width};
     }
   }
-  // The per-bit state: current value, sampled value, counts.
+  // The per-bit state: current value, samples, transitions in the window.
   struct Bit {
-    char now = 'x', sampled = 'x';
-    uint32_t toggles = 0, high = 0, transitions = 0;
-    bool unknown = false;  // X or Z in a sample of the window
+    char now = 'x';
+    std::string samples;
+    uint32_t transitions = 0;
   };
   std::unordered_map<std::string, std::vector<Bit>> bits;
   for (const auto& [id, v] : vars) bits[id].resize(size_t(v.width));
@@ -160,15 +160,8 @@ IcarusCounts icarus_counts(const IcarusRun& run) {
   const auto sample_until = [&](int64_t t) {
     // Every cycle whose edge at (c+1) P lies at or before t: its sample is the value before.
     while ((next_sample_cycle + 1) * p_ps <= t) {
-      const int64_t c = next_sample_cycle;
-      const bool in = c >= run.begin && c < run.end;
       for (auto& [id, vb] : bits) {
-        for (Bit& b : vb) {
-          if (in && c > 0 && b.now != b.sampled) ++b.toggles;
-          if (in && b.now == '1') ++b.high;
-          if (in && b.now != '0' && b.now != '1') b.unknown = true;
-          b.sampled = b.now;
-        }
+        for (Bit& b : vb) b.samples += (b.now == '0' || b.now == '1') ? b.now : 'x';
       }
       ++next_sample_cycle;
     }
@@ -185,12 +178,12 @@ IcarusCounts icarus_counts(const IcarusRun& run) {
       Bit& b = vb[k];
       if (c != b.now) {
         const int64_t cycle = time / p_ps;  // a change at an edge starts the next cycle
-        if (b.now != 'x' && cycle >= run.begin && cycle < run.end) ++b.transitions;
+        const bool known = (b.now == '0' || b.now == '1') && (c == '0' || c == '1');
+        if (known && cycle >= run.begin && cycle < run.end) ++b.transitions;
         b.now = c;
       }
     }
   };
-  std::string line;
   while (vcd >> tok) {
     if (tok[0] == '#') {
       time = std::stoll(tok.substr(1));
@@ -205,53 +198,75 @@ IcarusCounts icarus_counts(const IcarusRun& run) {
   }
   sample_until((run.end + 1) * p_ps);
   IcarusCounts out;
-  out.cycles = run.end - run.begin;
+  out.cycles = next_sample_cycle;
   for (const auto& [id, v] : vars) {
-    const std::vector<Bit>& vb = bits[id];
+    std::vector<Bit>& vb = bits[id];
     for (int k = 0; k < v.width; ++k) {
       const std::string name = v.width > 1 ? fmt::format("{}[{}]", v.name, k) : v.name;
-      if (vb[size_t(k)].unknown) {
-        out.unknown.push_back(name);
-        continue;
-      }
-      out.toggles[name] = vb[size_t(k)].toggles;
-      out.high[name] = vb[size_t(k)].high;
-      out.transitions[name] = vb[size_t(k)].transitions;
+      Bit& b = vb[size_t(k)];
+      const size_t to = size_t(std::min<int64_t>(run.end, int64_t(b.samples.size())));
+      if (to == 0 || b.samples[to - 1] == 'x') out.unknown.push_back(name);
+      out.transitions[name] = b.transitions;
+      out.samples[name] = std::move(b.samples);
     }
   }
   return out;
 }
 
-json compare_with_icarus(const GateSim& sim, const NetActivity& a,
-                         const std::unordered_map<std::string, std::string>& verilog_names,
+json compare_with_icarus(GateSim& sim, const GateNetlist& netlist, const fs::path& vectors,
+                         int64_t end, const std::unordered_map<std::string, std::string>& names,
                          const IcarusCounts& icarus) {
   // Each simulated net under its name in the netlist's text.
   std::vector<std::string> name(size_t(sim.nets()));
-  for (const auto& [blif, ref] : verilog_names) {
+  for (const auto& [blif, ref] : names) {
     const int n = sim.net(blif);
     if (n >= 0 && name[size_t(n)].empty()) name[size_t(n)] = ref;
   }
+  // From the first cycle after every net Icarus learns is known for good.
+  end = std::min<int64_t>(end, icarus.cycles);
+  int64_t from = 1;
+  int64_t never = 0;
+  for (const auto& [bit, s] : icarus.samples) {
+    const size_t last_x = s.substr(0, size_t(end)).rfind('x');
+    if (last_x == std::string::npos) continue;
+    if (int64_t(last_x) == end - 1) {
+      ++never;
+      continue;
+    }
+    from = std::max<int64_t>(from, int64_t(last_x) + 2);
+  }
+  if (from >= end) {
+    return {{"from_cycle", from},         {"to_cycle", end},
+            {"nets_compared", 0},         {"differing", 0},
+            {"unknown_in_icarus", never}, {"first_difference", "no cycle with every net known"}};
+  }
+  const NetActivity a = simulate_vectors(sim, netlist, vectors, from, end);
   int64_t compared = 0, differing = 0;
   std::string first;
   for (int n = 0; n < sim.nets(); ++n) {
     if (sim.is_clock(n) || sim.is_constant(n)) continue;
-    const auto t = icarus.toggles.find(name[size_t(n)]);
-    if (t == icarus.toggles.end()) continue;  // not a signal of the module (an unread input)
+    const auto it = icarus.samples.find(name[size_t(n)]);
+    if (it == icarus.samples.end()) continue;  // not a signal of the module (an unread input)
+    const std::string& s = it->second;
+    if (s.substr(0, size_t(end)).rfind('x') == size_t(end - 1)) continue;  // never known
+    uint32_t toggles = 0, high = 0;
+    for (int64_t c = from; c < end; ++c) {
+      toggles += s[size_t(c)] != s[size_t(c - 1)];
+      high += s[size_t(c)] == '1';
+    }
     ++compared;
-    const uint32_t hi = icarus.high.at(name[size_t(n)]);
-    if (t->second != a.toggles[size_t(n)] || hi != a.high[size_t(n)]) {
+    if (toggles != a.toggles[size_t(n)] || high != a.high[size_t(n)]) {
       if (first.empty()) {
         first =
             fmt::format("{}: {} toggles and {} high cycles here, {} and {} in Icarus",
-                        name[size_t(n)], a.toggles[size_t(n)], a.high[size_t(n)], t->second, hi);
+                        name[size_t(n)], a.toggles[size_t(n)], a.high[size_t(n)], toggles, high);
       }
       ++differing;
     }
   }
-  return {{"nets_compared", compared},
-          {"differing", differing},
-          {"unknown_in_icarus", icarus.unknown.size()},
-          {"first_difference", first}};
+  return {{"from_cycle", from},         {"to_cycle", end},
+          {"nets_compared", compared},  {"differing", differing},
+          {"unknown_in_icarus", never}, {"first_difference", first}};
 }
 
 json icarus_activity_checks(const ActivityInputs& in, const fs::path& work,
@@ -273,7 +288,8 @@ json icarus_activity_checks(const ActivityInputs& in, const fs::path& work,
   run.sta = o.sta;
   json r;
   const IcarusCounts zero = icarus_counts(run);
-  r["icarus_check"] = compare_with_icarus(sim, a, in.verilog->net_ref, zero);
+  r["icarus_check"] =
+      compare_with_icarus(sim, *in.netlist, run.vectors, a.end, in.verilog->net_ref, zero);
   if (!o.timed) return r;
   run.timed = true;
   const IcarusCounts timed = icarus_counts(run);

@@ -20,15 +20,14 @@
 namespace oasis::ppa {
 
 /// What an Icarus run saw of every signal bit of the netlist's top module, named as the
-/// netlist writes it ("n_abc_12", "a_i[3]"), over the cycles [begin, end): the cycles it
-/// toggled between one sample and the next (sampled just before each rising edge), the
-/// cycles it was high there, and every transition (glitches included).
+/// netlist writes it ("n_abc_12", "a_i[3]"): its sample of every cycle, just before the rising
+/// edge that ends it ('0', '1', or 'x' for X or Z), and its transitions in the run's window,
+/// glitches included (one from X not counted).
 struct IcarusCounts {
-  std::unordered_map<std::string, uint32_t> toggles, high, transitions;
-  /// Bits X or Z in some sample of the window (a register without reset never written yet,
-  /// which the simulator starts at 0): left out of the counts and the comparison.
-  std::vector<std::string> unknown;
-  int64_t cycles = 0;
+  std::unordered_map<std::string, std::string> samples;
+  std::unordered_map<std::string, uint32_t> transitions;
+  std::vector<std::string> unknown;  ///< bits X or Z at the window's end: never learnt
+  int64_t cycles = 0;                ///< cycles run
 };
 
 struct IcarusRun {
@@ -47,10 +46,13 @@ struct IcarusRun {
 /// Runs Icarus Verilog in <work>/icarus-activity (or -timed) and counts from its VCD.
 IcarusCounts icarus_counts(const IcarusRun& run);
 
-/// Compares the gate-level simulator's counts with a zero-delay Icarus run's, net by net:
-/// `icarus_check` {nets_compared, differing, first_difference}. Every net must agree.
+/// Compares the gate-level simulator's counts with a zero-delay Icarus run's, net by net, over
+/// the cycles from the first in which Icarus knows every net (registers without reset, which
+/// Icarus starts at X and the simulator at 0, written by then) to the window's end; a bit Icarus
+/// never learns is left out. Simulates the netlist again over that window. `icarus_check`
+/// {from_cycle, to_cycle, nets_compared, differing, unknown_in_icarus, first_difference}.
 nlohmann::ordered_json compare_with_icarus(
-    const GateSim& sim, const NetActivity& a,
+    GateSim& sim, const GateNetlist& netlist, const std::filesystem::path& vectors, int64_t end,
     const std::unordered_map<std::string, std::string>& verilog_names, const IcarusCounts& icarus);
 
 /// How the checks of a block's power from activity run Icarus.
