@@ -38,10 +38,12 @@ std::string WorkloadSpec::key() const {
 RecordedWorkload record_workload(const TestbenchRun& tb, const WorkloadSpec& w,
                                  const fs::path& work) {
   fs::create_directories(work);
+  // The testbench runs in its own folder: every path it is given is absolute.
+  const fs::path dir = fs::absolute(work);
   RecordedWorkload r;
-  r.vectors = work / "vectors.txt";
-  const fs::path summary = work / "workload.json";
-  const fs::path log = work / "verilator.log";
+  r.vectors = dir / "vectors.txt";
+  const fs::path summary = dir / "workload.json";
+  const fs::path log = dir / "verilator.log";
   for (const fs::path& f : {r.vectors, summary, log}) fs::remove(f);
   std::vector<std::string> argv = {(tb.build / "oasis-vltest").string(),
                                    "--source",
