@@ -109,6 +109,30 @@ PeLineContext Workload::context(int t) const {
   return c;
 }
 
+namespace {
+
+// --workload-zeros: the layer's shapes, codebooks and LUT, with the data it streams held still:
+// x̂, the activation and weight indices and the residuals zero, so every dequantized weight is
+// C_W[0]. The core and the register file are left out: the core clusters the tokens itself and
+// the register file's workload is the codebooks.
+void hold_at_zero(const std::string& block, Workload& w) {
+  if (block == "core" || block == "regfile") {
+    workload_error(block,
+                   "--workload-zeros is for the blocks a layer's data streams through, "
+                   "not the core or the register file");
+  }
+  for (PreparedToken& t : w.prepared) {
+    std::fill(t.xhat.begin(), t.xhat.end(), Fp16{0});
+    std::fill(t.act_index.begin(), t.act_index.end(), uint8_t{0});
+    std::fill(t.residuals.begin(), t.residuals.end(), Fp16{0});
+  }
+  std::fill(w.quantized.indices.begin(), w.quantized.indices.end(), uint8_t{0});
+  for (size_t i = 0; i < w.dequantized.size(); ++i) w.dequantized[i] = w.quantized.codebook[0];
+  w.source = "zeros";
+}
+
+}  // namespace
+
 Workload build_workload(const Config& config, const Options& options) {
   const int K = config.channels;
   const std::optional<WorkloadSizes> sizes = workload_defaults(options.block, K);
@@ -173,6 +197,7 @@ Workload build_workload(const Config& config, const Options& options) {
   for (int t = 0; t < w.tokens; ++t) w.prepared.push_back(w.model().prepare(w.token(t)));
   w.dequantized.reserve(w.quantized.indices.size());
   for (const uint8_t i : w.quantized.indices) w.dequantized.push_back(w.quantized.codebook[i]);
+  if (options.workload_zeros) hold_at_zero(options.block, w);
   return w;
 }
 

@@ -24,11 +24,13 @@ std::vector<std::string> WorkloadSpec::testbench_args() const {
   if (!weights.empty()) a.insert(a.end(), {"--workload-weights", weights});
   if (tokens > 0) a.insert(a.end(), {"--workload-tokens", std::to_string(tokens)});
   if (rows > 0) a.insert(a.end(), {"--workload-rows", std::to_string(rows)});
+  if (zeros) a.push_back("--workload-zeros");
   return a;
 }
 
 std::string WorkloadSpec::key() const {
-  std::string k = fmt::format("workload seed {} tokens {} rows {}", seed, tokens, rows);
+  std::string k =
+      fmt::format("workload seed {} tokens {} rows {} zeros {}", seed, tokens, rows, zeros);
   for (const std::string& f : {activations, weights}) {
     if (!f.empty()) k += fmt::format(" {}", hex(fnv1a(read_text(f))));
   }

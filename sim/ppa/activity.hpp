@@ -30,6 +30,7 @@ struct WorkloadSpec {
   std::string activations, weights;  ///< a user's .npy tensors; empty: the synthetic layer
   int tokens = 0, rows = 0;          ///< 0: the testbench's defaults
   uint64_t seed = 1;
+  bool zeros = false;  ///< the layer's data held at zero (the clock floor's check)
   /// The testbench's arguments for it.
   std::vector<std::string> testbench_args() const;
   /// Everything that names it, for the flow's reuse key (the tensors by their contents).

@@ -500,6 +500,9 @@ Options parse(int argc, char** argv, int& status) {
   app.add_option("--workload-rows", o.spec.rows,
                  "weight rows of the workload (default: each "
                  "testbench's)");
+  app.add_flag("--workload-zeros", o.spec.zeros,
+               "the workload's data held at zero (indices, activations, residuals): the data "
+               "path stands still and the clock network's floor is left");
   app.add_option("--workload-seed", o.spec.seed, "the synthetic workload's seed")
       ->capture_default_str();
   app.add_option("--activity-file", o.activity_file,
@@ -551,7 +554,8 @@ Options parse(int argc, char** argv, int& status) {
     throw UsageError("--sweep-periods needs --blocks: the blocks to measure at each target");
   }
   range(o.activity, 1e-6, 2, "--activity", "a toggle rate above 0 and at most 2 a cycle");
-  if (!o.spec.activations.empty() || !o.spec.weights.empty() || o.spec.tokens || o.spec.rows) {
+  if (!o.spec.activations.empty() || !o.spec.weights.empty() || o.spec.tokens || o.spec.rows ||
+      o.spec.zeros) {
     o.workload = true;
   }
   for (const auto& [v, what] :

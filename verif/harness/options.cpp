@@ -18,7 +18,7 @@ namespace {
       "{}_tb: {}\nusage: {}_tb --manifest FILE [--label NAME] [--seed N] [--vectors N] "
       "[--exhaustive] [--coverage FILE] [--record FILE [--record-cycles N]] [--summary FILE] "
       "[--workload [--workload-tokens N] [--workload-rows N] [--workload-activations FILE.npy] "
-      "[--workload-weights FILE.npy]] [+verilator+...]\n"
+      "[--workload-weights FILE.npy] [--workload-zeros]] [+verilator+...]\n"
       "(SEED=N and TRACE=1 in the environment also work)\n",
       block, message, block);
   std::exit(2);
@@ -97,6 +97,8 @@ Options Options::parse(std::string block, int argc, char** argv) {
       o.workload_activations = value();
     } else if (a == "--workload-weights") {
       o.workload_weights = value();
+    } else if (a == "--workload-zeros") {
+      o.workload_zeros = true;
     } else {
       usage_error(o.block, fmt::format("unknown argument '{}'", a));
     }

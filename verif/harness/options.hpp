@@ -35,6 +35,9 @@ struct Options {
   uint64_t workload_rows = 0;        ///< --workload-rows: 0 = the block's default
   std::string workload_activations;  ///< --workload-activations: tokens x K .npy (empty: synthetic)
   std::string workload_weights;      ///< --workload-weights: rows x K .npy (empty: synthetic)
+  /// --workload-zeros: the layer's data held at zero (verif/workload.hpp): a workload whose data
+  /// path does not move, the power flow's check of its clock floor.
+  bool workload_zeros = false;
 
   /// The largest --workload-tokens and --workload-rows.
   static constexpr uint64_t kMaxWorkloadSize = uint64_t{1} << 20;

@@ -600,6 +600,35 @@ TEST_F(PpaCli, PowerFromTheWorkloadsActivity) {
   EXPECT_FALSE(fs::exists(dir_ / "out2" / "blocks" / "index_counter_array.json"));
 }
 
+// A workload whose data stands still (--workload-zeros: every activation zero, every weight index
+// zero) through a pipelined multiplier: nothing in the data path moves after its first operation,
+// and the clock network's power, which does not hang on the data, is all that is left.
+TEST_F(PpaCli, AStillWorkloadLeavesTheClock) {
+  const std::string unit =
+      "--config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json") +
+      " --set fp_pipeline_stages=1 --blocks fp16_mul --no-plots --workload-tokens 2 "
+      "--workload-rows 8";
+  const auto read = [&]() {
+    std::ifstream in(dir_ / "out" / "blocks" / "fp16_mul.json");
+    return nlohmann::json::parse(in)["activity"];
+  };
+  const auto r = ppa(unit);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto layer = read();
+  const auto z = ppa(unit + " --workload-zeros");
+  ASSERT_EQ(z.status, 0) << z.out;
+  const auto still = read();
+  EXPECT_EQ(still["workload"]["source"], "zeros");
+  const auto data = [](const nlohmann::json& a) {
+    return a["power_w"]["sequential"].get<double>() + a["power_w"]["combinational"].get<double>();
+  };
+  EXPECT_GT(data(layer), 0);
+  EXPECT_LT(data(still), 0.01 * data(layer)) << still["power_w"] << layer["power_w"];
+  EXPECT_GT(still["power_w"]["clock"].get<double>(), 0);
+  EXPECT_NEAR(still["power_w"]["clock"].get<double>(), layer["power_w"]["clock"].get<double>(),
+              1e-9 * layer["power_w"]["clock"].get<double>());
+}
+
 // The report sets the delay model's longest stage of each pipelined FP unit
 // beside its measured critical path.
 TEST(Report, DelayModelAgainstTheMeasurement) {
