@@ -146,7 +146,9 @@ Config parse_config(const json& doc, const std::string& origin) {
   if (!doc.is_object())
     fail(origin, fmt::format("found {}; allowed: a JSON object", describe(doc)));
   const auto& schema = config_schema();
-  for (const auto& [key, value] : doc.items()) {
+  for (const auto& item : doc.items()) {
+    // (A structured binding here could not be captured by the lambda in clang 14.)
+    const std::string& key = item.key();
     const bool known = std::any_of(schema.begin(), schema.end(),
                                    [&](const ConfigField& f) { return f.key == key; });
     if (!known) {
