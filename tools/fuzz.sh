@@ -60,12 +60,13 @@ for t in "${targets[@]}"; do
     -rss_limit_mb=4096 -print_final_stats=1 -dict="$here/verif/fuzz/$( \
       case $t in config|query) echo json ;; *) echo "$t" ;; esac).dict" \
     -artifact_prefix="$artifacts" "$corpus" "$here/verif/fuzz/corpus/$t" >"$log" 2>&1 || status=$?
-  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+  execs=$(sed -n -e 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  last=$(grep -a -E '^#[0-9]+' "$log" | tail -1)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
+  corp=$(sed -n 's/.* corp: \([0-9]*\)\/.*/\1/p' <<<"$last")
   files=$(find "$corpus" -type f | wc -l)
-  line="$(date -u +%Y-%m-%dT%H:%MZ) $t: ${each} s, ${execs:-?} executions, cov ${cov:-?} edges, ft ${ft:-?} features, corpus $files files"
+  line="$(date -u +%Y-%m-%dT%H:%MZ) $t: ${each} s, ${execs:-?} executions, cov ${cov:-?} edges, ft ${ft:-?} features, corpus ${corp:-?} inputs ($files files kept)"
   if [ "$status" -ne 0 ]; then
     line="$line, FAILED (status $status): $(ls "$artifacts" | head -3 | tr '\n' ' ')"
   fi

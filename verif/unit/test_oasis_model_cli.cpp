@@ -469,6 +469,11 @@ TEST_F(Cli, HostileInputsGiveOneMessageExitTwoAndNoOutput) {
           R"({"w":{"dtype":"F16","shape":[131072,65536],"data_offsets":[0,17179869184]}})", {}));
   fs::resize_file(at("huge.safetensors"),
                   fs::file_size(at("huge.safetensors")) + (uint64_t(16) << 30));
+  test::write_file(
+      at("deep.safetensors"),
+      test::safetensors_bytes("{\"w\":{\"dtype\":\"F16\",\"shape\":" + std::string(100000, '[') +
+                                  std::string(100000, ']') + ",\"data_offsets\":[0,0]}}",
+                              {}));
   // A 2-D activation codebook, and quantized folders with a 2-D codebook and with a NaN, a zero
   // and a negative scale.
   const std::vector<Fp16> ca = read_npy(at("ca.npy")).to_fp16("ca");
@@ -497,6 +502,8 @@ TEST_F(Cli, HostileInputsGiveOneMessageExitTwoAndNoOutput) {
       {"analyze --config " + arg("deep.json"), "nested more than 16 deep"},
       {"analyze --config " + arg("number.json"),
        "the number 1e400 at 'outliers_per_side' is beyond the range of a double"},
+      {"quantize --safetensors " + arg("deep.safetensors") + " --tensor w --out-dir " + dir_arg(),
+       "header: arrays and objects nested more than 8 deep at 'w.shape[0][0]"},
       {"calibrate" + acts + " --out ''", "--out '': an empty path"},
       {"calibrate" + acts + " --out " + arg("d.txt/D"),
        "d.txt/D: lies under " + at("d.txt") + ", which is not a folder"},
