@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cstdint>
 #include <utility>
 
 #include "gen/query.hpp"
@@ -117,9 +118,18 @@ std::vector<ManifestPort> Manifest::ports(const std::string& block) const {
   }
   std::vector<ManifestPort> ports;
   for (const ordered_json& p : *list) {
+    // A width read as an integer only when it is one: nlohmann converts 1e21 to int64_t with a
+    // cast whose result is undefined (UBSan's report, found by the query fuzz target).
+    const auto width = p.is_object() ? p.find("width") : p.end();
+    if (width == p.end() || !width->is_number_integer() || width->get<int64_t>() < 1 ||
+        width->get<int64_t>() > INT32_MAX) {
+      throw ManifestError(
+          fmt::format("{}: block '{}': a port whose width is not an integer from 1 to {}: {}",
+                      where_, block, INT32_MAX, json_excerpt(p)));
+    }
     try {
       ports.push_back({p.at("direction").get<std::string>(), p.at("name").get<std::string>(),
-                       p.at("width").get<int64_t>()});
+                       width->get<int64_t>()});
     } catch (const ordered_json::exception& e) {
       throw ManifestError(fmt::format("{}: block '{}': a port without direction, name or width: {}",
                                       where_, block, json_excerpt(p)));

@@ -211,6 +211,24 @@ TEST(Manifest, ReadsTheGeneratedOneAndNamesWhatIsMissing) {
       }),
       "f.json: not a manifest of oasis-gen (an object with generator.tool \"oasis-gen\", config, "
       "derived and blocks)");
+  // A port's width that is not an integer (found by the query fuzz target: 1e21 went through
+  // nlohmann's cast to int64_t, undefined behaviour).
+  const auto with_width = [](const std::string& width) {
+    return Manifest::parse(R"({"generator": {"tool": "oasis-gen"}, "config": {}, "derived": {},
+                               "blocks": {"b": {"ports": [{"direction": "input", "name": "a",
+                               "width": )" +
+                               width + "}]}}}",
+                           "f.json");
+  };
+  EXPECT_EQ(with_width("8").ports("b").front().width, 8);
+  for (const char* width : {"1184467440737095516166", "1e21", "0", "-3", "\"8\""}) {
+    EXPECT_EQ(message([&] { with_width(width).ports("b"); })
+                  .rfind("f.json: block 'b': a port whose width is not an integer from 1 to "
+                         "2147483647: ",
+                         0),
+              0u)
+        << width;
+  }
   EXPECT_EQ(message([&] { Manifest::read("/nonexistent/manifest.json"); }),
             "/nonexistent/manifest.json: cannot be read (No such file or directory)");
   EXPECT_EQ(
