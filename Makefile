@@ -36,7 +36,7 @@ ifneq ($(SHARD),)
   CTEST += -I $(SHARD_I),,$(SHARD_N)
 endif
 
-.PHONY: all deps build test regress test-exhaustive coverage prove bench demo gen lint report synth ppa clean help
+.PHONY: all deps build test regress test-exhaustive test-sanitize fuzz coverage prove bench demo gen lint report synth ppa clean help
 
 all: build
 
@@ -45,6 +45,8 @@ help:
 	@echo "make test             model, generator and Verilator tests (CTest; SHARD=i/n: every n-th)"
 	@echo "make regress          the longer configuration sweeps"
 	@echo "make test-exhaustive  exhaustive sweeps (all binary16 pairs, ...)"
+	@echo "make test-sanitize    unit tests and fuzz corpora with AddressSanitizer and UBSan (docs/fuzzing.md)"
+	@echo "make fuzz             fuzz every reader of outside input for FUZZ_SECONDS in all (docs/fuzzing.md)"
 	@echo "make coverage         line and toggle coverage of the make test runs, per block"
 	@echo "make prove            formal proofs with Yosys's SAT solver (docs/formal.md)"
 	@echo "make bench            benchmarks, with their figures"
@@ -77,6 +79,19 @@ regress: build
 test-exhaustive: build
 	cmake --build $(BUILD_Q) -j $(JOBS) --target oasis_exhaustive
 	$(CTEST) -L exhaustive
+
+# The unit tests and the fuzz corpora built with AddressSanitizer and UndefinedBehaviorSanitizer
+# (g++), in a build folder of their own: $(BUILD)/sanitize (docs/fuzzing.md).
+test-sanitize: deps
+	tools/sanitize.sh --build $(BUILD_Q)/sanitize --jobs $(JOBS)
+
+# libFuzzer on every reader of outside input, FUZZ_SECONDS in all split over FUZZ_TARGETS (all
+# by default), built with clang in $(BUILD)/fuzzing (docs/fuzzing.md; the clang packages are
+# installed by tools/deps.sh fuzz).
+FUZZ_SECONDS ?= 240
+FUZZ_TARGETS ?=
+fuzz: deps
+	tools/fuzz.sh --build $(BUILD_Q)/fuzzing --seconds $(FUZZ_SECONDS) --jobs $(JOBS) $(FUZZ_TARGETS)
 
 coverage: build
 	sim/coverage --build $(BUILD_Q)
