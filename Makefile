@@ -36,7 +36,7 @@ ifneq ($(SHARD),)
   CTEST += -I $(SHARD_I),,$(SHARD_N)
 endif
 
-.PHONY: all deps build test regress test-exhaustive coverage prove bench demo gen lint report synth ppa clean help
+.PHONY: all deps build test regress test-exhaustive test-sanitize fuzz coverage prove bench demo gen lint report synth ppa clean help
 
 all: build
 
@@ -45,6 +45,8 @@ help:
 	@echo "make test             model, generator and Verilator tests (CTest; SHARD=i/n: every n-th)"
 	@echo "make regress          the longer configuration sweeps"
 	@echo "make test-exhaustive  exhaustive sweeps (all binary16 pairs, ...)"
+	@echo "make test-sanitize    unit tests and fuzz corpora with AddressSanitizer and UBSan (docs/fuzzing.md)"
+	@echo "make fuzz             fuzz every reader of outside input for FUZZ_SECONDS in all (docs/fuzzing.md)"
 	@echo "make coverage         line and toggle coverage of the make test runs, per block"
 	@echo "make prove            formal proofs with Yosys's SAT solver (docs/formal.md)"
 	@echo "make bench            benchmarks, with their figures"
@@ -52,7 +54,8 @@ help:
 	@echo "make gen CONFIG=x     write build/x/rtl from configs/x.json"
 	@echo "make lint CONFIG=x    verilator --lint-only -Wall on every generated block"
 	@echo "make synth CONFIG=x   Yosys area, flip-flops and depth per block, against baselines (docs/synth.md)"
-	@echo "make ppa CONFIG=x     area, timing and power in the osu018 cell library, Table II side by side (docs/ppa.md)"
+	@echo "make ppa CONFIG=x     area, timing and power in the osu018 cell library, Table II side by side (docs/ppa.md);"
+	@echo "                      ACTIVITY=sim: power from the workload's switching activity too"
 	@echo "make deps             install the missing Debian packages"
 
 deps:
@@ -76,6 +79,19 @@ regress: build
 test-exhaustive: build
 	cmake --build $(BUILD_Q) -j $(JOBS) --target oasis_exhaustive
 	$(CTEST) -L exhaustive
+
+# The unit tests and the fuzz corpora built with AddressSanitizer and UndefinedBehaviorSanitizer
+# (g++), in a build folder of their own: $(BUILD)/sanitize (docs/fuzzing.md).
+test-sanitize: deps
+	tools/sanitize.sh --build $(BUILD_Q)/sanitize --jobs $(JOBS)
+
+# libFuzzer on every reader of outside input, FUZZ_SECONDS in all split over FUZZ_TARGETS (all
+# by default), built with clang in $(BUILD)/fuzzing (docs/fuzzing.md; the clang packages are
+# installed by tools/deps.sh fuzz).
+FUZZ_SECONDS ?= 240
+FUZZ_TARGETS ?=
+fuzz: deps
+	tools/fuzz.sh --build $(BUILD_Q)/fuzzing --seconds $(FUZZ_SECONDS) --jobs $(JOBS) $(FUZZ_TARGETS)
 
 coverage: build
 	sim/coverage --build $(BUILD_Q)
@@ -103,12 +119,16 @@ synth: build
 
 # Area, timing and power in a real cell library: build/ppa/$(CONFIG)/ppa.md and ppa.json.
 # PERIOD_FO4 is the clock target in FO4 delays (default 130, the paper's 500 MHz at 28 nm);
+# ACTIVITY=sim adds every block's power from the switching activity of the golden model's
+# workload (vectorless is the default, and stays in the report beside it);
 # PPA_ARGS passes any other option to oasis-ppa (docs/ppa.md).
 PERIOD_FO4 ?=
+ACTIVITY ?= vectorless
 PPA_ARGS ?=
 ppa: build
 	@$(call check_config,ppa)
-	$(BUILD_Q)/oasis-ppa --build $(BUILD_Q) --config configs/$(CONFIG).json $(if $(PERIOD_FO4),--period-fo4 $(PERIOD_FO4)) $(PPA_ARGS)
+	@case '$(ACTIVITY)' in vectorless|sim) ;; *) echo "ppa: ACTIVITY=$(ACTIVITY); allowed: vectorless (the default) or sim (the power from the workload's activity as well)" >&2; exit 2;; esac
+	$(BUILD_Q)/oasis-ppa --build $(BUILD_Q) --config configs/$(CONFIG).json $(if $(PERIOD_FO4),--period-fo4 $(PERIOD_FO4)) $(if $(filter sim,$(ACTIVITY)),--workload) $(PPA_ARGS)
 
 # The demo builds only what it runs: the commands (oasis-gen, oasis-model, and portcheck,
 # which sim/vltest calls, are links to one program), the model's library and the testbench

@@ -2,10 +2,10 @@
 #include "gen/generator.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -19,6 +19,7 @@
 #include "gen/manifest.hpp"
 #include "gen/mutation.hpp"
 #include "gen/sv.hpp"
+#include "model/io/output.hpp"
 
 namespace oasis::gen {
 namespace {
@@ -232,7 +233,10 @@ void write_file(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   out.close();
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
+  if (!out) {
+    throw fs::filesystem_error(
+        "cannot write", path, std::make_error_code(errno ? std::errc(errno) : std::errc::io_error));
+  }
 }
 
 // A block's parts that are blocks themselves (the core's PE lines, say) bring
@@ -467,13 +471,6 @@ std::vector<std::string> file_list_sources(std::string_view text) {
 
 namespace {
 
-// The absolute, normal form of a folder path, without a trailing separator.
-fs::path folder_path(const std::string& dir) {
-  fs::path p = fs::absolute(dir).lexically_normal();
-  if (p.filename().empty() && p.has_parent_path()) p = p.parent_path();
-  return p;
-}
-
 // Whether `inner` is `outer` or lies inside it (both absolute and normal).
 bool within(const fs::path& inner, const fs::path& outer) {
   const fs::path rel = inner.lexically_relative(outer);
@@ -515,7 +512,7 @@ std::string config_label(const std::string& config_path) {
 }
 
 void check_output_folder(const std::string& out_dir) {
-  const fs::path out = folder_path(out_dir);
+  const fs::path out = resolved_output_path(out_dir);
   const auto refuse = [&](const std::string& why) {
     throw OutputError(fmt::format(
         "--out {}: {}; allowed: a new or empty folder, or one holding only an earlier output of "
@@ -523,6 +520,10 @@ void check_output_folder(const std::string& out_dir) {
         out_dir, why));
   };
   std::error_code ec;
+  const fs::path above = existing_ancestor(out);
+  if (!fs::is_directory(above, ec)) {
+    refuse(fmt::format("lies under {}, which is not a folder", above.string()));
+  }
   const fs::file_status st = fs::symlink_status(out, ec);
   if (ec || !fs::exists(st)) return;
   if (fs::is_symlink(st)) refuse("is a symbolic link");
@@ -566,32 +567,23 @@ void check_output_folder(const std::string& out_dir) {
 void generate(const Config& c, const GenerateRequest& r) {
   check_output_folder(r.out_dir);
   const auto files = render(c, r);  // everything in memory before touching disk
-  const fs::path out = folder_path(r.out_dir);
+  const fs::path out = resolved_output_path(r.out_dir);
   const fs::path parent = out.parent_path();
+  const fs::path tmp = sibling_path(out, "tmp");
   std::error_code ec;
-  fs::create_directories(parent, ec);
-  if (ec)
-    throw std::runtime_error(fmt::format("cannot create {}: {}", parent.string(), ec.message()));
-  const std::string tag = fmt::format(".{}.tmp-{}", out.filename().string(), getpid());
-  const fs::path tmp = parent / tag;
-  fs::remove_all(tmp, ec);
   try {
+    fs::create_directories(parent);
+    fs::remove_all(tmp);
     fs::create_directory(tmp);
     for (const auto& [name, text] : files) write_file(tmp / name, text);
     // Checked again now that the files are written: the folder may have
     // changed meanwhile.
     check_output_folder(r.out_dir);
-    fs::path old;
-    if (fs::exists(out)) {
-      old = parent / fmt::format(".{}.old-{}", out.filename().string(), getpid());
-      fs::remove_all(old);
-      fs::rename(out, old);
-    }
-    fs::rename(tmp, out);
-    if (!old.empty()) fs::remove_all(old);
+    replace_folder(tmp, out);
   } catch (const fs::filesystem_error& e) {
     fs::remove_all(tmp, ec);
-    throw std::runtime_error(e.what());
+    throw OutputError(fmt::format("--out {}: cannot write: {}. Nothing was written or deleted",
+                                  r.out_dir, filesystem_message(e)));
   } catch (...) {
     fs::remove_all(tmp, ec);
     throw;

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "gen/query.hpp"
 #include "gen/replay_tb.hpp"
 #include "model/config.hpp"
+#include "model/io/output.hpp"
 #include "tools/commands.hpp"
 
 int oasis::commands::oasis_gen(int argc, char** argv) {
@@ -104,6 +106,10 @@ int oasis::commands::oasis_gen(int argc, char** argv) {
     return 2;
   } catch (const oasis::gen::OutputError& e) {
     std::fprintf(stderr, "oasis-gen: %s\n", e.what());
+    return 2;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::fprintf(stderr, "oasis-gen: --out %s: %s\n", request.out_dir.c_str(),
+                 oasis::filesystem_message(e).c_str());
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "oasis-gen: %s\n", e.what());

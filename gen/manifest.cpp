@@ -4,10 +4,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <fstream>
-#include <sstream>
-#include <system_error>
+#include <cstdint>
 #include <utility>
+
+#include "gen/query.hpp"
+#include "model/io/input.hpp"
 
 namespace oasis::gen {
 
@@ -39,9 +40,9 @@ bool Manifest::is_manifest(const ordered_json& doc) {
 Manifest Manifest::parse(const std::string& text, const std::string& where) {
   ordered_json doc;
   try {
-    doc = ordered_json::parse(text);
-  } catch (const ordered_json::parse_error& e) {
-    throw ManifestError(fmt::format("{}: not JSON: {}", where, e.what()));
+    doc = parse_ordered_json_input(text, kQueryLimits);
+  } catch (const JsonInputError& e) {
+    throw ManifestError(fmt::format("{}: {}", where, e.what()));
   }
   return from_json(std::move(doc), where);
 }
@@ -57,16 +58,13 @@ Manifest Manifest::from_json(ordered_json doc, const std::string& where) {
 }
 
 Manifest Manifest::read(const std::filesystem::path& file) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) {
-    throw ManifestError(
-        fmt::format("{}: a folder; allowed: oasis-gen's manifest.json", file.string()));
+  std::string text;
+  try {
+    text = read_input_file(file.string(), kQueryLimits.max_bytes);
+  } catch (const JsonInputError& e) {
+    throw ManifestError(fmt::format("{}: {}", file.string(), e.what()));
   }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ManifestError(fmt::format("cannot read {}", file.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse(text.str(), file.string());
+  return parse(text, file.string());
 }
 
 std::string Manifest::config_name() const {
@@ -120,12 +118,21 @@ std::vector<ManifestPort> Manifest::ports(const std::string& block) const {
   }
   std::vector<ManifestPort> ports;
   for (const ordered_json& p : *list) {
+    // A width read as an integer only when it is one: nlohmann converts 1e21 to int64_t with a
+    // cast whose result is undefined (UBSan's report, found by the query fuzz target).
+    const auto width = p.is_object() ? p.find("width") : p.end();
+    if (width == p.end() || !width->is_number_integer() || width->get<int64_t>() < 1 ||
+        width->get<int64_t>() > INT32_MAX) {
+      throw ManifestError(
+          fmt::format("{}: block '{}': a port whose width is not an integer from 1 to {}: {}",
+                      where_, block, INT32_MAX, json_excerpt(p)));
+    }
     try {
       ports.push_back({p.at("direction").get<std::string>(), p.at("name").get<std::string>(),
-                       p.at("width").get<int64_t>()});
+                       width->get<int64_t>()});
     } catch (const ordered_json::exception& e) {
       throw ManifestError(fmt::format("{}: block '{}': a port without direction, name or width: {}",
-                                      where_, block, p.dump()));
+                                      where_, block, json_excerpt(p)));
     }
   }
   return ports;

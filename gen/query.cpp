@@ -3,9 +3,10 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
-#include <fstream>
+#include <charconv>
 #include <vector>
+
+#include "model/io/input.hpp"
 
 namespace oasis::gen {
 namespace {
@@ -42,7 +43,7 @@ std::string holds(const ordered_json& node) {
     return keys.empty() ? "an empty object" : "the keys " + keys;
   }
   if (node.is_array()) return fmt::format("an array of {} items", node.size());
-  return fmt::format("the {} {}", node.type_name(), node.dump());
+  return fmt::format("the {} {}", node.type_name(), json_excerpt(node));
 }
 
 ordered_json walk(const ordered_json& node, const std::vector<std::string>& keys, size_t i,
@@ -65,8 +66,9 @@ ordered_json walk(const ordered_json& node, const std::vector<std::string>& keys
   }
   if (node.is_array()) {
     if (is_index(key)) {
-      const size_t n = std::stoul(key);
-      if (n >= node.size()) {
+      size_t n = 0;
+      const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), n);
+      if (error != std::errc() || end != key.data() + key.size() || n >= node.size()) {
         throw QueryError(fmt::format("no key '{}': {} holds {}", path, at, holds(node)));
       }
       return walk(node.at(n), keys, i + 1, path);
@@ -78,7 +80,10 @@ ordered_json walk(const ordered_json& node, const std::vector<std::string>& keys
   throw QueryError(fmt::format("no key '{}': {} holds {}", path, at, holds(node)));
 }
 
-std::string line(const ordered_json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+std::string line(const ordered_json& v) {
+  return v.is_string() ? v.get<std::string>()
+                       : v.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+}
 
 }  // namespace
 
@@ -94,18 +99,20 @@ std::string query_text(const ordered_json& value) {
 }
 
 ordered_json read_json_file(const std::string& file) {
-  // A folder opens as a stream but fails on the first read, with an exception that is not a
-  // parse error.
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) {
-    throw QueryError(fmt::format("'{}' is a folder; allowed: a JSON file", file));
-  }
-  std::ifstream in(file);
-  if (!in) throw QueryError(fmt::format("cannot read '{}'", file));
+  std::string text;
   try {
-    return ordered_json::parse(in);
-  } catch (const ordered_json::parse_error& e) {
-    throw QueryError(fmt::format("'{}' is not JSON: {}", file, e.what()));
+    text = read_input_file(file, kQueryLimits.max_bytes);
+  } catch (const JsonInputError& e) {
+    throw QueryError(fmt::format("{}: {}", file, e.what()));
+  }
+  return parse_json_text(text, file);
+}
+
+ordered_json parse_json_text(std::string_view text, const std::string& where) {
+  try {
+    return parse_ordered_json_input(text, kQueryLimits);
+  } catch (const JsonInputError& e) {
+    throw QueryError(fmt::format("{}: {}", where, e.what()));
   }
 }
 

@@ -20,6 +20,16 @@ std::string packed_dims(int width) { return width > 1 ? fmt::format("[{}:0] ", w
 
 }  // namespace
 
+std::string output_qualifier(const std::string& name, int width,
+                             const std::function<bool(const std::string&)>& is_output) {
+  if (width == 1) return "";
+  const std::string own = name.substr(0, name.find('_')) + "_valid_o";
+  for (const std::string& q : {own, std::string("out_valid_o")}) {
+    if (is_output(q)) return q;
+  }
+  return "";
+}
+
 std::string replay_testbench(const Manifest& manifest, const std::string& block) {
   const std::string top = manifest.top(block);
   // The recorded ports: every port but the clock, in the manifest's order (the
@@ -37,16 +47,11 @@ std::string replay_testbench(const Manifest& manifest, const std::string& block)
     ports.push_back(t);
     by_name[t.name] = t;
   }
-  // The valid output that qualifies a multi-bit output: <prefix>_valid_o, else
-  // out_valid_o; none for a one-bit output.
-  auto qualifier = [&](const TbPort& p) -> std::string {
-    if (p.width == 1) return "";
-    const std::string own = p.name.substr(0, p.name.find('_')) + "_valid_o";
-    for (const std::string& q : {own, std::string("out_valid_o")}) {
+  auto qualifier = [&](const TbPort& p) {
+    return output_qualifier(p.name, p.width, [&](const std::string& q) {
       const auto it = by_name.find(q);
-      if (it != by_name.end() && !it->second.input) return q;
-    }
-    return "";
+      return it != by_name.end() && !it->second.input;
+    });
   };
   std::string header = "# ports:";
   for (const auto& p : ports) {

@@ -5,6 +5,7 @@
 // records its vector file by.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "gen/manifest.hpp"
@@ -19,5 +20,11 @@ namespace oasis::gen {
 /// prints one PASS or FAIL line. Throws ManifestError when the manifest has no
 /// such block or no ports for it.
 std::string replay_testbench(const Manifest& manifest, const std::string& block);
+
+/// The X rule's qualifier of an output (docs/icarus.md): the valid output that says when a
+/// multi-bit output `name` may be looked at, `<prefix>_valid_o` for `<prefix>_..._o`, else
+/// `out_valid_o`, whichever `is_output` knows; "" for a one-bit output or when there is none.
+std::string output_qualifier(const std::string& name, int width,
+                             const std::function<bool(const std::string&)>& is_output);
 
 }  // namespace oasis::gen

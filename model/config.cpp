@@ -9,6 +9,7 @@
 #include <regex>
 #include <sstream>
 
+#include "model/io/input.hpp"
 #include "model/perf/fp_delay.hpp"
 
 namespace oasis {
@@ -107,8 +108,7 @@ std::vector<ConfigField> make_schema() {
 }
 
 std::string describe(const json& v) {
-  std::string text = v.dump();
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  const std::string text = json_excerpt(v);
   const char* kind = v.is_string()         ? "a string"
                      : v.is_boolean()      ? "a boolean"
                      : v.is_null()         ? "null"
@@ -146,7 +146,9 @@ Config parse_config(const json& doc, const std::string& origin) {
   if (!doc.is_object())
     fail(origin, fmt::format("found {}; allowed: a JSON object", describe(doc)));
   const auto& schema = config_schema();
-  for (const auto& [key, value] : doc.items()) {
+  for (const auto& item : doc.items()) {
+    // (A structured binding here could not be captured by the lambda in clang 14.)
+    const std::string& key = item.key();
     const bool known = std::any_of(schema.begin(), schema.end(),
                                    [&](const ConfigField& f) { return f.key == key; });
     if (!known) {
@@ -230,16 +232,27 @@ Config parse_config(const json& doc, const std::string& origin) {
   return c;
 }
 
+// A config is a few hundred bytes and one level deep; these limits leave room and keep a
+// hostile file's cost in milliseconds and megabytes.
+constexpr JsonLimits kConfigLimits{1u << 20, 16};
+
 Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot be read (no such file, or no permission)");
-  std::stringstream text;
-  text << in.rdbuf();
+  std::string text;
+  try {
+    text = read_input_file(path, kConfigLimits.max_bytes);
+  } catch (const JsonInputError& e) {
+    fail(path, e.what());
+  }
+  return load_config_text(text, path, overrides);
+}
+
+Config load_config_text(std::string_view text, const std::string& origin,
+                        const std::vector<std::string>& overrides) {
   json doc;
   try {
-    doc = json::parse(text.str());
-  } catch (const json::parse_error& e) {
-    fail(path, fmt::format("is not valid JSON: {}", e.what()));
+    doc = parse_json_input(text, kConfigLimits);
+  } catch (const JsonInputError& e) {
+    fail(origin, e.what());
   }
   for (const auto& o : overrides) {
     const auto eq = o.find('=');
@@ -249,9 +262,19 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
     }
     const std::string key = o.substr(0, eq);
     const std::string value = o.substr(eq + 1);
-    if (doc.is_object()) doc[key] = json::accept(value) ? json::parse(value) : json(value);
+    // The value as JSON when it is JSON, else as a string; JSON beyond the limits is refused.
+    json v;
+    try {
+      v = parse_json_input(value, kConfigLimits);
+    } catch (const JsonInputError& e) {
+      if (e.kind() != JsonInputError::Kind::kSyntax) {
+        throw ConfigError(fmt::format("override '{}': {}", key, e.what()));
+      }
+      v = value;
+    }
+    if (doc.is_object()) doc[key] = std::move(v);
   }
-  return parse_config(doc, path);
+  return parse_config(doc, origin);
 }
 
 ordered_json to_json(const Config& c) {

@@ -238,6 +238,11 @@ Config parse_config(const nlohmann::json& doc, const std::string& origin);
 /// is read as JSON when it parses as JSON, else as a string) before
 /// validation. Throws ConfigError for anything wrong, file errors included.
 Config load_config(const std::string& path, const std::vector<std::string>& overrides = {});
+/// The same from a config's text; `origin` names it in messages. A file above 1 MiB, nesting
+/// deeper than 16, a key given twice and a number beyond a double are refused, each naming
+/// where (docs/config.md).
+Config load_config_text(std::string_view text, const std::string& origin,
+                        const std::vector<std::string>& overrides = {});
 
 /// The config as resolved: every field, defaults filled in, schema order.
 nlohmann::ordered_json to_json(const Config& config);

@@ -12,13 +12,29 @@
 #include <iterator>
 #include <limits>
 
+#include "model/io/input.hpp"
+
 namespace oasis {
 namespace {
 
 constexpr uint8_t kMagic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+// A header this long is far beyond any NumPy writes (a few hundred bytes).
+constexpr uint64_t kMaxHeaderBytes = 1 << 20;
 
 [[noreturn]] void fail(const std::string& origin, const std::string& what) {
   throw NpyError(fmt::format("{}: {}", origin, what));
+}
+
+// Text from a file for a message: at most 120 characters, on one line (bytes outside printable
+// ASCII as \xNN).
+std::string printable(const std::string& text) {
+  std::string out;
+  for (const char ch : text) {
+    if (out.size() >= 120) return out + "...";
+    const auto c = static_cast<unsigned char>(ch);
+    out += c >= 0x20 && c < 0x7F ? std::string(1, ch) : fmt::format("\\x{:02x}", c);
+  }
+  return out;
 }
 
 // The header is a Python dict literal; this reads exactly the subset NumPy
@@ -51,7 +67,7 @@ class HeaderParser {
         *shape = tuple();
         seen_shape = true;
       } else {
-        bad(fmt::format("unexpected header key '{}'", key));
+        bad(fmt::format("unexpected header key '{}'", printable(key)));
       }
       skip();
       if (peek() == ',') {
@@ -71,7 +87,7 @@ class HeaderParser {
 
  private:
   [[noreturn]] void bad(const std::string& what) {
-    fail(origin_, fmt::format("malformed .npy header ({}): {}", what, s_));
+    fail(origin_, fmt::format("malformed .npy header ({}): {}", what, printable(s_)));
   }
   char peek() const { return i_ < s_.size() ? s_[i_] : '\0'; }
   void skip() {
@@ -143,7 +159,7 @@ NpyType type_from_descr(const std::string& descr, const std::string& origin) {
   fail(origin, fmt::format("unsupported element type '{}'; supported: '<f2' (float16), '<f4' "
                            "(float32), '<f8' (float64), '|u1' (uint8), '<i4' (int32), "
                            "little-endian",
-                           descr));
+                           printable(descr)));
 }
 
 const char* descr_of(NpyType type) {
@@ -352,6 +368,12 @@ NpyArray parse_npy(std::span<const uint8_t> file, const std::string& origin) {
     }
     count *= d;
   }
+  if (count * item > kTensorBytesBudget) {
+    fail(origin,
+         fmt::format("shape {} of {} is {} bytes; allowed: at most {} bytes (the memory "
+                     "budget for one tensor)",
+                     shape_text(a.shape), npy_type_name(a.type), count * item, kTensorBytesBudget));
+  }
   const size_t data = file.size() - offset - header_len;
   if (data != count * item) {
     fail(origin, fmt::format("{} data: shape {} of {} needs {} bytes, the file holds {}",
@@ -384,8 +406,17 @@ std::vector<uint8_t> serialize_npy(const NpyArray& a) {
 }
 
 NpyArray read_npy(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail(path, "is a folder; allowed: a .npy file");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, fmt::format("cannot open: {}", std::strerror(errno)));
+  // The whole file is read: one larger than a tensor may be (and a header) is refused first.
+  const uint64_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kTensorBytesBudget + kMaxHeaderBytes) {
+    fail(path, fmt::format("{} bytes; allowed: at most {} bytes of data (the memory budget for "
+                           "one tensor)",
+                           size, kTensorBytesBudget));
+  }
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                              std::istreambuf_iterator<char>());
   if (in.bad()) fail(path, "read error");

@@ -10,7 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <set>
+
+#include "model/io/input.hpp"
 
 namespace oasis {
 namespace {
@@ -52,7 +53,8 @@ std::string shape_list(const std::vector<uint64_t>& shape) {
 // A non-negative integer from the header, or a refusal naming where it was.
 uint64_t unsigned_field(const json& v, const std::string& origin, const std::string& where) {
   if (!v.is_number_unsigned()) {
-    refuse(origin, fmt::format("{} is {}; allowed: a non-negative integer", where, v.dump()));
+    refuse(origin,
+           fmt::format("{} is {}; allowed: a non-negative integer", where, json_excerpt(v)));
   }
   return v.get<uint64_t>();
 }
@@ -78,35 +80,21 @@ bool safetensors_dtype_is_float(const std::string& dtype) {
 
 SafetensorsFile SafetensorsFile::parse_header(std::span<const uint8_t> header, uint64_t data_size,
                                               const std::string& origin) {
-  // Duplicate keys: nlohmann keeps the last silently, so the parser's callback counts them.
-  std::vector<std::set<std::string>> open_objects;
-  std::string duplicate;
-  bool duplicate_tensor = false;
-  const auto callback = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) {
-      open_objects.emplace_back();
-    } else if (event == json::parse_event_t::object_end) {
-      open_objects.pop_back();
-    } else if (event == json::parse_event_t::key && !open_objects.empty()) {
-      const std::string key = parsed.get<std::string>();
-      if (!open_objects.back().insert(key).second && duplicate.empty()) {
-        duplicate = key;
-        duplicate_tensor = open_objects.size() == 1;
-      }
-    }
-    return true;
-  };
+  // A header holds objects two deep and a shape's numbers three deep.
   json doc;
   try {
-    doc = json::parse(header.begin(), header.end(), callback);
-  } catch (const json::exception& e) {
-    refuse(origin,
-           fmt::format("the {}-byte header is not valid JSON ({})", header.size(), e.what()));
-  }
-  if (!duplicate.empty()) {
-    refuse(origin, duplicate_tensor
-                       ? fmt::format("tensor name '{}' appears twice in the header", duplicate)
-                       : fmt::format("key '{}' appears twice in one header entry", duplicate));
+    doc = parse_ordered_json_input(
+        std::string_view(reinterpret_cast<const char*>(header.data()), header.size()),
+        JsonLimits{kMaxHeader, 8});
+  } catch (const JsonInputError& e) {
+    const std::string what = e.what();
+    if (e.kind() == JsonInputError::Kind::kDuplicateKey) {
+      refuse(origin, e.depth() == 1
+                         ? fmt::format("tensor name '{}' appears twice in the header", e.key())
+                         : fmt::format("key '{}' appears twice in one header entry", e.key()));
+    }
+    refuse(origin, fmt::format("the {}-byte header{} {}", header.size(),
+                               e.kind() == JsonInputError::Kind::kSyntax ? "" : ":", what));
   }
   if (!doc.is_object()) {
     refuse(origin,
@@ -119,8 +107,8 @@ SafetensorsFile SafetensorsFile::parse_header(std::span<const uint8_t> header, u
       if (!entry.is_object()) refuse(origin, "__metadata__ is not an object of strings");
       for (const auto& [key, value] : entry.items()) {
         if (!value.is_string()) {
-          refuse(origin,
-                 fmt::format("__metadata__ '{}' is {}; allowed: a string", key, value.dump()));
+          refuse(origin, fmt::format("__metadata__ '{}' is {}; allowed: a string", key,
+                                     json_excerpt(value)));
         }
         f.metadata_[key] = value.get<std::string>();
       }
@@ -143,7 +131,8 @@ SafetensorsFile SafetensorsFile::parse_header(std::span<const uint8_t> header, u
     SafetensorsTensor t;
     t.name = name;
     const json& dtype = entry["dtype"];
-    if (!dtype.is_string()) refuse(origin, fmt::format("{}: dtype is {}", where, dtype.dump()));
+    if (!dtype.is_string())
+      refuse(origin, fmt::format("{}: dtype is {}", where, json_excerpt(dtype)));
     t.dtype = dtype.get<std::string>();
     const size_t item = safetensors_dtype_size(t.dtype);
     if (item == 0) {
@@ -151,7 +140,8 @@ SafetensorsFile SafetensorsFile::parse_header(std::span<const uint8_t> header, u
              fmt::format("{}: unknown dtype '{}'; known: {}", where, t.dtype, dtype_list()));
     }
     const json& shape = entry["shape"];
-    if (!shape.is_array()) refuse(origin, fmt::format("{}: shape is {}", where, shape.dump()));
+    if (!shape.is_array())
+      refuse(origin, fmt::format("{}: shape is {}", where, json_excerpt(shape)));
     uint64_t bytes = item;
     bool overflow = false;
     for (const json& d : shape) {
@@ -160,8 +150,8 @@ SafetensorsFile SafetensorsFile::parse_header(std::span<const uint8_t> header, u
     }
     const json& offsets = entry["data_offsets"];
     if (!offsets.is_array() || offsets.size() != 2) {
-      refuse(origin,
-             fmt::format("{}: data_offsets is {}; allowed: [begin, end]", where, offsets.dump()));
+      refuse(origin, fmt::format("{}: data_offsets is {}; allowed: [begin, end]", where,
+                                 json_excerpt(offsets)));
     }
     t.begin = unsigned_field(offsets[0], origin, where + ": data_offsets[0]");
     t.end = unsigned_field(offsets[1], origin, where + ": data_offsets[1]");
@@ -272,6 +262,11 @@ const SafetensorsTensor& SafetensorsFile::tensor(const std::string& name) const 
 std::vector<uint8_t> SafetensorsFile::read_bytes(const std::string& name) const {
   const SafetensorsTensor& t = tensor(name);
   const uint64_t n = t.end - t.begin;
+  if (n > kTensorBytesBudget) {
+    refuse(origin_, fmt::format("tensor '{}' is {} bytes; allowed: at most {} bytes (the memory "
+                                "budget for one tensor)",
+                                name, n, kTensorBytesBudget));
+  }
   if (path_.empty()) {
     const auto* p = bytes_.data() + data_offset_ + t.begin;
     return std::vector<uint8_t>(p, p + n);

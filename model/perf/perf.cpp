@@ -5,9 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+
+#include "model/io/input.hpp"
 
 namespace oasis {
 
@@ -155,13 +156,13 @@ LayerPerf layer_perf(const Config& c, int64_t rows, const PerfOptions& o) {
 }
 
 ModelShape load_model_shape(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(fmt::format("model file {}: cannot be read", path));
+  // A model file is a few kilobytes: a name, a source and a list of layers.
+  constexpr JsonLimits kLimits{1u << 20, 16};
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw ConfigError(fmt::format("model file {}: not JSON ({})", path, e.what()));
+    doc = parse_json_input(read_input_file(path, kLimits.max_bytes), kLimits);
+  } catch (const JsonInputError& e) {
+    throw ConfigError(fmt::format("model file {}: {}", path, e.what()));
   }
   const auto need = [&](const nlohmann::json& obj, const std::string& key,
                         nlohmann::json::value_t type, const std::string& what) {

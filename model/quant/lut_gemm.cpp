@@ -16,6 +16,9 @@
 #include <type_traits>
 
 #include "model/derived.hpp"
+#if defined(__x86_64__)
+#include <xmmintrin.h>  // _mm_getcsr, with any compiler (the sanitizer and fuzzing builds' clang)
+#endif
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #include <immintrin.h>
 #define OASIS_HAVE_AVX2_KERNEL 1

@@ -356,6 +356,16 @@ void validate_quantized_weights(const QuantizedWeights& q, const std::string& or
     throw std::invalid_argument(
         fmt::format("{}: {} scales for {} rows", origin, q.scales.size(), q.rows));
   }
+  // quantize_weights writes a row's RMS or largest magnitude, 1 for a row of zeros: a scale that
+  // is not a finite number above zero comes from elsewhere, and would scale the row's outputs
+  // into NaN, zero or the wrong sign.
+  for (size_t r = 0; r < q.scales.size(); ++r) {
+    const double s = to_double(q.scales[r]);
+    if (!(s > 0) || is_inf(q.scales[r])) {
+      throw std::invalid_argument(fmt::format(
+          "{}: weight scale of row {} is {}; allowed: a finite number above zero", origin, r, s));
+    }
+  }
   if (q.indices.size() != size_t(q.rows) * size_t(q.channels)) {
     throw std::invalid_argument(fmt::format("{}: {} indices for {} x {} weights", origin,
                                             q.indices.size(), q.rows, q.channels));

@@ -8,12 +8,44 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace oasis {
+
+/// A seed: a whole number from 0 to 2^64 - 1 as written. CLI11 alone reads "-1" as 2^64 - 1
+/// and a number above 2^64 - 1 as 2^64 - 1, without a word.
+inline CLI::Validator seed_validator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        uint64_t v = 0;
+        const char* end = text.data() + text.size();
+        const auto [at, error] = std::from_chars(text.data(), end, v);
+        if (text.empty() || error != std::errc() || at != end) {
+          return fmt::format("seed '{}': allowed: a whole number from 0 to {}", text, UINT64_MAX);
+        }
+        return "";
+      },
+      "SEED");
+}
+
+/// A number from `min` to `max`: CLI::Range lets NaN through (it compares false both ways).
+inline CLI::Validator finite_range(double min, double max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v) || v < min || v > max) {
+          return fmt::format("'{}': allowed: a number from {} to {}", text, min, max);
+        }
+        return "";
+      },
+      fmt::format("NUMBER in [{} - {}]", min, max));
+}
 
 /// Parses argv into `app`. Returns nothing when the command should go on,
 /// else the exit status (0 after --help, 2 on bad arguments).

@@ -24,7 +24,9 @@
 #include <vector>
 
 #include "model/config.hpp"
+#include "model/io/input.hpp"
 #include "model/io/npy.hpp"
+#include "model/io/output.hpp"
 #include "model/io/safetensors.hpp"
 #include "model/perf/analyze.hpp"
 #include "model/quant/lut_gemm.hpp"
@@ -130,15 +132,29 @@ void write_all(const std::vector<std::pair<std::string, NpyArray>>& files) {
     for (const std::string& t : tmps) std::filesystem::remove(t);
     throw;
   }
-  for (size_t i = 0; i < files.size(); ++i) std::filesystem::rename(tmps[i], files[i].first);
+  for (size_t i = 0; i < files.size(); ++i) {
+    std::error_code ec;
+    std::filesystem::rename(tmps[i], files[i].first, ec);
+    if (ec) {
+      for (size_t j = i; j < tmps.size(); ++j) std::filesystem::remove(tmps[j], ec);
+      throw UsageError(fmt::format("{}: cannot write: {}", files[i].first, ec.message()));
+    }
+  }
 }
 
 // An output file: its folder must exist, and the path must not name anything
 // but a file (a folder there would be left beside a half-written .part).
 void check_output_dir(const std::string& path) {
+  if (path.empty()) {
+    throw UsageError("--out '': an empty path; allowed: the path of a .npy file");
+  }
   const std::filesystem::path parent = std::filesystem::absolute(path).parent_path();
   if (!std::filesystem::is_directory(parent)) {
-    throw UsageError(fmt::format("{}: folder {} does not exist", path, parent.string()));
+    const std::filesystem::path above = existing_ancestor(std::filesystem::absolute(path));
+    throw UsageError(
+        std::filesystem::is_directory(above)
+            ? fmt::format("{}: folder {} does not exist", path, parent.string())
+            : fmt::format("{}: lies under {}, which is not a folder", path, above.string()));
   }
   const auto st = std::filesystem::symlink_status(path);
   if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
@@ -266,10 +282,11 @@ int run_quantize(const QuantizeArgs& a) {
 // ---- quantize-all ------------------------------------------------------------
 //
 // Every 2-D floating-point tensor of a checkpoint whose name matches a pattern, each into
-// <out-dir>/<name>/ as quantize writes it. The folder is the command's own: it makes it, and
-// lists in kManifest every entry it creates there before creating it, so that it later
-// recognises them. It refuses a folder it did not make or one that holds anything else, and
-// then writes and deletes nothing.
+// <out-dir>/<name>/ as quantize writes it. The folder is the command's own: it lists in kManifest
+// every entry it holds, so that a later run recognises them. It refuses a folder it did not make
+// or one that holds anything else, and then writes and deletes nothing. A run writes the whole
+// folder under a temporary name beside it (the earlier run's entries it does not redo linked
+// in) and renames it into place only when every tensor succeeded, as oasis-gen does.
 
 constexpr const char* kManifest = "oasis-quantize-all.json";
 
@@ -278,9 +295,12 @@ struct QuantizeAllArgs {
   std::string checkpoint, pattern = "*.weight";
 };
 
-// A tensor name used as a folder name: letters, digits, '.', '_', '-', not starting with '.'.
+// A tensor name used as a folder name: letters, digits, '.', '_', '-', not starting with '.',
+// and not a name of the command's own files (the manifest, and the temporary one an earlier
+// version wrote beside it).
 bool safe_folder_name(const std::string& n) {
   if (n.empty() || n[0] == '.' || n.size() > 200) return false;
+  if (n.starts_with(kManifest)) return false;
   for (const char c : n) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') {
       return false;
@@ -290,43 +310,56 @@ bool safe_folder_name(const std::string& n) {
 }
 
 void write_manifest(const std::filesystem::path& dir, const nlohmann::json& m) {
-  const std::filesystem::path tmp = dir / (std::string(kManifest) + ".part");
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << m.dump(2) << "\n";
-    if (!(out << std::flush)) throw UsageError(fmt::format("{}: write error", tmp.string()));
+  const std::filesystem::path path = dir / kManifest;
+  std::ofstream out(path, std::ios::trunc);
+  out << m.dump(2) << "\n";
+  if (!(out << std::flush)) {
+    throw std::filesystem::filesystem_error("cannot write", path,
+                                            std::make_error_code(std::errc::io_error));
   }
-  std::filesystem::rename(tmp, dir / kManifest);
 }
 
 // The folder's manifest, after checking that the folder is this command's and holds nothing
-// else (a fresh manifest when the folder does not exist yet; its parent must).
-nlohmann::json claim_output_folder(const std::filesystem::path& dir) {
+// else (a fresh manifest when the folder does not exist yet; its parent must). `dir` is
+// resolved (resolved_output_path); `given` is the path as given, for messages.
+nlohmann::json claim_output_folder(const std::filesystem::path& dir, const std::string& given) {
   namespace fs = std::filesystem;
-  if (!fs::exists(dir)) {
-    const fs::path parent = fs::absolute(dir).parent_path();
-    if (!fs::is_directory(parent)) {
-      throw UsageError(fmt::format("{}: folder {} does not exist", dir.string(), parent.string()));
+  const auto refuse = [&](const std::string& why) {
+    throw UsageError(
+        fmt::format("--out-dir {}: {}; allowed: a new folder, or one an earlier "
+                    "quantize-all made (nothing was written or deleted)",
+                    given, why));
+  };
+  std::error_code ec;
+  const fs::file_status st = fs::symlink_status(dir, ec);
+  if (!fs::exists(st)) {
+    const fs::path parent = dir.parent_path();
+    if (!fs::is_directory(parent, ec)) {
+      throw UsageError(fmt::format("{}: folder {} does not exist", given, parent.string()));
     }
     return nlohmann::json{{"tool", "oasis-model quantize-all"},
                           {"entries", nlohmann::json::array()}};
   }
+  if (fs::is_symlink(st)) refuse("is a symbolic link");
+  const fs::path cwd = fs::current_path(ec);
+  if (!ec && !cwd.lexically_relative(dir).empty() && *cwd.lexically_relative(dir).begin() != "..") {
+    refuse("is the working folder or holds it");
+  }
   const fs::path manifest = dir / kManifest;
-  if (!fs::is_directory(dir) || !fs::is_regular_file(manifest)) {
+  if (!fs::is_directory(st) || !fs::is_regular_file(manifest)) {
     throw UsageError(fmt::format(
         "{}: exists and was not made by quantize-all (no {}); give a new folder (nothing was "
         "written or deleted)",
-        dir.string(), kManifest));
+        given, kManifest));
   }
   nlohmann::json m;
   try {
-    std::ifstream in(manifest);
-    m = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
+    m = parse_json_input(read_input_file(manifest.string(), 16u << 20), JsonLimits{});
+  } catch (const JsonInputError& e) {
     throw UsageError(fmt::format("{}: unreadable ({}); nothing was written or deleted",
                                  manifest.string(), e.what()));
   }
-  if (!m.is_object() || m.value("tool", "") != "oasis-model quantize-all" ||
+  if (!m.is_object() || !m.contains("tool") || m["tool"] != "oasis-model quantize-all" ||
       !m.contains("entries") || !m["entries"].is_array()) {
     throw UsageError(fmt::format("{}: not a quantize-all manifest; nothing was written or deleted",
                                  manifest.string()));
@@ -343,8 +376,8 @@ nlohmann::json claim_output_folder(const std::filesystem::path& dir) {
   if (!foreign.empty()) {
     std::sort(foreign.begin(), foreign.end());
     throw UsageError(fmt::format(
-        "{}: holds {}, which quantize-all did not write; nothing was written or deleted",
-        dir.string(), fmt::join(foreign, ", ")));
+        "{}: holds {}, which quantize-all did not write; nothing was written or deleted", given,
+        fmt::join(foreign, ", ")));
   }
   return m;
 }
@@ -352,6 +385,11 @@ nlohmann::json claim_output_folder(const std::filesystem::path& dir) {
 int run_quantize_all(const QuantizeAllArgs& a) {
   namespace fs = std::filesystem;
   const WeightQuantOptions o = quant_options(a.quant);
+  if (a.quant.out_dir.empty()) {
+    throw UsageError(
+        "--out-dir '': an empty path; allowed: a new folder, or one an earlier "
+        "quantize-all made");
+  }
   const SafetensorsFile f = SafetensorsFile::open(a.checkpoint);
   // What is to be done, all checked before anything is written.
   std::vector<const SafetensorsTensor*> todo;
@@ -366,8 +404,8 @@ int run_quantize_all(const QuantizeAllArgs& a) {
     if (!safe_folder_name(t.name)) {
       throw UsageError(fmt::format(
           "{}: tensor name '{}' cannot be a folder name; allowed: letters, digits, '.', '_', "
-          "'-', not starting with '.' (nothing was written)",
-          a.checkpoint, t.name));
+          "'-', not starting with '.' nor with {} (nothing was written)",
+          a.checkpoint, t.name, kManifest));
     }
     require_nonempty({size_t(t.shape[0]), size_t(t.shape[1])}, a.checkpoint + " " + t.name);
     todo.push_back(&t);
@@ -378,10 +416,9 @@ int run_quantize_all(const QuantizeAllArgs& a) {
                     "the file)",
                     a.checkpoint, a.pattern, f.tensors().size()));
   }
-  const fs::path dir = a.quant.out_dir;
-  nlohmann::json manifest = claim_output_folder(dir);
+  const fs::path dir = resolved_output_path(a.quant.out_dir);
+  nlohmann::json manifest = claim_output_folder(dir, a.quant.out_dir);
   for (const std::string& line : skipped) fmt::print("{}\n", line);
-  fs::create_directories(dir);
   manifest["source"] = fs::absolute(a.checkpoint).string();
   manifest["pattern"] = a.pattern;
   manifest["bits"] = a.quant.bits;
@@ -392,34 +429,78 @@ int run_quantize_all(const QuantizeAllArgs& a) {
   if (!manifest.contains("tensors") || !manifest["tensors"].is_object()) {
     manifest["tensors"] = nlohmann::json::object();
   }
-  for (size_t i = 0; i < todo.size(); ++i) {
-    const SafetensorsTensor& t = *todo[i];
-    const auto start = std::chrono::steady_clock::now();
-    // Listed first, so that an interrupted run leaves a folder the next run accepts.
-    if (std::find(manifest["entries"].begin(), manifest["entries"].end(), t.name) ==
-        manifest["entries"].end()) {
-      manifest["entries"].push_back(t.name);
+  std::set<std::string> redo;
+  for (const SafetensorsTensor* t : todo) redo.insert(t->name);
+  const fs::path tmp = sibling_path(dir, "tmp");
+  std::error_code ec;
+  try {
+    fs::remove_all(tmp);
+    fs::create_directory(tmp);
+    // The earlier run's entries that this one does not redo, linked into the new folder.
+    nlohmann::json entries = nlohmann::json::array();
+    for (const auto& e : manifest["entries"]) {
+      if (!e.is_string() || redo.count(e.get<std::string>())) continue;
+      const std::string name = e.get<std::string>();
+      if (!fs::exists(dir / name) || !safe_folder_name(name)) continue;
+      fs::copy(dir / name, tmp / name,
+               fs::copy_options::recursive | fs::copy_options::create_hard_links);
+      entries.push_back(name);
     }
-    manifest["tensors"][t.name] = {{"complete", false}};
-    write_manifest(dir, manifest);
-    const Matrix m{size_t(t.shape[0]), size_t(t.shape[1])};
-    const QuantizedWeights q = quantize_weights(f.read_fp16(t.name), int(m.rows), int(m.cols), o);
-    fs::create_directories(dir / t.name);
-    write_quantized((dir / t.name).string(), m, q);
-    manifest["tensors"][t.name] = {{"complete", true},
-                                   {"rows", m.rows},
-                                   {"cols", m.cols},
-                                   {"dtype", t.dtype},
-                                   {"kmeans_cost", q.kmeans_cost}};
-    write_manifest(dir, manifest);
-    fmt::print("[{}/{}] {}: {} x {} {} -> {} bits, K-means cost {:.6g} ({:.1f} s)\n", i + 1,
-               todo.size(), t.name, m.rows, m.cols, t.dtype, a.quant.bits, q.kmeans_cost,
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    std::fflush(stdout);
+    manifest["entries"] = entries;
+    for (size_t i = 0; i < todo.size(); ++i) {
+      const SafetensorsTensor& t = *todo[i];
+      const auto start = std::chrono::steady_clock::now();
+      const Matrix m{size_t(t.shape[0]), size_t(t.shape[1])};
+      QuantizedWeights q;
+      try {
+        q = quantize_weights(f.read_fp16(t.name), int(m.rows), int(m.cols), o);
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(
+            fmt::format("{} tensor '{}': {}; nothing was written", a.checkpoint, t.name, e.what()));
+      }
+      fs::create_directory(tmp / t.name);
+      write_quantized((tmp / t.name).string(), m, q);
+      manifest["entries"].push_back(t.name);
+      manifest["tensors"][t.name] = {{"complete", true},
+                                     {"rows", m.rows},
+                                     {"cols", m.cols},
+                                     {"dtype", t.dtype},
+                                     {"kmeans_cost", q.kmeans_cost}};
+      fmt::print("[{}/{}] {}: {} x {} {} -> {} bits, K-means cost {:.6g} ({:.1f} s)\n", i + 1,
+                 todo.size(), t.name, m.rows, m.cols, t.dtype, a.quant.bits, q.kmeans_cost,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      std::fflush(stdout);
+    }
+    for (auto it = manifest["tensors"].begin(); it != manifest["tensors"].end();) {
+      const bool listed = std::find(manifest["entries"].begin(), manifest["entries"].end(),
+                                    it.key()) != manifest["entries"].end();
+      it = listed ? std::next(it) : manifest["tensors"].erase(it);
+    }
+    write_manifest(tmp, manifest);
+    replace_folder(tmp, dir);
+  } catch (const fs::filesystem_error& e) {
+    fs::remove_all(tmp, ec);
+    throw UsageError(fmt::format("--out-dir {}: cannot write: {}; nothing was written or deleted",
+                                 a.quant.out_dir, filesystem_message(e)));
+  } catch (...) {
+    fs::remove_all(tmp, ec);
+    throw;
   }
   fmt::print("quantized {} tensors of {} into {}/<name>/ (list: {})\n", todo.size(), a.checkpoint,
-             dir.string(), (dir / kManifest).string());
+             a.quant.out_dir, (fs::path(a.quant.out_dir) / kManifest).string());
   return 0;
+}
+
+// A 1-D tensor (a codebook, the scales) as binary16.
+std::vector<Fp16> read_vector(const std::string& path, const char* what) {
+  const NpyArray a = read_npy(path);
+  if (a.shape.size() != 1) {
+    throw UsageError(
+        fmt::format("{}: {} has {} dimensions; allowed: 1 (one value a centroid or "
+                    "row, as calibrate and quantize write it)",
+                    path, what, a.shape.size()));
+  }
+  return a.to_fp16(path);
 }
 
 QuantizedWeights load_quantized(const std::string& dir) {
@@ -431,10 +512,8 @@ QuantizedWeights load_quantized(const std::string& dir) {
   q.rows = int(m.rows);
   q.channels = int(m.cols);
   q.indices = idx.to_uint8(ip);
-  const std::string cp = qpath(dir, "weight_codebook.npy");
-  q.codebook = read_npy(cp).to_fp16(cp);
-  const std::string sp = qpath(dir, "weight_scales.npy");
-  q.scales = read_npy(sp).to_fp16(sp);
+  q.codebook = read_vector(qpath(dir, "weight_codebook.npy"), "a weight codebook");
+  q.scales = read_vector(qpath(dir, "weight_scales.npy"), "weight scales");
   q.bits = 0;
   while ((size_t(1) << q.bits) < q.codebook.size()) ++q.bits;
   validate_quantized_weights(q, dir);
@@ -442,6 +521,35 @@ QuantizedWeights load_quantized(const std::string& dir) {
 }
 
 // ---- gemm --------------------------------------------------------------------
+
+// The SQNR line's figure, and why when it is not a number of decibels: outputs that are NaN or
+// infinite, a reference of zeros, or outputs equal to the reference.
+std::string sqnr_text(const std::vector<double>& ref, const std::vector<double>& y) {
+  size_t bad_ref = 0, bad_y = 0, differing = 0;
+  bool ref_zero = true;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    bad_ref += !std::isfinite(ref[i]);
+    bad_y += !std::isfinite(y[i]);
+    ref_zero = ref_zero && ref[i] == 0;
+    differing += y[i] != ref[i];
+  }
+  if (bad_ref > 0 || bad_y > 0) {
+    return fmt::format(
+        "SQNR not a number: {} of the {} outputs and {} of the FP32 reference's are NaN or "
+        "infinite (the weights or activations overflow binary16 or binary32)",
+        bad_y, y.size(), bad_ref);
+  }
+  if (differing == 0) {
+    return fmt::format("SQNR +inf dB: the {} outputs equal the FP32 reference", y.size());
+  }
+  if (ref_zero) {
+    return fmt::format(
+        "SQNR -inf dB: the FP32 reference is all zeros (the weights or activations are), and {} "
+        "outputs are not",
+        differing);
+  }
+  return fmt::format("SQNR {:.2f} dB", sqnr_db(ref, y));
+}
 
 struct GemmArgs {
   std::string config, acts, act_codebook, quantized, out;
@@ -461,7 +569,7 @@ int run_gemm(const GemmArgs& a) {
                                  m.cols, c.name, c.channels));
   }
   const std::vector<Fp16> x = acts.to_fp16(a.acts);
-  const std::vector<Fp16> ca = read_npy(a.act_codebook).to_fp16(a.act_codebook);
+  const std::vector<Fp16> ca = read_vector(a.act_codebook, "an activation codebook");
   const QuantizedWeights q = load_quantized(a.quantized);
   if (q.channels != c.channels) {
     throw UsageError(fmt::format("{}: weights of {} channels; config '{}' has channels = {}",
@@ -486,8 +594,8 @@ int run_gemm(const GemmArgs& a) {
       accumulator_name(c.accumulator), rows_kernel_name(fastest_rows_kernel()), a.out);
   if (!wref.empty()) {
     const std::vector<float> ref = reference_gemm_fp32(x, int(m.rows), wref, q.rows, q.channels);
-    fmt::print("output error against the FP32 GEMM: SQNR {:.2f} dB\n",
-               sqnr_db(std::vector<double>(ref.begin(), ref.end()), to_doubles(y)));
+    fmt::print("output error against the FP32 GEMM: {}\n",
+               sqnr_text(std::vector<double>(ref.begin(), ref.end()), to_doubles(y)));
   }
   return 0;
 }
@@ -540,6 +648,14 @@ int run_synth(const SynthArgs& a) {
   if (a.type != "float16" && a.type != "float32" && a.type != "float64") {
     throw UsageError(fmt::format("--type {}; allowed: float16, float32, float64", a.type));
   }
+  const uint64_t item = a.type == "float16" ? 2 : a.type == "float32" ? 4 : 8;
+  if (uint64_t(a.rows) * uint64_t(a.channels) * item > kTensorBytesBudget) {
+    throw UsageError(
+        fmt::format("--rows {} --channels {} of {}: {} bytes; allowed: at most {} "
+                    "bytes (the memory budget for one tensor)",
+                    a.rows, a.channels, a.type, uint64_t(a.rows) * uint64_t(a.channels) * item,
+                    kTensorBytesBudget));
+  }
   std::vector<Fp16> v;
   if (a.kind == "activations") {
     SyntheticActivationSpec s;
@@ -590,10 +706,10 @@ int oasis::commands::oasis_model(int argc, char** argv) {
   cal->add_option("--bits", ca.bits, "nA: activation index bits")->check(CLI::Range(1, 8));
   cal->add_option("--method", ca.method, "K-means: lloyd or optimal (1-D dynamic programming)");
   cal->add_option("--scale", ca.scale, "per-token scale: rms or absmax");
-  cal->add_option("--seed", ca.seed, "seed of the K-means initialisation");
+  cal->add_option("--seed", ca.seed, "seed of the K-means initialisation")->check(seed_validator());
   cal->add_option("--outlier-fraction", ca.outlier_fraction,
                   "p: k = ceil(p*K) outliers per side left out of each token")
-      ->check(CLI::Range(0.0, 0.5));
+      ->check(finite_range(0.0, 0.5));
   cal->add_option("--outliers-per-side", ca.outliers_per_side,
                   "k directly (overrides --outlier-fraction)")
       ->check(CLI::NonNegativeNumber);
@@ -615,7 +731,8 @@ int oasis::commands::oasis_model(int argc, char** argv) {
     app->add_option("--bits", q.bits, "nW: weight index bits")->check(CLI::Range(1, 8));
     app->add_option("--method", q.method, "K-means: lloyd or optimal");
     app->add_option("--scale", q.scale, "per-row scale: rms or absmax");
-    app->add_option("--seed", q.seed, "seed of the K-means initialisation");
+    app->add_option("--seed", q.seed, "seed of the K-means initialisation")
+        ->check(seed_validator());
     app->add_flag("--symmetric", q.symmetric,
                   "a codebook symmetric about zero: K-means of the magnitudes, mirrored");
   };
@@ -668,7 +785,8 @@ int oasis::commands::oasis_model(int argc, char** argv) {
   ana->add_option("--set", aa.overrides, "override a config field: key=value (repeatable)");
   ana->add_option("--rows", aa.rows, "N: output rows of the GEMM")->check(CLI::Range(1, 1 << 24));
   ana->add_option("--mu", aa.mu, "group size of the WOQ LUT-GEMM compared with");
-  ana->add_option("--seed", aa.seed, "seed of the token Orizuru's comparisons are counted on");
+  ana->add_option("--seed", aa.seed, "seed of the token Orizuru's comparisons are counted on")
+      ->check(seed_validator());
   ana->add_flag("--json", aa.json, "print JSON instead of text");
 
   ReportArgs ra;
@@ -677,7 +795,7 @@ int oasis::commands::oasis_model(int argc, char** argv) {
                                  "RTN and NU, W4A4 and W4A3, with and without outliers");
   rep->add_option("--config", ra.config, "JSON config (K, T, Mc, accumulator)")->required();
   rep->add_option("--set", ra.overrides, "override a config field: key=value (repeatable)");
-  rep->add_option("--seed", ra.options.seed, "seed of the synthetic data");
+  rep->add_option("--seed", ra.options.seed, "seed of the synthetic data")->check(seed_validator());
   rep->add_option("--tokens", ra.options.tokens, "evaluation tokens")->check(CLI::Range(1, 4096));
   rep->add_option("--calibration-tokens", ra.options.calibration_tokens, "calibration tokens")
       ->check(CLI::Range(1, 4096));
@@ -686,7 +804,7 @@ int oasis::commands::oasis_model(int argc, char** argv) {
                   "K-means of every codebook: lloyd or optimal (1-D dynamic programming)");
   rep->add_option("--outlier-fraction", ra.options.outlier_fraction,
                   "p: k = ceil(p*K) outliers per side")
-      ->check(CLI::Range(0.0, 0.5));
+      ->check(finite_range(0.0, 0.5));
 
   SynthArgs sa;
   auto* syn = app.add_subcommand("synth",
@@ -695,7 +813,7 @@ int oasis::commands::oasis_model(int argc, char** argv) {
   syn->add_option("--kind", sa.kind, "activations or weights");
   syn->add_option("--rows", sa.rows, "tokens or weight rows")->check(CLI::Range(1, 1 << 20));
   syn->add_option("--channels", sa.channels, "K")->check(CLI::Range(2, 65536));
-  syn->add_option("--seed", sa.seed, "seed");
+  syn->add_option("--seed", sa.seed, "seed")->check(seed_validator());
   syn->add_option("--type", sa.type, "float16, float32 or float64");
   syn->add_option("--out", sa.out, "output .npy")->required();
 
@@ -708,6 +826,9 @@ int oasis::commands::oasis_model(int argc, char** argv) {
     if (*ana) return run_analyze(aa);
     if (*rep) return run_report(ra);
     if (*syn) return run_synth(sa);
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::fprintf(stderr, "oasis-model: %s\n", filesystem_message(e).c_str());
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "oasis-model: %s\n", e.what());
     return 2;

@@ -7,11 +7,14 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include "sim/ppa/activity.hpp"
 #include "sim/ppa/generic.hpp"
+#include "sim/ppa/icarus_activity.hpp"
 #include "sim/ppa/netlist.hpp"
 #include "sim/ppa/reports.hpp"
 #include "sim/ppa/run.hpp"
@@ -266,6 +269,13 @@ std::string sta_script(const std::string& top, bool clocked, const Technology& t
   s += fmt::format("set_power_activity -input -activity {:.6g} -duty {:.6g}\n", c.activity, c.duty);
   s += fmt::format("report_power -digits 6 > {}\n", "power.rpt");
   s += fmt::format("report_power -instances [get_cells *] -digits 6 > {}\n", "power_instances.rpt");
+  // Every pin's slews, which the power from activity reads (sim/ppa/power.hpp).
+  s += "set slews [open slews.txt w]\n"
+       "foreach pin [get_pins */*] {\n"
+       "  puts $slews \"[get_full_name $pin] [get_property $pin actual_rise_transition_max] "
+       "[get_property $pin actual_fall_transition_max]\"\n"
+       "}\n"
+       "close $slews\n";
   return s;
 }
 
@@ -666,13 +676,8 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
     double counted = 0;
     for (const auto& [inst, row] : inst_power) {
       const auto it = vn.instance_net.find(inst);
-      const std::string net = it == vn.instance_net.end() ? "" : plain_net(it->second);
-      for (const PartSpec& p : job.parts) {
-        if (net.rfind(p.instance + ".", 0) == 0) {
-          part_power[p.instance] += row.total;
-          break;
-        }
-      }
+      const int k = it == vn.instance_net.end() ? -1 : part_of(plain_net(it->second), job.parts);
+      if (k >= 0) part_power[job.parts[size_t(k)].instance] += row.total;
       counted += row.total;
     }
     ordered_json parts = ordered_json::array();
@@ -687,6 +692,11 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
     r["parts"] = parts;
     r["power_w"]["instances_sum"] = counted;
   }
+  // 6. The power model at the vectorless activity against OpenSTA's own (the power from
+  // activity is run_activity's).
+  const ActivityInputs ain{
+      &nl, &vn, &tech.lib, &job.parts, c.period, tech.fo4_load(), clocked ? "clk_i" : ""};
+  r["power_check"] = uniform_power_check(ain, c.activity, c.duty, tot.total, work);
   std::set<std::string> part_modules;
   for (const auto& p : job.parts) part_modules.insert(p.module);
   r["mapping"] = {{"generic_cells", generic_cells},
@@ -694,6 +704,56 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
   r["fanout"] = {{"passes", iterations + 1}, {"gates_changed", changed_total}};
   r["seconds"] = {{"yosys", t_yosys}, {"fanout", t_fanout}, {"sta", t_sta}};
   return r;
+}
+
+namespace {
+
+// The netlist as run_block wrote it in `work`, and what the power from activity reads of it.
+struct Written {
+  GateNetlist nl;
+  VerilogNetlist vn;
+  ActivityInputs in;
+};
+std::unique_ptr<Written> written_netlist(const BlockJob& job, const Technology& tech,
+                                         const Constraints& c, const fs::path& work) {
+  auto w = std::make_unique<Written>();
+  w->nl = cut_blackboxes(read_blif(work / "buffered.blif"), job, work);
+  w->vn = write_verilog(w->nl, tech.lib);
+  bool clocked = false;
+  for (const auto& in : w->nl.inputs) clocked = clocked || in == "clk_i";
+  w->in = {
+      &w->nl, &w->vn, &tech.lib, &job.parts, c.period, tech.fo4_load(), clocked ? "clk_i" : ""};
+  return w;
+}
+
+}  // namespace
+
+nlohmann::ordered_json run_activity(const BlockJob& job, const Technology& tech,
+                                    const Constraints& c, const fs::path& work,
+                                    const std::function<void(const std::string&)>& progress) {
+  if (!job.activity) throw std::logic_error("run_activity: the job asks for no activity");
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::unique_ptr<Written> w = written_netlist(job, tech, c, work);
+  ordered_json r;
+  if (job.activity->file.empty()) {
+    progress("power from activity: the testbench's workload in Verilator");
+    const RecordedWorkload rec =
+        record_workload(job.activity->testbench, job.activity->workload, work / "workload");
+    progress(fmt::format("power from activity: the netlist on {} cycles ({} in the window)",
+                         rec.end, rec.end - rec.begin));
+    r = power_from_activity(w->in, rec, work);
+  } else {
+    r = power_from_activity_file(w->in, job.activity->file, work);
+  }
+  r["seconds"]["total"] = seconds_since(t0);
+  return r;
+}
+
+nlohmann::ordered_json run_activity_checks(const BlockJob& job, const Technology& tech,
+                                           const Constraints& c, const fs::path& work,
+                                           const IcarusCheckOptions& o) {
+  const std::unique_ptr<Written> w = written_netlist(job, tech, c, work);
+  return icarus_activity_checks(w->in, work, o);
 }
 
 }  // namespace oasis::ppa

@@ -11,10 +11,13 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "sim/ppa/activity.hpp"
+#include "sim/ppa/icarus_activity.hpp"
 #include "sim/ppa/liberty.hpp"
 #include "sim/ppa/reports.hpp"
 
@@ -81,6 +84,14 @@ struct MemorySpec {
   std::string sram_instance;
 };
 
+/// The power from activity of a job (docs/ppa.md, "Power from activity"): its testbench on a
+/// workload, or the activity file of an earlier run of the same netlist.
+struct ActivityJob {
+  TestbenchRun testbench;
+  WorkloadSpec workload;
+  std::filesystem::path file;  ///< an activity file instead of the testbench's run
+};
+
 struct BlockJob {
   std::string label;                 ///< names the work folder and the result
   std::string top;                   ///< top module
@@ -91,6 +102,9 @@ struct BlockJob {
   /// Modules left out as black boxes (measured on their own): their outputs
   /// become inputs of the netlist that is timed, their inputs outputs.
   std::vector<std::string> blackboxes;
+  /// Power from activity as well as vectorless; none for a block with black boxes (their
+  /// outputs are not recorded).
+  std::optional<ActivityJob> activity;
 };
 
 /// Runs the flow of one job in `work` (created; its previous content is
@@ -99,6 +113,19 @@ struct BlockJob {
 nlohmann::ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools& tools,
                                  const Constraints& constraints, const std::filesystem::path& work,
                                  const std::function<void(const std::string&)>& progress);
+
+/// The power from activity of a job whose netlist run_block wrote in `work`: the testbench's
+/// workload recorded in <work>/workload, the netlist simulated on it, or the job's activity
+/// file read. The block's `activity` figures (sim/ppa/activity.hpp).
+nlohmann::ordered_json run_activity(const BlockJob& job, const Technology& tech,
+                                    const Constraints& c, const std::filesystem::path& work,
+                                    const std::function<void(const std::string&)>& progress);
+
+/// For a job run_activity measured: its counts against Icarus Verilog's on the library's own
+/// cell models, and with `o.timed` the glitches zero delay misses (sim/ppa/icarus_activity.hpp).
+nlohmann::ordered_json run_activity_checks(const BlockJob& job, const Technology& tech,
+                                           const Constraints& c, const std::filesystem::path& work,
+                                           const IcarusCheckOptions& o);
 
 /// The Yosys scripts of a job (exposed for the tests and the reuse key). They
 /// run in the job's work folder, where `rtl` links to the generated folder
@@ -133,7 +160,7 @@ std::string sta_script(const std::string& top, bool clocked, const Technology& t
 
 /// Bumped whenever the flow changes what it measures, so older results are
 /// not reused.
-inline constexpr int kFlowVersion = 5;
+inline constexpr int kFlowVersion = 6;
 
 /// Rounds of turning full and half adders with a constant input into logic
 /// before the rest become the library's cells: a level of a tree a round (the

@@ -356,6 +356,7 @@ VerilogNetlist write_verilog(const GateNetlist& nl, const Liberty& lib,
     // An instance name of its own (it shares the namespace with the nets).
     const std::string inst = fresh("u_" + (first_out.empty() ? g.cell : first_out));
     out.instance_net[inst] = first_out;
+    out.gate_instance.push_back(inst);
     std::vector<std::pair<std::string, std::string>> conns;  // (port, what it connects)
     if (cell) {
       for (const auto& [pin, net] : g.pins) conns.emplace_back(pin, pin_ref(net));
@@ -392,6 +393,7 @@ VerilogNetlist write_verilog(const GateNetlist& nl, const Liberty& lib,
     body += ");\n";
     ++out.instances;
   }
+  for (size_t i = 0; i < n_nets; ++i) out.net_ref[uf.name(int(i))] = net_ref(uf.name(int(i)));
   // Output port bits not named by their class: copies of it.
   std::string assigns;
   for (const auto& b : nl.outputs) {

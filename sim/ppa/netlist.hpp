@@ -11,6 +11,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -72,6 +73,9 @@ NetlistStats netlist_stats(const GateNetlist& netlist, const Liberty& lib);
 struct VerilogNetlist {
   std::string text;
   std::map<std::string, std::string> instance_net;  ///< instance -> the net its first output drives
+  std::vector<std::string> gate_instance;  ///< each gate's instance name, in the netlist's order
+  /// Each BLIF net's reference in the text: a port bit ("a_i[3]"), a wire, or a constant.
+  std::unordered_map<std::string, std::string> net_ref;
   int instances = 0;
 };
 /// `boxes` names the cells that are modules outside the library (an SRAM's, docs/sram.md),

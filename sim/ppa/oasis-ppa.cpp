@@ -8,6 +8,7 @@
 // Bad input (config, Liberty file, clock target, block name): one message,
 // exit status 2, nothing written.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -48,9 +49,16 @@ struct Options : CommonOptions {
   double io_budget = kPpaIoBudget;
   double sram_um2_per_bit = kDefaultSramUm2PerBit;
   bool plots = true;
-  std::vector<double> sweep_periods;  ///< --sweep-periods: clock targets, FO4
-  bool fp_spans = false;              ///< --fp-spans: the delay model's spans
-  bool three_ways = false;            ///< --three-ways: the three lines' table alone
+  std::vector<double> sweep_periods;      ///< --sweep-periods: clock targets, FO4
+  bool fp_spans = false;                  ///< --fp-spans: the delay model's spans
+  bool three_ways = false;                ///< --three-ways: the three lines' table alone
+  bool workload = false;                  ///< --workload: power from activity as well
+  WorkloadSpec spec;                      ///< the workload's tensors, sizes and seed
+  std::string activity_file;              ///< --activity-file: an earlier run's activity instead
+  bool icarus_check = false;              ///< --icarus-check: the counts against Icarus's
+  bool glitches = false;                  ///< --glitches: and a timed Icarus run
+  std::string source = OASIS_SOURCE_DIR;  ///< the testbenches' sources
+  std::string cells_v = "/usr/share/qflow/tech/osu018/osu018_stdcells.v";
 };
 
 BlockJob make_job(const Variant& v, const std::string& block, const std::string& label,
@@ -122,6 +130,10 @@ class Runner {
     ++index_;
     const fs::path res = out_ / "blocks" / (job.label + ".json");
     const fs::path work = out_ / "work" / job.label;
+    const auto progress = [&](const std::string& step) {
+      std::printf("ppa: [%d/%d] %s: %s\n", index_, total_, job.label.c_str(), step.c_str());
+      std::fflush(stdout);
+    };
     uint64_t h = fnv1a(env_);
     h = fnv1a(yosys_synth_script(job, tech_) + yosys_map_script(job, tech_, c_, {}), h);
     h = fnv1a(sta_script(job.top, true, tech_, c_, only_sram_boxes(job)), h);
@@ -135,10 +147,19 @@ class Runner {
     if (sram) h = fnv1a(fmt::format("{} netlist_macros.v", o_.sram_um2_per_bit), h);
     for (const auto& p : job.parts) h = fnv1a(p.instance + p.module + p.role, h);
     const std::string key = hex(h);
+    const std::string activity_key = job.activity ? activity_reuse_key(job) : "";
     if (fs::exists(res) && fs::exists(work / "netlist.v")) {
       try {
         json r = json::parse(read_text(res));
         if (r.value("key", "") == key) {
+          // The netlist is unchanged: its power from activity is run again only when the
+          // workload or the testbench changed.
+          if (job.activity && r.value("activity_key", "") != activity_key) {
+            r["activity"] = activity(job, work, progress);
+            r["activity_key"] = activity_key;
+          }
+          check_activity(job, work, r, progress);
+          write_text(res, r.dump(2) + "\n");
           std::printf("ppa: [%d/%d] %s: unchanged (%s)\n", index_, total_, job.label.c_str(),
                       summary(r).c_str());
           std::fflush(stdout);
@@ -149,10 +170,12 @@ class Runner {
     }
     std::printf("ppa: [%d/%d] %s ...\n", index_, total_, job.label.c_str());
     std::fflush(stdout);
-    json r = run_block(job, tech_, tools_, c_, work, [&](const std::string& step) {
-      std::printf("ppa: [%d/%d] %s: %s\n", index_, total_, job.label.c_str(), step.c_str());
-      std::fflush(stdout);
-    });
+    json r = run_block(job, tech_, tools_, c_, work, progress);
+    if (job.activity) {
+      r["activity"] = activity(job, work, progress);
+      r["activity_key"] = activity_key;
+    }
+    check_activity(job, work, r, progress);
     // The SRAMs' estimate (docs/ppa.md, "Memories") in the block's total.
     double macros = 0;
     for (const auto& m : job.memories) {
@@ -172,11 +195,72 @@ class Runner {
 
  private:
   std::string summary(const json& r) const {
-    return fmt::format(
+    std::string s = fmt::format(
         "{:.0f} um2, {} cells, critical path {:.3f} ns ({:.1f} FO4), slack {:.3f} ns",
         r["area_um2"]["total"].get<double>(), r["cells"].get<long>(),
         r["timing"]["critical_path"].get<double>(),
         r["timing"]["critical_path"].get<double>() / fo4_, r["timing"]["slack"].get<double>());
+    if (r.contains("activity")) {
+      s += fmt::format(", {:.3g} mW from activity ({:.3g} mW vectorless)",
+                       r["activity"]["power_w"]["total"].get<double>() * 1e3,
+                       r["power_w"]["total"].get<double>() * 1e3);
+    }
+    return s;
+  }
+
+  // The power from activity; an activity file of another netlist is bad input, refused before
+  // the block's results are written.
+  json activity(const BlockJob& job, const fs::path& work,
+                const std::function<void(const std::string&)>& progress) const {
+    try {
+      return run_activity(job, tech_, c_, work, progress);
+    } catch (const ActivityMismatch& e) {
+      throw UsageError(e.what());
+    }
+  }
+
+  // --icarus-check, --glitches: the activity's checks, once for each activity measured.
+  void check_activity(const BlockJob& job, const fs::path& work, json& r,
+                      const std::function<void(const std::string&)>& progress) const {
+    if (!job.activity || !(o_.icarus_check || o_.glitches)) return;
+    json& a = r["activity"];
+    if (a.contains("icarus_check") && (!o_.glitches || a.contains("glitches"))) return;
+    progress(o_.glitches ? "power from activity: Icarus at zero delay and with delays"
+                         : "power from activity: Icarus at zero delay");
+    IcarusCheckOptions io;
+    io.timed = o_.glitches;
+    io.cells_v = o_.cells_v;
+    io.sta = tools_.sta;
+    io.input_delay = c_.io_budget * c_.period;
+    const json checks = run_activity_checks(job, tech_, c_, work, io);
+    for (const auto& [k, v] : checks.items()) a[k] = v;
+    const json& ic = a["icarus_check"];
+    if (ic["differing"].get<long>() != 0 || ic["nets_compared"].get<long>() == 0) {
+      throw ReportError(fmt::format(
+          "{}: the simulator's toggle counts differ from Icarus's on {} of {} nets ({})", job.label,
+          ic["differing"].get<long>(), ic["nets_compared"].get<long>(),
+          ic["first_difference"].get<std::string>()));
+    }
+  }
+
+  // What the power from activity depends on beyond the netlist: the workload and the
+  // testbenches that run it.
+  std::string activity_reuse_key(const BlockJob& job) const {
+    const ActivityJob& a = *job.activity;
+    if (!a.file.empty()) return "file " + hex(fnv1a(read_text(a.file)));
+    uint64_t h =
+        fnv1a(a.workload.key() + " | " + fmt::format("{}", fmt::join(a.testbench.sets, " ")));
+    for (const char* dir : {"verif/tb", "verif/harness", "verif"}) {
+      const fs::path d = fs::path(a.testbench.source) / dir;
+      if (!fs::is_directory(d)) continue;
+      std::vector<fs::path> files;
+      for (const auto& e : fs::directory_iterator(d)) {
+        if (e.is_regular_file()) files.push_back(e.path());
+      }
+      std::sort(files.begin(), files.end());
+      for (const auto& f : files) h = fnv1a(read_text(f), h);
+    }
+    return hex(h);
   }
 
  public:
@@ -191,6 +275,52 @@ class Runner {
   std::string env_;
   int index_ = 0, total_ = 0;
 };
+
+// The power from activity of two runs of a sliced block, extrapolated as the vectorless
+// power is: the clock network and the flip-flops' power in the flip-flops' measure, the logic's
+// and the leakage in the logic's. The energy of an operation follows the throughput: where the
+// operation is a token, the cycles a token takes are linear in the measure; otherwise the
+// operations a cycle are.
+json extrapolate_activity(const json& a, const json& b, double l, double l1, double l2, double f,
+                          double f1, double f2) {
+  if (!a.contains("activity") || !b.contains("activity")) return nullptr;
+  const json& pa = a["activity"]["power_w"];
+  const json& pb = b["activity"]["power_w"];
+  const auto along = [&](const char* k, bool flops) {
+    return flops ? lin(pa[k], pb[k], f, f1, f2) : lin(pa[k], pb[k], l, l1, l2);
+  };
+  json r = b["activity"];
+  json& p = r["power_w"];
+  p["clock"] = along("clock", true);
+  p["sequential"] = along("sequential", true);
+  p["combinational"] = along("combinational", false);
+  p["leakage"] = along("leakage", false);
+  const double total = p["clock"].get<double>() + p["sequential"].get<double>() +
+                       p["combinational"].get<double>() + p["leakage"].get<double>();
+  const double scale = pb["total"].get<double>() > 0 ? total / pb["total"].get<double>() : 0.0;
+  p["internal"] = pb["internal"].get<double>() * scale;
+  p["switching"] = pb["switching"].get<double>() * scale;
+  p["total"] = total;
+  const double period =
+      b["activity"]["energy_per_cycle_j"].get<double>() / pb["total"].get<double>();
+  r["energy_per_cycle_j"] = total * period;
+  r.erase("parts");
+  r.erase("icarus_check");
+  r.erase("glitches");
+  if (a["activity"].contains("energy_per_operation_j") &&
+      b["activity"].contains("energy_per_operation_j")) {
+    // Operations a cycle of each run, from its energies.
+    const auto rate = [](const json& x) {
+      return x["activity"]["energy_per_cycle_j"].get<double>() /
+             x["activity"]["energy_per_operation_j"].get<double>();
+    };
+    const bool tokens = b["activity"].value("operation", "") == "tokens";
+    const double ops =
+        tokens ? 1 / lin(1 / rate(a), 1 / rate(b), l, l1, l2) : lin(rate(a), rate(b), l, l1, l2);
+    r["energy_per_operation_j"] = total * period / ops;
+  }
+  return r;
+}
 
 // Extrapolates two runs of a block: logic in one measure, flip-flops in another.
 json extrapolate(const json& a, const json& b, double l, double l1, double l2, double f, double f1,
@@ -228,9 +358,16 @@ json extrapolate(const json& a, const json& b, double l, double l1, double l2, d
   r.erase("cells_by_type");
   r.erase("parts");
   r.erase("key");
+  r.erase("power_check");
   r["memories"] = json::array();
   r["scaled"] = true;
   r["note"] = note;
+  const json activity = extrapolate_activity(a, b, l, l1, l2, f, f1, f2);
+  if (activity.is_null()) {
+    r.erase("activity");
+  } else {
+    r["activity"] = activity;
+  }
   return r;
 }
 
@@ -258,6 +395,26 @@ json add_growth(const json& base, const json& plus, const json& minus, const std
   if (plus["timing"]["slack"].get<double>() < base["timing"]["slack"].get<double>()) {
     r["timing"] = plus["timing"];
   }
+  // The power from activity grows the same way, when all three have it; the energy of an
+  // operation at the base's rate of operations.
+  if (base.contains("activity") && plus.contains("activity") && minus.contains("activity")) {
+    json& a = r["activity"];
+    for (const char* k :
+         {"internal", "switching", "leakage", "total", "clock", "sequential", "combinational"}) {
+      a["power_w"][k] = base["activity"]["power_w"][k].get<double>() +
+                        plus["activity"]["power_w"][k].get<double>() -
+                        minus["activity"]["power_w"][k].get<double>();
+    }
+    const double scale =
+        a["power_w"]["total"].get<double>() / base["activity"]["power_w"]["total"].get<double>();
+    for (const char* k : {"energy_per_cycle_j", "energy_per_operation_j"}) {
+      if (a.contains(k)) a[k] = a[k].get<double>() * scale;
+    }
+    a.erase("parts");
+  } else {
+    r.erase("activity");
+  }
+  r.erase("power_check");
   r.erase("cells_by_type");
   r.erase("key");
   r["scaled"] = true;
@@ -280,6 +437,31 @@ json compose(const json& base, const std::vector<std::pair<json, int>>& adds,
   }
   r["scaled"] = true;
   r["note"] = note;
+  // The power from activity, when every added block has it: theirs, and the base's vectorless
+  // power (a base with black boxes has no recorded activity of its own).
+  const bool all = std::all_of(adds.begin(), adds.end(),
+                               [](const auto& x) { return x.first.contains("activity"); });
+  if (all && !adds.empty()) {
+    json a = {{"power_w",
+               {{"internal", base["power_w"]["internal"]},
+                {"switching", base["power_w"]["switching"]},
+                {"leakage", base["power_w"]["leakage"]},
+                {"total", base["power_w"]["total"]},
+                {"clock", 0.0},
+                {"sequential", base["power_w"]["sequential"]},
+                {"combinational", base["power_w"]["combinational"]}}}};
+    double period = 0;
+    for (const auto& [add, n] : adds) {
+      const json& p = add["activity"]["power_w"];
+      for (auto& [k, v] : a["power_w"].items()) v = v.get<double>() + n * p[k].get<double>();
+      period = add["activity"]["energy_per_cycle_j"].get<double>() / p["total"].get<double>();
+    }
+    a["energy_per_cycle_j"] = a["power_w"]["total"].get<double>() * period;
+    a["source"] =
+        "composed: the added blocks' power from their own workloads, the rest vectorless (its "
+        "black boxes' outputs are not recorded)";
+    r["activity"] = a;
+  }
   return r;
 }
 
@@ -308,6 +490,35 @@ Options parse(int argc, char** argv, int& status) {
                  "measure the --blocks at each of these clock targets (FO4, comma-separated), "
                  "the config's target_period_fo4 set to each, and write the area-period report")
       ->delimiter(',');
+  app.add_flag("--workload", o.workload,
+               "power from activity as well: every block's netlist simulated on the golden "
+               "model's workload, its own testbench's (docs/ppa.md, \"Power from activity\")");
+  app.add_option("--workload-activations", o.spec.activations,
+                 "the workload's activations, tokens x channels (.npy); default: the synthetic "
+                 "LLM-like layer");
+  app.add_option("--workload-weights", o.spec.weights,
+                 "the workload's weights, rows x channels (.npy); default: the synthetic layer");
+  app.add_option("--workload-tokens", o.spec.tokens,
+                 "tokens of the workload (default: each testbench's)");
+  app.add_option("--workload-rows", o.spec.rows,
+                 "weight rows of the workload (default: each "
+                 "testbench's)");
+  app.add_flag("--workload-zeros", o.spec.zeros,
+               "the workload's data held at zero (indices, activations, residuals): the data "
+               "path stands still and the clock network's floor is left");
+  app.add_option("--workload-seed", o.spec.seed, "the synthetic workload's seed")
+      ->capture_default_str();
+  app.add_option("--activity-file", o.activity_file,
+                 "with --blocks of one block: its power from this activity file (the "
+                 "activity.txt an earlier run wrote for the same netlist) instead of a workload");
+  app.add_flag("--icarus-check", o.icarus_check,
+               "with --workload: each block's toggle counts against Icarus Verilog's on the "
+               "library's own cell models, net by net (they must agree)");
+  app.add_flag("--glitches", o.glitches,
+               "with --workload: also a timed Icarus run (OpenSTA's delays as SDF), every "
+               "transition counted: the power zero delay misses");
+  app.add_option("--source", o.source, "the project's source folder (testbenches, configs)")
+      ->capture_default_str();
   app.add_flag("--fp-spans", o.fp_spans,
                "measure the delay model's figures instead: every span of places of the "
                "floating-point adders and multipliers (docs/fp_rtl.md), written to "
@@ -355,6 +566,43 @@ Options parse(int argc, char** argv, int& status) {
     throw UsageError("--sweep-periods needs --blocks: the blocks to measure at each target");
   }
   range(o.activity, 1e-6, 2, "--activity", "a toggle rate above 0 and at most 2 a cycle");
+  if (!o.spec.activations.empty() || !o.spec.weights.empty() || o.spec.tokens || o.spec.rows ||
+      o.spec.zeros) {
+    o.workload = true;
+  }
+  for (const auto& [v, what] :
+       {std::pair{o.spec.tokens, "--workload-tokens"}, std::pair{o.spec.rows, "--workload-rows"}}) {
+    if (v < 0 || v > 1000000) {
+      throw UsageError(
+          fmt::format("{} is {}; allowed: 1 to 1000000 (0: each testbench's)", what, v));
+    }
+  }
+  for (const auto& [f, what] : {std::pair{o.spec.activations, "--workload-activations"},
+                                std::pair{o.spec.weights, "--workload-weights"},
+                                std::pair{o.activity_file, "--activity-file"}}) {
+    if (!f.empty() && !fs::is_regular_file(f)) {
+      throw UsageError(fmt::format("{} {}: no such file", what, f));
+    }
+  }
+  if (!o.spec.activations.empty()) o.spec.activations = fs::absolute(o.spec.activations).string();
+  if (!o.spec.weights.empty()) o.spec.weights = fs::absolute(o.spec.weights).string();
+  if (!o.activity_file.empty()) {
+    if (o.workload) {
+      throw UsageError("--activity-file gives the activity itself: no --workload options with it");
+    }
+    if (o.blocks.empty() || o.blocks.find(',') != std::string::npos) {
+      throw UsageError("--activity-file is one netlist's: it needs --blocks with one block");
+    }
+  }
+  if ((o.icarus_check || o.glitches) && !o.workload) {
+    throw UsageError(
+        "--icarus-check and --glitches check a workload's activity: they need --workload");
+  }
+  if ((o.workload || !o.activity_file.empty()) && (o.fp_spans || !o.sweep_periods.empty())) {
+    throw UsageError(
+        "--workload and --activity-file measure the blocks at one clock target: "
+        "not with --fp-spans or --sweep-periods");
+  }
   range(o.io_budget, 0, 0.45, "--io-budget", "0 to 0.45 of the period");
   range(o.sram_um2_per_bit, 1e-3, 1e4, "--sram-um2-per-bit", "0.001 to 10000 um2 per bit");
   check_common_options(o);
@@ -500,6 +748,23 @@ void measure(const Options& o, const std::vector<std::string>& only, const fs::p
     }
     njobs += int(p.runs.size());
   }
+  // The power from activity: each job's own testbench on the workload. A job with black boxes
+  // (the large core's glue, a line with its row in an SRAM) has none: the boxes' outputs are not
+  // recorded.
+  if (o.workload || !o.activity_file.empty()) {
+    for (const auto& p : m.plan) {
+      for (const Run& r : p.runs) {
+        BlockJob& job = jobs.at(r.label);
+        if (!job.blackboxes.empty()) continue;
+        std::vector<std::string> sets = o.overrides;
+        sets.insert(sets.end(), r.variant.sets.begin(), r.variant.sets.end());
+        job.activity = ActivityJob{
+            TestbenchRun{r.block, o.config_path, sets, fs::absolute(o.build), o.source,
+                         fmt::format("ppa_{}_{}", m.config.name, r.label)},
+            o.spec, o.activity_file.empty() ? fs::path() : fs::absolute(o.activity_file)};
+      }
+    }
+  }
   runner.set_total(njobs);
   std::printf("ppa: %d runs; results in %s\n", njobs, out.string().c_str());
   std::fflush(stdout);
@@ -510,6 +775,8 @@ void measure(const Options& o, const std::vector<std::string>& only, const fs::p
       // A block that fails does not stop the others; the report needs all.
       try {
         m.measured[job.label] = runner.measure(job);
+      } catch (const UsageError&) {
+        throw;
       } catch (const std::exception& e) {
         std::printf("ppa: %s FAILED: %s\n", job.label.c_str(), e.what());
         std::fflush(stdout);
@@ -836,6 +1103,18 @@ ReportInputs report_inputs(const Options& o, const Measurement& m, json results)
   in.blocks = results;
   in.manifest = full.manifest.json().at("blocks");
   in.max_channels = o.max_channels;
+  if (o.workload) {
+    in.workload = o.spec.activations.empty() && o.spec.weights.empty()
+                      ? fmt::format(
+                            "the seeded synthetic LLM-like layer quantized by the model, "
+                            "seed {}",
+                            o.spec.seed)
+                      : fmt::format("activations {}, weights {}",
+                                    o.spec.activations.empty() ? "synthetic" : o.spec.activations,
+                                    o.spec.weights.empty() ? "synthetic" : o.spec.weights);
+  } else if (!o.activity_file.empty()) {
+    in.workload = "the activity file " + o.activity_file;
+  }
   return in;
 }
 

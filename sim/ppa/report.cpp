@@ -64,8 +64,9 @@ const std::map<std::string, Source>& table2_sources() {
 
 struct Figure {
   double area = 0;   // um2
-  double power = 0;  // W
+  double power = 0;  // W, vectorless
   std::string how;
+  double activity_power = std::nan("");  // W, from the workload's activity where measured
 };
 
 std::optional<Figure> find_figure(const json& blocks, const Source& s, double sram_um2_per_bit) {
@@ -75,9 +76,15 @@ std::optional<Figure> find_figure(const json& blocks, const Source& s, double sr
     if (!b.contains("parts")) return std::nullopt;
     for (const auto& p : b.at("parts")) {
       if (p.at("role") == s.part) {
-        return Figure{
+        Figure f{
             p.at("area_um2").get<double>(), p.at("power_w").get<double>(),
             fmt::format("{} part {} ({})", s.block, p.at("instance").get<std::string>(), s.part)};
+        if (b.contains("activity") && b["activity"].contains("parts")) {
+          for (const auto& q : b["activity"]["parts"]) {
+            if (q.at("role") == s.part) f.activity_power = q.at("power_w").get<double>();
+          }
+        }
+        return f;
       }
     }
     return std::nullopt;
@@ -98,8 +105,10 @@ std::optional<Figure> find_figure(const json& blocks, const Source& s, double sr
     }
     return std::nullopt;
   }
-  return Figure{b.at("area_um2").at("total").get<double>(),
-                b.at("power_w").at("total").get<double>(), "block " + s.block};
+  Figure f{b.at("area_um2").at("total").get<double>(), b.at("power_w").at("total").get<double>(),
+           "block " + s.block};
+  if (b.contains("activity")) f.activity_power = b["activity"]["power_w"]["total"].get<double>();
+  return f;
 }
 
 double ratio(double a, double b) { return b > 0 ? a / b : std::nan(""); }
@@ -193,6 +202,8 @@ json table2(const ReportInputs& in) {
       row["ours_power_w"] = num(f->power, 9);
       row["ours_area_vs_mac_tree"] = num(f->area / ref->area);
       row["ours_power_vs_mac_tree"] = num(f->power / ref->power);
+      row["ours_power_from_activity_w"] = num(f->activity_power, 9);
+      row["ours_power_from_activity_vs_mac_tree"] = num(f->activity_power / ref->activity_power);
       row["ours_from"] = f->how;
       const auto& src = table2_sources().at(r.module);
       if (b.contains(src.block) && b.at(src.block).value("scaled", false)) {
@@ -273,6 +284,7 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
                       {"output_load", "four INVX1 inputs"},
                       {"clock", "ideal"}};
   j["power"] = {{"activity", in.activity}, {"method", "vectorless, uniform"}};
+  if (!in.workload.empty()) j["power"]["from_activity"] = in.workload;
   j["nand2_area_um2"] = in.nand2_area;
   j["sram_um2_per_bit"] = in.sram_um2_per_bit;
   json blocks = in.blocks;
@@ -287,6 +299,7 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
   j["table2"] = table2(in);
   j["delay_model"] = delay_model(in);
   j["three_ways"] = three_ways(in);
+  j["power_from_activity"] = activity_summary(in);
   fs::create_directories(out);
 
   // ---- Markdown --------------------------------------------------------
@@ -297,7 +310,8 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
       "inverter chain in this run). Clock target {:.0f} FO4 = {:.3f} ns ({:.1f} MHz), ideal clock; "
       "inputs and outputs {:.0f} % of the period outside the block, inputs driven by BUFX2, "
       "outputs loaded by four INVX1 inputs. High-fanout nets buffered by qflow's blifFanout. "
-      "Power: OpenSTA, vectorless, every net {:.2f} toggles a cycle at the target clock. No wires "
+      "Power: OpenSTA, vectorless, every net {:.2f} toggles a cycle at the target clock (the "
+      "power from a workload's activity, where measured, in its own section). No wires "
       "(the library has no wire-load model): see docs/ppa.md for what these figures mean and do "
       "not mean.\n\n",
       in.liberty, in.tools, in.fo4, in.period_fo4, in.period_ns, 1e3 / in.period_ns,
@@ -305,7 +319,7 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
   md += "## Blocks\n\n";
   md +=
       "| block | area um2 | logic um2 | flip-flops um2 | memory flops um2 | NAND2-eq | cells | "
-      "critical path ns | FO4 | slack ns | met | power mW (int / sw / leak) | note |\n";
+      "critical path ns | FO4 | slack ns | met | vectorless power mW (int / sw / leak) | note |\n";
   md +=
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |\n";
   for (const auto& [name, r] : blocks.items()) {
@@ -336,6 +350,7 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
                     t["cells_on_path"].get<int>(), t["wns"].get<double>(), t["tns"].get<double>());
   }
 
+  md += activity_markdown(in, j["power_from_activity"]);
   md += "\n## Comparisons (ours / baseline, same clock target)\n\n";
   md +=
       "| comparison | area, total | area, logic only | power | ours meets clock | baseline meets "
@@ -418,15 +433,17 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
       in.period_fo4);
   md +=
       "| row | paper: specification | paper area / MAC tree | ours area / MAC tree | paper "
-      "power / MAC tree | ours power / MAC tree | ours um2 | ours mW | ours from |\n"
-      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+      "power / MAC tree | ours power / MAC tree, vectorless | ours, from activity | ours um2 | "
+      "ours mW, vectorless | ours from |\n"
+      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
   for (const auto& r : t2["rows"]) {
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
                       r["module"].get<std::string>(), r["specification"].get<std::string>(),
                       fmt_num(r["paper_area_vs_mac_tree"]),
                       fmt_num(r.value("ours_area_vs_mac_tree", json(nullptr))),
                       fmt_num(r["paper_power_vs_mac_tree"]),
                       fmt_num(r.value("ours_power_vs_mac_tree", json(nullptr))),
+                      fmt_num(r.value("ours_power_from_activity_vs_mac_tree", json(nullptr))),
                       fmt_num(r.value("ours_area_um2", json(nullptr)), 0),
                       r.contains("ours_power_w") && !r["ours_power_w"].is_null()
                           ? fmt::format("{:.3f}", r["ours_power_w"].get<double>() * 1e3)

@@ -30,6 +30,7 @@ struct ReportInputs {
   double nand2_area = 0;
   double sram_um2_per_bit = 0;
   int max_channels = 0;
+  std::string workload;             ///< the power from activity's workload, in words ("" for none)
   nlohmann::ordered_json blocks;    ///< block -> the flow's result (scaled where marked)
   nlohmann::ordered_json manifest;  ///< the generated manifest's "blocks" (their figures)
 };
@@ -49,6 +50,12 @@ nlohmann::ordered_json table2(const ReportInputs& in);
 /// Each pipelined FP unit's longest stage by the delay model beside its
 /// measured critical path (also in ppa.json).
 nlohmann::ordered_json delay_model(const ReportInputs& in);
+
+/// The power from activity of the blocks that have it: each block's figures beside the
+/// vectorless ones, the model's agreement with OpenSTA, the energy of a product at equal
+/// throughput (also in ppa.json, `power_from_activity`); and its section of ppa.md.
+nlohmann::ordered_json activity_summary(const ReportInputs& in);
+std::string activity_markdown(const ReportInputs& in, const nlohmann::ordered_json& summary);
 
 /// Writes out/ppa.json and out/ppa.md, and with `plots` the PNGs (gnuplot).
 void write_report(const ReportInputs& in, const std::filesystem::path& out, bool plots);

@@ -12,12 +12,13 @@
 //       which keeps N = 4096 within minutes. Default N: 64 256 1024 4096.
 //   oasis-bench-core --build DIR [--lines L] [--config FILE]
 //       the generated core at a paper-size config in Verilator (configs/paper.json unless
-//       given) through oasis-vltest: the directed tokens and one token of a seeded synthetic
-//       LLM-like layer of K * L / P rows, every cycle checked against the cycle model and every
-//       output against the golden model; prints the build and run time, the GEMM phase against
-//       docs/spec.md's bound and the simulated cycles a second. The lines work in lock-step, so
-//       fewer lines (L < P) give the same figures on a machine too small for all of them. Fails
-//       (status 1) when the run fails or the GEMM phase is more than 2 % above the bound.
+//       given) through oasis-vltest: one token of a seeded synthetic LLM-like layer of
+//       K * L / P rows (the testbench's workload mode, docs/workload.md), every cycle checked
+//       against the cycle model and every output against the golden model; prints the build and run
+//       time, the GEMM phase against docs/spec.md's bound and the simulated cycles a second. The
+//       lines work in lock-step, so fewer lines (L < P) give the same figures on a machine too
+//       small for all of them. Fails (status 1) when the run fails or the GEMM phase is more than 2
+//       % above the bound.
 //
 // Work folders: DIR/bench_orizuru/n<N>/, DIR/vl/core/<label>/ (oasis-vltest's).
 // Bad input: one message, exit status 2.
@@ -193,12 +194,12 @@ int bench_core(int argc, char** argv) {
   }
   const fs::path log = build / fmt::format("bench_core_{}.log", label);
   const fs::path summary = build / fmt::format("bench_core_{}.json", label);
-  args.insert(args.end(), {"--label", label, "--", "--summary", summary.string()});
+  // One token of the synthetic layer's rows, the testbench's workload mode
+  // (verif/tb/core_tb.cpp, docs/workload.md).
+  args.insert(args.end(), {"--label", label, "--", "--workload", "--workload-tokens", "1",
+                           "--workload-rows", std::to_string(rows), "--summary", summary.string()});
   fs::remove(log);
   fs::remove(summary);
-  // The testbench's rows of the synthetic layer (verif/tb/core_tb.cpp).
-  const std::string rows_env = std::to_string(rows);
-  setenv("CORE_BENCH_ROWS", rows_env.c_str(), 1);
   const auto t0 = std::chrono::steady_clock::now();
   const int status = run_tool(args, log);
   const double seconds = seconds_since(t0);

@@ -36,7 +36,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "gen/manifest.hpp"
+#include "options.hpp"
 #include "port_bits.hpp"
 
 #if __has_include("Vdut_ports.hpp")
@@ -44,34 +44,6 @@
 #endif
 
 namespace oasis::tb {
-
-/// Run options, from the command line (after Verilator's own +args) and the
-/// environment: SEED=<n> sets the seed, TRACE=1 writes a waveform.
-struct Options {
-  std::string block;          ///< block under test, for messages
-  std::string label;          ///< config label (the sweep's name for it)
-  std::string manifest_path;  ///< the generated manifest.json
-  gen::Manifest manifest;     ///< its contents
-  uint64_t seed = 1;
-  uint64_t vectors = 0;     ///< random vectors to run; 0 = the testbench's default
-  bool exhaustive = false;  ///< run the exhaustive stimulus where there is one
-  bool trace = false;
-  std::string trace_path;
-  std::string coverage_path;  ///< where a coverage build (sim/vltest --coverage) writes its counts
-  std::string record_path;    ///< --record: the per-cycle port values go here (empty: not recorded)
-  uint64_t record_cycles = 0;  ///< --record-cycles: record only the first n cycles; 0 = all
-  std::string summary_path;    ///< --summary: the verdict and figures as JSON go here
-  int max_mismatches = 10;     ///< stop after this many
-
-  /// Reads --manifest, --label, --vectors, --exhaustive, --seed, --coverage,
-  /// --record, --record-cycles, --summary and the environment. Exits with status 2 and a message on
-  /// a bad argument.
-  static Options parse(std::string block, int argc, char** argv);
-  /// A derived parameter or config field from the manifest, as an integer.
-  long long param(const std::string& key) const;
-  /// The config the design was generated from, as oasis::parse_config reads it.
-  nlohmann::json config_json() const { return nlohmann::json(manifest.config()); }
-};
 
 /// Compares and counts. Every mismatch prints one line with the block,
 /// config, seed and cycle, the name of the value and both values in hex.
@@ -193,6 +165,8 @@ class Harness {
   Scoreboard& scoreboard() { return scoreboard_; }
   const Options& options() const { return options_; }
   uint64_t cycle() const { return cycle_; }
+  /// The cycles --record has written (its data lines; 0 when not recording).
+  uint64_t recorded_cycles() const { return recorder_ ? recorder_->cycles() : 0; }
 
   /// True with probability p (stimulus gaps, backpressure).
   bool coin(double p) { return std::bernoulli_distribution(p)(rng_); }

@@ -7,6 +7,10 @@
 // NaNs, subnormals, extremes), then seeded random values, with random gaps in
 // the input and random backpressure. Last, an unthrottled stream measures the
 // latency and throughput and checks them against the manifest.
+// With --workload (docs/workload.md) all that is left out: after reset, the tokens' x̂ of the
+// layer of verif/workload.hpp (what the core clusters), each token in beats of the lanes (its
+// last beat padded with +0), stream through unthrottled under the layer's calibrated
+// boundaries, every check on; idle inputs hold their last beat.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -20,6 +24,7 @@
 #include "model/cycle/clustering_unit.hpp"
 #include "model/quant/clustering.hpp"
 #include "verif/harness/harness.hpp"
+#include "verif/workload.hpp"
 
 namespace {
 
@@ -64,17 +69,24 @@ int main(int argc, char** argv) {
   std::deque<std::vector<Fp16>> queue;  // beats still to send; front is offered
   int64_t first_accept = -1, first_output = -1;
   uint64_t accepted_total = 0, outputs_total = 0;
+  // Workload mode: the cycles of the run, and the inputs as last driven.
+  oasis::tb::WorkloadWindow window;
+  bool in_window = false;
+  std::vector<Fp16> held(static_cast<size_t>(lanes));
 
   // One cycle: drive, compare every output with the model, clock both.
   const auto cycle = [&](bool allow_offer) {
     const bool offer = allow_offer && !queue.empty() && !(gap > 0 && h.coin(gap));
     const bool ready = !(backpressure > 0 && h.coin(backpressure));
     const std::vector<Fp16> garbage = [&] {
-      std::vector<Fp16> g(static_cast<size_t>(lanes));
-      for (auto& v : g) v = Fp16{uint16_t(h.random_bits(16))};
+      std::vector<Fp16> g = held;
+      if (!options.workload) {
+        for (auto& v : g) v = Fp16{uint16_t(h.random_bits(16))};
+      }
       return g;
     }();
     const std::vector<Fp16>& beat = offer ? queue.front() : garbage;
+    held = beat;
     dut.act_valid_i = offer;
     for (int i = 0; i < lanes; ++i) set_bits(dut.act_data_i, i * 16, 16, beat[size_t(i)].bits);
     dut.idx_ready_i = ready;
@@ -96,6 +108,11 @@ int main(int argc, char** argv) {
       }
     }
     const bool accepted = offer && dut.act_ready_o;
+    if (in_window) {
+      if (offer) window.present(h.cycle());
+      if (model.idx_valid() && dut.idx_valid_o && ready) window.output(h.cycle());
+      if (accepted) window.busy();
+    }
     model.clock(offer, beat, bounds, ready);
     if (accepted) {
       if (first_accept < 0) first_accept = int64_t(h.cycle());
@@ -163,6 +180,27 @@ int main(int argc, char** argv) {
     }
     return v;
   };
+
+  if (options.workload) {
+    const oasis::tb::Workload w = oasis::tb::build_workload(config, options);
+    gap = backpressure = 0;
+    set_boundaries(w.model().boundaries());
+    for (const oasis::PreparedToken& t : w.prepared) {
+      for (size_t i = 0; i < t.xhat.size(); i += size_t(lanes)) {
+        std::vector<Fp16> beat(size_t(lanes), Fp16{0});
+        for (size_t l = 0; l < size_t(lanes) && i + l < t.xhat.size(); ++l) beat[l] = t.xhat[i + l];
+        queue.push_back(beat);
+      }
+    }
+    h.reset();
+    model.reset();
+    in_window = true;
+    drain();
+    in_window = false;
+    oasis::tb::report_workload(h, w, window, "tokens", uint64_t(w.tokens),
+                               {{"values", uint64_t(w.tokens) * uint64_t(w.channels)}});
+    return h.finish();
+  }
 
   h.reset();
   model.reset();

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // Checks the generated FP16 comparator against oasis::compare (docs/spec.md
 // section 2) every cycle: all pairs of a directed list, seeded random pairs, and with
-// --exhaustive every one of the 2^32 pairs.
+// --exhaustive every one of the 2^32 pairs. With --workload (docs/workload.md), instead, each
+// value of the tokens' x̂ of the layer of verif/workload.hpp against the next one of its token.
 #include <fmt/format.h>
 
 #include <vector>
 
 #include "Vdut.h"
+#include "model/config.hpp"
 #include "model/numerics/fp.hpp"
 #include "verif/harness/harness.hpp"
+#include "verif/workload.hpp"
 
 namespace {
 
@@ -39,6 +42,24 @@ int main(int argc, char** argv) {
     h.scoreboard().count_vector();
     h.step();
   };
+
+  if (options.workload) {
+    const oasis::tb::Workload w = oasis::tb::build_workload(
+        oasis::parse_config(options.config_json(), options.manifest_path), options);
+    oasis::tb::WorkloadWindow window;
+    uint64_t comparisons = 0;
+    for (const oasis::PreparedToken& t : w.prepared) {
+      for (size_t k = 0; k + 1 < t.xhat.size() && !h.scoreboard().should_stop(); ++k) {
+        window.present(h.cycle());
+        window.output(h.cycle());
+        window.busy();
+        run(t.xhat[k].bits, t.xhat[k + 1].bits);
+        ++comparisons;
+      }
+    }
+    oasis::tb::report_workload(h, w, window, "comparisons", comparisons);
+    return h.finish();
+  }
 
   for (const uint16_t a : kDirected) {
     for (const uint16_t b : kDirected) run(a, b);

@@ -19,16 +19,17 @@
 // enough rows for the GEMM phase to bound) are compared with the performance
 // model (model/perf/perf.hpp, layer_perf): every token's last output and the
 // segment's cycles, exactly.
-// CORE_BENCH_ROWS=<n> in the environment skips the random tokens (not the
-// directed ones) and runs a seeded synthetic LLM-like layer of n rows, quantized by the model,
-// with CORE_BENCH_TOKENS tokens (default 1; tools/bench_core.sh, make demo):
-// the first token's timing, the simulation's speed and the outputs' error
-// against FP32 next to INT round-to-nearest.
+// With --workload (docs/workload.md; tools/bench_core.sh, make demo) the directed and random
+// stimulus is left out: after reset the layer of verif/workload.hpp (by default the seeded
+// synthetic LLM-like one, quantized by the model) is loaded through the register port and its
+// tokens run unthrottled, back to back, every check on; the first token's timing is measured
+// as above, with the simulation's speed and the outputs' error against FP32 next to INT
+// round-to-nearest. Idle inputs then hold their last values and unused fields carry zeros,
+// rather than the random values the other runs drive there.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <deque>
 #include <optional>
 #include <vector>
@@ -40,11 +41,10 @@
 #include "model/perf/perf.hpp"
 #include "model/quant/clustering.hpp"
 #include "model/quant/lut_gemm.hpp"
-#include "model/quant/quant.hpp"
-#include "model/quant/synth_data.hpp"
 #include "oasis_generated.hpp"
 #include "verif/codebooks.hpp"
 #include "verif/harness/harness.hpp"
+#include "verif/workload.hpp"
 
 namespace {
 
@@ -72,6 +72,11 @@ int main(int argc, char** argv) {
   const oasis::CoreTiming& tm = model.timing();
   const int R = tm.beat_activations, F = tm.group_beats;
   namespace regmap = oasis_generated::regmap;
+  const bool workload_mode = options.workload;
+  // Bits of a field nobody reads: random, or `quiet` in workload mode.
+  const auto noise = [&](int bits, uint64_t quiet) {
+    return workload_mode ? quiet : h.random_bits(bits);
+  };
 
   // A binary16 value of moderate size (2^-6 .. 2^6), either sign.
   const auto moderate = [&] {
@@ -111,41 +116,49 @@ int main(int argc, char** argv) {
   std::vector<int64_t> segment_last;
 
   std::optional<oasis::LutGemm> gemm;
+  // Workload mode: the cycles of the run, and the inputs as last driven (idle ones hold them).
+  oasis::tb::WorkloadWindow window;
+  bool in_window = false;
+  oasis::CoreInputs held;
+  held.x_data.resize(size_t(R));
+  held.w_data.resize(size_t(P * Wb));
+  held.w_scale.resize(size_t(P));
 
   const auto cycle = [&] {
     oasis::CoreInputs in;
     // The register port: pending writes only while idle (the model's and the
-    // DUT's idle agree or a mismatch is reported), random reads always.
+    // DUT's idle agree or a mismatch is reported), random reads always (none in workload mode).
     const bool write = !writes.empty() && model.idle();
     const bool hash = !write && !hash_reads.empty();
     in.reg_we = write;
-    in.reg_re = hash || h.coin(0.2);
+    in.reg_re = hash || (!workload_mode && h.coin(0.2));
     in.reg_addr = write  ? writes.front().addr
                   : hash ? hash_reads.front()
-                         : int(h.random_bits(regmap::kAddressBits));
-    in.reg_wdata = write ? writes.front().data : uint16_t(h.random_bits(16));
+                         : int(noise(regmap::kAddressBits, uint64_t(held.reg_addr)));
+    in.reg_wdata = write ? writes.front().data : uint16_t(noise(16, held.reg_wdata));
     // Streams.
     in.x_valid = !xbeats.empty() && writes.empty() && !(x_gap > 0 && h.coin(x_gap));
     in.x_data.resize(size_t(R));
     for (int i = 0; i < R; ++i) {
-      in.x_data[size_t(i)] =
-          in.x_valid ? xbeats.front().x[size_t(i)] : Fp16{uint16_t(h.random_bits(16))};
+      in.x_data[size_t(i)] = in.x_valid ? xbeats.front().x[size_t(i)]
+                                        : Fp16{uint16_t(noise(16, held.x_data[size_t(i)].bits))};
     }
-    in.x_scale = in.x_valid ? xbeats.front().scale : Fp16{uint16_t(h.random_bits(16))};
+    in.x_scale = in.x_valid ? xbeats.front().scale : Fp16{uint16_t(noise(16, held.x_scale.bits))};
     in.w_valid = !wbeats.empty() && !(w_gap > 0 && h.coin(w_gap));
     in.w_data.resize(size_t(P * Wb));
     in.w_scale.resize(size_t(P));
     for (int i = 0; i < P * Wb; ++i) {
       in.w_data[size_t(i)] =
-          in.w_valid ? wbeats.front().idx[size_t(i)] : uint8_t(h.random_bits(nW));
+          in.w_valid ? wbeats.front().idx[size_t(i)] : uint8_t(noise(nW, held.w_data[size_t(i)]));
     }
     for (int p = 0; p < P; ++p) {
-      in.w_scale[size_t(p)] =
-          in.w_valid ? wbeats.front().scale[size_t(p)] : Fp16{uint16_t(h.random_bits(16))};
+      in.w_scale[size_t(p)] = in.w_valid ? wbeats.front().scale[size_t(p)]
+                                         : Fp16{uint16_t(noise(16, held.w_scale[size_t(p)].bits))};
     }
-    in.w_rows = in.w_valid ? wbeats.front().rows : int(h.random_bits(tm.rows_bits));
-    in.w_last = in.w_valid ? wbeats.front().last : h.coin(0.5);
+    in.w_rows = in.w_valid ? wbeats.front().rows : int(noise(tm.rows_bits, uint64_t(held.w_rows)));
+    in.w_last = in.w_valid ? wbeats.front().last : workload_mode ? held.w_last : h.coin(0.5);
     in.y_ready = !(backpressure > 0 && h.coin(backpressure));
+    held = in;
 
     dut.reg_we_i = in.reg_we;
     dut.reg_re_i = in.reg_re;
@@ -209,6 +222,11 @@ int main(int argc, char** argv) {
     if (in.w_valid && dut.w_ready_o && first_w_fire < 0) first_w_fire = int64_t(h.cycle());
     const bool x_taken = in.x_valid && dut.x_ready_o;
     const bool w_taken = in.w_valid && dut.w_ready_o;
+    if (in_window) {
+      if (in.x_valid || in.w_valid) window.present(h.cycle());
+      if (model.y_valid() && dut.y_valid_o && in.y_ready) window.output(h.cycle());
+      if (w_taken) window.busy();
+    }
     model.clock(in);
     if (model.context_pending() && context_ready < 0) context_ready = int64_t(h.cycle());
     if (write) writes.pop_front();
@@ -283,9 +301,9 @@ int main(int argc, char** argv) {
       XBeat beat;
       for (int i = 0; i < R; ++i) {
         const int ch = b * R + i;
-        beat.x.push_back(ch < K ? xhat[size_t(ch)] : Fp16{uint16_t(h.random_bits(16))});
+        beat.x.push_back(ch < K ? xhat[size_t(ch)] : Fp16{uint16_t(noise(16, 0))});
       }
-      beat.scale = b == 0 ? scale : Fp16{uint16_t(h.random_bits(16))};
+      beat.scale = b == 0 ? scale : Fp16{uint16_t(noise(16, scale.bits))};
       xbeats.push_back(std::move(beat));
     }
     const int rows = int(iw.size());
@@ -293,6 +311,7 @@ int main(int argc, char** argv) {
     for (int g = 0; g < groups; ++g) {
       const bool last = g == groups - 1;
       const int in_group = last ? rows - g * P : P;
+      int group_rows = 0;  // the rows field of the group's first beat
       for (int b = 0; b < F; ++b) {
         WBeat beat;
         beat.idx.resize(size_t(P * Wb));
@@ -302,16 +321,19 @@ int main(int argc, char** argv) {
           for (int i = 0; i < Wb; ++i) {
             const int ch = b * Wb + i;
             beat.idx[size_t(p * Wb + i)] =
-                n < rows && ch < K ? iw[size_t(n)][size_t(ch)] : uint8_t(h.random_bits(nW));
+                n < rows && ch < K ? iw[size_t(n)][size_t(ch)] : uint8_t(noise(nW, 0));
           }
-          beat.scale[size_t(p)] =
-              n < rows && b == 0 ? sw[size_t(n)] : Fp16{uint16_t(h.random_bits(16))};
+          const Fp16 s = n < rows ? sw[size_t(n)] : Fp16{};
+          beat.scale[size_t(p)] = n < rows && b == 0 ? s : Fp16{uint16_t(noise(16, s.bits))};
         }
-        // Rows and last are only read on the first beat: elsewhere, noise.
-        beat.rows = b == 0
-                        ? (last ? in_group : (h.coin(0.5) ? P : int(h.random_bits(tm.rows_bits))))
-                        : int(h.random_bits(tm.rows_bits));
-        beat.last = b == 0 ? last : h.coin(0.5);
+        // Rows and last are only read on the first beat: elsewhere, noise (in workload mode
+        // the first beat's values, held). Rows of a group not the last: any.
+        if (b == 0) {
+          group_rows = last ? in_group
+                            : (workload_mode || h.coin(0.5) ? P : int(h.random_bits(tm.rows_bits)));
+        }
+        beat.rows = b == 0 ? group_rows : int(noise(tm.rows_bits, uint64_t(group_rows)));
+        beat.last = b == 0 || workload_mode ? last : h.coin(0.5);
         wbeats.push_back(std::move(beat));
       }
     }
@@ -336,102 +358,86 @@ int main(int argc, char** argv) {
     return x;
   };
 
+  // The layer of the workload mode, built before the run (the model's quantization takes a
+  // moment at the paper's size).
+  std::optional<oasis::tb::Workload> workload;
+  if (workload_mode) workload = oasis::tb::build_workload(config, options);
+
   h.reset();
   model.reset();
   for (int i = 0; i < 3; ++i) cycle();  // idle after reset
-  // The config hash, read through the port at the header's address, is the
-  // header's (and the model's, which every read is compared with).
-  for (int i = 0; i < regmap::kConfigHashWords; ++i) {
-    hash_reads.push_back(regmap::kConfigHashBase + i);
-  }
-  for (int i = 0; i < regmap::kConfigHashWords + 1; ++i) cycle();
-  h.check("the config hash read at regmap::kConfigHashBase", regmap::kConfigHash, hash_read);
 
-  const char* bench_env = std::getenv("CORE_BENCH_ROWS");
-  const int bench_rows = bench_env ? std::atoi(bench_env) : 0;
-  if (bench_env && bench_rows < 1) {
-    fmt::print(stderr, "core_tb: CORE_BENCH_ROWS must be a positive row count, not '{}'\n",
-               bench_env);
-    return 2;
-  }
-
-  // Rows not a multiple of the lines (and at least one full group).
-  const int rows = P + std::max(1, P / 2) + (P > 1 ? 0 : 1);
   std::vector<std::vector<uint8_t>> iw;
   std::vector<Fp16> sw;
+  if (!workload_mode) {
+    // The config hash, read through the port at the header's address, is the
+    // header's (and the model's, which every read is compared with).
+    for (int i = 0; i < regmap::kConfigHashWords; ++i) {
+      hash_reads.push_back(regmap::kConfigHashBase + i);
+    }
+    for (int i = 0; i < regmap::kConfigHashWords + 1; ++i) cycle();
+    h.check("the config hash read at regmap::kConfigHashBase", regmap::kConfigHash, hash_read);
 
-  // Directed tokens on one layer: NaN and infinities among the activations,
-  // an all-equal token (Orizuru's ties), the largest and smallest values in the
-  // first and last channels, then the reverse.
-  new_layer(true);
-  random_matrix(rows, iw, sw);
-  {
-    auto x = random_token();
-    x[size_t(K / 2)] = Fp16{0x7E00};
-    x[size_t(K / 3)] = Fp16{0x7C00};
-    x[size_t(K / 4)] = Fp16{0xFC00};
-    x[1 % size_t(K)] = Fp16{0xFE01};  // a negative, non-canonical NaN
-    send_token(x, moderate(), iw, sw);
-    send_token(std::vector<Fp16>(size_t(K), moderate()), moderate(), iw, sw);
-    x = random_token();
-    x[0] = Fp16{0x5BFF};
-    x[size_t(K - 1)] = Fp16{0xDBFF};
-    send_token(x, moderate(), iw, sw);
-    std::swap(x[0], x[size_t(K - 1)]);
-    send_token(x, moderate(), iw, sw);
-  }
-  drain();
+    // Rows not a multiple of the lines (and at least one full group).
+    const int rows = P + std::max(1, P / 2) + (P > 1 ? 0 : 1);
 
-  // Seeded random tokens over layers, in phases of different rates.
-  const uint64_t tokens = options.vectors ? options.vectors : 24;
-  const int phases = 4;
-  for (int phase = 0; phase < phases && !bench_rows && !h.scoreboard().should_stop(); ++phase) {
-    x_gap = (phase % 4) * 0.25;
-    w_gap = ((phase + 2) % 4) * 0.2;
-    backpressure = ((phase + 1) % 4) * 0.2;
-    new_layer(phase % 2 == 1);
-    random_matrix(rows + phase % 2, iw, sw);
-    for (uint64_t t = 0; t < tokens / phases; ++t) send_token(random_token(), moderate(), iw, sw);
+    // Directed tokens on one layer: NaN and infinities among the activations,
+    // an all-equal token (Orizuru's ties), the largest and smallest values in the
+    // first and last channels, then the reverse.
+    new_layer(true);
+    random_matrix(rows, iw, sw);
+    {
+      auto x = random_token();
+      x[size_t(K / 2)] = Fp16{0x7E00};
+      x[size_t(K / 3)] = Fp16{0x7C00};
+      x[size_t(K / 4)] = Fp16{0xFC00};
+      x[1 % size_t(K)] = Fp16{0xFE01};  // a negative, non-canonical NaN
+      send_token(x, moderate(), iw, sw);
+      send_token(std::vector<Fp16>(size_t(K), moderate()), moderate(), iw, sw);
+      x = random_token();
+      x[0] = Fp16{0x5BFF};
+      x[size_t(K - 1)] = Fp16{0xDBFF};
+      send_token(x, moderate(), iw, sw);
+      std::swap(x[0], x[size_t(K - 1)]);
+      send_token(x, moderate(), iw, sw);
+    }
     drain();
+
+    // Seeded random tokens over layers, in phases of different rates.
+    const uint64_t tokens = options.vectors ? options.vectors : 24;
+    const int phases = 4;
+    for (int phase = 0; phase < phases && !h.scoreboard().should_stop(); ++phase) {
+      x_gap = (phase % 4) * 0.25;
+      w_gap = ((phase + 2) % 4) * 0.2;
+      backpressure = ((phase + 1) % 4) * 0.2;
+      new_layer(phase % 2 == 1);
+      random_matrix(rows + phase % 2, iw, sw);
+      for (uint64_t t = 0; t < tokens / phases; ++t) send_token(random_token(), moderate(), iw, sw);
+      drain();
+    }
   }
 
-  // Measurement: a token after an idle core, every stream unthrottled. In bench
-  // mode the layer is a seeded synthetic LLM-like one, quantized by the model
-  // (K-means codebooks, outliers calibrated), and several tokens may follow.
+  // Measurement: a token after an idle core, every stream unthrottled. In workload mode the
+  // layer is the workload's (by default a seeded synthetic LLM-like one, quantized by the
+  // model: K-means codebooks, outliers calibrated), loaded through the register port, and all
+  // its tokens follow back to back.
   {
     x_gap = w_gap = backpressure = 0;
-    const char* tokens_env = std::getenv("CORE_BENCH_TOKENS");
-    const int n_tokens = bench_rows && tokens_env ? std::max(1, std::atoi(tokens_env)) : 1;
-    const int n = bench_rows ? bench_rows : 4 * P + 1;
+    const int n_tokens = workload_mode ? workload->tokens : 1;
+    const int n = workload_mode ? workload->rows : 4 * P + 1;
     std::vector<std::vector<Fp16>> xs;
-    std::vector<Fp16> scales, x_raw, w_raw;
-    if (bench_rows) {
-      oasis::SyntheticActivationSpec spec;
-      spec.channels = K;
-      spec.tokens = n_tokens;
-      x_raw = oasis::synthetic_activations(spec, options.seed);
-      spec.tokens = 16;
-      const std::vector<Fp16> calib = oasis::synthetic_activations(spec, options.seed + 1);
-      w_raw = oasis::synthetic_weights(n, K, options.seed + 2);
-      oasis::WeightQuantOptions wo;
-      wo.symmetric = symmetric;
-      const oasis::QuantizedWeights qw = oasis::quantize_weights(w_raw, n, K, wo);
-      oasis::ActCalibrationOptions ao;
-      ao.outliers_per_side = config.outliers_per_side;
-      ao.symmetric = symmetric;
-      const oasis::ActCalibration cal = oasis::calibrate_activations(calib, 16, K, {}, ao);
-      gemm.emplace(oasis::LutGemmParams::from_config(config), cal.codebook, qw.codebook);
+    std::vector<Fp16> scales;
+    if (workload_mode) {
+      gemm = workload->model();
       load_layer();
       iw.assign(size_t(n), {});
       sw.assign(size_t(n), Fp16{});
       for (int r = 0; r < n; ++r) {
-        iw[size_t(r)].assign(qw.indices.begin() + ptrdiff_t(r) * K,
-                             qw.indices.begin() + ptrdiff_t(r + 1) * K);
-        sw[size_t(r)] = qw.scales[size_t(r)];
+        const auto row = workload->row(r);
+        iw[size_t(r)].assign(row.begin(), row.end());
+        sw[size_t(r)] = workload->quantized.scales[size_t(r)];
       }
-      for (int t = 0; t < n_tokens; ++t) {
-        const oasis::PreparedToken tok =
-            gemm->prepare(std::span<const Fp16>(x_raw).subspan(size_t(t) * size_t(K), size_t(K)));
+      for (const oasis::PreparedToken& tok : workload->prepared) {
         xs.push_back(tok.xhat);
         scales.push_back(tok.scale);
       }
@@ -447,8 +453,10 @@ int main(int argc, char** argv) {
     const size_t first_output = got.size();
     const uint64_t start_cycle = h.cycle();
     const auto start = std::chrono::steady_clock::now();
+    in_window = workload_mode;
     for (int t = 0; t < n_tokens; ++t) send_token(xs[size_t(t)], scales[size_t(t)], iw, sw);
     drain();
+    in_window = false;
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const int64_t preprocess = context_ready - first_x_fire + 1;
@@ -482,23 +490,27 @@ int main(int argc, char** argv) {
         uint64_t(gemm_cycles));
     h.check("measured preprocess_cycles (first token beat taken -> last residual written)",
             uint64_t(options.param("preprocess_cycles")), uint64_t(preprocess));
-    if (bench_rows) {
+    if (workload_mode) {
       fmt::print("simulated: {} cycles in {:.2f} s, {:.0f} cycles/s\n", h.cycle() - start_cycle,
                  seconds, double(h.cycle() - start_cycle) / seconds);
+      oasis::tb::report_workload(h, *workload, window, "weight-activation products",
+                                 workload->products(), {{"gemms", workload->tokens}});
       // Output error of the RTL's outputs against FP32 on the unquantized data,
       // next to per-token / per-row INT round-to-nearest at the same bits.
-      const std::vector<float> ref32 = oasis::reference_gemm_fp32(x_raw, n_tokens, w_raw, n, K);
+      const std::vector<float> ref32 =
+          oasis::reference_gemm_fp32(workload->x, n_tokens, workload->w, n, K);
       const std::vector<double> ref(ref32.begin(), ref32.end());
       std::vector<double> rtl;
       for (size_t i = first_output; i < got.size(); ++i) rtl.push_back(oasis::to_double(got[i]));
-      const std::vector<double> rtn =
-          oasis::int_rtn_gemm(x_raw, n_tokens, w_raw, n, K, config.act_bits, config.weight_bits);
+      const std::vector<double> rtn = oasis::int_rtn_gemm(workload->x, n_tokens, workload->w, n, K,
+                                                          config.act_bits, config.weight_bits);
       if (rtl.size() == ref.size()) {
         fmt::print(
-            "error against FP32 ({} tokens x {} rows, synthetic LLM-like layer): OASIS RTL "
+            "error against FP32 ({} tokens x {} rows, {} layer): OASIS RTL "
             "W{}A{} SQNR {:.2f} dB, INT W{}A{} round-to-nearest {:.2f} dB\n",
-            n_tokens, n, config.weight_bits, config.act_bits, oasis::sqnr_db(ref, rtl),
-            config.weight_bits, config.act_bits, oasis::sqnr_db(ref, rtn));
+            n_tokens, n, workload->source == "synthetic" ? "synthetic LLM-like" : "the given",
+            config.weight_bits, config.act_bits, oasis::sqnr_db(ref, rtl), config.weight_bits,
+            config.act_bits, oasis::sqnr_db(ref, rtn));
         h.scoreboard().figure("error_against_fp32",
                               {{"tokens", n_tokens},
                                {"rows", n},
@@ -510,7 +522,7 @@ int main(int argc, char** argv) {
     }
   }
   // Back to back, every stream unthrottled, against the performance model.
-  if (!bench_rows) {
+  if (!workload_mode) {
     x_gap = w_gap = backpressure = 0;
     const oasis::TokenFigures tf = oasis::token_figures(config, 1);
     const int64_t long_groups = (tf.preprocess + tf.row_interval - 1) / tf.row_interval + 1;

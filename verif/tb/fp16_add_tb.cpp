@@ -5,6 +5,8 @@
 // (verif/fp_directed.hpp) as a sum and as a difference, then a seeded random
 // million (--vectors N to change), or with --exhaustive every one of the 2^32
 // operand pairs as a sum.
+// With --workload (verif/tb/fp_tb.hpp, docs/workload.md): sums of the layer's adjacent binary16
+// products, instead.
 #include "Vdut.h"
 #include "model/numerics/fp.hpp"
 #include "verif/fp_directed.hpp"
@@ -43,6 +45,10 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse("fp16_add", argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   oasis::tb::fp::Runner<Vdut, Fp16Add> runner(h, Fp16Add{});
+  if (options.workload) {
+    runner.workload(oasis::tb::fp::LayerOperations::kProductPairs);
+    return h.finish();
+  }
 
   const auto d16 = oasis::directed::directed16();
   runner.run(oasis::tb::fp::pairs_of({d16.begin(), d16.end()}, true), 0.25);

@@ -3,6 +3,7 @@
 // behind oasis_fp_pipe) against oasis::to_fp32 and the host, cycle by cycle
 // with random valid gaps (verif/tb/fp_tb.hpp): every one of the 2^16 inputs,
 // twice (once in order, once from the seeded generator).
+// With --workload (verif/tb/fp_tb.hpp, docs/workload.md): the layer's activations x̂, instead.
 #include "Vdut.h"
 #include "model/numerics/fp.hpp"
 #include "verif/host_fpu.hpp"
@@ -30,6 +31,10 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse("fp16_to_fp32", argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   oasis::tb::fp::Runner<Vdut, Fp16ToFp32> runner(h, Fp16ToFp32{});
+  if (options.workload) {
+    runner.workload(oasis::tb::fp::LayerOperations::kActivations);
+    return h.finish();
+  }
 
   runner.run(oasis::tb::fp::exhaustive(16, false), 0.25);
   runner.run(oasis::tb::fp::count_of(options.vectors ? options.vectors : 65536,

@@ -4,6 +4,8 @@
 // cycle with random valid gaps (verif/tb/fp_tb.hpp): every directed pair
 // (verif/fp_directed.hpp) as a sum and as a difference, then a seeded random
 // million (--vectors N to change).
+// With --workload (verif/tb/fp_tb.hpp, docs/workload.md): sums of the layer's adjacent binary32
+// products, instead.
 #include "Vdut.h"
 #include "model/numerics/fp.hpp"
 #include "verif/fp_directed.hpp"
@@ -42,6 +44,10 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse("fp32_add", argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   oasis::tb::fp::Runner<Vdut, Fp32Add> runner(h, Fp32Add{});
+  if (options.workload) {
+    runner.workload(oasis::tb::fp::LayerOperations::kProductPairs, oasis::tb::fp::Format::kFp32);
+    return h.finish();
+  }
 
   const auto d32 = oasis::directed::directed32();
   runner.run(oasis::tb::fp::pairs_of({d32.begin(), d32.end()}, true), 0.25);

@@ -6,6 +6,8 @@
 // by cycle with random valid gaps (verif/tb/fp_tb.hpp): every directed pair
 // (verif/fp_directed.hpp), then a seeded random million (--vectors N to change), or with
 // --exhaustive every one of the 2^32 operand pairs.
+// With --workload (verif/tb/fp_tb.hpp, docs/workload.md): the layer's products x̂ times C_W[iw],
+// instead.
 #include "Vdut.h"
 #include "model/numerics/fp.hpp"
 #include "verif/fp_directed.hpp"
@@ -46,6 +48,10 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse("fp32_mul_fp16_fp16", argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   oasis::tb::fp::Runner<Vdut, Fp32MulFp16Fp16> runner(h, Fp32MulFp16Fp16{});
+  if (options.workload) {
+    runner.workload(oasis::tb::fp::LayerOperations::kProducts);
+    return h.finish();
+  }
 
   const auto d16 = oasis::directed::directed16();
   runner.run(oasis::tb::fp::pairs_of({d16.begin(), d16.end()}, false), 0.25);

@@ -7,6 +7,8 @@
 // every directed binary16 one (verif/fp_directed.hpp), every binary16 operand
 // once with a random binary32 one, then a seeded random million (--vectors N
 // to change).
+// With --workload (verif/tb/fp_tb.hpp, docs/workload.md): the layer's products x̂ (widened) times
+// C_W[iw], instead.
 #include <algorithm>
 
 #include "Vdut.h"
@@ -46,6 +48,10 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse("fp32_mul_fp16", argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   oasis::tb::fp::Runner<Vdut, Fp32MulFp16> runner(h, Fp32MulFp16{});
+  if (options.workload) {
+    runner.workload(oasis::tb::fp::LayerOperations::kProducts, oasis::tb::fp::Format::kFp32);
+    return h.finish();
+  }
 
   const auto d32 = oasis::directed::directed32();
   const auto d16 = oasis::directed::directed16();

@@ -4,6 +4,8 @@
 // random valid gaps (verif/tb/fp_tb.hpp): every directed pair
 // (verif/fp_directed.hpp), then a seeded random million (--vectors N to
 // change).
+// With --workload (verif/tb/fp_tb.hpp, docs/workload.md): the layer's products x̂ times C_W[iw],
+// both widened, instead.
 #include <algorithm>
 
 #include "Vdut.h"
@@ -41,6 +43,11 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse("fp32_mul", argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   oasis::tb::fp::Runner<Vdut, Fp32Mul> runner(h, Fp32Mul{});
+  if (options.workload) {
+    runner.workload(oasis::tb::fp::LayerOperations::kProducts, oasis::tb::fp::Format::kFp32,
+                    oasis::tb::fp::Format::kFp32);
+    return h.finish();
+  }
 
   const auto d32 = oasis::directed::directed32();
   runner.run(oasis::tb::fp::pairs_of({d32.begin(), d32.end()}, false), 0.25);

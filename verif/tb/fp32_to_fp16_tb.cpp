@@ -7,6 +7,8 @@
 // the cases round-to-nearest-even decides; then a seeded random million
 // (--vectors N), half of them in or near the binary16 range. With
 // --exhaustive, every one of the 2^32 binary32 inputs.
+// With --workload (verif/tb/fp_tb.hpp, docs/workload.md): the binary32 partial sums of the layer's
+// rows, instead.
 #include "Vdut.h"
 #include "model/numerics/fp.hpp"
 #include "verif/fp_directed.hpp"
@@ -51,6 +53,10 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse("fp32_to_fp16", argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   oasis::tb::fp::Runner<Vdut, Fp32ToFp16> runner(h, Fp32ToFp16{});
+  if (options.workload) {
+    runner.workload(oasis::tb::fp::LayerOperations::kPartialSums);
+    return h.finish();
+  }
 
   const auto d32 = oasis::directed::directed32();
   runner.run(oasis::tb::fp::each_of({d32.begin(), d32.end()}), 0.25);

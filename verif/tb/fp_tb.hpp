@@ -9,6 +9,9 @@
 //     host FPU (verif/host_fpu.hpp), both bit for bit.
 // A mismatch prints the operands, the expected and the actual result in hex,
 // the cycle the operation entered, the cycle it came out and the seed.
+// With --workload (docs/workload.md) a testbench runs Runner::workload instead: after the
+// reset, the operations the unit does on the layer of verif/workload.hpp (layer_operations),
+// back to back, checked the same way.
 #pragma once
 
 #include <fmt/format.h>
@@ -21,7 +24,11 @@
 #include <string>
 #include <vector>
 
+#include "model/config.hpp"
+#include "model/numerics/fp.hpp"
+#include "model/quant/lut_gemm.hpp"
 #include "verif/harness/harness.hpp"
+#include "verif/workload.hpp"
 
 namespace oasis::tb::fp {
 
@@ -35,6 +42,89 @@ struct Operation {
 
 /// A stimulus source: sets op and returns true, or returns false when done.
 using Source = std::function<bool(Operation&)>;
+
+/// A source over a list of operations.
+inline Source each_op(std::vector<Operation> ops) {
+  auto v = std::make_shared<std::vector<Operation>>(std::move(ops));
+  auto i = std::make_shared<size_t>(0);
+  return [v, i](Operation& op) {
+    if (*i >= v->size()) return false;
+    op = (*v)[(*i)++];
+    return true;
+  };
+}
+
+/// A unit's operand format.
+enum class Format { kFp16, kFp32 };
+
+/// What a unit does on the layer of a workload, tokens t, rows n and channels k in order.
+enum class LayerOperations {
+  kProducts,      ///< x̂[t][k] times C_W[iw[n][k]], operands in the unit's formats a and b
+  kProductPairs,  ///< sums of adjacent products (k = 2i, 2i + 1; the first level of a MAC
+                  ///< tree), the products in the unit's format a
+  kActivations,   ///< x̂[t][k]
+  kPartialSums,   ///< a row's binary32 partial sums of its binary32 products, k ascending
+  kIndexCounts,   ///< the counts of a row's concatenated indices (ia << nW) | iw
+};
+
+/// The operations of `what` on workload `w` (docs/workload.md).
+inline std::vector<Operation> layer_operations(const Workload& w, LayerOperations what,
+                                               Format a_format = Format::kFp16,
+                                               Format b_format = Format::kFp16) {
+  const auto operand = [](Fp16 v, Format f) -> uint64_t {
+    return f == Format::kFp16 ? v.bits : to_fp32(v).bits;
+  };
+  // The product in format f: binary16 rounded once, binary32 exact.
+  const auto product = [](Fp16 x, Fp16 c, Format f) -> uint64_t {
+    return f == Format::kFp16 ? mul(x, c).bits : mul(to_fp32(x), to_fp32(c)).bits;
+  };
+  std::vector<Operation> ops;
+  const int K = w.channels;
+  for (int t = 0; t < w.tokens; ++t) {
+    const PreparedToken& token = w.prepared[size_t(t)];
+    if (what == LayerOperations::kActivations) {
+      for (const Fp16 x : token.xhat) ops.push_back({x.bits, 0, false});
+      continue;
+    }
+    for (int n = 0; n < w.rows; ++n) {
+      const auto c = w.dequantized_row(n);
+      switch (what) {
+        case LayerOperations::kProducts:
+          for (int k = 0; k < K; ++k) {
+            ops.push_back(
+                {operand(token.xhat[size_t(k)], a_format), operand(c[size_t(k)], b_format), false});
+          }
+          break;
+        case LayerOperations::kProductPairs:
+          for (int k = 0; k + 1 < K; k += 2) {
+            ops.push_back({product(token.xhat[size_t(k)], c[size_t(k)], a_format),
+                           product(token.xhat[size_t(k + 1)], c[size_t(k + 1)], a_format), false});
+          }
+          break;
+        case LayerOperations::kPartialSums: {
+          Fp32 sum{0};
+          for (int k = 0; k < K; ++k) {
+            const Fp32 p{uint32_t(product(token.xhat[size_t(k)], c[size_t(k)], Format::kFp32))};
+            sum = k == 0 ? p : add(sum, p);
+            ops.push_back({sum.bits, 0, false});
+          }
+          break;
+        }
+        case LayerOperations::kIndexCounts: {
+          const LutGemmParams& p = w.model().params();
+          for (const uint32_t count :
+               index_counts(token.act_index, w.row(n), p.act_bits, p.weight_bits)) {
+            ops.push_back({count, 0, false});
+          }
+          break;
+        }
+        case LayerOperations::kActivations:
+          break;
+      }
+    }
+  }
+  return ops;
+}
 
 /// Drives a Dut with ports clk_i, rst_ni, in_valid_i, out_valid_o and the
 /// unit's own operand and result ports. Unit supplies:
@@ -71,10 +161,29 @@ class Runner {
         cycle(true, op);
       }
     }
-    // Cycles with no operation until the last result has come out.
-    for (int i = 0; i < latency_; ++i) cycle(false, Operation{});
+    // Cycles with no operation until the last result has come out (in workload mode with the
+    // operands held as last driven).
+    for (int i = 0; i < latency_; ++i) cycle(false, hold_ ? last_ : Operation{});
     seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     operations_ += h_.scoreboard().vectors() - vectors_before;
+  }
+
+  /// --workload: builds the workload, streams `what` (layer_operations) through the unit back
+  /// to back and reports the `workload` figure, its window from the cycle of the first
+  /// operation to the cycle after the last result.
+  void workload(LayerOperations what, Format a_format = Format::kFp16,
+                Format b_format = Format::kFp16) {
+    const Options& o = h_.options();
+    const Workload w = build_workload(parse_config(o.config_json(), o.manifest_path), o);
+    const std::vector<Operation> ops = layer_operations(w, what, a_format, b_format);
+    WorkloadWindow window;
+    window.present(h_.cycle());
+    hold_ = true;
+    const uint64_t before = operations_;
+    run(each_op(ops), 0.0);
+    window.output(h_.cycle() - 1);
+    window.busy(operations_ - before);
+    report_workload(h_, w, window, "operations", operations_ - before);
   }
 
   /// Prints the checked operations per second of wall time (Verilator, the
@@ -95,6 +204,7 @@ class Runner {
   // One clock cycle: drive, check what comes out, clock.
   void cycle(bool valid, const Operation& op) {
     Dut& dut = h_.dut();
+    if (valid) last_ = op;
     dut.in_valid_i = valid;
     unit_.drive(dut, op);
     // The outputs are read settled on this cycle's inputs, registers or not: a unit whose
@@ -133,6 +243,8 @@ class Runner {
   Unit unit_;
   int latency_;
   std::vector<Entry> ring_;
+  Operation last_;     ///< the last operation issued
+  bool hold_ = false;  ///< idle cycles drive last_ (workload mode) rather than zeros
   uint64_t operations_ = 0;
   double seconds_ = 0;
 };
@@ -163,13 +275,9 @@ inline Source pairs_of(std::vector<uint64_t> values, bool with_sub) {
 
 /// A source over a list of single operands.
 inline Source each_of(std::vector<uint64_t> values) {
-  auto v = std::make_shared<std::vector<uint64_t>>(std::move(values));
-  auto i = std::make_shared<size_t>(0);
-  return [v, i](Operation& op) {
-    if (*i >= v->size()) return false;
-    op = Operation{(*v)[(*i)++], 0, false};
-    return true;
-  };
+  std::vector<Operation> ops;
+  for (const uint64_t v : values) ops.push_back({v, 0, false});
+  return each_op(std::move(ops));
 }
 
 /// A source of n operations made by `make`.

@@ -9,6 +9,11 @@
 // random masks and garbage beyond K, random gaps and backpressure. Last, an
 // unthrottled stream measures the latency and the row interval and checks
 // them against the manifest.
+// With --workload (docs/workload.md) all that is left out: after reset, the concatenated
+// indices (ia << nW) | iw of the layer of verif/workload.hpp, each token's activation indices
+// with each of the layer's rows, every mask bit set (as the PE line drives them), stream
+// through unthrottled, every check on; positions beyond K carry index 0 and idle inputs hold
+// their last beat.
 #include <fmt/format.h>
 
 #include <deque>
@@ -20,6 +25,7 @@
 #include "model/cycle/index_counter.hpp"
 #include "model/quant/lut_gemm.hpp"
 #include "verif/harness/harness.hpp"
+#include "verif/workload.hpp"
 
 namespace {
 
@@ -65,18 +71,24 @@ int main(int argc, char** argv) {
   // The cycles rows' last beats were accepted in, of rows not yet presented.
   std::deque<int64_t> last_accepts;
   std::vector<int64_t> latencies, first_chunk_cycles;
+  // Workload mode: the cycles of the run, and the inputs as last driven.
+  oasis::tb::WorkloadWindow window;
+  bool in_window = false;
+  Beat held{std::vector<int>(size_t(group)), std::vector<bool>(size_t(group), true)};
 
   const auto cycle = [&] {
     const bool offer = !queue.empty() && !(gap > 0 && h.coin(gap));
     const bool ready = !(backpressure > 0 && h.coin(backpressure));
-    Beat garbage;
-    if (!offer) {
+    Beat garbage = held;
+    if (!offer && !options.workload) {
+      garbage = Beat{};
       for (int p = 0; p < group; ++p) {
         garbage.idx.push_back(int(h.random_bits(b)));
         garbage.mask.push_back(h.coin(0.5));
       }
     }
     const Beat& beat = offer ? queue.front() : garbage;
+    held = beat;
     dut.idx_valid_i = offer;
     for (int p = 0; p < group; ++p) {
       set_bits(dut.idx_data_i, p * b, b, uint64_t(beat.idx[size_t(p)]));
@@ -127,6 +139,11 @@ int main(int argc, char** argv) {
       }
     }
     const bool accepted = offer && dut.idx_ready_o;
+    if (in_window) {
+      if (offer) window.present(h.cycle());
+      if (model.cnt_valid() && dut.cnt_valid_o && ready) window.output(h.cycle());
+      if (accepted) window.busy();
+    }
     model.clock(offer, beat.idx, beat.mask, ready);
     if (accepted) {
       if (model.beat() == 0) last_accepts.push_back(int64_t(h.cycle()));  // a row's last beat
@@ -159,6 +176,9 @@ int main(int argc, char** argv) {
           x.mask.push_back(on(ch));
           row_idx.push_back(x.idx.back());
           row_mask.push_back(x.mask.back());
+        } else if (options.workload) {
+          x.idx.push_back(0);
+          x.mask.push_back(true);
         } else {
           x.idx.push_back(int(h.random_bits(b)));
           x.mask.push_back(h.coin(0.7));
@@ -180,6 +200,29 @@ int main(int argc, char** argv) {
     expected_rows.push_back(std::move(want));
   };
   const auto all = [](int) { return true; };
+
+  if (options.workload) {
+    const oasis::tb::Workload w = oasis::tb::build_workload(config, options);
+    gap = backpressure = 0;
+    h.reset();
+    model.reset();
+    in_window = true;
+    for (int tok = 0; tok < w.tokens; ++tok) {
+      const std::vector<uint8_t>& ia = w.prepared[size_t(tok)].act_index;
+      for (int n = 0; n < w.rows; ++n) {
+        const auto iw = w.row(n);
+        push_row([&](int ch) { return (ia[size_t(ch)] << config.weight_bits) | iw[size_t(ch)]; },
+                 all);
+      }
+    }
+    drain();
+    in_window = false;
+    if (!expected_rows.empty()) {
+      h.fail(fmt::format("{} rows sent but never presented", expected_rows.size()));
+    }
+    oasis::tb::report_workload(h, w, window, "indices counted", w.products());
+    return h.finish();
+  }
 
   h.reset();
   model.reset();

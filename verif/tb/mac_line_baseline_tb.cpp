@@ -8,6 +8,10 @@
 // the weight stream (phases of different rates; random indices and scales on
 // idle cycles). Last, an unthrottled stream measures the row latency and
 // interval and checks them against the manifest.
+// With --workload (docs/workload.md) all that is left out: after reset, each token of the
+// layer of verif/workload.hpp (x̂, s_a and the weight codebook, set between tokens) and the
+// layer's rows stream through unthrottled, every check on; idle weight inputs hold their last
+// beat.
 #include <fmt/format.h>
 
 #include <deque>
@@ -21,6 +25,7 @@
 #include "model/quant/lut_gemm.hpp"
 #include "verif/harness/harness.hpp"
 #include "verif/tb/line_tb.hpp"
+#include "verif/workload.hpp"
 
 namespace {
 
@@ -66,25 +71,35 @@ int main(int argc, char** argv) {
   std::deque<Fp16>& expected = out.expected;
   int64_t last_beat_cycle = -1;
   std::vector<int64_t>& y_cycles = out.y_cycles;
+  // Workload mode: the cycles of the run, and the weight inputs as last driven.
+  oasis::tb::WorkloadWindow window;
+  bool in_window = false;
+  std::vector<uint8_t> held(static_cast<size_t>(M));
+  Fp16 held_scale;
 
-  const auto new_context = [&](bool special) {
-    xhat.resize(size_t(K));
-    for (auto& x : xhat) x = value(special);
-    codebook.resize(size_t(1) << nW);
-    for (auto& c : codebook) c = value(special);
-    act_scale = value(false);
+  const auto apply_context = [&] {
     model.set_context(xhat, act_scale, codebook);
     for (int k = 0; k < K; ++k) set_bits(dut.act_i, k * 16, 16, xhat[size_t(k)].bits);
     for (int j = 0; j < (1 << nW); ++j)
       set_bits(dut.weight_codebook_i, j * 16, 16, codebook[size_t(j)].bits);
     dut.act_scale_i = act_scale.bits;
   };
+  const auto new_context = [&](bool special) {
+    xhat.resize(size_t(K));
+    for (auto& x : xhat) x = value(special);
+    codebook.resize(size_t(1) << nW);
+    for (auto& c : codebook) c = value(special);
+    act_scale = value(false);
+    apply_context();
+  };
   const auto push_row = [&](const Row& r) {
     for (int b = 0; b < tm.beats; ++b) {
       std::vector<uint8_t> beat(static_cast<size_t>(M));
       for (int i = 0; i < M; ++i) {
         const int k = b * M + i;
-        beat[size_t(i)] = k < K ? r.iw[size_t(k)] : uint8_t(h.random_bits(nW));
+        beat[size_t(i)] = k < K              ? r.iw[size_t(k)]
+                          : options.workload ? 0
+                                             : uint8_t(h.random_bits(nW));
       }
       beats.emplace_back(std::move(beat), r.scale);
     }
@@ -93,15 +108,26 @@ int main(int argc, char** argv) {
   };
   const auto cycle = [&] {
     const bool offer = !beats.empty() && !(gap > 0 && h.coin(gap));
-    std::vector<uint8_t> garbage(static_cast<size_t>(M));
-    for (auto& x : garbage) x = uint8_t(h.random_bits(nW));
+    std::vector<uint8_t> garbage = held;
+    if (!options.workload) {
+      for (auto& x : garbage) x = uint8_t(h.random_bits(nW));
+    }
     const auto& beat = offer ? beats.front().first : garbage;
-    const Fp16 scale = offer ? beats.front().second : Fp16{uint16_t(h.random_bits(16))};
+    const Fp16 scale = offer              ? beats.front().second
+                       : options.workload ? held_scale
+                                          : Fp16{uint16_t(h.random_bits(16))};
+    held = beat;
+    held_scale = scale;
     dut.w_valid_i = offer;
     for (int i = 0; i < M; ++i) set_bits(dut.w_data_i, i * nW, nW, beat[size_t(i)]);
     dut.w_scale_i = scale.bits;
     h.settle();
     out.check(h, model.y_valid(), model.y_data(), dut.y_valid_o, dut.y_data_o);
+    if (in_window) {
+      if (offer) window.present(h.cycle());
+      if (model.y_valid() && dut.y_valid_o) window.output(h.cycle());
+      if (offer) window.busy();
+    }
     const bool was_last = offer && beats.size() % size_t(tm.beats) == 1 % size_t(tm.beats);
     model.clock(offer, beat, scale);
     if (offer) {
@@ -122,6 +148,28 @@ int main(int argc, char** argv) {
     r.scale = value(false);
     return r;
   };
+
+  if (options.workload) {
+    const oasis::tb::Workload w = oasis::tb::build_workload(config, options);
+    gap = 0;
+    codebook = w.model().weight_codebook();
+    const auto set_token = [&](int t) {
+      xhat = w.prepared[size_t(t)].xhat;
+      act_scale = w.prepared[size_t(t)].scale;
+      apply_context();
+    };
+    set_token(0);
+    h.reset();
+    model.reset();
+    in_window = true;
+    oasis::tb::stream_rows(w, drain, set_token, [&](std::span<const uint8_t> iw, Fp16 s) {
+      push_row(Row{{iw.begin(), iw.end()}, s});
+    });
+    in_window = false;
+    if (!expected.empty()) h.fail(fmt::format("{} rows sent but never output", expected.size()));
+    oasis::tb::report_workload(h, w, window, "weight-activation products", w.products());
+    return h.finish();
+  }
 
   h.reset();
   model.reset();

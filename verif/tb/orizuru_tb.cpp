@@ -7,11 +7,16 @@
 // random tokens, first under random input gaps and output backpressure, then
 // with the input always valid and the output always ready, where it measures
 // the sustained output rate and the cycles per token.
+// With --workload (docs/workload.md) the directed and random tokens are left out: after reset,
+// the tokens' x̂ of the layer of verif/workload.hpp (what the core gives Orizuru) run as the
+// steady phase, every check on, the steady phase's figures included; beats beyond the token's
+// channels carry +0.
 // topk_baseline_tb.cpp compiles this file for the baseline block.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <deque>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -19,6 +24,7 @@
 #include "model/config.hpp"
 #include "model/cycle/orizuru_cycle.hpp"
 #include "verif/harness/harness.hpp"
+#include "verif/workload.hpp"
 
 #ifndef OASIS_TOPK_BASELINE
 #define OASIS_TOPK_BASELINE 0
@@ -70,35 +76,42 @@ int main(int argc, char** argv) {
   auto& rng = h.rng();
   const auto pick = [&](int m) { return int(rng() % uint64_t(m)); };
 
-  // Directed tokens.
+  // Directed tokens (or the workload's).
   std::vector<std::vector<Fp16>> tokens;
+  std::optional<oasis::tb::Workload> workload;
+  if (options.workload) {
+    workload = oasis::tb::build_workload(config, options);
+    for (const oasis::PreparedToken& p : workload->prepared) tokens.push_back(p.xhat);
+  }
   const auto token_of = [&](auto f) {
     std::vector<Fp16> x(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i) x[size_t(i)] = Fp16{uint16_t(f(i))};
     tokens.push_back(x);
   };
-  for (uint16_t v : {0x3C00, 0x0000, 0xFC00, 0x7E00}) token_of([&](int) { return v; });
-  token_of([&](int i) { return i % 2 ? 0x8000 : 0x0000; });           // +0 / -0
-  token_of([&](int i) { return i % 3 ? 0xFC00 : 0x7C00; });           // mostly -Inf
-  token_of([&](int i) { return i % 4 == 1 ? 0xFC00 : 0x3800 + i; });  // several -Inf
-  token_of([&](int i) { return kSpecials[size_t(i) % std::size(kSpecials)]; });
-  token_of([&](int i) { return i % 2 ? 0x7E00 + i : 0xFE00 + i; });         // NaNs, payloads
-  token_of([&](int i) { return (i % 2 ? 0x8000 : 0) | (1 + i % 0x3FF); });  // subnormals
-  token_of([&](int i) { return 0x2000 + i; });                              // ascending
-  token_of([&](int i) { return 0x6000 - i; });                              // descending
-  // Duplicates straddling the k-th place on both sides: k-1 distinct big
-  // values, then copies of one value across places k and k+1, likewise below.
-  token_of([&](int i) {
-    if (i < k - 1) return 0x5000 + i;
-    if (i < k + 2) return 0x4800;
-    if (i >= n - (k - 1)) return 0xD000 + i % 256;
-    if (i >= n - (k + 2)) return 0xC800;
-    return 0x3000 + i % 64;
-  });
-  const int directed = int(tokens.size());
-  const int random_tokens = options.vectors ? int(options.vectors) : 60;
-  const int steady_tokens = 4;
-  for (int r = 0; r < random_tokens + steady_tokens; ++r) {
+  if (!options.workload) {
+    for (uint16_t v : {0x3C00, 0x0000, 0xFC00, 0x7E00}) token_of([&](int) { return v; });
+    token_of([&](int i) { return i % 2 ? 0x8000 : 0x0000; });           // +0 / -0
+    token_of([&](int i) { return i % 3 ? 0xFC00 : 0x7C00; });           // mostly -Inf
+    token_of([&](int i) { return i % 4 == 1 ? 0xFC00 : 0x3800 + i; });  // several -Inf
+    token_of([&](int i) { return kSpecials[size_t(i) % std::size(kSpecials)]; });
+    token_of([&](int i) { return i % 2 ? 0x7E00 + i : 0xFE00 + i; });         // NaNs, payloads
+    token_of([&](int i) { return (i % 2 ? 0x8000 : 0) | (1 + i % 0x3FF); });  // subnormals
+    token_of([&](int i) { return 0x2000 + i; });                              // ascending
+    token_of([&](int i) { return 0x6000 - i; });                              // descending
+    // Duplicates straddling the k-th place on both sides: k-1 distinct big
+    // values, then copies of one value across places k and k+1, likewise below.
+    token_of([&](int i) {
+      if (i < k - 1) return 0x5000 + i;
+      if (i < k + 2) return 0x4800;
+      if (i >= n - (k - 1)) return 0xD000 + i % 256;
+      if (i >= n - (k + 2)) return 0xC800;
+      return 0x3000 + i % 64;
+    });
+  }
+  const int directed = options.workload ? 0 : int(tokens.size());
+  const int random_tokens = options.workload ? 0 : options.vectors ? int(options.vectors) : 60;
+  const int steady_tokens = options.workload ? int(tokens.size()) : 4;
+  for (int r = 0; r < (options.workload ? 0 : random_tokens + steady_tokens); ++r) {
     const int mode = pick(3);
     token_of([&](int) -> int {
       if (mode == 0) return int(rng() & 0xFFFF);
@@ -107,6 +120,7 @@ int main(int argc, char** argv) {
     });
   }
   const int total = int(tokens.size());
+  oasis::tb::WorkloadWindow window;
   const int steady_from = total - steady_tokens;
 
   h.reset();
@@ -133,7 +147,9 @@ int main(int argc, char** argv) {
       const auto& x = tokens[size_t(next_token)];
       for (int i = 0; i < t.beat_activations; ++i) {
         const int ch = next_beat * t.beat_activations + i;
-        beat[size_t(i)] = ch < n ? x[size_t(ch)] : Fp16{uint16_t(h.random_bits(16))};
+        beat[size_t(i)] = ch < n             ? x[size_t(ch)]
+                          : options.workload ? Fp16{0}
+                                             : Fp16{uint16_t(h.random_bits(16))};
       }
       in_valid = true;
     }
@@ -166,6 +182,11 @@ int main(int argc, char** argv) {
       }
     }
     const bool in_fire = in_valid && model.in_ready();
+    if (options.workload) {
+      if (in_valid) window.present(h.cycle());
+      if (model.out_valid() && dut.out_valid_o && out_ready) window.output(h.cycle());
+      if (in_fire) window.busy();
+    }
     if (in_fire && next_beat == 0 && next_token > steady_from) {
       // Token boundary in the steady phase: cycles from one first beat to the next.
       steady_token_cycles += h.cycle() - token_start_cycle;
@@ -212,5 +233,8 @@ int main(int argc, char** argv) {
       kBlock, options.label, n, k, t.unit_inputs, t.levels_per_stage, total, directed,
       outputs_checked, steady_outputs, steady_outputs ? span - gaps : 0, per_token, t.beats,
       t.build_cycles, t.drain_cycles, t.pop_cycles);
+  if (options.workload) {
+    oasis::tb::report_workload(h, *workload, window, "tokens", uint64_t(workload->tokens));
+  }
   return h.finish();
 }

@@ -12,6 +12,10 @@
 // with random gaps on the weight stream and random backpressure on y. Last, an
 // unthrottled stream measures the row latency and interval and checks them
 // against the manifest.
+// With --workload (docs/workload.md) all that is left out: after reset, each token of the
+// layer of verif/workload.hpp is the line's context (set while the line is idle, as the core
+// switches it) and the layer's rows stream through unthrottled, every check on; idle weight
+// inputs hold their last beat.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -25,6 +29,7 @@
 #include "model/numerics/fp.hpp"
 #include "model/quant/lut_gemm.hpp"
 #include "verif/harness/harness.hpp"
+#include "verif/workload.hpp"
 
 namespace {
 
@@ -74,6 +79,11 @@ int main(int argc, char** argv) {
   uint64_t rows_checked = 0;
   int64_t last_beat_cycle = -1;
   std::vector<int64_t> latencies, y_cycles;
+  // Workload mode: the cycles of the run, and the weight inputs as last driven.
+  oasis::tb::WorkloadWindow window;
+  bool in_window = false;
+  std::vector<uint8_t> held(static_cast<size_t>(Wb));
+  Fp16 held_scale;
 
   const auto apply_context = [&] {
     model.set_context(ctx);
@@ -105,7 +115,9 @@ int main(int argc, char** argv) {
       std::vector<uint8_t> beat(static_cast<size_t>(Wb));
       for (int p = 0; p < Wb; ++p) {
         const int ch = b * Wb + p;
-        beat[size_t(p)] = ch < K ? r.iw[size_t(ch)] : uint8_t(h.random_bits(nW));
+        beat[size_t(p)] = ch < K             ? r.iw[size_t(ch)]
+                          : options.workload ? 0
+                                             : uint8_t(h.random_bits(nW));
       }
       beats.emplace_back(std::move(beat), r.scale);
     }
@@ -115,10 +127,16 @@ int main(int argc, char** argv) {
   const auto cycle = [&] {
     const bool offer = !beats.empty() && !(gap > 0 && h.coin(gap));
     const bool ready = !(backpressure > 0 && h.coin(backpressure));
-    std::vector<uint8_t> garbage(static_cast<size_t>(Wb));
-    for (auto& x : garbage) x = uint8_t(h.random_bits(nW));
+    std::vector<uint8_t> garbage = held;
+    if (!options.workload) {
+      for (auto& x : garbage) x = uint8_t(h.random_bits(nW));
+    }
     const auto& beat = offer ? beats.front().first : garbage;
-    const Fp16 scale = offer ? beats.front().second : Fp16{uint16_t(h.random_bits(16))};
+    const Fp16 scale = offer              ? beats.front().second
+                       : options.workload ? held_scale
+                                          : Fp16{uint16_t(h.random_bits(16))};
+    held = beat;
+    held_scale = scale;
     dut.w_valid_i = offer;
     for (int p = 0; p < Wb; ++p) set_bits(dut.w_data_i, p * nW, nW, beat[size_t(p)]);
     dut.w_scale_i = scale.bits;
@@ -145,6 +163,11 @@ int main(int argc, char** argv) {
       }
     }
     const bool accepted = offer && dut.w_ready_o;
+    if (in_window) {
+      if (offer) window.present(h.cycle());
+      if (model.y_valid() && dut.y_valid_o && ready) window.output(h.cycle());
+      if (accepted) window.busy();
+    }
     const bool was_last = accepted && beats.size() > 0 &&
                           (beats.size() % size_t(tm.fill_beats)) == 1 % size_t(tm.fill_beats);
     model.clock(offer, beat, scale, ready);
@@ -210,6 +233,26 @@ int main(int argc, char** argv) {
     r.scale = value(false);
     return r;
   };
+
+  if (options.workload) {
+    const oasis::tb::Workload w = oasis::tb::build_workload(config, options);
+    gap = backpressure = 0;
+    const auto set_token = [&](int t) {
+      ctx = w.context(t);
+      apply_context();
+    };
+    set_token(0);
+    h.reset();
+    model.reset();
+    in_window = true;
+    oasis::tb::stream_rows(w, drain, set_token, [&](std::span<const uint8_t> iw, Fp16 s) {
+      push_row(Row{{iw.begin(), iw.end()}, s});
+    });
+    in_window = false;
+    if (!expected.empty()) h.fail(fmt::format("{} rows sent but never output", expected.size()));
+    oasis::tb::report_workload(h, w, window, "weight-activation products", w.products());
+    return h.finish();
+  }
 
   h.reset();
   model.reset();

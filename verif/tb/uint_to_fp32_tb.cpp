@@ -5,6 +5,8 @@
 // the directed list (verif/fp_directed.hpp), every integer below 2^17 (all
 // index counts of any config), then a seeded random million (--vectors N)
 // spread over every magnitude. With --exhaustive, all 2^32 integers.
+// With --workload (verif/tb/fp_tb.hpp, docs/workload.md): the index counts of the layer's rows,
+// instead.
 #include "Vdut.h"
 #include "model/numerics/fp.hpp"
 #include "verif/fp_directed.hpp"
@@ -30,6 +32,10 @@ int main(int argc, char** argv) {
   const auto options = oasis::tb::Options::parse("uint_to_fp32", argc, argv);
   oasis::tb::Harness<Vdut> h(options, argc, argv);
   oasis::tb::fp::Runner<Vdut, UintToFp32> runner(h, UintToFp32{});
+  if (options.workload) {
+    runner.workload(oasis::tb::fp::LayerOperations::kIndexCounts);
+    return h.finish();
+  }
 
   const auto du = oasis::directed::directed_uint();
   runner.run(oasis::tb::fp::each_of({du.begin(), du.end()}), 0.25);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -30,6 +31,13 @@ inline CmdResult run_command(const std::string& cmd) {
   const int st = pclose(p);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
+}
+
+/// The prefix of a shell command that runs it without the right to write into a folder of
+/// mode 0555: as root (who writes anywhere) under the user nobody, with setpriv; as any other
+/// user, nothing.
+inline std::string unprivileged() {
+  return geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
 }
 
 }  // namespace oasis::test

@@ -69,6 +69,15 @@ std::vector<Bad> bad_configs() {
   unknown.insert(unknown.find('{') + 1, "\n  \"pe_line\": 4,");
   std::string pop = read_default();
   pop.insert(pop.find('{') + 1, "\n  \"orizuru_pop_levels\": -2,");
+  // Hostile configs (issue #63): each crashed oasis-gen, exited 1 with library text, or was
+  // taken silently.
+  std::string twice = read_default();
+  twice.insert(twice.find('{') + 1, "\n  \"pe_lines\": 2, \"pe_lines\": 4,");
+  std::string second_name = read_default();
+  second_name.insert(second_name.find('{') + 1, "\n  \"name\": \"other\",");
+  std::string large = "[";
+  large.resize(size_t(50) << 20, ' ');  // 50 MB, which took 3.9 GB to parse
+  large.back() = ']';
   return {
       {"unknown key", unknown, "unknown field 'pe_line'"},
       {"wrong type", with("channels", "\"128\""), "field 'channels': found a string \"128\""},
@@ -85,6 +94,13 @@ std::vector<Bad> bad_configs() {
       {"R not a power of two", with("orizuru_unit_inputs", "12"), "a power of two from 2 to 64"},
       {"bad enum", with("accumulator", "\"bf16\""), "one of \"fp32\", \"fp16\""},
       {"pop levels out of range", pop, "field 'orizuru_pop_levels': found the number -2"},
+      {"nested 100,000 deep", std::string(100000, '[') + std::string(100000, ']'),
+       "arrays and objects nested more than 16 deep at '[0][0][0]"},
+      {"a number beyond a double", with("pe_lines", "1e400"),
+       "the number 1e400 at 'pe_lines' is beyond the range of a double"},
+      {"a key twice", twice, "key 'pe_lines' appears twice in the top-level object"},
+      {"a second name", second_name, "key 'name' appears twice in the top-level object"},
+      {"50 MB", large, "is 52428800 bytes; allowed: at most 1048576 bytes"},
   };
 }
 
@@ -123,6 +139,34 @@ TEST(Config, CommandLineErrorsExitTwo) {
       fmt::format("--config {} --set act_bits --out /tmp/oasis_never",
                   gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json")));
   EXPECT_EQ(bad_set.status, 2) << bad_set.err;
+}
+
+// --set values are JSON when they parse as JSON: JSON beyond the config's limits is refused, with
+// the override named, and a value that is not UTF-8 is a string the message can still quote.
+TEST(Config, HostileOverridesAreRefusedWithTheirName) {
+  const std::string path = std::string(OASIS_SOURCE_DIR) + "/configs/default.json";
+  const auto message = [&](const std::string& override_text) -> std::string {
+    try {
+      load_config(path, {override_text});
+    } catch (const ConfigError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  EXPECT_EQ(message("pe_lines=" + std::string(100000, '[') + std::string(100000, ']')),
+            "override 'pe_lines': arrays and objects nested more than 16 deep at "
+            "'[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]'");
+  EXPECT_EQ(message("pe_lines=1e400"),
+            "override 'pe_lines': the number 1e400 is beyond the range of a double (about "
+            "1.8e308 in magnitude)");
+  const std::string not_utf8 = message("name=\xff\xfe");
+  EXPECT_NE(not_utf8.find("field 'name': found a string"), std::string::npos) << not_utf8;
+  const GenRun r = run_gen(fmt::format(
+      "--config {} --set name=$(printf '\\377') --out /tmp/oasis_never", gen::shell_word(path)));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("field 'name': found a string"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists("/tmp/oasis_never"));
 }
 
 TEST(Config, ShippedConfigsParse) {

@@ -75,7 +75,10 @@ class ExactProducts : public ::testing::Test {
   void SetUp() override {
     const Config c = load_config(test::kDefault);
     const auto files = gen::render(c, {"configs/default.json", {}, "x"});
-    dir_ = fs::path(OASIS_BINARY_DIR) / "test_exact_products";
+    // A folder of each test's own: CTest runs the tests side by side, each in its process.
+    dir_ = fs::path(OASIS_BINARY_DIR) /
+           (std::string("test_exact_products_") +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     for (const char* f : {"oasis_fp_pipe.sv", "oasis_add.sv", "oasis_inc.sv", "oasis_fa.sv",

@@ -200,6 +200,51 @@ TEST_F(Output, KeepsTheWorkingFolderAFileAndALink) {
   EXPECT_EQ(snapshot(), before);
 }
 
+// The working folder named through a link to a folder above it is the working folder: refused
+// as `.` is (issue #63: it was replaced), and so are a path under a file and a folder oasis-gen
+// may not write in, each with one line naming the path and status 2.
+TEST_F(Output, KeepsTheWorkingFolderNamedThroughALink) {
+  gen("../w2", 0);
+  fs::create_directory_symlink(top_, top_ / "link");
+  const auto before = snapshot();
+  for (const std::string& out : {(top_ / "link" / "w2").string(), std::string("../link/w2")}) {
+    const test::CmdResult r =
+        gen_in(top_ / "w2", fmt::format("--config {} --out {}", shell_word(kDefault), out));
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_NE(r.out.find("is the working folder or holds it"), std::string::npos) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  }
+  EXPECT_EQ(snapshot(), before);
+}
+
+TEST_F(Output, RefusesAPathUnderAFileAndAFolderItCannotWrite) {
+  std::ofstream(base_ / "d.txt") << "a user's file";
+  fs::create_directories(base_ / "ro");
+  fs::permissions(base_ / "ro", fs::perms::owner_read | fs::perms::owner_exec |
+                                    fs::perms::group_read | fs::perms::group_exec |
+                                    fs::perms::others_read | fs::perms::others_exec);
+  const auto before = snapshot();
+  const test::CmdResult file = gen("d.txt/D", 2);
+  EXPECT_NE(file.out.find("--out d.txt/D: lies under " + (base_ / "d.txt").string() +
+                          ", which is not a folder"),
+            std::string::npos)
+      << file.out;
+  EXPECT_EQ(std::count(file.out.begin(), file.out.end(), '\n'), 1) << file.out;
+  const test::CmdResult ro = test::run_command(
+      fmt::format("cd {} && {}{} --config {} --out ro/out 2>&1", shell_word(base_.string()),
+                  test::unprivileged(), shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-gen"),
+                  shell_word(kDefault)));
+  EXPECT_EQ(ro.status, 2) << ro.out;
+  EXPECT_NE(ro.out.find("--out ro/out: cannot write: " + (base_ / "ro").string()),
+            std::string::npos)
+      << ro.out;
+  EXPECT_NE(ro.out.find("Permission denied. Nothing was written or deleted"), std::string::npos)
+      << ro.out;
+  EXPECT_EQ(std::count(ro.out.begin(), ro.out.end(), '\n'), 1) << ro.out;
+  EXPECT_EQ(snapshot(), before);
+  fs::permissions(base_ / "ro", fs::perms::owner_write, fs::perm_options::add);
+}
+
 TEST_F(Output, KeepsAManifestOfAnotherTool) {
   fs::create_directories(base_ / "out");
   std::ofstream(base_ / "out" / "manifest.json") << R"({"generator": {"tool": "other"}})";

@@ -438,3 +438,221 @@ TEST_F(Cli, BadInputsGiveOneMessageExitTwoAndNoOutput) {
 
 }  // namespace
 }  // namespace oasis
+
+namespace oasis {
+namespace {
+
+// A .npy file of `data_bytes` bytes of data after its header, sparse: it costs no disk.
+void write_sparse_npy(const std::string& path, const std::string& shape, uint64_t data_bytes) {
+  std::string text =
+      fmt::format("{{'descr': '<f2', 'fortran_order': False, 'shape': {}, }}", shape);
+  text.append((64 - (10 + text.size() + 1) % 64) % 64, ' ');
+  text += '\n';
+  std::vector<uint8_t> bytes = {
+      0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, uint8_t(text.size() & 0xFF), uint8_t(text.size() >> 8)};
+  bytes.insert(bytes.end(), text.begin(), text.end());
+  test::write_file(path, bytes);
+  fs::resize_file(path, bytes.size() + data_bytes);
+}
+
+// The bad inputs of issue #63 that reach oasis-model: each one line, exit status 2, and no
+// output file.
+TEST_F(Cli, HostileInputsGiveOneMessageExitTwoAndNoOutput) {
+  ASSERT_NO_FATAL_FAILURE(synthesize(2, "float16", 4));
+  ASSERT_EQ(run("quantize --weights " + arg("w.npy") + " --out-dir " + dir_arg()).status, 0);
+  ASSERT_EQ(run("calibrate --acts " + arg("calib.npy") + " --out " + arg("ca.npy")).status, 0);
+  std::ofstream(at("d.txt")) << "a user's file";
+  std::ofstream(at("deep.json")) << std::string(100000, '[') + std::string(100000, ']');
+  std::ofstream(at("number.json"))
+      << R"({"name": "n", "channels": 128, "outliers_per_side": 1e400, "act_bits": 4,
+             "weight_bits": 4})";
+  // 16 GiB of binary16 declared, and present as a sparse file: refused before it is read.
+  write_sparse_npy(at("huge.npy"), "(131072, 65536)", uint64_t(16) << 30);
+  test::write_file(
+      at("huge.safetensors"),
+      test::safetensors_bytes(
+          R"({"w":{"dtype":"F16","shape":[131072,65536],"data_offsets":[0,17179869184]}})", {}));
+  fs::resize_file(at("huge.safetensors"),
+                  fs::file_size(at("huge.safetensors")) + (uint64_t(16) << 30));
+  test::write_file(
+      at("deep.safetensors"),
+      test::safetensors_bytes("{\"w\":{\"dtype\":\"F16\",\"shape\":" + std::string(100000, '[') +
+                                  std::string(100000, ']') + ",\"data_offsets\":[0,0]}}",
+                              {}));
+  // A 2-D activation codebook, and quantized folders with a 2-D codebook and with a NaN, a zero
+  // and a negative scale.
+  const std::vector<Fp16> ca = read_npy(at("ca.npy")).to_fp16("ca");
+  write_npy(at("ca2d.npy"), NpyArray::from_fp16({2, ca.size() / 2}, ca));
+  for (const char* q : {"q2d", "qnan", "qzero", "qneg"}) {
+    fs::create_directories(at(q));
+    for (const char* f : {"weight_indices.npy", "weight_codebook.npy", "weight_scales.npy"}) {
+      fs::copy_file(at(f), at(std::string(q) + "/" + f));
+    }
+  }
+  const std::vector<Fp16> cw = read_npy(at("weight_codebook.npy")).to_fp16("cw");
+  write_npy(at("q2d/weight_codebook.npy"), NpyArray::from_fp16({2, cw.size() / 2}, cw));
+  std::vector<Fp16> scales = read_npy(at("weight_scales.npy")).to_fp16("s");
+  for (const auto& [q, bits] : std::vector<std::pair<std::string, uint16_t>>{
+           {"qnan", 0x7E00}, {"qzero", 0x0000}, {"qneg", 0xBC00}}) {
+    scales[1] = Fp16{bits};
+    write_npy(at(q + "/weight_scales.npy"), NpyArray::from_fp16({scales.size()}, scales));
+  }
+  const std::string acts = " --acts " + arg("x.npy");
+  const std::string gemm =
+      "gemm --config " + config_arg("default") + acts + " --out " + arg("y.npy");
+  struct Case {
+    std::string args, expect;
+  };
+  const std::vector<Case> cases = {
+      {"analyze --config " + arg("deep.json"), "nested more than 16 deep"},
+      {"analyze --config " + arg("number.json"),
+       "the number 1e400 at 'outliers_per_side' is beyond the range of a double"},
+      {"quantize --safetensors " + arg("deep.safetensors") + " --tensor w --out-dir " + dir_arg(),
+       "header: arrays and objects nested more than 8 deep at 'w.shape[0][0]"},
+      {"calibrate" + acts + " --out ''", "--out '': an empty path"},
+      {"calibrate" + acts + " --out " + arg("d.txt/D"),
+       "d.txt/D: lies under " + at("d.txt") + ", which is not a folder"},
+      {"quantize-all --safetensors x --out-dir ''", "--out-dir '': an empty path"},
+      {"calibrate" + acts + " --seed -1 --out " + arg("c.npy"),
+       "seed '-1': allowed: a whole number from 0 to 18446744073709551615"},
+      {"calibrate" + acts + " --seed 18446744073709551616 --out " + arg("c.npy"),
+       "seed '18446744073709551616'"},
+      {"quantize --weights " + arg("w.npy") + " --seed -1 --out-dir " + dir_arg(), "seed '-1'"},
+      {"analyze --config " + config_arg("default") + " --seed 99999999999999999999",
+       "seed '99999999999999999999'"},
+      {"report --config " + config_arg("default") + " --seed -1", "seed '-1'"},
+      {"synth --seed -2 --out " + arg("s.npy"), "seed '-2'"},
+      {"calibrate" + acts + " --outlier-fraction nan --out " + arg("c.npy"),
+       "'nan': allowed: a number from 0 to 0.5"},
+      {"report --config " + config_arg("default") + " --outlier-fraction nan",
+       "'nan': allowed: a number from 0 to 0.5"},
+      {"synth --rows 1048576 --channels 65536 --out " + arg("s.npy"),
+       "137438953472 bytes; allowed: at most 8589934592 bytes (the memory budget for one tensor)"},
+      {"calibrate --acts " + arg("huge.npy") + " --out " + arg("c.npy"),
+       "bytes; allowed: at most 8589934592 bytes of data (the memory budget for one tensor)"},
+      {"quantize --safetensors " + arg("huge.safetensors") + " --tensor w --out-dir " + dir_arg(),
+       "tensor 'w' is 17179869184 bytes; allowed: at most 8589934592 bytes"},
+      {gemm + " --act-codebook " + arg("ca2d.npy") + " --quantized " + dir_arg(),
+       "ca2d.npy: an activation codebook has 2 dimensions; allowed: 1"},
+      {gemm + " --act-codebook " + arg("ca.npy") + " --quantized " + arg("q2d"),
+       "weight_codebook.npy: a weight codebook has 2 dimensions; allowed: 1"},
+      {gemm + " --act-codebook " + arg("ca.npy") + " --quantized " + arg("qnan"),
+       "weight scale of row 1 is nan; allowed: a finite number above zero"},
+      {gemm + " --act-codebook " + arg("ca.npy") + " --quantized " + arg("qzero"),
+       "weight scale of row 1 is 0; allowed: a finite number above zero"},
+      {gemm + " --act-codebook " + arg("ca.npy") + " --quantized " + arg("qneg"),
+       "weight scale of row 1 is -1; allowed: a finite number above zero"},
+  };
+  for (const Case& c : cases) {
+    const CmdResult r = run(c.args);
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(c.expect), std::string::npos) << c.args << "\n" << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << c.args << "\n" << r.out;
+    for (const char* out : {"c.npy", "y.npy", "s.npy", "d.txt/D"}) {
+      EXPECT_FALSE(fs::exists(at(out))) << c.args << ": " << out;
+    }
+  }
+  EXPECT_EQ(fs::file_size(at("d.txt")), 13u);
+}
+
+// A folder the command may not write in: one line naming it, status 2, nothing left.
+TEST_F(Cli, AnUnwritableFolderGivesOneMessage) {
+  ASSERT_EQ(run("synth --kind weights --rows 4 --channels 16 --out " + arg("w.npy")).status, 0);
+  test::write_file(at("ckpt.safetensors"),
+                   test::safetensors_file({{"a.weight", "F16", {2, 2}, std::vector<uint8_t>(8)}}));
+  fs::create_directories(at("ro"));
+  fs::permissions(at("ro"),
+                  fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
+                  fs::perm_options::remove);
+  const std::string cmd =
+      test::unprivileged() + gen::shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-model") + " ";
+  for (const std::string& args :
+       {"synth --out " + arg("ro/s.npy"), "quantize-all --safetensors " + arg("ckpt.safetensors") +
+                                              " --match '*' --out-dir " + arg("ro/q")}) {
+    const CmdResult r = test::run_command(cmd + args + " 2>&1");
+    EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find(at("ro")), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Permission denied"), std::string::npos) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << args << "\n" << r.out;
+  }
+  EXPECT_TRUE(fs::is_empty(at("ro")));
+  fs::permissions(at("ro"), fs::perms::owner_write, fs::perm_options::add);
+}
+
+// quantize-all writes its folder whole or not at all: a tensor that fails (not finite) leaves a
+// new folder unmade and an earlier one as it was, with nothing beside them; a tensor named as
+// the command's own file is refused before anything is written.
+TEST_F(Cli, QuantizeAllLeavesNothingPartial) {
+  std::vector<Fp16> w(4 * 8);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = fp16_from_double(double(i % 7) - 3.0);
+  std::vector<Fp16> bad = w;
+  bad[5] = Fp16{0x7C00};  // +inf
+  test::write_file(at("ckpt.safetensors"),
+                   test::safetensors_file({{"a.weight", "F16", {4, 8}, test::f16_bytes(w)},
+                                           {"b.weight", "F16", {4, 8}, test::f16_bytes(bad)}}));
+  const std::string all = "quantize-all --safetensors " + arg("ckpt.safetensors") + " --out-dir ";
+  const CmdResult fresh = run(all + arg("new"));
+  EXPECT_EQ(fresh.status, 2) << fresh.out;
+  EXPECT_NE(fresh.out.find("tensor 'b.weight': weights: element 5 (row 0, channel 5) is not "
+                           "finite; nothing was written"),
+            std::string::npos)
+      << fresh.out;
+  EXPECT_FALSE(fs::exists(at("new")));
+  const CmdResult first = run(all + arg("q") + " --match a.weight");
+  ASSERT_EQ(first.status, 0) << first.out;
+  const auto listing = [&] {
+    std::map<std::string, std::string> s;
+    for (const auto& e : fs::recursive_directory_iterator(dir_)) {
+      s[e.path().string()] = e.is_regular_file() ? std::to_string(fs::file_size(e)) : "<dir>";
+    }
+    return s;
+  };
+  test::write_file(at("own.safetensors"),
+                   test::safetensors_file(
+                       {{"oasis-quantize-all.json.part", "F16", {4, 8}, test::f16_bytes(w)}}));
+  const auto before = listing();
+  const std::vector<uint8_t> manifest = file_bytes(at("q/oasis-quantize-all.json"));
+  const CmdResult again = run(all + arg("q") + " --match '*'");
+  EXPECT_EQ(again.status, 2) << again.out;
+  EXPECT_NE(again.out.find("tensor 'b.weight'"), std::string::npos) << again.out;
+  EXPECT_EQ(listing(), before);
+  EXPECT_EQ(file_bytes(at("q/oasis-quantize-all.json")), manifest);
+  EXPECT_EQ(nlohmann::json::parse(manifest)["tensors"]["a.weight"]["complete"], true);
+  const CmdResult own = run("quantize-all --safetensors " + arg("own.safetensors") +
+                            " --match '*' --out-dir " + arg("q"));
+  EXPECT_EQ(own.status, 2) << own.out;
+  EXPECT_NE(own.out.find("tensor name 'oasis-quantize-all.json.part' cannot be a folder name"),
+            std::string::npos)
+      << own.out;
+  EXPECT_EQ(listing(), before);
+  // A later run into the folder works, and keeps what the first one wrote.
+  const CmdResult later = run(all + arg("q") + " --match 'a.*'");
+  EXPECT_EQ(later.status, 0) << later.out;
+}
+
+// gemm's SQNR line says why it is not a number of decibels.
+TEST_F(Cli, GemmSaysWhyItsSqnrIsNotANumber) {
+  ASSERT_NO_FATAL_FAILURE(synthesize(2, "float16", 4));
+  ASSERT_EQ(run("quantize --weights " + arg("w.npy") + " --out-dir " + dir_arg()).status, 0);
+  ASSERT_EQ(run("calibrate --acts " + arg("calib.npy") + " --out " + arg("ca.npy")).status, 0);
+  write_npy(at("zeros.npy"), NpyArray::from_fp16({4, 128}, std::vector<Fp16>(4 * 128)));
+  std::vector<Fp16> x = read_npy(at("x.npy")).to_fp16("x");
+  x[3] = Fp16{0x7C00};  // +inf
+  write_npy(at("xinf.npy"), NpyArray::from_fp16({2, 128}, x));
+  const auto gemm = [&](const std::string& acts, const std::string& weights) {
+    return run("gemm --config " + config_arg("default") + " --acts " + arg(acts) +
+               " --act-codebook " + arg("ca.npy") + " --quantized " + dir_arg() + " --weights " +
+               arg(weights) + " --out " + arg("y.npy"));
+  };
+  const CmdResult zero = gemm("x.npy", "zeros.npy");
+  EXPECT_EQ(zero.status, 0) << zero.out;
+  EXPECT_NE(zero.out.find("SQNR -inf dB: the FP32 reference is all zeros"), std::string::npos)
+      << zero.out;
+  const CmdResult inf = gemm("xinf.npy", "w.npy");
+  EXPECT_EQ(inf.status, 0) << inf.out;
+  EXPECT_NE(inf.out.find("SQNR not a number: "), std::string::npos) << inf.out;
+  EXPECT_EQ(inf.out.find("nan dB"), std::string::npos) << inf.out;
+}
+
+}  // namespace
+}  // namespace oasis

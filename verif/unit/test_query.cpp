@@ -96,6 +96,12 @@ class QueryCli : public ::testing::Test {
     std::ofstream(dir_ / "manifest.json")
         << render(c, {"configs/default.json", {}, "x"}).at("manifest.json");
     std::ofstream(dir_ / "broken.json") << "{\"config\": ";
+    // Hostile files (issue #63): nested 100,000 deep, a number beyond a double, a key twice, and
+    // more than the 16 MiB a file may hold.
+    std::ofstream(dir_ / "deep.json") << std::string(100000, '[') << std::string(100000, ']');
+    std::ofstream(dir_ / "huge_number.json") << "{\"files\": [1e400]}";
+    std::ofstream(dir_ / "twice.json") << "{\"config\": {\"name\": \"a\", \"name\": \"b\"}}";
+    std::ofstream(dir_ / "large.json") << std::string((16u << 20) + 1, ' ');
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -127,10 +133,26 @@ TEST_F(QueryCli, BadInputExitsTwoWithOneMessageOnStderr) {
   const Case cases[] = {
       {"manifest.json blocks.nope.top",
        "oasis-gen: --query: manifest.json: no key 'blocks.nope.top': 'blocks' holds the keys "},
-      {"missing.json config.name", "oasis-gen: --query: cannot read 'missing.json'\n"},
-      {"broken.json config.name", "oasis-gen: --query: 'broken.json' is not JSON: "},
-      {". config.name", "oasis-gen: --query: '.' is a folder; allowed: a JSON file\n"},
+      {"missing.json config.name",
+       "oasis-gen: --query: missing.json: cannot be read (No such file or directory)\n"},
+      {"broken.json config.name", "oasis-gen: --query: broken.json: is not valid JSON: "},
+      {". config.name", "oasis-gen: --query: .: is a folder; allowed: a file\n"},
       {"manifest.json", "oasis-gen: "},
+      // An index beyond every integer: no such item, not an uncaught std::out_of_range.
+      {"manifest.json files.99999999999999999999999",
+       "oasis-gen: --query: manifest.json: no key 'files.99999999999999999999999': 'files' "
+       "holds an array of "},
+      {"deep.json x",
+       "oasis-gen: --query: deep.json: arrays and objects nested more than 64 deep "
+       "at '[0][0][0]"},
+      {"huge_number.json files",
+       "oasis-gen: --query: huge_number.json: the number 1e400 at 'files[0]' is "
+       "beyond the range of a double"},
+      {"twice.json config.name",
+       "oasis-gen: --query: twice.json: key 'name' appears twice in the object at "
+       "'config'\n"},
+      {"large.json x",
+       "oasis-gen: --query: large.json: is 16777217 bytes; allowed: at most 16777216 bytes\n"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);
@@ -179,7 +201,8 @@ TEST(Manifest, ReadsTheGeneratedOneAndNamesWhatIsMissing) {
             0u);
   EXPECT_EQ(message([&] { m.number("config", "name"); }),
             "x/manifest.json: no integer config.name");
-  EXPECT_EQ(message([&] { Manifest::parse("{", "f.json"); }).rfind("f.json: not JSON", 0), 0u);
+  EXPECT_EQ(message([&] { Manifest::parse("{", "f.json"); }).rfind("f.json: is not valid JSON", 0),
+            0u);
   EXPECT_EQ(
       message([&] {
         Manifest::parse(R"({"generator": {"tool": "other"}, "config": {}, "derived": {},
@@ -188,8 +211,30 @@ TEST(Manifest, ReadsTheGeneratedOneAndNamesWhatIsMissing) {
       }),
       "f.json: not a manifest of oasis-gen (an object with generator.tool \"oasis-gen\", config, "
       "derived and blocks)");
+  // A port's width that is not an integer (found by the query fuzz target: 1e21 went through
+  // nlohmann's cast to int64_t, undefined behaviour).
+  const auto with_width = [](const std::string& width) {
+    return Manifest::parse(R"({"generator": {"tool": "oasis-gen"}, "config": {}, "derived": {},
+                               "blocks": {"b": {"ports": [{"direction": "input", "name": "a",
+                               "width": )" +
+                               width + "}]}}}",
+                           "f.json");
+  };
+  EXPECT_EQ(with_width("8").ports("b").front().width, 8);
+  for (const char* width : {"1184467440737095516166", "1e21", "0", "-3", "\"8\""}) {
+    EXPECT_EQ(message([&] { with_width(width).ports("b"); })
+                  .rfind("f.json: block 'b': a port whose width is not an integer from 1 to "
+                         "2147483647: ",
+                         0),
+              0u)
+        << width;
+  }
   EXPECT_EQ(message([&] { Manifest::read("/nonexistent/manifest.json"); }),
-            "cannot read /nonexistent/manifest.json");
+            "/nonexistent/manifest.json: cannot be read (No such file or directory)");
+  EXPECT_EQ(
+      message([&] { Manifest::parse(std::string(70, '[') + std::string(70, ']'), "f.json"); }),
+      "f.json: arrays and objects nested more than 64 deep at "
+      "'[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]...'");
 }
 
 // The Icarus replay testbench (sim/icarus) from a block's ports: the header

@@ -4,8 +4,11 @@
 // helper two files would both define goes here once.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 namespace oasis::test {
@@ -21,5 +24,27 @@ inline uint64_t test_seed(uint64_t fallback = 1) {
   const char* s = std::getenv("SEED");
   return s ? std::strtoull(s, nullptr, 0) : fallback;
 }
+
+/// A fresh folder under the system's temporary folder, named after the test and the process,
+/// removed with everything in it when the object goes.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& name)
+      : path_(std::filesystem::temp_directory_path() /
+              ("oasis_" + name + "_" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 }  // namespace oasis::test
