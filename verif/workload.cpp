@@ -34,6 +34,7 @@ constexpr DefaultSizes kDefaults[] = {
     {"core", 2, 0, 128},
     {"pe_line", 4, 0, 32},
     {"mac_line_baseline", 4, 0, 32},
+    {"woq_lut_line_baseline", 4, 0, 32},
     {"index_counter_array", 4, 0, 32},
     {"clustering_unit", 2, 4096, 16},
     {"orizuru", 2, 4096, 16},

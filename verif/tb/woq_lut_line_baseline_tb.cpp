@@ -9,6 +9,12 @@
 // the weight stream (phases of different rates) and random data on idle cycles. Last, an
 // unthrottled layer measures the load, the batch interval, the row latency and the layer's
 // cycles against the manifest and oasis-perf's model (model/perf/perf.hpp).
+// With --workload (docs/workload.md) all that is left out: after reset, each token of the
+// layer of verif/workload.hpp, its raw binary16 activations (the line has no pre-processing),
+// then the layer's weights as quantize_uniform codes them at nW bits (the line's own W4A16
+// format), in whole batches of R rows: a layer of fewer rows than a batch, or one that does not
+// fill its last, continues with its rows from the first again, as a layer of more rows would
+// keep the line busy. Every check stays on; idle inputs hold their last beat.
 #include <fmt/format.h>
 
 #include <deque>
@@ -23,6 +29,7 @@
 #include "model/quant/woq_lut.hpp"
 #include "verif/harness/harness.hpp"
 #include "verif/tb/line_tb.hpp"
+#include "verif/workload.hpp"
 
 namespace {
 
@@ -80,6 +87,10 @@ int main(int argc, char** argv) {
   uint64_t beats_taken = 0;
   std::vector<int64_t> last_beat_cycles;
   int64_t first_ready = -1;  // the first cycle w_ready_o is set after the last load
+  // Workload mode: the cycles of the run, and the weight inputs as last driven.
+  oasis::tb::WorkloadWindow window;
+  bool in_window = false;
+  Beat held{std::vector<uint8_t>(size_t(U)), Fp16{0}};
 
   // A new token: loaded by the next cycle, only between batches.
   const auto new_context = [&](const std::vector<Fp16>& token) {
@@ -99,8 +110,9 @@ int main(int argc, char** argv) {
     for (int t = 0; t < B; ++t) {
       Beat b{oasis::woq_beat_patterns(tm, K, codes, t),
              t >= B - R ? batch[size_t(t - (B - R))].scale : Fp16{uint16_t(h.random_bits(16))}};
-      // Digits of channels past K are not the line's to read: random ones.
-      for (int u = 0; u < U; ++u) {
+      // Digits of channels past K are not the line's to read: random ones (in the workload,
+      // the +1 digits of the codes' zero padding, as they are).
+      for (int u = 0; u < U && !options.workload; ++u) {
         const int g = t / q * tm.luts + u % tm.luts;
         for (int j = 0; j < mu; ++j) {
           if (g * mu + j >= K) b.patterns[size_t(u)] ^= uint8_t(h.random_bits(1) << j);
@@ -126,9 +138,13 @@ int main(int argc, char** argv) {
     const bool load = load_pending;
     load_pending = false;
     const bool offer = !load && !beats.empty() && !(gap > 0 && h.coin(gap));
-    Beat garbage{std::vector<uint8_t>(size_t(U)), Fp16{uint16_t(h.random_bits(16))}};
-    for (auto& p : garbage.patterns) p = uint8_t(h.random_bits(mu));
-    const Beat& beat = offer ? beats.front() : garbage;
+    Beat garbage = held;
+    if (!options.workload) {
+      garbage.scale = Fp16{uint16_t(h.random_bits(16))};
+      for (auto& p : garbage.patterns) p = uint8_t(h.random_bits(mu));
+    }
+    const Beat beat = offer ? beats.front() : garbage;
+    held = beat;
     dut.act_load_i = load;
     dut.w_valid_i = offer;
     for (int u = 0; u < U; ++u) set_bits(dut.w_data_i, u * mu, mu, beat.patterns[size_t(u)]);
@@ -141,6 +157,11 @@ int main(int argc, char** argv) {
       first_ready = int64_t(h.cycle());
     }
     out.check(h, model.y_valid(), model.y_data(), dut.y_valid_o, dut.y_data_o);
+    if (in_window) {
+      if (offer || load) window.present(h.cycle());
+      if (model.y_valid() && dut.y_valid_o) window.output(h.cycle());
+      if (offer && model.w_ready()) window.busy();
+    }
     const bool taken = offer && model.w_ready();
     try {
       model.clock(load, x, offer, beat.patterns, beat.scale);
@@ -166,6 +187,31 @@ int main(int argc, char** argv) {
 
   dut.act_load_i = 0;
   dut.w_valid_i = 0;
+  if (options.workload) {
+    const oasis::tb::Workload w = oasis::tb::build_workload(config, options);
+    const oasis::UniformWeights u = oasis::quantize_uniform(w.w, w.rows, K, q);
+    const int64_t layer_rows = (int64_t(w.rows) + R - 1) / R * R;  // whole batches
+    gap = 0;
+    h.reset();
+    model.reset();
+    in_window = true;
+    for (int t = 0; t < w.tokens && !h.scoreboard().should_stop(); ++t) {
+      drain();
+      new_context({w.token(t).begin(), w.token(t).end()});
+      for (int64_t i = 0; i < layer_rows; ++i) {
+        const size_t n = size_t(i % w.rows);
+        const auto codes = std::span<const uint8_t>(u.codes).subspan(n * size_t(K), size_t(K));
+        push_row(Row{{codes.begin(), codes.end()}, u.scales[n]});
+      }
+    }
+    drain();
+    in_window = false;
+    out.finish(h);
+    const uint64_t products = uint64_t(w.tokens) * uint64_t(layer_rows) * uint64_t(K);
+    oasis::tb::report_workload(h, w, window, "weight-activation products", products,
+                               {{"rows_streamed", layer_rows}});
+    return h.finish();
+  }
   h.reset();
   model.reset();
   for (int i = 0; i < 3; ++i) cycle();  // idle after reset, no token: never ready
