@@ -79,13 +79,26 @@ json three_ways(const ReportInputs& in) {
          {"energy_per_product_pj", rounded(power * in.period_ns * 1e3 / l.products_per_cycle, 4)},
          {"products_per_cycle_per_mm2", rounded(l.products_per_cycle / (area * 1e-6), 2)},
          {"met", r.at("timing").at("met")}});
+    // From activity when the line was simulated on the workload: its power and its energy over
+    // the products the workload computed (fill and drain included).
+    json& row = rows.back();
+    row["activity_power_w"] = nullptr;
+    row["activity_energy_per_product_pj"] = nullptr;
+    if (r.contains("activity") && r["activity"].is_object() &&
+        r["activity"].contains("energy_per_operation_j")) {
+      const json& a = r["activity"];
+      row["activity_power_w"] = rounded(a.at("power_w").at("total").get<double>(), 9);
+      row["activity_energy_per_product_pj"] =
+          rounded(a["energy_per_operation_j"].get<double>() * 1e12, 4);
+    }
   }
   json ratios = json::array();
   if (rows.size() >= 2) {
     for (const auto& a : rows) {
       for (const auto& b : rows) {
         if (a["key"] == b["key"]) continue;
-        const auto ratio = [&](const char* k) {
+        const auto ratio = [&](const char* k) -> json {
+          if (a[k].is_null() || b[k].is_null()) return nullptr;
           return rounded(a[k].get<double>() / b[k].get<double>(), 3);
         };
         ratios.push_back({{"of", a["key"]},
@@ -94,6 +107,7 @@ json three_ways(const ReportInputs& in) {
                           {"area_logic", ratio("logic_um2")},
                           {"power", ratio("power_w")},
                           {"energy_per_product", ratio("energy_per_product_pj")},
+                          {"energy_per_product_activity", ratio("activity_energy_per_product_pj")},
                           {"products_per_cycle_per_mm2", ratio("products_per_cycle_per_mm2")}});
       }
     }
@@ -110,31 +124,40 @@ std::string three_ways_md(const json& t, const ReportInputs& in) {
       "the FP16 dequantize-and-MAC line (paper Fig. 1c), the FIGLUT-class LUT line (paper II-B, "
       "Table I: weights one bit-plane a beat, half-size LUTs of mu activations read by "
       "read-accumulate units) and the OASIS PE line. Energy per product: power times the period "
-      "({:.3f} ns) over the products a cycle. Power as the rest of this report estimates it. No "
-      "published FIGLUT figure is used: every number is this flow's.\n\n",
-      in.period_ns);
+      "({:.3f} ns) over the products a cycle, the power vectorless (every net {} toggles a "
+      "cycle); from activity, where the flow simulated the line on the workload, its power and "
+      "its energy over the products the workload computed. No published FIGLUT figure is used: "
+      "every number is this flow's.\n\n",
+      in.period_ns, in.activity);
   md +=
-      "| line | area um2 | logic um2 | power mW | products a cycle | energy pJ a product | "
-      "products a cycle per mm2 | meets clock |\n"
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+      "| line | area um2 | logic um2 | power mW, vectorless | products a cycle | energy pJ a "
+      "product, vectorless | power mW, activity | energy pJ a product, activity | products a "
+      "cycle per mm2 | meets clock |\n"
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+  const auto milli = [](const json& w) {
+    return w.is_null() ? std::string("-") : fmt::format("{:.3f}", w.get<double>() * 1e3);
+  };
   for (const auto& r : t.at("lines")) {
     md += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} | {} |\n", r["name"].get<std::string>(),
-        shown(r["area_um2"], 0), shown(r["logic_um2"], 0),
-        r["power_w"].is_null() ? "-" : fmt::format("{:.3f}", r["power_w"].get<double>() * 1e3),
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r["name"].get<std::string>(),
+        shown(r["area_um2"], 0), shown(r["logic_um2"], 0), milli(r["power_w"]),
         shown(r["products_per_cycle"], 2), shown(r["energy_per_product_pj"], 3),
+        milli(r["activity_power_w"]), shown(r["activity_energy_per_product_pj"], 3),
         shown(r["products_per_cycle_per_mm2"], 0), r["met"].get<bool>() ? "yes" : "**no**");
   }
   md +=
       "\nEach line against each other (row / column line): area, logic area, power, energy a "
-      "product, products a cycle per mm2.\n\n"
-      "| line | to | area | logic | power | energy a product | products a cycle per mm2 |\n"
-      "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n";
+      "product (vectorless and from activity), products a cycle per mm2.\n\n"
+      "| line | to | area | logic | power | energy a product | energy a product, activity | "
+      "products a cycle per mm2 |\n"
+      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
   for (const auto& r : t.at("ratios")) {
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", r["of"].get<std::string>(),
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", r["of"].get<std::string>(),
                       r["to"].get<std::string>(), shown(r["area_total"], 3),
                       shown(r["area_logic"], 3), shown(r["power"], 3),
-                      shown(r["energy_per_product"], 3), shown(r["products_per_cycle_per_mm2"], 3));
+                      shown(r["energy_per_product"], 3),
+                      shown(r["energy_per_product_activity"], 3),
+                      shown(r["products_per_cycle_per_mm2"], 3));
   }
   return md;
 }

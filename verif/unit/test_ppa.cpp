@@ -677,6 +677,11 @@ TEST(Report, ThreeWaysAtEqualThroughput) {
   in.blocks["mac_line_baseline"] = block(2e6, 1.5e6, 0.2);
   in.blocks["woq_lut_line_baseline"] = block(1e6, 0.5e6, 0.1);
   in.blocks["pe_line"] = block(4e6, 4e6, 0.8);
+  // From activity, where the line was simulated: power and energy a product as the flow wrote.
+  in.blocks["woq_lut_line_baseline"]["activity"] = {{"power_w", {{"total", 0.3}}},
+                                                    {"energy_per_operation_j", 2e-10}};
+  in.blocks["mac_line_baseline"]["activity"] = {{"power_w", {{"total", 0.5}}},
+                                                {"energy_per_operation_j", 8e-10}};
   auto sym = block(3e6, 3e6, 0.4);
   sym["products_per_cycle"] = 16.0;
   in.blocks[pe_line_codebooks_label("symmetric")] = sym;
@@ -697,9 +702,15 @@ TEST(Report, ThreeWaysAtEqualThroughput) {
   EXPECT_DOUBLE_EQ(r["area_logic"].get<double>(), 0.333);
   EXPECT_DOUBLE_EQ(r["energy_per_product"].get<double>(), 0.5);
   EXPECT_DOUBLE_EQ(r["products_per_cycle_per_mm2"].get<double>(), 2);
+  EXPECT_DOUBLE_EQ(woq["activity_energy_per_product_pj"].get<double>(), 200);
+  EXPECT_DOUBLE_EQ(r["energy_per_product_activity"].get<double>(), 0.25);
+  // A line without activity has none, and no ratio of it.
+  EXPECT_TRUE(t["lines"][2]["activity_energy_per_product_pj"].is_null());
+  EXPECT_TRUE(t["ratios"][6]["energy_per_product_activity"].is_null()) << t["ratios"][6].dump();
   const std::string md = three_ways_md(t, in);
   EXPECT_NE(md.find("## Three ways to a 4-bit GEMM at equal throughput"), std::string::npos);
-  EXPECT_NE(md.find("| FIGLUT-class LUT line (W4 uniform, A16) | 1000000 | 500000 | 100.000 |"),
+  EXPECT_NE(md.find("| FIGLUT-class LUT line (W4 uniform, A16) | 1000000 | 500000 | 100.000 | "
+                    "16.00 | 62.500 | 300.000 | 200.000 |"),
             std::string::npos)
       << md;
   EXPECT_DOUBLE_EQ(block_power_w(in.blocks["pe_line"]), 0.8);
