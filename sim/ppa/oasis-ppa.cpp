@@ -52,6 +52,7 @@ struct Options : CommonOptions {
   std::vector<double> sweep_periods;      ///< --sweep-periods: clock targets, FO4
   bool fp_spans = false;                  ///< --fp-spans: the delay model's spans
   bool three_ways = false;                ///< --three-ways: the three lines' table alone
+  bool other_codebooks = true;            ///< the PE line with the other codebooks as well
   bool workload = false;                  ///< --workload: power from activity as well
   WorkloadSpec spec;                      ///< the workload's tensors, sizes and seed
   std::string activity_file;              ///< --activity-file: an earlier run's activity instead
@@ -527,6 +528,9 @@ Options parse(int argc, char** argv, int& status) {
                "measure only the FP16 dequantize-and-MAC line, the FIGLUT-class LUT line and the "
                "PE line (with both kinds of codebooks) and write <out>/three_ways.md and .json "
                "(docs/woq_lut_line.md)");
+  app.add_flag("!--no-other-codebooks", o.other_codebooks,
+               "leave out the run of the PE line with the other kind of codebooks than the "
+               "config's (as long as the line's own run)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -733,7 +737,8 @@ void measure(const Options& o, const std::vector<std::string>& only, const fs::p
   // The plan: one or two runs per block, each a job of the flow.
   m.plan = plan_runs(o.config_path, o.overrides, rtl_root, m.full, m.order, m.large);
   check_slices(m.plan, m.full);
-  if (o.sweep_periods.empty()) {
+  // A full run and the three ways: with --blocks, only what was asked.
+  if (o.sweep_periods.empty() && o.other_codebooks && (only.empty() || o.three_ways)) {
     if (auto other = other_codebooks(o, m, rtl_root)) m.plan.push_back(std::move(*other));
   }
   std::map<std::string, BlockJob> jobs;  // run label -> job
