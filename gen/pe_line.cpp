@@ -1244,11 +1244,12 @@ class PeLineBlock final : public Block {
     // The tree level; drop_unused_tree_level takes it out when no tree has two inputs.
     out.files.push_back(tree_level_module(c));
     if (t.wib_sram) out.files.push_back(wib_memory_module(part("wib_mem"), d));
-    for (SvFile f : {mux_tree_module(c), hold_mux_module(c), wib_module(c, part("wib"), d),
-                     concat_module(part("concat"), d), mac_tree_module(c, part("mac_tree"), d),
-                     gather_module(c, part("gather"), d), dequant_module(part("dequant"), d),
-                     comp_module(c, part("comp_macs"), d), merge_module(part("merge"), d),
-                     line_module(c, module, d)}) {
+    if (t.outlier_capture) out.files.push_back(hold_mux_module(c));
+    for (SvFile f :
+         {mux_tree_module(c), wib_module(c, part("wib"), d), concat_module(part("concat"), d),
+          mac_tree_module(c, part("mac_tree"), d), gather_module(c, part("gather"), d),
+          dequant_module(part("dequant"), d), comp_module(c, part("comp_macs"), d),
+          merge_module(part("merge"), d), line_module(c, module, d)}) {
       out.files.push_back(std::move(f));
     }
 
