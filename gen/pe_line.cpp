@@ -103,7 +103,9 @@ void outlier_capture(SvModule& m, const Config& c, const Dims& d) {
     m.op("lt", d.CW() + 1, "hit", d.k2());
   }
   if (pow2) m.op("eq", d.CW(), "hit", d.k2());
-  mux_tree(m, c, "u_iw_mux", d.Wb, d.nW, off_bits, "wr_data_i", "off", "iw", "    ", "Outliers");
+  // The position holds for the token while the beat moves every cycle: a multiplexer whose
+  // unselected entries are quiet (a tree of 2-to-1 multiplexers switches at every level).
+  hold_mux(m, c, "u_iw_mux", d.Wb, d.nW, off_bits, "wr_data_i", "off", "iw", "    ", "Outliers");
   m << "    always_ff @(posedge clk_i) begin\n"
        "      if (wr_en_i && hit) begin\n"
        "        if (wr_bank_i) cap1_q[j*WeightBits +: WeightBits] <= iw;\n"
@@ -1242,6 +1244,7 @@ class PeLineBlock final : public Block {
     // The tree level; drop_unused_tree_level takes it out when no tree has two inputs.
     out.files.push_back(tree_level_module(c));
     if (t.wib_sram) out.files.push_back(wib_memory_module(part("wib_mem"), d));
+    if (t.outlier_capture) out.files.push_back(hold_mux_module(c));
     for (SvFile f :
          {mux_tree_module(c), wib_module(c, part("wib"), d), concat_module(part("concat"), d),
           mac_tree_module(c, part("mac_tree"), d), gather_module(c, part("gather"), d),

@@ -251,4 +251,14 @@ void mux_tree(SvModule& m, const Config& c, const std::string& inst, const std::
               const std::string& sel, const std::string& out, const std::string& indent = "  ",
               const std::string& count = "1");
 
+/// oasis_<config>_hold_mux: the same function as the mux tree, for a select that holds while
+/// the entries move (an outlier's position in the weight beat, fixed for a token): each entry
+/// ANDed with its line of the select decoded one-hot, kept nets, then a balanced OR tree; only
+/// the selected entry's path switches. About a third more cells than the tree.
+SvFile hold_mux_module(const Config& c);
+/// An instance of it in `m` (recorded), its parameters as numbers (checked).
+void hold_mux(SvModule& m, const Config& c, const std::string& inst, int64_t entries, int width,
+              int sel_bits, const std::string& data, const std::string& sel, const std::string& out,
+              const std::string& indent = "  ", const std::string& count = "1");
+
 }  // namespace oasis::gen
