@@ -6,6 +6,8 @@
 #include <tuple>
 #include <vector>
 
+#include "model/config.hpp"
+
 namespace oasis {
 
 namespace {
