@@ -162,7 +162,7 @@ static inline void $P_pack_tables(uint8_t *dst, const uint16_t *lut, const uint1
   for (i = 0; i < $M_BOUNDARIES_WORDS; ++i) $P_put16(dst + 2u * w++, boundaries[i]);
 }
 
-/* The token x̂ ($M_CHANNELS binary16 values) in memory: $M_TOKEN_BYTES bytes at dst. */
+/* The token x^ ($M_CHANNELS binary16 values) in memory: $M_TOKEN_BYTES bytes at dst. */
 static inline void $P_pack_token(uint8_t *dst, const uint16_t *xhat) {
   uint32_t k;
   $P_zero(dst, $M_TOKEN_BYTES);
@@ -295,10 +295,10 @@ std::vector<TextFile> axi_c_headers(const Config& c) {
   const auto u = [](int64_t v) { return fmt::format("{}u", v); };
   const auto hex = [](int64_t v) { return fmt::format("0x{:03X}u", v); };
   h += fmt::format(
-      "/* The C driver of config '{0}''s system wrapper, oasis_{0}_axi (docs/axi.md): its "
-      "AXI4-Lite\n * registers (regmap.json), error codes, descriptor and memory layout, and "
-      "functions\n * to run layers from memory. C99, no allocation, every register access "
-      "through the\n * device's read32 and write32. */\n"
+      "/* The C driver of the system wrapper oasis_{0}_axi (config '{0}', docs/axi.md): its\n"
+      " * AXI4-Lite registers (regmap.json), error codes, descriptor and memory layout, and\n"
+      " * functions to run layers from memory. C99, no allocation, every register access\n"
+      " * through the device's read32 and write32. */\n"
       "#ifndef {1}AXI_H\n#define {1}AXI_H\n\n#include <stddef.h>\n#include <stdint.h>\n\n"
       "#ifdef __cplusplus\nextern \"C\" {{\n#endif\n\n",
       c.name, M);
