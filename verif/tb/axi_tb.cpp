@@ -66,6 +66,8 @@ class System {
       : h_(h), dut_(h.dut()), d_(oasis::derive(c)), mem_(kMemBase, kMemBytes, mo) {}
 
   AxiMemory& mem() { return mem_; }
+  /// Called once a chain is laid out, before it starts: a bad command's corruption.
+  std::function<void(const axi_sw_result&)> corrupt;
   Vdut& dut() { return dut_; }
   /// Probability that the AXI4-Lite master holds a VALID back or a READY low a cycle.
   double lite_stall = 0;
@@ -299,6 +301,34 @@ void shim_laid_out(void* ctx, const axi_sw_result* layout) {
     mem.allow_writes(layout->output[i], bytes);
     std::fill_n(mem.host(layout->output[i]), bytes, uint8_t(0xFF));
   }
+  System* sys = static_cast<System*>(ctx);
+  if (sys->corrupt) sys->corrupt(*layout);
+}
+
+// Bytes of a descriptor in memory.
+uint64_t get_le(const uint8_t* p, int bytes) {
+  uint64_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i) v = v << 8 | p[i];
+  return v;
+}
+void put_le(uint8_t* p, int bytes, uint64_t v) {
+  for (int i = 0; i < bytes; ++i) p[i] = uint8_t(v >> (8 * i));
+}
+AxiDescriptor decode_descriptor(const uint8_t* b) {
+  AxiDescriptor d;
+  d.next = get_le(b + 0x00, 8);
+  d.tables = get_le(b + 0x08, 8);
+  d.token = get_le(b + 0x10, 8);
+  d.weights = get_le(b + 0x18, 8);
+  d.output = get_le(b + 0x20, 8);
+  d.channels = uint32_t(get_le(b + 0x28, 4));
+  d.rows = uint32_t(get_le(b + 0x2C, 4));
+  d.group_stride = uint32_t(get_le(b + 0x30, 4));
+  d.token_scale = uint16_t(get_le(b + 0x34, 2));
+  d.flags = uint16_t(get_le(b + 0x36, 2));
+  d.tag = uint32_t(get_le(b + 0x38, 4));
+  d.reserved = uint32_t(get_le(b + 0x3C, 4));
+  return d;
 }
 
 // A layer of the test: random codebooks and weights, its tables as the driver takes them.
@@ -481,6 +511,146 @@ int main(int argc, char** argv) {
   if (reordered == 0) h.fail("no read beat came out of order: reordering was not exercised");
   sys.mem().set_options(unthrottled);
   sys.lite_stall = 0;
+
+  // --- Bad commands: each sets STATUS.error with its code (the model's axi_check_start or
+  // axi_check_descriptor agrees), raises the interrupt, and writes nothing outside the output
+  // buffers (the memory checks every byte written). A chain of two layers whose tables the
+  // descriptors load, one field of one descriptor made bad after it is laid out; then starts
+  // at bad descriptor addresses, a loop past the chain limit and error responses.
+  {
+    const uint32_t map_irq_en = map.reg("irq_enable").offset;
+    const uint32_t map_irq_st = map.reg("irq_status").offset;
+    const uint64_t beat = uint64_t(ax.data_bytes);
+    const uint64_t top = ax.addr_bits >= 64 ? 0 : uint64_t{1} << ax.addr_bits;
+    const uint64_t past = top - beat;  // a beat-aligned address whose buffers run past the top
+    struct Bad {
+      std::string name;
+      int code;
+      int desc;  // the descriptor made bad (0 or 1), -1 for none
+      int field, bytes;
+      uint64_t value;  // the field's new value (or bits or'ed in: or_bits)
+      bool or_bits = false;
+      uint64_t start = 0;  // not 0: start here instead of the first descriptor
+      int fail = 0;        // 1: the weights' reads fail, 2: the outputs' writes
+    };
+    const int rows_bad = 3 * P;
+    std::vector<Bad> bads = {
+        {"desc_addr 0", 1, -1, 0, 0, 0, false, 0},
+        {"desc_addr not 64-byte aligned", 1, -1, 0, 0, 0, false, kMemBase + 4096 + 32},
+        {"desc_addr beyond the address bits", 1, -1, 0, 0, 0, false, top ? top : 1},
+        {"reserved flag", 2, 0, 0x36, 2, 4, true},
+        {"reserved flag bit 15", 2, 1, 0x36, 2, 0x8000, true},
+        {"reserved word", 2, 0, 0x3C, 4, 1},
+        {"channels K + 1", 3, 0, 0x28, 4, uint64_t(K + 1)},
+        {"channels 0", 3, 1, 0x28, 4, 0},
+        {"rows 0", 4, 0, 0x2C, 4, 0},
+        {"rows above max_rows", 4, 0, 0x2C, 4, uint64_t(ax.max_rows) + 1},
+        {"rows 0 on the chain's second layer", 4, 1, 0x2C, 4, 0},
+        {"group_stride shorter than a record", 5, 0, 0x30, 4, uint64_t(ax.record_bytes) - beat},
+        {"group_stride not whole beats", 5, 0, 0x30, 4, uint64_t(ax.record_bytes) + 1},
+        {"tables 0", 6, 0, 0x08, 8, 0},
+        {"tables not beat-aligned", 6, 1, 0x08, 8, kMemBase + 2},
+        {"tables past the address space", 6, 0, 0x08, 8, past},
+        {"token 0", 7, 0, 0x10, 8, 0},
+        {"token not beat-aligned", 7, 0, 0x10, 8, kMemBase + 6},
+        {"token past the address space", 7, 1, 0x10, 8, past},
+        {"weights 0", 8, 0, 0x18, 8, 0},
+        {"weights not beat-aligned", 8, 0, 0x18, 8, kMemBase + beat / 2},
+        {"weights past the address space", 8, 0, 0x18, 8, past},
+        {"output 0", 9, 0, 0x20, 8, 0},
+        {"output not beat-aligned", 9, 1, 0x20, 8, kMemBase + 2},
+        {"output past the address space", 9, 0, 0x20, 8, past},
+        {"next 0", 10, 0, 0x00, 8, 0},
+        {"next not 64-byte aligned", 10, 0, 0x00, 8, kMemBase + 4096 + 16},
+        {"next beyond the address bits", 10, 0, 0x00, 8, top ? top : 64},
+        {"a loop past the chain limit", 11, 1, 0x36, 2, 1, true},
+        {"a weight read answered SLVERR", 12, -1, 0, 0, 0, false, 0, 1},
+        {"an output write answered SLVERR", 13, -1, 0, 0, 0, false, 0, 2},
+    };
+    std::vector<Layer> pair = {random_layer(h, config, rows_bad, false, 0xB0),
+                               random_layer(h, config, P + 1, false, 0xB1)};
+    int bad_count = 0;
+    for (const Bad& b : bads) {
+      const std::string what = "bad command '" + b.name + "'";
+      int expect_model = -1;
+      uint64_t error_desc = 0, layers_before = 0;
+      sys.corrupt = [&](const axi_sw_result& lay) {
+        if (b.desc >= 0) {
+          uint8_t* at = sys.mem().host(lay.desc[size_t(b.desc)]) + b.field;
+          const uint64_t v = b.or_bits ? get_le(at, b.bytes) | b.value : b.value;
+          put_le(at, b.bytes, v);
+          if (b.name == "a loop past the chain limit") {
+            put_le(sys.mem().host(lay.desc[1]), 8, lay.desc[0]);  // back to the first
+          }
+        }
+        if (b.fail == 1) {
+          const AxiDescriptor d0 = decode_descriptor(sys.mem().host(lay.desc[0]));
+          sys.mem().fail_reads(d0.weights, 1, kSlverr);
+        }
+        if (b.fail == 2) sys.mem().fail_writes(lay.output[0], 1, kSlverr);
+        // The model's code: walk the chain as the wrapper does.
+        if (b.start != 0 || b.name == "desc_addr 0") {
+          expect_model = oasis::axi_check_start(config, b.start);
+          error_desc = b.start;
+          return;
+        }
+        if (b.fail == 1) expect_model = 12, error_desc = lay.desc[0];
+        if (b.fail == 2) expect_model = 13, error_desc = lay.desc[0];
+        if (b.fail != 0) return;
+        uint64_t at = lay.desc[0];
+        for (uint64_t pos = 1; pos <= uint64_t(ax.chain_limit) + 1; ++pos) {
+          const AxiDescriptor d = decode_descriptor(sys.mem().host(at));
+          const int code = oasis::axi_check_descriptor(config, d, pos);
+          if (code != 0 || !(d.flags & oasis::kAxiFlagChain)) {
+            expect_model = code;
+            error_desc = at;
+            break;
+          }
+          ++layers_before;
+          at = d.next;
+        }
+      };
+      sys.lite_write(map_irq_en, 2);  // the error event only
+      sys.lite_write(map_irq_st, 3);
+      env.wait_irq = nullptr;
+      std::vector<axi_sw_layer> sw;
+      for (const Layer& l : pair) sw.push_back(l.sw_layer());
+      axi_sw_result res{};
+      int rc;
+      if (b.start != 0 || b.name == "desc_addr 0") {
+        // A bad start: nothing may be written at all.
+        sys.mem().forbid_writes();
+        sys.corrupt(res);
+        rc = axi_sw_start(&env, b.start, &res);
+      } else {
+        rc = axi_sw_run(&env, bits(xhat).data(), scale.bits, sw.data(), uint32_t(sw.size()), 0,
+                        &res);
+      }
+      sys.corrupt = nullptr;
+      h.check(what + ": the model's code", uint64_t(b.code), uint64_t(int64_t(expect_model)));
+      h.check(what + ": the error code returned", uint64_t(b.code), uint64_t(int64_t(rc)));
+      h.check(what + ": STATUS.error", 1, (res.status >> 2) & 1);
+      h.check(what + ": STATUS.done", 0, (res.status >> 1) & 1);
+      h.check(what + ": STATUS.code", uint64_t(b.code), (res.status >> 8) & 0xFF);
+      h.check(what + ": error_desc", error_desc, res.error_desc);
+      if (b.fail == 0) h.check(what + ": layers done before it", layers_before, res.layers_done);
+      sys.idle(2);
+      h.check(what + ": irq_o", 1, uint64_t(sys.dut().irq_o));
+      h.check(what + ": irq_status.error", 1, (sys.lite_read(map_irq_st) >> 1) & 1);
+      sys.lite_write(map_irq_st, 3);
+      sys.idle(2);
+      h.check(what + ": irq_o once cleared", 0, uint64_t(sys.dut().irq_o));
+      sys.mem().clear_failures();
+      h.scoreboard().count_vector();
+      ++bad_count;
+      fmt::print("{}: code {}, {} layer(s) done before it, {} cycles\n", what, rc, res.layers_done,
+                 res.cycles);
+    }
+    sys.lite_write(map_irq_en, 0);
+    fmt::print("bad commands: {}, each with its error code and the interrupt\n", bad_count);
+    // A good chain after them.
+    run(pair, false, true, "a chain after the bad commands");
+  }
 
   // --- A layer's cycles against the performance model (oasis-perf --bandwidth) at the
   // memory's bytes a cycle: unlimited, a quarter of a beat a cycle (the core still bounds the
