@@ -523,7 +523,8 @@ SvFile lite_module(const Config& c, const Derived& d) {
 )",
             {{"write_cases", write_cases},
              {"read_cases", read_cases},
-             {"rvalid_clear", rvalid_bug ? "rvalid_q" : "rvalid_q && s_axil_rready_i"}});
+             {"rvalid_clear", rvalid_bug ? "rvalid_q && (s_axil_rready_i || 1'b1)"
+                                         : "rvalid_q && s_axil_rready_i"}});
   m.op("lt", kAxiLiteAddrBits, "aw_window");
   m.op("lt", kAxiLiteAddrBits, "ar_window");
   m.op("mux", kAxiLiteDataBits, "rd_word", int64_t(map.registers.size()));

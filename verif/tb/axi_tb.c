@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: Apache-2.0 */
+// SPDX-License-Identifier: Apache-2.0
 /* The software of the system wrapper's test (docs/axi.md, The system test): runs layers from
  * memory through the generated C driver alone. oasis_generated.h (written by sim/vltest)
  * includes the config's oasis_<name>_axi.h and names its functions and constants without the
@@ -63,6 +63,7 @@ int axi_sw_run(const axi_sw_env *env, const uint16_t *xhat, uint16_t scale,
                const axi_sw_layer *layers, uint32_t n, int tables_by_registers,
                axi_sw_result *res) {
   const OASIS_AXI(dev) dev = device(env);
+  OASIS_AXI(layer) d[AXI_SW_MAX_LAYERS];
   arena a;
   uint64_t token;
   uint32_t i;
@@ -71,36 +72,42 @@ int axi_sw_run(const axi_sw_env *env, const uint16_t *xhat, uint16_t scale,
   a.next = env->mem_addr + env->arena_offset;
   a.full = 0;
   res->layers = n;
-  for (i = 0; i < n; ++i) res->desc[i] = take(&a, K(DESC_BYTES), K(DESC_BYTES));
-  res->first_desc = res->desc[0];
+  /* The buffers first, from the arena's first byte (the tests start it a few beats before a
+   * 4 KB boundary, so that bursts meet one), then the descriptors, which name them. */
   token = take(&a, K(TOKEN_BYTES), K(BUS_BYTES));
   if (!a.full) OASIS_AXI(pack_token)(host(env, token), xhat);
   for (i = 0; i < n; ++i) {
     const axi_sw_layer *l = &layers[i];
     const uint32_t stride = K(RECORD_BYTES) + l->stride_pad;
-    OASIS_AXI(layer) d;
-    d.next = i + 1 < n ? res->desc[i + 1] : 0u;
-    d.flags = (uint16_t)(i + 1 < n ? K(FLAG_CHAIN) : 0u);
-    d.tables = 0;
+    d[i].flags = 0;
+    d[i].tables = 0;
     if (i > 0 || !tables_by_registers) {
-      d.tables = take(&a, K(TABLE_BYTES), K(BUS_BYTES));
-      d.flags = (uint16_t)(d.flags | K(FLAG_TABLES));
+      d[i].tables = take(&a, K(TABLE_BYTES), K(BUS_BYTES));
+      d[i].flags = (uint16_t)K(FLAG_TABLES);
       if (!a.full) {
-        OASIS_AXI(pack_tables)(host(env, d.tables), l->lut, l->act_codebook, l->weight_codebook,
-                               l->boundaries);
+        OASIS_AXI(pack_tables)(host(env, d[i].tables), l->lut, l->act_codebook,
+                               l->weight_codebook, l->boundaries);
       }
     }
-    d.token = token;
-    d.weights = take(&a, OASIS_AXI(weight_bytes)(l->rows, stride), K(BUS_BYTES));
-    if (!a.full) OASIS_AXI(pack_weights)(host(env, d.weights), l->iw, l->sw, l->rows, stride);
-    d.output = take(&a, 2u * (uint64_t)l->rows, K(BUS_BYTES));
-    d.rows = l->rows;
-    d.group_stride = stride;
-    d.token_scale = scale;
-    d.tag = l->tag;
-    res->output[i] = d.output;
+    d[i].token = token;
+    d[i].weights = take(&a, OASIS_AXI(weight_bytes)(l->rows, stride), K(BUS_BYTES));
+    if (!a.full) {
+      OASIS_AXI(pack_weights)(host(env, d[i].weights), l->iw, l->sw, l->rows, stride);
+    }
+    d[i].output = take(&a, 2u * (uint64_t)l->rows, K(BUS_BYTES));
+    d[i].rows = l->rows;
+    d[i].group_stride = stride;
+    d[i].token_scale = scale;
+    d[i].tag = l->tag;
+    res->output[i] = d[i].output;
     res->rows[i] = l->rows;
-    if (!a.full) OASIS_AXI(write_descriptor)(host(env, res->desc[i]), &d);
+  }
+  for (i = 0; i < n; ++i) res->desc[i] = take(&a, K(DESC_BYTES), K(DESC_BYTES));
+  res->first_desc = res->desc[0];
+  for (i = 0; i < n; ++i) {
+    d[i].next = i + 1 < n ? res->desc[i + 1] : 0u;
+    if (i + 1 < n) d[i].flags = (uint16_t)(d[i].flags | K(FLAG_CHAIN));
+    if (!a.full) OASIS_AXI(write_descriptor)(host(env, res->desc[i]), &d[i]);
   }
   res->arena_end = a.next;
   if (a.full) return -1;

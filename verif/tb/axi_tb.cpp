@@ -56,6 +56,8 @@ using Harness = oasis::tb::Harness<Vdut>;
 constexpr uint64_t kMemBase = 0x10000000;    // the memory's first bus address
 constexpr uint64_t kMemBytes = 8u << 20;     // its size
 constexpr uint64_t kMaxCycles = 50'000'000;  // a run that goes on longer is stuck
+constexpr uint64_t kStuckCycles = 20'000;    // a chain that moves no memory channel so long
+constexpr uint64_t kLiteCycles = 1'000;      // an AXI4-Lite access answered no later
 constexpr int kOkay = 0, kSlverr = 2;
 
 // The DUT between the memory and the AXI4-Lite master, a cycle at a time, with the checks of
@@ -71,6 +73,9 @@ class System {
   Vdut& dut() { return dut_; }
   /// Probability that the AXI4-Lite master holds a VALID back or a READY low a cycle.
   double lite_stall = 0;
+  /// CTRL and STATUS: from a start to a STATUS read without busy, a chain runs, and a run
+  /// without a handshake on the memory's channels for kStuckCycles cycles is stuck.
+  uint32_t ctrl_offset = 0, status_offset = 0;
 
   void tick() {
     const oasis::tb::AxiSlaveSignals s = mem_.outputs();
@@ -139,6 +144,10 @@ class System {
       rresp_ = dut_.s_axil_rresp_o;
       ++r_count_;
     }
+    if ((m.arvalid && s.arready) || (m.awvalid && s.awready) || (m.wvalid && s.wready) ||
+        (s.rvalid && m.rready) || (s.bvalid && m.bready)) {
+      last_handshake_ = h_.cycle();
+    }
     mem_.clock(m);
     while (reported_ < mem_.violations().size()) h_.fail(mem_.violations()[reported_++]);
     for (Pending* p : {&aw_, &w_, &ar_}) {
@@ -146,6 +155,10 @@ class System {
     }
     h_.step();
     if (h_.cycle() > kMaxCycles) stop("the run passed its cycle limit: the system is stuck");
+    if (running_ && h_.cycle() - last_handshake_ > kStuckCycles) {
+      stop(fmt::format("a chain runs and no memory channel has moved for {} cycles: stuck",
+                       kStuckCycles));
+    }
     if (h_.scoreboard().should_stop()) stop("too many mismatches");
   }
 
@@ -157,8 +170,16 @@ class System {
     w_.strb = strb;
     want_b_ = true;
     got_b_ = false;
-    while (aw_.active || w_.active || !got_b_) tick();
+    const uint64_t since = h_.cycle();
+    while (aw_.active || w_.active || !got_b_) {
+      tick();
+      if (h_.cycle() - since > kLiteCycles) stop("an AXI4-Lite write was never answered");
+    }
     want_b_ = false;
+    if (offset == ctrl_offset && (value & 1) && bresp_ == kOkay) {
+      running_ = true;
+      last_handshake_ = h_.cycle();
+    }
     return bresp_;
   }
 
@@ -167,8 +188,13 @@ class System {
     ar_ = {true, delay(), offset};
     want_r_ = true;
     got_r_ = false;
-    while (ar_.active || !got_r_) tick();
+    const uint64_t since = h_.cycle();
+    while (ar_.active || !got_r_) {
+      tick();
+      if (h_.cycle() - since > kLiteCycles) stop("an AXI4-Lite read was never answered");
+    }
     want_r_ = false;
+    if (offset == status_offset && rresp_ == kOkay && !(rdata_ & 1)) running_ = false;
     if (resp) *resp = rresp_;
     return rdata_;
   }
@@ -273,6 +299,8 @@ class System {
   oasis::Derived d_;
   AxiMemory mem_;
   size_t reported_ = 0;
+  bool running_ = false;
+  uint64_t last_handshake_ = 0;
   Pending aw_, w_, ar_;
   bool want_b_ = false, want_r_ = false, got_b_ = false, got_r_ = false;
   int bresp_ = 0, rresp_ = 0;
@@ -382,6 +410,8 @@ int main(int argc, char** argv) {
   unthrottled.read_latency = 6;
   unthrottled.write_latency = 3;
   System sys(h, config, unthrottled);
+  sys.ctrl_offset = map.reg("ctrl").offset;
+  sys.status_offset = map.reg("status").offset;
   h.reset();
   sys.idle(3);
 
@@ -394,8 +424,8 @@ int main(int argc, char** argv) {
   env.mem = sys.mem().host(kMemBase);
   env.mem_addr = kMemBase;
   env.mem_bytes = kMemBytes;
-  // The buffers start two beats before a 4 KB boundary, so that bursts are split at it.
-  env.arena_offset = 4096 - 2 * uint64_t(ax.data_bytes);
+  // The buffers start three beats before a 4 KB boundary, so that bursts are split at it.
+  env.arena_offset = 4096 - 3 * uint64_t(ax.data_bytes);
 
   // --- The register map: constants, the register file's window, refusals.
   h.check("axi_sw_check (ID, version, config hash through the C driver)", 0,
