@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: Apache-2.0 */
+// SPDX-License-Identifier: Apache-2.0
 /* The software side of the system wrapper's test (verif/tb/axi_tb.c, docs/axi.md): a C99
  * program that uses only the generated driver header to run layers from memory. The
  * testbench (verif/tb/axi_tb.cpp) gives it the device's register access, which steps the
