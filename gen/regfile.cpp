@@ -9,6 +9,7 @@
 
 #include "gen/block.hpp"
 #include "gen/sv.hpp"
+#include "model/cycle/axi.hpp"
 #include "model/derived.hpp"
 
 namespace oasis::gen {
@@ -168,6 +169,62 @@ class RegFile final : public Block {
                             r.base);
       header += fmt::format("inline constexpr int k{}Words = {};\n", camel, r.size);
     }
+    // The system wrapper's AXI4-Lite map (block axi, docs/axi.md): the register file's window,
+    // the control registers, the error codes and the descriptor, from the same model.
+    const AxiLiteMap axi = axi_lite_map(c);
+    auto& lite = json["axi_lite"];
+    lite["data_bits"] = kAxiLiteDataBits;
+    lite["address_bits"] = kAxiLiteAddrBits;
+    lite["regfile_window"] = {
+        {"base", axi.regfile_base}, {"stride", kAxiRegfileStride}, {"words", axi.regfile_words}};
+    lite["registers"] = nlohmann::ordered_json::array();
+    header += fmt::format(
+        "\n/// The system wrapper's AXI4-Lite window (byte offsets): register-file word w at\n"
+        "/// kAxiRegfileBase + kAxiRegfileStride * w, bits 15:0, then the control registers.\n"
+        "namespace axi {{\n\ninline constexpr int kAddressBits = {};\n"
+        "inline constexpr int kRegfileBase = 0x{:03x};\ninline constexpr int kRegfileStride = "
+        "{};\n",
+        kAxiLiteAddrBits, axi.regfile_base, kAxiRegfileStride);
+    for (const AxiRegister& r : axi.registers) {
+      nlohmann::ordered_json reg = {{"name", r.name},
+                                    {"offset", r.offset},
+                                    {"access", access_name(r.access)},
+                                    {"meaning", r.meaning}};
+      if (r.constant) reg["value"] = r.value;
+      header += fmt::format("/// {} ({})\ninline constexpr int k{} = 0x{:03x};\n", r.meaning,
+                            access_name(r.access), upper_camel(r.name), r.offset);
+      if (!r.fields.empty()) {
+        reg["fields"] = nlohmann::ordered_json::array();
+        for (const AxiField& f : r.fields) {
+          reg["fields"].push_back(
+              {{"name", f.name}, {"lsb", f.lsb}, {"bits", f.bits}, {"meaning", f.meaning}});
+          header += fmt::format("inline constexpr int k{}{}Lsb = {};\n", upper_camel(r.name),
+                                upper_camel(f.name), f.lsb);
+        }
+      }
+      lite["registers"].push_back(reg);
+    }
+    lite["error_codes"] = nlohmann::ordered_json::array();
+    for (const AxiErrorCode& e : axi.errors) {
+      lite["error_codes"].push_back({{"name", e.name}, {"code", e.code}, {"meaning", e.meaning}});
+      header += fmt::format("inline constexpr int kError{} = {};\n", upper_camel(e.name), e.code);
+    }
+    lite["descriptor"] = {
+        {"bytes", 64}, {"align", 64}, {"fields", nlohmann::ordered_json::array()}};
+    for (const AxiDescField& f : axi.descriptor) {
+      lite["descriptor"]["fields"].push_back(
+          {{"name", f.name}, {"offset", f.offset}, {"bytes", f.bytes}, {"meaning", f.meaning}});
+      header +=
+          fmt::format("inline constexpr int kDesc{} = 0x{:02x};\n", upper_camel(f.name), f.offset);
+    }
+    lite["descriptor"]["flags"] = nlohmann::ordered_json::array();
+    for (const AxiField& f : axi.flags) {
+      lite["descriptor"]["flags"].push_back(
+          {{"name", f.name}, {"bit", f.lsb}, {"meaning", f.meaning}});
+      header +=
+          fmt::format("inline constexpr int kFlag{} = {};\n", upper_camel(f.name), 1 << f.lsb);
+    }
+    header += "\n}  // namespace axi\n";
     header += fmt::format("\n}}  // namespace oasis_{}::regmap\n", c.name);
     out.aux.push_back({"regmap.json", json.dump(2) + "\n", ""});
     out.aux.push_back({fmt::format("oasis_{}_regmap.hpp", c.name), header});

@@ -208,6 +208,18 @@ Config parse_config(const json& doc, const std::string& origin) {
                            "(found {} and {})",
                            c.act_bits, c.weight_bits));
   }
+  if (int64_t(c.axi_max_burst) * c.axi_data_bits / 8 > 4096) {
+    fail_field(origin, field("axi_max_burst"), describe(v.at("axi_max_burst")),
+               fmt::format("an integer from 1 to {}, so that a burst of axi_data_bits = {} is at "
+                           "most 4096 bytes",
+                           4096 * 8 / c.axi_data_bits, c.axi_data_bits));
+  }
+  if (int64_t(c.axi_outstanding_reads) * c.axi_max_burst > 1024) {
+    fail_field(origin, field("axi_outstanding_reads"), describe(v.at("axi_outstanding_reads")),
+               fmt::format("an integer from 1 to {}, so that the read buffer of "
+                           "axi_outstanding_reads * axi_max_burst ({}) beats is at most 1024",
+                           1024 / c.axi_max_burst, c.axi_max_burst));
+  }
   // A clock target sets the stage count (the same with or without
   // fp_pipeline_stages given, so a config written back reads the same).
   if (c.target_period_fo4 > 0) {

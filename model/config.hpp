@@ -193,7 +193,28 @@ inline constexpr std::array<std::pair<std::string_view, Codebooks>, 2> kCodebook
        "counts 2^(nA+nW-2) magnitudes with signed counts, half the counting of free codebooks "   \
        "(docs/spec.md section 1, Symmetric codebooks); symmetric needs act_bits and weight_bits " \
        "of at least 2",                                                                           \
-       "free")
+       "free")                                                                                    \
+  INTEGER(axi_data_bits, "",                                                                      \
+          "Data width of the system wrapper's AXI4 memory master (block axi, docs/axi.md)",       \
+          "bits", 64, 512, 128, true)                                                             \
+  INTEGER(axi_addr_bits, "", "Address width of the system wrapper's AXI4 memory master", "bits", \
+          32, 64, 32, false)                                                                      \
+  INTEGER(axi_id_bits, "",                                                                        \
+          "ID width of the system wrapper's AXI4 memory master (descriptors are read with ID 0, " \
+          "a layer's tables, token and weights with ID 1; writes use ID 0)",                      \
+          "bits", 1, 8, 4, false)                                                                 \
+  INTEGER(axi_max_burst, "",                                                                      \
+          "Longest burst of the system wrapper's AXI4 master; a burst never crosses a 4 KB "      \
+          "boundary, so axi_max_burst * axi_data_bits / 8 must not exceed 4096",                  \
+          "beats", 1, 256, 16, false)                                                             \
+  INTEGER(axi_outstanding_reads, "",                                                              \
+          "Read bursts the system wrapper has in flight at most; its read buffer holds that "     \
+          "many longest bursts (axi_outstanding_reads * axi_max_burst beats, at most 1024)",      \
+          "bursts", 1, 32, 4, false)                                                              \
+  INTEGER(axi_chain_limit, "",                                                                    \
+          "Descriptors one start of the system wrapper runs at most: a chain that goes on "       \
+          "(a loop) stops with an error at the descriptor past it",                               \
+          "descriptors", 1, 65535, 1024, false)
 
 /// A config: one member per row of OASIS_CONFIG_FIELDS (K = channels, k =
 /// outliers_per_side, nA = act_bits, nW = weight_bits, P = pe_lines, C =

@@ -423,6 +423,40 @@ Derived derive(const Config& c) {
   co.orizuru_done = (co.token_beats - 1) * co.clustering_parts + d.orizuru.build_cycles + 1;
   co.error_calculation = d.orizuru.drain_cycles + co.ecu_latency;
   co.preprocess_cycles = std::max(co.clustering_done, co.orizuru_done) + co.error_calculation;
+
+  AxiTiming& ax = d.axi;
+  ax.data_bits = c.axi_data_bits;
+  ax.data_bytes = c.axi_data_bits / 8;
+  ax.size_code = clog2(ax.data_bytes);
+  ax.addr_bits = c.axi_addr_bits;
+  ax.id_bits = c.axi_id_bits;
+  ax.max_burst = c.axi_max_burst;
+  ax.outstanding_reads = c.axi_outstanding_reads;
+  ax.chain_limit = c.axi_chain_limit;
+  ax.read_buffer_beats = ax.outstanding_reads * ax.max_burst;
+  ax.write_buffer_beats = ax.max_burst;
+  ax.desc_bytes = 64;
+  ax.desc_beats = ax.desc_bytes / ax.data_bytes;
+  const int half = d.storage.width();
+  ax.word_slots = ax.data_bits / half;
+  ax.table_words = d.lut_entries + d.act_centroids + d.weight_centroids + d.boundaries;
+  ax.table_beats = ceil_div(ax.table_words, ax.word_slots);
+  ax.x_beat_bits = co.beat_activations * half;
+  ax.x_parts = ceil_div(ax.x_beat_bits, ax.data_bits);
+  ax.x_slots = std::max(1, ax.data_bits / ax.x_beat_bits);
+  ax.token_bus_beats = ceil_div(co.token_beats, ax.x_slots) * ax.x_parts;
+  ax.w_beat_bits = c.pe_lines * co.weight_lane_bits;
+  ax.w_parts = ceil_div(ax.w_beat_bits, ax.data_bits);
+  ax.w_slots = std::max(1, ax.data_bits / ax.w_beat_bits);
+  ax.scale_bits = c.pe_lines * half;
+  ax.scale_beats = ceil_div(ax.scale_bits, ax.data_bits);
+  ax.record_weight_beats = ceil_div(co.group_beats, ax.w_slots) * ax.w_parts;
+  ax.record_beats = ax.scale_beats + ax.record_weight_beats;
+  ax.record_bytes = int64_t(ax.record_beats) * ax.data_bytes;
+  ax.feed_group_cycles = ax.scale_beats + co.group_beats * ax.w_parts;
+  ax.rows_bits = 24;
+  ax.max_rows = (int64_t{1} << ax.rows_bits) - 1;
+  ax.group_bits = count_width((ax.max_rows + c.pe_lines - 1) / c.pe_lines);
   return d;
 }
 

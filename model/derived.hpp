@@ -341,6 +341,48 @@ struct CoreTiming {
   int preprocess_cycles = 0;
 };
 
+/// The system wrapper (block axi, docs/axi.md): its AXI4 master, its buffers and the layout of
+/// a layer in memory, each unit of it a whole number of bus beats.
+struct AxiTiming {
+  int data_bits = 0;          ///< D: the AXI4 master's data bits (axi_data_bits)
+  int data_bytes = 0;         ///< D / 8: a bus beat, and the alignment of every buffer
+  int size_code = 0;          ///< AxSIZE: log2(D / 8)
+  int addr_bits = 0;          ///< the AXI4 master's address bits (axi_addr_bits)
+  int id_bits = 0;            ///< its ID bits (axi_id_bits)
+  int max_burst = 0;          ///< its longest burst, beats (axi_max_burst)
+  int outstanding_reads = 0;  ///< read bursts in flight at most (axi_outstanding_reads)
+  int chain_limit = 0;        ///< descriptors one start runs at most (axi_chain_limit)
+  /// Beats of the read buffer: outstanding_reads * max_burst, so that that many longest bursts
+  /// are in flight with room reserved for their data.
+  int read_buffer_beats = 0;
+  int write_buffer_beats = 0;  ///< beats of the write buffer: one longest burst
+  int desc_bytes = 0;          ///< a descriptor: 64 bytes, 64-aligned
+  int desc_beats = 0;          ///< its bus beats: 64 / (D / 8)
+  /// The words of a layer's tables: the LUT's entries, C_A, C_W and the boundaries, binary16.
+  int table_words = 0;
+  int table_beats = 0;          ///< their bus beats: ceil(16 table_words / D)
+  int word_slots = 0;           ///< binary16 words a bus beat: D / 16
+  int x_beat_bits = 0;          ///< the core's token beat: R binary16 values
+  int x_parts = 0;              ///< bus beats a token beat: ceil(x_beat_bits / D)
+  int x_slots = 0;              ///< token beats a bus beat: floor(D / x_beat_bits), at least 1
+  int token_bus_beats = 0;      ///< the token in memory: ceil(B / x_slots) x_parts bus beats
+  int w_beat_bits = 0;          ///< the core's weight beat: P Wb nW bits
+  int w_parts = 0;              ///< bus beats a weight beat: ceil(w_beat_bits / D)
+  int w_slots = 0;              ///< weight beats a bus beat: floor(D / w_beat_bits), at least 1
+  int scale_bits = 0;           ///< a group's scales: P binary16 values
+  int scale_beats = 0;          ///< their bus beats, the head of a weight record: ceil(16 P / D)
+  int record_weight_beats = 0;  ///< a group's weight beats in memory: ceil(F / w_slots) w_parts
+  int record_beats = 0;         ///< a weight record: scale_beats + record_weight_beats bus beats
+  int64_t record_bytes = 0;     ///< record_beats * D / 8
+  /// The fewest cycles the wrapper takes to hand the core a group: one a bus beat of the
+  /// record, and with several weight beats in a bus beat one a weight beat:
+  /// scale_beats + F w_parts.
+  int feed_group_cycles = 0;
+  int rows_bits = 0;     ///< bits of a layer's row count N in the wrapper: 24
+  int64_t max_rows = 0;  ///< the largest N a descriptor may give: 2^rows_bits - 1
+  int group_bits = 0;    ///< bits of a layer's group count: count_width(ceil(max_rows / P))
+};
+
 /// Every figure derived from one config.
 struct Derived {
   // Index formats and sizes.
@@ -383,6 +425,7 @@ struct Derived {
   MacLineTiming mac_line_baseline;
   WoqLutTiming woq_lut_line_baseline;
   CoreTiming core;
+  AxiTiming axi;
 
   /// The groups of `rows` output rows, a row a PE line: ceil(rows / P).
   int64_t row_groups(int64_t rows) const;

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -370,6 +371,17 @@ int run(int argc, char** argv) {
                                  "#include \"oasis_{0}_regmap.hpp\"\n"
                                  "namespace oasis_generated = oasis_{0};\n",
                                  name));
+  // The C driver the same way, for the C side of a testbench: OASIS_AXI(start) is
+  // oasis_<name>_axi_start, OASIS_AXI_CONST(BUS_BYTES) is OASIS_<NAME>_BUS_BYTES.
+  std::string upper_name = name;
+  for (char& ch : upper_name) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+  replace_if_changed(obj / "oasis_generated.h",
+                     fmt::format("/* Written by oasis-vltest: the generated C driver of config "
+                                 "'{0}'. */\n#ifndef OASIS_GENERATED_H\n#define OASIS_GENERATED_H\n"
+                                 "#include \"oasis_{0}_axi.h\"\n"
+                                 "#define OASIS_AXI(x) oasis_{0}_axi_##x\n"
+                                 "#define OASIS_AXI_CONST(x) OASIS_{1}_##x\n#endif\n",
+                                 name, upper_name));
   std::vector<std::string> cover;
   if (!o.coverage.empty()) {
     cover = {"--coverage-line", "--coverage-toggle"};
@@ -399,6 +411,17 @@ int run(int argc, char** argv) {
   const auto build_failed = [&] {
     fail(fmt::format("building {} for {} failed", o.block, o.label), log, 60);
   };
+  // A testbench's C side (verif/tb/<block>_tb.c: software that uses the generated C driver
+  // alone) is compiled as C99 with every warning an error, and linked in.
+  if (fs::exists(root / "verif" / "tb" / (o.block + "_tb.c"))) {
+    const std::string object = o.block + "_tb_c.o";
+    if (run_tool({"cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O1", "-I.",
+                  "-I../rtl", "-c", "../source/verif/tb/" + o.block + "_tb.c", "-o", object},
+                 log, obj) != 0) {
+      build_failed();
+    }
+    verilate.insert(verilate.end() - 5, object);
+  }
   if (run_tool(verilate, log, obj) != 0) build_failed();
   // Each hierarchical block is its own verilated model, used by the top's.
   for (const auto& m : repeated) {

@@ -42,8 +42,8 @@
 #include "model/quant/clustering.hpp"
 #include "model/quant/lut_gemm.hpp"
 #include "oasis_generated.hpp"
-#include "verif/codebooks.hpp"
 #include "verif/harness/harness.hpp"
+#include "verif/random_layer.hpp"
 #include "verif/workload.hpp"
 
 namespace {
@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   auto& dut = h.dut();
   const oasis::Config config = oasis::parse_config(options.config_json(), options.manifest_path);
   const int K = config.channels, P = config.pe_lines;
-  const int nA = config.act_bits, nW = config.weight_bits;
+  const int nW = config.weight_bits;
   const int Wb = config.weight_beat_indices;
   oasis::Core model(config);
   const oasis::CoreTiming& tm = model.timing();
@@ -79,10 +79,7 @@ int main(int argc, char** argv) {
   };
 
   // A binary16 value of moderate size (2^-6 .. 2^6), either sign.
-  const auto moderate = [&] {
-    const uint16_t exp = uint16_t(9 + h.random_bits(4) % 13);
-    return Fp16{uint16_t((h.random_bits(1) << 15) | (exp << 10) | h.random_bits(10))};
-  };
+  const auto moderate = [&] { return oasis::tb::moderate(h.rng()); };
 
   // Stimulus queues: register writes, token beats, weight beats.
   struct RegWrite {
@@ -263,33 +260,9 @@ int main(int argc, char** argv) {
         gemm->weight_codebook());
     put("boundaries", regmap::kBoundariesBase, regmap::kBoundariesWords, gemm->boundaries());
   };
-  // A layer: random codebooks (activation centroids ascending with valid
-  // boundaries; with symmetric codebooks both mirrored about zero), loaded through the
-  // register port.
-  const bool symmetric = config.codebooks == oasis::Codebooks::kSymmetric;
+  // A layer: random codebooks (verif/random_layer.hpp), loaded through the register port.
   const auto new_layer = [&](bool special) {
-    for (;;) {
-      std::vector<Fp16> ca(size_t(1) << nA), cw(size_t(1) << nW);
-      for (auto& v : ca) v = moderate();
-      if (symmetric) {
-        oasis::test::make_symmetric_ascending(ca);
-      } else {
-        std::sort(ca.begin(), ca.end(),
-                  [](Fp16 a, Fp16 b) { return oasis::to_double(a) < oasis::to_double(b); });
-      }
-      for (auto& v : cw) v = moderate();
-      if (special) {
-        cw[0] = Fp16{0x0000};
-        cw[1] = Fp16{0x8001};  // a subnormal
-      }
-      if (symmetric) oasis::test::mirror_codebook(cw);
-      try {
-        gemm.emplace(oasis::LutGemmParams::from_config(config), ca, cw);
-        break;
-      } catch (const std::invalid_argument&) {
-        continue;  // equal neighbours: draw again
-      }
-    }
+    gemm.emplace(oasis::tb::random_gemm(config, h.rng(), special));
     load_layer();
   };
   // One token and its whole weight matrix (rows x K) through the core.

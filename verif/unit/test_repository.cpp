@@ -44,7 +44,8 @@ std::vector<std::string> head(const fs::path& p, int n) {
 
 // Whether a file is source code: C++, SystemVerilog, a build file or a script.
 bool is_source(const fs::path& p) {
-  static const std::set<std::string> kExtensions = {".cpp", ".hpp", ".h", ".inc", ".sv", ".cmake"};
+  static const std::set<std::string> kExtensions = {".cpp", ".hpp", ".c",    ".h",
+                                                    ".inc", ".sv",  ".cmake"};
   const std::string name = p.filename().string();
   if (kExtensions.count(p.extension().string()) || name == "CMakeLists.txt" || name == "Makefile") {
     return true;

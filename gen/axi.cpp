@@ -1,0 +1,2245 @@
+// SPDX-License-Identifier: Apache-2.0
+// The system wrapper (block axi; docs/axi.md): the core behind an AXI4-Lite slave for control
+// and status and an AXI4 master that runs layers from descriptors in memory. Its register map,
+// error codes and memory layout are model/cycle/axi.hpp's; its figures derive()'s (AxiTiming).
+// Modules: the top (oasis_<name>_axi), the AXI4-Lite slave with the control registers
+// (_axi_lite), the descriptor fetcher (_axi_fetch), the read side (_axi_read: the read
+// channels, the layer's reads, the read buffer), the feed of the core's streams (_axi_feed),
+// the write side (_axi_write) and the unpacking of bus beats into the core's beats
+// (_axi_unpack). The C driver beside it: gen/axi_driver.cpp.
+#include "gen/axi.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gen/block.hpp"
+#include "gen/mutation.hpp"
+#include "gen/sv.hpp"
+#include "model/cycle/axi.hpp"
+#include "model/cycle/regfile.hpp"
+#include "model/derived.hpp"
+
+namespace oasis::gen {
+namespace {
+
+using std::string;
+
+OASIS_REGISTER_MUTATION("axi.wlast_early",
+                        "the memory master raises WLAST on the second-last beat of a burst");
+OASIS_REGISTER_MUTATION("axi.burst_crosses_4k",
+                        "the memory master's reads ignore the 4 KB boundary when they size a "
+                        "burst");
+OASIS_REGISTER_MUTATION("axi.arvalid_dropped",
+                        "the memory master drops ARVALID after one cycle when ARREADY is low");
+OASIS_REGISTER_MUTATION("axi.strobe_past_end",
+                        "the last beat of a layer's outputs is written with every byte strobe "
+                        "on, past the output buffer's end");
+OASIS_REGISTER_MUTATION("axi.lite_rvalid_dropped",
+                        "the AXI4-Lite slave drops RVALID after one cycle when RREADY is low");
+
+// `text` with every @@key@@ replaced by its value: the modules' bodies are SystemVerilog with
+// a few names of the config in them, easier to read than a format string full of {{ }}.
+string fill(string text, const std::map<string, string>& values) {
+  for (const auto& [key, value] : values) {
+    const string mark = "@@" + key + "@@";
+    for (size_t at = text.find(mark); at != string::npos; at = text.find(mark, at)) {
+      text.replace(at, mark.size(), value);
+      at += value.size();
+    }
+  }
+  if (text.find("@@") != string::npos) {
+    throw std::logic_error("gen/axi.cpp: a mark left unfilled: " +
+                           text.substr(text.find("@@"), 40));
+  }
+  return text;
+}
+
+// The ports every module starts with.
+const std::vector<Port> kClock = {{"input", 0, "clk_i", "Clock."},
+                                  {"input", 0, "rst_ni", "Asynchronous reset, active low."}};
+
+std::vector<Port> operator+(std::vector<Port> a, const std::vector<Port>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// ------------------------------------------------------------------------------ unpack
+
+SvFile unpack_module(const Config& c) {
+  SvModule m(module_name(c, "axi_unpack"),
+             "The core's beats of BeatBits from the read buffer's bus beats of BusBits: with "
+             "Parts > 1 a beat is Parts bus beats (part p at [p*BusBits +: BusBits]), the first "
+             "Parts - 1 held and the last presented as it is at the buffer's head; with "
+             "Slots > 1 a bus beat holds Slots beats (slot s at [s*BeatBits +: BeatBits]) and "
+             "is taken from the buffer after its last slot or after the record's last beat "
+             "(last_i); else a beat is the bus beat's low BeatBits. out_valid_o depends on "
+             "registers only: the buffer's head and its own count.");
+  m.param("BusBits", 64, "Bits of a bus beat.");
+  m.param("BeatBits", 64, "Bits of a beat of the core's stream.");
+  m.param("Parts", 1, "Bus beats a core beat (1 unless the core beat is wider than the bus).");
+  m.param("Slots", 1, "Core beats a bus beat (1 unless two or more fit in one).");
+  m.ports(kClock + std::vector<Port>{
+                       {"input", 0, "enable_i", "The stream is the one its consumer reads now."},
+                       {"input", 0, "in_valid_i", "The read buffer holds a bus beat."},
+                       {"input", 0, "in_data_i", "The bus beat at the buffer's head.", "BusBits"},
+                       {"output", 0, "in_pop_o", "Take the head from the buffer this cycle."},
+                       {"input", 0, "last_i", "The beat presented is its record's last."},
+                       {"output", 0, "out_valid_o", "A core beat is presented."},
+                       {"input", 0, "out_ready_i", "The core takes it this cycle."},
+                       {"output", 0, "out_data_o", "The core beat.", "BeatBits"}});
+  m << fill(R"(
+  if (Parts > 1) begin : g_join
+    localparam int PartBits = $clog2(Parts);
+    logic [PartBits-1:0] part_d, part_q;
+    logic [(Parts-1)*BusBits-1:0] held_q;
+    logic [Parts*BusBits-1:0] joined;
+    logic unused_last;
+    assign unused_last = last_i;
+    assign joined      = {in_data_i, held_q};
+    assign out_valid_o = enable_i && in_valid_i && part_q == PartBits'(Parts - 1);
+    assign out_data_o  = joined[BeatBits-1:0];
+    assign in_pop_o    = enable_i && in_valid_i && (part_q != PartBits'(Parts - 1) || out_ready_i);
+    assign part_d      = !in_pop_o                      ? part_q
+                       : part_q == PartBits'(Parts - 1) ? '0
+                                                        : part_q + PartBits'(1);
+    // No reset: a part is read only after it was written.
+    for (genvar p = 0; p < Parts - 1; p++) begin : g_part
+      always_ff @(posedge clk_i) begin
+        if (in_pop_o && part_q == PartBits'(p)) held_q[p*BusBits +: BusBits] <= in_data_i;
+      end
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) part_q <= '0;
+      else         part_q <= part_d;
+    end
+    if (Parts*BusBits > BeatBits) begin : g_pad
+      logic unused_pad;
+      assign unused_pad = ^joined[Parts*BusBits-1:BeatBits];
+    end
+  end else if (Slots > 1) begin : g_split
+    localparam int SlotBits = $clog2(Slots);
+    logic [SlotBits-1:0] slot_d, slot_q;
+    logic fire;
+    assign out_valid_o = enable_i && in_valid_i;
+    assign fire        = out_valid_o && out_ready_i;
+    assign in_pop_o    = fire && (last_i || slot_q == SlotBits'(Slots - 1));
+    assign slot_d      = in_pop_o ? '0 : fire ? slot_q + SlotBits'(1) : slot_q;
+    @@mux@@ #(
+      .Entries(Slots),
+      .Width  (BeatBits),
+      .SelBits(SlotBits)
+    ) u_slot (
+      .data_i(in_data_i[Slots*BeatBits-1:0]),
+      .sel_i (slot_q),
+      .data_o(out_data_o)
+    );
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) slot_q <= '0;
+      else         slot_q <= slot_d;
+    end
+    if (BusBits > Slots*BeatBits) begin : g_pad
+      logic unused_pad;
+      assign unused_pad = ^in_data_i[BusBits-1:Slots*BeatBits];
+    end
+  end else begin : g_pass
+    logic unused_pass;
+    assign unused_pass = last_i ^ clk_i ^ rst_ni;
+    assign out_valid_o = enable_i && in_valid_i;
+    assign in_pop_o    = out_valid_o && out_ready_i;
+    assign out_data_o  = in_data_i[BeatBits-1:0];
+    if (BusBits > BeatBits) begin : g_pad
+      logic unused_pad;
+      assign unused_pad = ^in_data_i[BusBits-1:BeatBits];
+    end
+  end
+)",
+            {{"mux", module_name(c, "mux_tree")}});
+  m.op("add", "PartBits", "part_d");
+  m.op("add", "SlotBits", "slot_d");
+  m.op("mux", "BeatBits", "u_slot", "Slots-1");
+  return m.file();
+}
+
+// ------------------------------------------------------------------------------ lite
+
+// A register's value as the read multiplexer gives it: its fields' signals at their bits,
+// zeros between, from the map (model/cycle/axi.hpp), so that the RTL's layout is the map's.
+string packed(const AxiRegister& r, const std::map<string, string>& signal) {
+  std::vector<string> parts;
+  int top = kAxiLiteDataBits;
+  std::vector<AxiField> fields = r.fields;
+  std::sort(fields.begin(), fields.end(),
+            [](const AxiField& a, const AxiField& b) { return a.lsb > b.lsb; });
+  for (const AxiField& f : fields) {
+    if (f.lsb + f.bits < top) parts.push_back(fmt::format("{}'h0", top - f.lsb - f.bits));
+    const auto it = signal.find(f.name);
+    if (it == signal.end()) {
+      throw std::logic_error(fmt::format("gen/axi.cpp: no signal for field {}.{}", r.name, f.name));
+    }
+    parts.push_back(it->second);
+    top = f.lsb;
+  }
+  if (top > 0) parts.push_back(fmt::format("{}'h0", top));
+  return "{" + fmt::format("{}", fmt::join(parts, ", ")) + "}";
+}
+
+// The two event bits (done, error) of irq_enable and irq_status, at bits 0 and 1.
+void check_event_fields(const AxiRegister& r) {
+  if (r.fields.size() != 2 || r.fields[0].name != "done" || r.fields[0].lsb != 0 ||
+      r.fields[1].name != "error" || r.fields[1].lsb != 1) {
+    throw std::logic_error("gen/axi.cpp: register " + r.name + " is not {done, error} at 1:0");
+  }
+}
+
+SvFile lite_module(const Config& c, const Derived& d) {
+  const AxiLiteMap map = axi_lite_map(c);
+  SvModule m(module_name(c, "axi_lite"),
+             "The wrapper's AXI4-Lite slave (docs/axi.md, Registers): the core's register file "
+             "in a window of 32-bit registers (register-file word w at byte 4 w, bits 15:0; "
+             "refused with SLVERR while a chain runs), then the command, status, interrupt, "
+             "error and counter registers of regmap.json. A write is done once its address and "
+             "data are both in; a read answers two cycles after its address. Every ready and "
+             "valid depends on registers only.");
+  m.header_localparam("LiteAddrBits", kAxiLiteAddrBits, "Byte-address bits of the window.");
+  m.header_localparam("LiteDataBits", kAxiLiteDataBits, "Data bits of the AXI4-Lite port.");
+  m.header_localparam("LiteStrbBits", kAxiLiteDataBits / 8, "Byte strobes of a write.");
+  m.header_localparam("RegAddrBits", kRegAddrBits, "Bits of a register-file word address.");
+  m.header_localparam("RegWordBits", kRegWordBits, "Bits of a register-file word.");
+  m.header_localparam("CodeBits", 8, "Bits of an error code.");
+  m.header_localparam("WideBits", 64, "Bits of a descriptor address and of a counter.");
+  m.header_localparam("TagBits", 32, "Bits of a layer's tag.");
+  m.ports(
+      kClock +
+      std::vector<Port>{
+          {"input", 0, "s_axil_awvalid_i", "Write address valid."},
+          {"output", 0, "s_axil_awready_o", "Write address ready."},
+          {"input", 0, "s_axil_awaddr_i", "Write byte address.", "LiteAddrBits"},
+          {"input", 0, "s_axil_awprot_i", "Write protection (not used).", "3"},
+          {"input", 0, "s_axil_wvalid_i", "Write data valid."},
+          {"output", 0, "s_axil_wready_o", "Write data ready."},
+          {"input", 0, "s_axil_wdata_i", "Write data.", "LiteDataBits"},
+          {"input", 0, "s_axil_wstrb_i", "Write byte strobes.", "LiteStrbBits"},
+          {"output", 0, "s_axil_bvalid_o", "Write response valid."},
+          {"input", 0, "s_axil_bready_i", "Write response ready."},
+          {"output", 0, "s_axil_bresp_o", "Write response: OKAY, or SLVERR when refused.", "2"},
+          {"input", 0, "s_axil_arvalid_i", "Read address valid."},
+          {"output", 0, "s_axil_arready_o", "Read address ready."},
+          {"input", 0, "s_axil_araddr_i", "Read byte address.", "LiteAddrBits"},
+          {"input", 0, "s_axil_arprot_i", "Read protection (not used).", "3"},
+          {"output", 0, "s_axil_rvalid_o", "Read data valid."},
+          {"input", 0, "s_axil_rready_i", "Read data ready."},
+          {"output", 0, "s_axil_rdata_o", "Read data.", "LiteDataBits"},
+          {"output", 0, "s_axil_rresp_o", "Read response: OKAY, or SLVERR when refused.", "2"},
+          {"output", 0, "reg_we_o", "The core's register port: write strobe."},
+          {"output", 0, "reg_re_o", "The core's register port: read strobe."},
+          {"output", 0, "reg_addr_o", "The core's register port: word address.", "RegAddrBits"},
+          {"output", 0, "reg_wdata_o", "The core's register port: write data.", "RegWordBits"},
+          {"input", 0, "reg_rdata_i", "The core's register port: read data, a cycle after.",
+           "RegWordBits"},
+          {"input", 0, "busy_i", "A chain runs: the register file belongs to it."},
+          {"output", 0, "start_o", "START was written while no chain ran: run one now."},
+          {"output", 0, "desc_addr_o", "The first descriptor's address (desc_addr).", "WideBits"},
+          {"input", 0, "done_i", "The chain ran to its end (a cycle's pulse)."},
+          {"input", 0, "error_i", "The chain stopped with an error (a cycle's pulse)."},
+          {"input", 0, "error_code_i", "The error's code, with error_i.", "CodeBits"},
+          {"input", 0, "error_desc_i", "The descriptor it concerns, with error_i.", "WideBits"},
+          {"input", 0, "layer_done_i", "A layer's outputs are all written (a cycle's pulse)."},
+          {"input", 0, "layer_tag_i", "Its tag, with layer_done_i.", "TagBits"},
+          {"input", 0, "weight_beat_i", "A bus beat of a weight record was taken."},
+          {"input", 0, "stall_i", "The core could take a weight beat and had none."},
+          {"output", 0, "irq_o", "Interrupt: an enabled event of irq_status is set."}});
+  m.localparam("WindowBytes", int64_t(map.regfile_words) * kAxiRegfileStride,
+               "Bytes of the register file's window, from byte 0.");
+  m.localparam("BusBytes", d.axi.data_bytes, "Bytes of a bus beat: a weight beat's count.");
+  const AxiRegister& ctrl = map.reg("ctrl");
+  const AxiRegister& status = map.reg("status");
+  const AxiRegister& irq_en = map.reg("irq_enable");
+  const AxiRegister& irq_st = map.reg("irq_status");
+  check_event_fields(irq_en);
+  check_event_fields(irq_st);
+  if (ctrl.fields.size() != 1 || ctrl.fields[0].name != "start") {
+    throw std::logic_error("gen/axi.cpp: ctrl is not one start bit");
+  }
+  for (const AxiRegister& r : map.registers) {
+    m.localparam(upper_camel(r.name) + "Offset", r.offset,
+                 fmt::format("Byte offset of register {}: {}.", r.name, r.meaning));
+  }
+  m.localparam("StartBit", ctrl.fields[0].lsb, "The start bit of ctrl.");
+  // The read value of every control register.
+  const std::map<string, string> status_fields = {
+      {"busy", "busy_i"}, {"done", "done_q"}, {"error", "error_q"}, {"code", "code_q"}};
+  const std::map<string, string> reads = {{"ctrl", "'0"},
+                                          {"status", packed(status, status_fields)},
+                                          {"irq_enable", "LiteDataBits'(irq_en_q)"},
+                                          {"irq_status", "LiteDataBits'(irq_st_q)"},
+                                          {"desc_addr_lo", "desc_q[31:0]"},
+                                          {"desc_addr_hi", "desc_q[63:32]"},
+                                          {"error_desc_lo", "err_desc_q[31:0]"},
+                                          {"error_desc_hi", "err_desc_q[63:32]"},
+                                          {"layers_done", "layers_q"},
+                                          {"last_tag", "tag_q"},
+                                          {"cycles_lo", "cycles_q[31:0]"},
+                                          {"cycles_hi", "cycles_q[63:32]"},
+                                          {"weight_bytes_lo", "wbytes_q[31:0]"},
+                                          {"weight_bytes_hi", "wbytes_q[63:32]"},
+                                          {"stall_cycles_lo", "stall_q[31:0]"},
+                                          {"stall_cycles_hi", "stall_q[63:32]"}};
+  string read_cases;
+  for (const AxiRegister& r : map.registers) {
+    string value;
+    if (r.constant) {
+      value = fmt::format("32'h{:08x}", r.value);
+    } else {
+      const auto it = reads.find(r.name);
+      if (it == reads.end()) {
+        throw std::logic_error("gen/axi.cpp: no read value for register " + r.name);
+      }
+      value = it->second;
+    }
+    read_cases +=
+        fmt::format("        LiteAddrBits'({}Offset): rd_word = {};\n", upper_camel(r.name), value);
+  }
+  // What each writable register does with a write.
+  string write_cases;
+  for (const AxiRegister& r : map.registers) {
+    const string off = "LiteAddrBits'(" + upper_camel(r.name) + "Offset)";
+    if (r.name == "ctrl") {
+      write_cases += fmt::format(
+          "          {}: begin\n"
+          "            if (w_strb_q[StartBit/8] && w_data_q[StartBit]) begin\n"
+          "              if (busy_i) bresp_d = Slverr;\n"
+          "              else        start_o = 1'b1;\n"
+          "            end\n"
+          "          end\n",
+          off);
+    } else if (r.name == "irq_enable") {
+      write_cases += fmt::format(
+          "          {}:\n"
+          "            irq_en_d = (irq_en_q & ~w_mask[1:0]) | (w_data_q[1:0] & w_mask[1:0]);\n",
+          off);
+    } else if (r.name == "irq_status") {
+      write_cases += fmt::format("          {}: irq_clear = w_data_q[1:0] & w_mask[1:0];\n", off);
+    } else if (r.name == "desc_addr_lo" || r.name == "desc_addr_hi") {
+      const string half = r.name == "desc_addr_lo" ? "31:0" : "63:32";
+      write_cases += fmt::format(
+          "          {0}:\n            desc_d[{1}] = (desc_q[{1}] & ~w_mask) | (w_data_q & "
+          "w_mask);\n",
+          off, half);
+    } else if (r.access != AxiAccess::kReadOnly) {
+      throw std::logic_error("gen/axi.cpp: no write action for register " + r.name);
+    }
+  }
+  const bool rvalid_bug = mutated("axi.lite_rvalid_dropped");
+  m << fill(R"(
+  localparam logic [1:0] Okay   = 2'b00;
+  localparam logic [1:0] Slverr = 2'b10;
+
+  // Writes: the address and the data, each held until the write is done in the cycle both are
+  // in; the response is held until taken.
+  logic                    aw_full_q, w_full_q, bvalid_q, write_now;
+  logic [LiteAddrBits-1:0] aw_addr_q;
+  logic [LiteDataBits-1:0] w_data_q, w_mask;
+  logic [LiteStrbBits-1:0] w_strb_q;
+  logic [1:0]              bresp_q, bresp_d;
+  assign s_axil_awready_o = !aw_full_q;
+  assign s_axil_wready_o  = !w_full_q;
+  assign write_now        = aw_full_q && w_full_q && !bvalid_q;
+  for (genvar b = 0; b < LiteStrbBits; b++) begin : g_mask
+    assign w_mask[b*8 +: 8] = {8{w_strb_q[b]}};
+  end
+
+  // Reads: the address taken, the register file read in that cycle, the value captured in the
+  // next and held until taken. No read is taken in a cycle that writes (one register port).
+  logic                    ar_busy_q, rd_now_q, rd_win_q, rvalid_q, ar_fire;
+  logic [LiteAddrBits-1:0] ar_addr_q;
+  logic [LiteDataBits-1:0] rdata_q, rdata_d, rd_word;
+  logic [1:0]              rresp_q, rresp_d;
+  assign s_axil_arready_o = !ar_busy_q && !write_now;
+  assign ar_fire          = s_axil_arvalid_i && s_axil_arready_o;
+
+  // The control and status registers.
+  logic                 done_q, error_q;
+  logic [CodeBits-1:0]  code_q;
+  logic [WideBits-1:0]  err_desc_q, desc_q, desc_d, cycles_q, wbytes_q, stall_q;
+  logic [1:0]           irq_en_q, irq_en_d, irq_st_q, irq_clear;
+  logic [TagBits-1:0]   layers_q, tag_q;
+
+  // The register file's window: word w at byte 4 w.
+  logic aw_window, ar_window;
+  assign aw_window   = aw_addr_q < LiteAddrBits'(WindowBytes);
+  assign ar_window   = s_axil_araddr_i < LiteAddrBits'(WindowBytes);
+  assign reg_we_o    = write_now && aw_window && aw_addr_q[1:0] == '0 && !busy_i &&
+                       w_strb_q[1:0] == 2'b11;
+  assign reg_re_o    = ar_fire && ar_window && s_axil_araddr_i[1:0] == '0 && !busy_i;
+  assign reg_addr_o  = write_now ? aw_addr_q[2 +: RegAddrBits] : s_axil_araddr_i[2 +: RegAddrBits];
+  assign reg_wdata_o = w_data_q[RegWordBits-1:0];
+
+  always_comb begin
+    bresp_d   = Okay;
+    start_o   = 1'b0;
+    irq_en_d  = irq_en_q;
+    irq_clear = '0;
+    desc_d    = desc_q;
+    if (write_now) begin
+      if (aw_addr_q[1:0] != '0) begin
+        bresp_d = Slverr;
+      end else if (aw_window) begin
+        if (busy_i || w_strb_q[1:0] != 2'b11) bresp_d = Slverr;
+      end else begin
+        unique case (aw_addr_q)
+@@write_cases@@          default: bresp_d = Slverr;
+        endcase
+      end
+    end
+  end
+
+  always_comb begin
+    rd_word = '0;
+    rresp_d = Okay;
+    if (ar_addr_q[1:0] != '0) begin
+      rresp_d = Slverr;
+    end else if (ar_addr_q < LiteAddrBits'(WindowBytes)) begin
+      if (rd_win_q) rd_word = {{(LiteDataBits-RegWordBits){1'b0}}, reg_rdata_i};
+      else          rresp_d = Slverr;
+    end else begin
+      unique case (ar_addr_q)
+@@read_cases@@        default: rresp_d = Slverr;
+      endcase
+    end
+    rdata_d = rd_word;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      aw_full_q <= 1'b0;
+      w_full_q  <= 1'b0;
+      bvalid_q  <= 1'b0;
+      bresp_q   <= Okay;
+      aw_addr_q <= '0;
+      w_data_q  <= '0;
+      w_strb_q  <= '0;
+      ar_busy_q <= 1'b0;
+      rd_now_q  <= 1'b0;
+      rd_win_q  <= 1'b0;
+      rvalid_q  <= 1'b0;
+      ar_addr_q <= '0;
+      rdata_q   <= '0;
+      rresp_q   <= Okay;
+    end else begin
+      if (s_axil_awvalid_i && !aw_full_q) begin
+        aw_full_q <= 1'b1;
+        aw_addr_q <= s_axil_awaddr_i;
+      end else if (write_now) begin
+        aw_full_q <= 1'b0;
+      end
+      if (s_axil_wvalid_i && !w_full_q) begin
+        w_full_q <= 1'b1;
+        w_data_q <= s_axil_wdata_i;
+        w_strb_q <= s_axil_wstrb_i;
+      end else if (write_now) begin
+        w_full_q <= 1'b0;
+      end
+      if (write_now) begin
+        bvalid_q <= 1'b1;
+        bresp_q  <= bresp_d;
+      end else if (s_axil_bready_i) begin
+        bvalid_q <= 1'b0;
+      end
+      if (ar_fire) begin
+        ar_busy_q <= 1'b1;
+        ar_addr_q <= s_axil_araddr_i;
+        rd_win_q  <= reg_re_o;
+      end
+      rd_now_q <= ar_fire;
+      if (rd_now_q) begin
+        rvalid_q <= 1'b1;
+        rdata_q  <= rdata_d;
+        rresp_q  <= rresp_d;
+      end else if (@@rvalid_clear@@) begin
+        rvalid_q  <= 1'b0;
+        ar_busy_q <= 1'b0;
+      end
+    end
+  end
+
+  // Status, interrupts and counters: a start clears them; the events of the chain set them.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      done_q     <= 1'b0;
+      error_q    <= 1'b0;
+      code_q     <= '0;
+      err_desc_q <= '0;
+      irq_en_q   <= '0;
+      irq_st_q   <= '0;
+      desc_q     <= '0;
+      layers_q   <= '0;
+      tag_q      <= '0;
+      cycles_q   <= '0;
+      wbytes_q   <= '0;
+      stall_q    <= '0;
+    end else begin
+      irq_en_q <= irq_en_d;
+      desc_q   <= desc_d;
+      irq_st_q <= (irq_st_q & ~irq_clear) | {error_i, done_i};
+      if (start_o) begin
+        done_q   <= 1'b0;
+        error_q  <= 1'b0;
+        code_q   <= '0;
+        layers_q <= '0;
+        cycles_q <= '0;
+        wbytes_q <= '0;
+        stall_q  <= '0;
+      end else begin
+        if (done_i) done_q <= 1'b1;
+        if (error_i) begin
+          error_q    <= 1'b1;
+          code_q     <= error_code_i;
+          err_desc_q <= error_desc_i;
+        end
+        if (layer_done_i) begin
+          layers_q <= layers_q + TagBits'(1);
+          tag_q    <= layer_tag_i;
+        end
+        if (busy_i) cycles_q <= cycles_q + WideBits'(1);
+        if (weight_beat_i) wbytes_q <= wbytes_q + WideBits'(BusBytes);
+        if (stall_i) stall_q <= stall_q + WideBits'(1);
+      end
+    end
+  end
+
+  logic [2:0] unused_prot;
+  assign unused_prot = s_axil_awprot_i ^ s_axil_arprot_i;
+  assign s_axil_bvalid_o = bvalid_q;
+  assign s_axil_bresp_o  = bresp_q;
+  assign s_axil_rvalid_o = rvalid_q;
+  assign s_axil_rdata_o  = rdata_q;
+  assign s_axil_rresp_o  = rresp_q;
+  assign desc_addr_o     = desc_q;
+  assign irq_o           = |(irq_st_q & irq_en_q);
+)",
+            {{"write_cases", write_cases},
+             {"read_cases", read_cases},
+             {"rvalid_clear", rvalid_bug ? "rvalid_q && (s_axil_rready_i || 1'b1)"
+                                         : "rvalid_q && s_axil_rready_i"}});
+  m.op("lt", kAxiLiteAddrBits, "aw_window");
+  m.op("lt", kAxiLiteAddrBits, "ar_window");
+  m.op("mux", kAxiLiteDataBits, "rd_word", int64_t(map.registers.size()));
+  m.op("add", 32, "layers_q");
+  m.op("add", 64, "cycles_q");
+  m.op("add", 64, "wbytes_q");
+  m.op("add", 64, "stall_q");
+  return m.file();
+}
+
+// ------------------------------------------------------------------------------ fetch
+
+// The figures the fetcher and the top share: a layer's fields as the queues carry them.
+struct LayerBits {
+  explicit LayerBits(const Derived& d)
+      : addr(d.axi.addr_bits),
+        groups(d.axi.group_bits),
+        rows(d.core.rows_bits),
+        out_beats(count_width((2 * d.axi.max_rows + d.axi.data_bytes - 1) / d.axi.data_bytes)) {}
+  int addr, groups, rows, out_beats;
+};
+
+SvFile fetch_module(const Config& c, const Derived& d) {
+  const AxiLiteMap map = axi_lite_map(c);
+  const AxiTiming& ax = d.axi;
+  const LayerBits lb(d);
+  SvModule m(module_name(c, "axi_fetch"),
+             "The wrapper's descriptor fetcher (docs/axi.md, Descriptors): from a start, reads "
+             "each descriptor of the chain (one burst of ID 0), works out its groups and the "
+             "bytes of its weight records (a restoring division by the lines and a shift-and-add "
+             "multiplication, a bit of N a cycle), checks it in the order of docs/axi.md, Errors, "
+             "and hands a good one to the queues of the read side, the feed and the write side; "
+             "it reads the next one while the layers before it run. A bad descriptor, a read "
+             "error or too long a chain stops it with an error code.");
+  m.header_localparam("AddrBits", ax.addr_bits, "Bits of a bus address.");
+  m.header_localparam("DataBits", ax.data_bits, "Bits of a bus beat.");
+  m.header_localparam("WideBits", 64, "Bits of a descriptor's address fields.");
+  m.header_localparam("CodeBits", 8, "Bits of an error code.");
+  m.header_localparam("GroupBits", lb.groups, "Bits of a layer's group count.");
+  m.header_localparam("RowsBits", lb.rows, "Bits of a group's row count, 1 .. Lines.");
+  m.header_localparam("OutBeatsBits", lb.out_beats, "Bits of a layer's count of output beats.");
+  m.header_localparam("StrideBits", 32, "Bits of a group stride.");
+  m.header_localparam("HalfBits", d.storage.width(), "Bits of a binary16 value.");
+  m.header_localparam("TagBits", 32, "Bits of a layer's tag.");
+  m.header_localparam("LenBits", 8, "Bits of AxLEN.");
+  m.ports(
+      kClock +
+      std::vector<Port>{
+          {"input", 0, "start_i", "Run the chain at desc_addr_i (no chain runs)."},
+          {"input", 0, "desc_addr_i", "The first descriptor's address.", "WideBits"},
+          {"input", 0, "abort_i", "A read or write was refused: stop before the next layer."},
+          {"output", 0, "ar_req_o", "A descriptor's read is wanted."},
+          {"output", 0, "ar_addr_o", "Its address.", "AddrBits"},
+          {"output", 0, "ar_len_o", "Its AxLEN: the descriptor's beats less one.", "LenBits"},
+          {"input", 0, "ar_grant_i", "The read is issued."},
+          {"input", 0, "r_valid_i", "A beat of the descriptor's read arrives."},
+          {"input", 0, "r_data_i", "Its data.", "DataBits"},
+          {"input", 0, "r_err_i", "It was answered with SLVERR or DECERR."},
+          {"output", 0, "push_o", "A checked layer goes to the queues this cycle."},
+          {"input", 0, "push_ready_i", "Every queue has room."},
+          {"output", 0, "lay_desc_o", "The layer's descriptor address.", "WideBits"},
+          {"output", 0, "lay_tables_o", "Its tables are loaded first (flag tables)."},
+          {"output", 0, "lay_tables_addr_o", "Its tables' address.", "AddrBits"},
+          {"output", 0, "lay_token_addr_o", "Its token's address.", "AddrBits"},
+          {"output", 0, "lay_weights_addr_o", "Its first weight record's address.", "AddrBits"},
+          {"output", 0, "lay_output_addr_o", "Its outputs' address.", "AddrBits"},
+          {"output", 0, "lay_stride_o", "Bytes from one weight record to the next.", "StrideBits"},
+          {"output", 0, "lay_groups_o", "Its groups: ceil(N / Lines).", "GroupBits"},
+          {"output", 0, "lay_last_rows_o", "Rows of its last group.", "RowsBits"},
+          {"output", 0, "lay_out_beats_o", "Bus beats of its outputs: ceil(2 N / bus bytes).",
+           "OutBeatsBits"},
+          {"output", 0, "lay_scale_o", "The token's scale s_a, binary16.", "HalfBits"},
+          {"output", 0, "lay_tag_o", "Its tag.", "TagBits"},
+          {"output", 0, "idle_o", "Nothing fetched, checked or waiting for the queues."},
+          {"output", 0, "error_o", "This start's chain stopped at a descriptor."},
+          {"output", 0, "error_code_o", "Why (regmap.json error_codes).", "CodeBits"},
+          {"output", 0, "error_desc_o", "The descriptor's address.", "WideBits"}});
+  m.localparam("DescBeats", ax.desc_beats, "Bus beats of a descriptor.");
+  m.localparam("DescBeatBits", index_width(ax.desc_beats), "Bits of a descriptor's beat.");
+  m.localparam("DescBits", ax.desc_bytes * 8, "Bits of a descriptor.");
+  m.localparam("RowBits", ax.rows_bits, "Bits of N.");
+  m.localparam("StepBits", index_width(ax.rows_bits), "Bits of the division's step.");
+  m.localparam("Lines", c.pe_lines, "PE lines P: rows of a group.");
+  m.localparam("SpanBits", ax.rows_bits + 32 + 2,
+               "Bits of the weight records' span: (groups - 1) stride + a record.");
+  m.localparam("SumBits", 66, "Bits of an address plus a buffer's bytes.");
+  m.localparam("ChainBits", count_width(ax.chain_limit), "Bits of a descriptor's position.");
+  m.localparam("ChainLimit", ax.chain_limit, "Descriptors a chain may hold.");
+  m.localparam("Channels", c.channels, "K: the channels a descriptor must give.");
+  m.localparam("MaxRows", ax.max_rows, "The largest N.");
+  m.localparam("BusBytes", ax.data_bytes, "Bytes of a bus beat: every buffer's alignment.");
+  m.localparam("SizeCode", ax.size_code, "log2(BusBytes).");
+  m.localparam("RecordBytes", ax.record_bytes, "Bytes of a weight record.");
+  m.localparam("TableBytes", axi_table_bytes(c), "Bytes of a layer's tables in memory.");
+  m.localparam("TokenBytes", axi_token_bytes(c), "Bytes of a token in memory.");
+  m.localparam("DescBytes", ax.desc_bytes, "Bytes of a descriptor, and its alignment.");
+  m.localparam("BeatMask", ax.data_bytes - 1, "The address bits below a bus beat.");
+  m.localparam("DescMask", ax.desc_bytes - 1, "The address bits below a descriptor.");
+  for (const AxiDescField& f : map.descriptor) {
+    m.localparam(
+        upper_camel(f.name) + "Lsb", 8 * f.offset,
+        fmt::format("First bit of the descriptor's field {} ({} bytes).", f.name, f.bytes));
+  }
+  for (const AxiErrorCode& e : map.errors) {
+    m.localparam("Err" + upper_camel(e.name), e.code, "Error code: " + e.meaning + ".");
+  }
+  int flag_mask = 0;
+  for (const AxiField& f : map.flags) {
+    m.localparam("Flag" + upper_camel(f.name), f.lsb, "Flag bit: " + f.meaning + ".");
+    flag_mask |= 1 << f.lsb;
+  }
+  m.localparam("FlagMask", flag_mask, "The flags that are not reserved.");
+  m << fill(R"(
+  localparam logic [2:0] SIdle  = 3'd0;  // no chain, or its last descriptor handed on
+  localparam logic [2:0] SReq   = 3'd1;  // the descriptor's read wanted
+  localparam logic [2:0] SData  = 3'd2;  // its beats arriving
+  localparam logic [2:0] SPrep  = 3'd3;  // the division set up
+  localparam logic [2:0] SDiv   = 3'd4;  // a bit of N a cycle
+  localparam logic [2:0] SCheck = 3'd5;  // the checks
+  localparam logic [2:0] SPush  = 3'd6;  // waiting for room in the queues
+  localparam logic [SumBits-1:0] Top = SumBits'(1) << AddrBits;
+
+  logic [2:0]              state_q, state_d;
+  logic [WideBits-1:0]     addr_q, addr_d, err_desc_q, err_desc_d;
+  logic [ChainBits-1:0]    count_q, count_d;
+  logic [DescBeatBits-1:0] beat_q, beat_d;
+  logic [DescBits-1:0]     desc_q;
+  logic                    rerr_q, rerr_d, err_q, err_d;
+  logic [CodeBits-1:0]     code_q, code_d, code_now;
+  logic [StepBits-1:0]     step_q, step_d;
+  logic [RowsBits-1:0]     rem_q, rem_d;
+  logic [RowsBits:0]       rem_shift;
+  logic [RowBits-1:0]      quo_q, quo_d;
+  logic [SpanBits-1:0]     acc_q, acc_d;
+  logic                    qbit;
+
+  // The descriptor's fields.
+  logic [WideBits-1:0]   f_next, f_tables, f_token, f_weights, f_output;
+  logic [31:0]           f_channels, f_rows, f_reserved;
+  logic [StrideBits-1:0] f_stride;
+  logic [HalfBits-1:0]   f_scale, f_flags;
+  logic [TagBits-1:0]    f_tag;
+  logic                  f_chain, f_load;
+  assign f_next     = desc_q[NextLsb +: WideBits];
+  assign f_tables   = desc_q[TablesLsb +: WideBits];
+  assign f_token    = desc_q[TokenLsb +: WideBits];
+  assign f_weights  = desc_q[WeightsLsb +: WideBits];
+  assign f_output   = desc_q[OutputLsb +: WideBits];
+  assign f_channels = desc_q[ChannelsLsb +: 32];
+  assign f_rows     = desc_q[RowsLsb +: 32];
+  assign f_stride   = desc_q[GroupStrideLsb +: StrideBits];
+  assign f_scale    = desc_q[TokenScaleLsb +: HalfBits];
+  assign f_flags    = desc_q[FlagsLsb +: HalfBits];
+  assign f_tag      = desc_q[TagLsb +: TagBits];
+  assign f_reserved = desc_q[ReservedLsb +: 32];
+  assign f_chain    = f_flags[FlagChain];
+  assign f_load     = f_flags[FlagTables];
+
+  // An address usable for a buffer of `bytes` bytes aligned to `align_mask` + 1: not 0, aligned,
+  // and ending at or below the top of the address space.
+  function automatic logic usable(input logic [WideBits-1:0] a, input logic [WideBits-1:0] mask,
+                                  input logic [SumBits-1:0] bytes);
+    usable = a != '0 && (a & mask) == '0 && SumBits'(a) + bytes <= Top;
+  endfunction
+
+  // The weight records' span: (groups - 1) stride + a record, groups = quo + (rem != 0); the
+  // accumulator holds quo * stride.
+  logic [SumBits-1:0] span, out_bytes;
+  assign span = SumBits'(acc_q) - (rem_q == '0 ? SumBits'(f_stride) : '0) +
+                SumBits'(RecordBytes);
+  assign out_bytes = SumBits'(f_rows) << 1;
+
+  always_comb begin
+    code_now = '0;
+    if ((f_flags & ~HalfBits'(FlagMask)) != '0 || f_reserved != '0) begin
+      code_now = CodeBits'(ErrReserved);
+    end else if (f_channels != 32'(Channels)) begin
+      code_now = CodeBits'(ErrChannels);
+    end else if (f_rows == '0 || f_rows > 32'(MaxRows)) begin
+      code_now = CodeBits'(ErrRows);
+    end else if (f_stride < StrideBits'(RecordBytes) ||
+                 f_stride[SizeCode-1:0] != '0) begin
+      code_now = CodeBits'(ErrStride);
+    end else if (f_load && !usable(f_tables, WideBits'(BeatMask), SumBits'(TableBytes))) begin
+      code_now = CodeBits'(ErrTablesAddr);
+    end else if (!usable(f_token, WideBits'(BeatMask), SumBits'(TokenBytes))) begin
+      code_now = CodeBits'(ErrTokenAddr);
+    end else if (!usable(f_weights, WideBits'(BeatMask), span)) begin
+      code_now = CodeBits'(ErrWeightsAddr);
+    end else if (!usable(f_output, WideBits'(BeatMask), out_bytes)) begin
+      code_now = CodeBits'(ErrOutputAddr);
+    end else if (f_chain && !usable(f_next, WideBits'(DescMask), SumBits'(DescBytes))) begin
+      code_now = CodeBits'(ErrNextAddr);
+    end else if (f_chain && count_q >= ChainBits'(ChainLimit)) begin
+      code_now = CodeBits'(ErrChainLimit);
+    end
+  end
+
+  // Restoring division of N by Lines, a bit a cycle from the top, and the quotient's bits
+  // times the stride added into the accumulator as they come (Horner).
+  assign rem_shift = {rem_q, quo_q[RowBits-1]};
+  assign qbit      = rem_shift >= (RowsBits+1)'(Lines);
+
+  always_comb begin
+    state_d    = state_q;
+    addr_d     = addr_q;
+    count_d    = count_q;
+    beat_d     = beat_q;
+    rerr_d     = rerr_q;
+    err_d      = err_q;
+    code_d     = code_q;
+    err_desc_d = err_desc_q;
+    step_d     = step_q;
+    rem_d      = rem_q;
+    quo_d      = quo_q;
+    acc_d      = acc_q;
+    push_o     = 1'b0;
+    unique case (state_q)
+      SIdle: begin
+        if (start_i) begin
+          err_d  = 1'b0;
+          code_d = '0;
+          if (!usable(desc_addr_i, WideBits'(DescMask), SumBits'(DescBytes))) begin
+            err_d      = 1'b1;
+            code_d     = CodeBits'(ErrDescAddr);
+            err_desc_d = desc_addr_i;
+          end else begin
+            addr_d  = desc_addr_i;
+            count_d = ChainBits'(1);
+            state_d = SReq;
+          end
+        end
+      end
+      SReq: begin
+        if (abort_i) begin
+          state_d = SIdle;
+        end else if (ar_grant_i) begin
+          beat_d  = '0;
+          rerr_d  = 1'b0;
+          state_d = SData;
+        end
+      end
+      SData: begin
+        if (r_valid_i) begin
+          rerr_d = rerr_q || r_err_i;
+          if (beat_q == DescBeatBits'(DescBeats - 1)) state_d = SPrep;
+          else beat_d = beat_q + DescBeatBits'(1);
+        end
+      end
+      SPrep: begin
+        if (abort_i) begin
+          state_d = SIdle;
+        end else if (rerr_q) begin
+          err_d      = 1'b1;
+          code_d     = CodeBits'(ErrReadResp);
+          err_desc_d = addr_q;
+          state_d    = SIdle;
+        end else begin
+          quo_d   = f_rows[RowBits-1:0];
+          rem_d   = '0;
+          acc_d   = '0;
+          step_d  = '0;
+          state_d = SDiv;
+        end
+      end
+      SDiv: begin
+        rem_d  = qbit ? RowsBits'(rem_shift - (RowsBits+1)'(Lines)) : RowsBits'(rem_shift);
+        quo_d  = {quo_q[RowBits-2:0], qbit};
+        acc_d  = {acc_q[SpanBits-2:0], 1'b0} + (qbit ? SpanBits'(f_stride) : '0);
+        step_d = step_q + StepBits'(1);
+        if (step_q == StepBits'(RowBits - 1)) state_d = SCheck;
+      end
+      SCheck: begin
+        if (abort_i) begin
+          state_d = SIdle;
+        end else if (code_now != '0) begin
+          err_d      = 1'b1;
+          code_d     = code_now;
+          err_desc_d = addr_q;
+          state_d    = SIdle;
+        end else begin
+          state_d = SPush;
+        end
+      end
+      SPush: begin
+        if (abort_i) begin
+          state_d = SIdle;
+        end else if (push_ready_i) begin
+          push_o = 1'b1;
+          if (f_chain) begin
+            addr_d  = f_next;
+            count_d = count_q + ChainBits'(1);
+            state_d = SReq;
+          end else begin
+            state_d = SIdle;
+          end
+        end
+      end
+      default: state_d = SIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q    <= SIdle;
+      addr_q     <= '0;
+      count_q    <= '0;
+      beat_q     <= '0;
+      rerr_q     <= 1'b0;
+      err_q      <= 1'b0;
+      code_q     <= '0;
+      err_desc_q <= '0;
+      step_q     <= '0;
+      rem_q      <= '0;
+      quo_q      <= '0;
+      acc_q      <= '0;
+    end else begin
+      state_q    <= state_d;
+      addr_q     <= addr_d;
+      count_q    <= count_d;
+      beat_q     <= beat_d;
+      rerr_q     <= rerr_d;
+      err_q      <= err_d;
+      code_q     <= code_d;
+      err_desc_q <= err_desc_d;
+      step_q     <= step_d;
+      rem_q      <= rem_d;
+      quo_q      <= quo_d;
+      acc_q      <= acc_d;
+    end
+  end
+
+  // No reset: the descriptor is read only once all its beats are in.
+  for (genvar b = 0; b < DescBeats; b++) begin : g_beat
+    always_ff @(posedge clk_i) begin
+      if (state_q == SData && r_valid_i && beat_q == DescBeatBits'(b)) begin
+        desc_q[b*DataBits +: DataBits] <= r_data_i;
+      end
+    end
+  end
+
+  assign ar_req_o           = state_q == SReq;
+  assign ar_addr_o          = addr_q[AddrBits-1:0];
+  assign ar_len_o           = LenBits'(DescBeats - 1);
+  assign idle_o             = state_q == SIdle;
+  assign error_o            = err_q;
+  assign error_code_o       = code_q;
+  assign error_desc_o       = err_desc_q;
+  assign lay_desc_o         = addr_q;
+  assign lay_tables_o       = f_load;
+  assign lay_tables_addr_o  = f_tables[AddrBits-1:0];
+  assign lay_token_addr_o   = f_token[AddrBits-1:0];
+  assign lay_weights_addr_o = f_weights[AddrBits-1:0];
+  assign lay_output_addr_o  = f_output[AddrBits-1:0];
+  assign lay_stride_o       = f_stride;
+  assign lay_groups_o       = GroupBits'(quo_q) + GroupBits'(rem_q != '0);
+  assign lay_last_rows_o    = rem_q == '0 ? RowsBits'(Lines) : rem_q;
+  assign lay_out_beats_o    = OutBeatsBits'((out_bytes + SumBits'(BeatMask)) >> SizeCode);
+  assign lay_scale_o        = f_scale;
+  assign lay_tag_o          = f_tag;
+)",
+            {});
+  m.op("add", "SumBits", "usable", "6");
+  m.op("sub", "RowsBits+1", "rem_d");
+  m.op("add", "SpanBits", "acc_d");
+  m.op("add", "SumBits", "span", "2");
+  return m.file();
+}
+
+// ------------------------------------------------------------------------------ read
+
+SvFile read_module(const Config& c, const Derived& d) {
+  const AxiTiming& ax = d.axi;
+  const LayerBits lb(d);
+  const int page_beats = 4096 / ax.data_bytes;
+  const int left = std::max({ax.table_beats, ax.token_bus_beats, ax.record_beats});
+  SvModule m(module_name(c, "axi_read"),
+             "The wrapper's read side (docs/axi.md, Reads): the AR channel, shared by the "
+             "descriptor fetcher (ID 0, first) and a layer's reads (ID 1), which it issues in "
+             "order (the tables when asked, the token, then each weight record) in bursts of at "
+             "most MaxBurst beats that never cross a 4 KB boundary, as far ahead as the read "
+             "buffer has room for their data and Outstanding bursts are in flight; the R "
+             "channel, whose beats of ID 0 go to the fetcher and of ID 1 into the read buffer "
+             "(RREADY is always high: the room was kept when the burst was issued).");
+  m.header_localparam("AddrBits", ax.addr_bits, "Bits of a bus address.");
+  m.header_localparam("DataBits", ax.data_bits, "Bits of a bus beat.");
+  m.header_localparam("IdBits", ax.id_bits, "Bits of an AXI ID.");
+  m.header_localparam("LenBits", 8, "Bits of AxLEN.");
+  m.header_localparam("WideBits", 64, "Bits of a descriptor address.");
+  m.header_localparam("StrideBits", 32, "Bits of a group stride.");
+  m.header_localparam("GroupBits", lb.groups, "Bits of a layer's group count.");
+  m.ports(
+      kClock +
+      std::vector<Port>{
+          {"input", 0, "start_i", "A chain starts: the read error is cleared."},
+          {"output", 0, "m_axi_arvalid_o", "Read address valid."},
+          {"input", 0, "m_axi_arready_i", "Read address ready."},
+          {"output", 0, "m_axi_arid_o", "Read ID: 0 a descriptor, 1 a layer's data.", "IdBits"},
+          {"output", 0, "m_axi_araddr_o", "Read address.", "AddrBits"},
+          {"output", 0, "m_axi_arlen_o", "Read burst length less one.", "LenBits"},
+          {"input", 0, "m_axi_rvalid_i", "Read data valid."},
+          {"output", 0, "m_axi_rready_o", "Read data ready: always."},
+          {"input", 0, "m_axi_rid_i", "Read data ID.", "IdBits"},
+          {"input", 0, "m_axi_rdata_i", "Read data.", "DataBits"},
+          {"input", 0, "m_axi_rresp_i", "Read response.", "2"},
+          {"input", 0, "m_axi_rlast_i", "The burst's last beat."},
+          {"input", 0, "desc_req_i", "The fetcher wants a descriptor's read."},
+          {"input", 0, "desc_addr_i", "Its address.", "AddrBits"},
+          {"input", 0, "desc_len_i", "Its AxLEN.", "LenBits"},
+          {"output", 0, "desc_grant_o", "The descriptor's read is issued this cycle."},
+          {"output", 0, "desc_valid_o", "A beat of ID 0 arrives."},
+          {"output", 0, "desc_data_o", "Its data.", "DataBits"},
+          {"output", 0, "desc_err_o", "It was answered with SLVERR or DECERR."},
+          {"input", 0, "lay_valid_i", "A layer waits in the read queue."},
+          {"output", 0, "lay_pop_o", "Take it."},
+          {"input", 0, "lay_desc_i", "Its descriptor's address.", "WideBits"},
+          {"input", 0, "lay_tables_i", "Its tables are read first."},
+          {"input", 0, "lay_tables_addr_i", "Their address.", "AddrBits"},
+          {"input", 0, "lay_token_addr_i", "Its token's address.", "AddrBits"},
+          {"input", 0, "lay_weights_addr_i", "Its first weight record's address.", "AddrBits"},
+          {"input", 0, "lay_stride_i", "Bytes from one record to the next.", "StrideBits"},
+          {"input", 0, "lay_groups_i", "Its groups (records).", "GroupBits"},
+          {"output", 0, "buf_valid_o", "The read buffer holds a beat."},
+          {"output", 0, "buf_data_o", "The beat at its head.", "DataBits"},
+          {"input", 0, "buf_pop_i", "Take it."},
+          {"output", 0, "idle_o", "No read to issue and none in flight."},
+          {"output", 0, "error_o", "A layer's read was answered with an error since the start."},
+          {"output", 0, "error_desc_o", "The descriptor being read then.", "WideBits"}});
+  m.localparam("BufferBeats", ax.read_buffer_beats, "Beats of the read buffer.");
+  m.localparam("CreditBits", count_width(ax.read_buffer_beats), "Bits of its free beats.");
+  m.localparam("Outstanding", ax.outstanding_reads, "Read bursts in flight at most.");
+  m.localparam("OutBits", count_width(ax.outstanding_reads), "Bits of the bursts in flight.");
+  m.localparam("MaxBurst", ax.max_burst, "Beats of the longest burst.");
+  m.localparam("SizeCode", ax.size_code, "log2 of a beat's bytes.");
+  m.localparam("PageBeats", page_beats, "Beats of 4 KB.");
+  m.localparam("TableBeats", ax.table_beats, "Beats of a layer's tables.");
+  m.localparam("TokenBeats", ax.token_bus_beats, "Beats of a token.");
+  m.localparam("RecordBeats", ax.record_beats, "Beats of a weight record.");
+  m.localparam("CmpBits", count_width(std::max({left, page_beats, ax.max_burst})),
+               "Bits of a count of beats: a segment's, a page's or a burst's.");
+  m.localparam("DescId", kAxiDescId, "The descriptors' read ID.");
+  m.localparam("DataId", kAxiDataId, "The layers' read ID.");
+  const bool no_page = mutated("axi.burst_crosses_4k");
+  const bool dropped = mutated("axi.arvalid_dropped");
+  m << fill(R"(
+  localparam logic [1:0] SegIdle    = 2'd0;
+  localparam logic [1:0] SegTables  = 2'd1;
+  localparam logic [1:0] SegToken   = 2'd2;
+  localparam logic [1:0] SegRecords = 2'd3;
+
+  logic [1:0]            seg_q, seg_d;
+  logic [AddrBits-1:0]   cur_q, cur_d, rec_q, rec_d, token_q, token_d, weights_q, weights_d;
+  logic [StrideBits-1:0] stride_q, stride_d;
+  logic [GroupBits-1:0]  groups_q, groups_d;
+  logic [CmpBits-1:0]    left_q, left_d, to_page, len;
+  logic [WideBits-1:0]   layer_q, layer_d, err_desc_q, err_desc_d;
+  logic [CreditBits-1:0] credit_q, credit_d;
+  logic [OutBits-1:0]    out_q, out_d;
+  logic                  ar_valid_q, ar_valid_d, err_q, err_d;
+  logic [IdBits-1:0]     ar_id_q, ar_id_d;
+  logic [AddrBits-1:0]   ar_addr_q, ar_addr_d;
+  logic [LenBits-1:0]    ar_len_q, ar_len_d;
+  logic                  slot_free, out_ok, data_req, data_grant, data_beat, buf_empty;
+  logic                  unused_full, unused_resp;
+
+  // The next burst of the segment: at most MaxBurst beats, no more than the segment has left,
+  // and not past the next 4 KB boundary.
+  assign to_page = @@to_page@@;
+  always_comb begin
+    len = CmpBits'(MaxBurst);
+    if (left_q < len) len = left_q;
+    if (to_page < len) len = to_page;
+  end
+
+  // The AR channel: a descriptor's read first, then a layer's, each only while fewer than
+  // Outstanding bursts are in flight, a layer's only while the buffer has room for all of it.
+  assign slot_free    = !ar_valid_q || m_axi_arready_i;
+  assign out_ok       = out_q < OutBits'(Outstanding);
+  assign data_req     = seg_q != SegIdle && CmpBits'(credit_q) >= len;
+  assign desc_grant_o = slot_free && out_ok && desc_req_i;
+  assign data_grant   = slot_free && out_ok && !desc_req_i && data_req;
+  assign lay_pop_o    = seg_q == SegIdle && lay_valid_i;
+
+  always_comb begin
+    seg_d      = seg_q;
+    cur_d      = cur_q;
+    rec_d      = rec_q;
+    token_d    = token_q;
+    weights_d  = weights_q;
+    stride_d   = stride_q;
+    groups_d   = groups_q;
+    left_d     = left_q;
+    layer_d    = layer_q;
+    ar_valid_d = @@ar_keep@@;
+    ar_id_d    = ar_id_q;
+    ar_addr_d  = ar_addr_q;
+    ar_len_d   = ar_len_q;
+    if (desc_grant_o) begin
+      ar_valid_d = 1'b1;
+      ar_id_d    = IdBits'(DescId);
+      ar_addr_d  = desc_addr_i;
+      ar_len_d   = desc_len_i;
+    end else if (data_grant) begin
+      ar_valid_d = 1'b1;
+      ar_id_d    = IdBits'(DataId);
+      ar_addr_d  = cur_q;
+      ar_len_d   = LenBits'(len - CmpBits'(1));
+      cur_d      = cur_q + (AddrBits'(len) << SizeCode);
+      left_d     = left_q - len;
+      if (left_q == len) begin
+        unique case (seg_q)
+          SegTables: begin
+            seg_d  = SegToken;
+            cur_d  = token_q;
+            left_d = CmpBits'(TokenBeats);
+          end
+          SegToken: begin
+            seg_d  = SegRecords;
+            cur_d  = weights_q;
+            rec_d  = weights_q;
+            left_d = CmpBits'(RecordBeats);
+          end
+          default: begin
+            if (groups_q == GroupBits'(1)) begin
+              seg_d = SegIdle;
+            end else begin
+              rec_d    = rec_q + AddrBits'(stride_q);
+              cur_d    = rec_q + AddrBits'(stride_q);
+              left_d   = CmpBits'(RecordBeats);
+              groups_d = groups_q - GroupBits'(1);
+            end
+          end
+        endcase
+      end
+    end
+    if (lay_pop_o) begin
+      seg_d     = lay_tables_i ? SegTables : SegToken;
+      cur_d     = lay_tables_i ? lay_tables_addr_i : lay_token_addr_i;
+      left_d    = lay_tables_i ? CmpBits'(TableBeats) : CmpBits'(TokenBeats);
+      token_d   = lay_token_addr_i;
+      weights_d = lay_weights_addr_i;
+      stride_d  = lay_stride_i;
+      groups_d  = lay_groups_i;
+      layer_d   = lay_desc_i;
+    end
+  end
+
+  // The R channel: ID 0 to the fetcher, ID 1 into the buffer.
+  assign desc_valid_o = m_axi_rvalid_i && m_axi_rid_i == IdBits'(DescId);
+  assign desc_data_o  = m_axi_rdata_i;
+  assign desc_err_o   = m_axi_rresp_i[1];
+  assign data_beat    = m_axi_rvalid_i && m_axi_rid_i != IdBits'(DescId);
+  assign out_d        = out_q + OutBits'(desc_grant_o || data_grant) -
+                        OutBits'(m_axi_rvalid_i && m_axi_rlast_i);
+  assign credit_d     = credit_q - (data_grant ? CreditBits'(len) : '0) + CreditBits'(buf_pop_i);
+  always_comb begin
+    err_d      = err_q && !start_i;
+    err_desc_d = err_desc_q;
+    if (data_beat && m_axi_rresp_i[1] && !err_q) begin
+      err_d      = 1'b1;
+      err_desc_d = layer_q;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      seg_q      <= SegIdle;
+      cur_q      <= '0;
+      rec_q      <= '0;
+      token_q    <= '0;
+      weights_q  <= '0;
+      stride_q   <= '0;
+      groups_q   <= '0;
+      left_q     <= '0;
+      layer_q    <= '0;
+      credit_q   <= CreditBits'(BufferBeats);
+      out_q      <= '0;
+      ar_valid_q <= 1'b0;
+      ar_id_q    <= '0;
+      ar_addr_q  <= '0;
+      ar_len_q   <= '0;
+      err_q      <= 1'b0;
+      err_desc_q <= '0;
+    end else begin
+      seg_q      <= seg_d;
+      cur_q      <= cur_d;
+      rec_q      <= rec_d;
+      token_q    <= token_d;
+      weights_q  <= weights_d;
+      stride_q   <= stride_d;
+      groups_q   <= groups_d;
+      left_q     <= left_d;
+      layer_q    <= layer_d;
+      credit_q   <= credit_d;
+      out_q      <= out_d;
+      ar_valid_q <= ar_valid_d;
+      ar_id_q    <= ar_id_d;
+      ar_addr_q  <= ar_addr_d;
+      ar_len_q   <= ar_len_d;
+      err_q      <= err_d;
+      err_desc_q <= err_desc_d;
+    end
+  end
+
+  oasis_fifo #(
+    .Width(DataBits),
+    .Depth(BufferBeats)
+  ) u_buf (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .push_i (data_beat),
+    .data_i (m_axi_rdata_i),
+    .pop_i  (buf_pop_i),
+    .data_o (buf_data_o),
+    .empty_o(buf_empty),
+    .full_o (unused_full)
+  );
+
+  assign unused_resp     = m_axi_rresp_i[0];
+  assign buf_valid_o     = !buf_empty;
+  assign m_axi_arvalid_o = ar_valid_q;
+  assign m_axi_arid_o    = ar_id_q;
+  assign m_axi_araddr_o  = ar_addr_q;
+  assign m_axi_arlen_o   = ar_len_q;
+  assign m_axi_rready_o  = 1'b1;
+  assign idle_o          = seg_q == SegIdle && !ar_valid_q && out_q == '0;
+  assign error_o         = err_q;
+  assign error_desc_o    = err_desc_q;
+)",
+            {{"to_page", no_page ? "CmpBits'(PageBeats)"
+                                 : "CmpBits'(PageBeats) - CmpBits'(cur_q[11:SizeCode])"},
+             {"ar_keep", dropped ? "1'b0" : "ar_valid_q && !m_axi_arready_i"}});
+  m.op("sub", "CmpBits", "to_page");
+  m.op("lt", "CmpBits", "len", "2");
+  m.op("add", "AddrBits", "cur_d", "2");
+  m.op("add", "CreditBits", "credit_d", "2");
+  m.op("add", "OutBits", "out_d", "2");
+  return m.file();
+}
+
+// ------------------------------------------------------------------------------ feed
+
+SvFile feed_module(const Config& c, const Derived& d) {
+  const AxiTiming& ax = d.axi;
+  const CoreTiming& co = d.core;
+  const LayerBits lb(d);
+  const auto map = register_map(c);
+  const auto region = [&](const string& name) -> const RegisterRegion& {
+    for (const auto& r : map) {
+      if (r.name == name) return r;
+    }
+    throw std::logic_error("gen/axi.cpp: no register region " + name);
+  };
+  SvModule m(module_name(c, "axi_feed"),
+             "The wrapper's feed of the core (docs/axi.md, Memory layout): takes a layer's beats "
+             "from the read buffer in the order they were read and hands them on: the tables, "
+             "a binary16 word a cycle into the register file once the core is idle, the token as "
+             "token beats (x_scale_o from the descriptor), and each weight record's head of "
+             "scales, then its weight beats, with the rows and the last flag of the group.");
+  m.header_localparam("DataBits", ax.data_bits, "Bits of a bus beat.");
+  m.header_localparam("HalfBits", d.storage.width(), "Bits of a binary16 value.");
+  m.header_localparam("Lines", c.pe_lines, "PE lines P: rows of a group.");
+  m.header_localparam("BeatLanes", co.beat_activations, "Activations a token beat.");
+  m.header_localparam("LaneBits", co.weight_lane_bits, "One line's lane of a weight beat.");
+  m.header_localparam("RowsBits", lb.rows, "Bits of a group's row count, 1 .. Lines.");
+  m.header_localparam("GroupBits", lb.groups, "Bits of a layer's group count.");
+  m.header_localparam("RegAddrBits", kRegAddrBits, "Bits of a register-file word address.");
+  m.header_localparam("RegWordBits", kRegWordBits, "Bits of a register-file word.");
+  m.ports(kClock +
+          std::vector<Port>{
+              {"input", 0, "lay_valid_i", "A layer waits in the feed queue."},
+              {"output", 0, "lay_pop_o", "Take it."},
+              {"input", 0, "lay_tables_i", "Its tables come first in the read buffer."},
+              {"input", 0, "lay_groups_i", "Its groups.", "GroupBits"},
+              {"input", 0, "lay_last_rows_i", "Rows of its last group.", "RowsBits"},
+              {"input", 0, "lay_scale_i", "The token's scale s_a, binary16.", "HalfBits"},
+              {"input", 0, "buf_valid_i", "The read buffer holds a beat."},
+              {"input", 0, "buf_data_i", "The beat at its head.", "DataBits"},
+              {"output", 0, "buf_pop_o", "Take it."},
+              {"input", 0, "core_idle_i", "The core is idle: its registers may be written."},
+              {"output", 0, "reg_we_o", "The core's register port: write strobe."},
+              {"output", 0, "reg_addr_o", "Its word address.", "RegAddrBits"},
+              {"output", 0, "reg_wdata_o", "Its write data.", "RegWordBits"},
+              {"output", 0, "x_valid_o", "A token beat is offered."},
+              {"input", 0, "x_ready_i", "The core takes it."},
+              {"output", 0, "x_data_o", "The token beat.", "BeatLanes*HalfBits"},
+              {"output", 0, "x_scale_o", "The token's scale s_a.", "HalfBits"},
+              {"output", 0, "w_valid_o", "A weight beat is offered."},
+              {"input", 0, "w_ready_i", "The core takes it."},
+              {"output", 0, "w_data_o", "The weight beat.", "Lines*LaneBits"},
+              {"output", 0, "w_scale_o", "The group's scales.", "Lines*HalfBits"},
+              {"output", 0, "w_rows_o", "Rows of the layer's last group.", "RowsBits"},
+              {"output", 0, "w_last_o", "The group is the layer's last."},
+              {"output", 0, "record_beat_o", "A bus beat of a weight record is taken."},
+              {"output", 0, "stall_o", "The core could take a weight beat and has none."},
+              {"output", 0, "idle_o", "No layer being fed."}});
+  m.localparam("XBeatBits", ax.x_beat_bits, "Bits of a token beat.");
+  m.localparam("XParts", ax.x_parts, "Bus beats a token beat.");
+  m.localparam("XSlots", ax.x_slots, "Token beats a bus beat.");
+  m.localparam("WBeatBits", ax.w_beat_bits, "Bits of a weight beat.");
+  m.localparam("WParts", ax.w_parts, "Bus beats a weight beat.");
+  m.localparam("WSlots", ax.w_slots, "Weight beats a bus beat.");
+  m.localparam("ScaleBeats", ax.scale_beats, "Bus beats of a record's head of scales.");
+  m.localparam("HeadBeatBits", index_width(ax.scale_beats), "Bits of a head beat's number.");
+  m.localparam("GroupBeats", co.group_beats, "Weight beats a group.");
+  m.localparam("GroupBeatBits", index_width(co.group_beats), "Bits of a weight beat's number.");
+  m.localparam("TokenBeats", co.token_beats, "Token beats a token.");
+  m.localparam("TokenBeatBits", index_width(co.token_beats), "Bits of a token beat's number.");
+  m.localparam("TableWords", ax.table_words, "Words of a layer's tables.");
+  m.localparam("WordBits", index_width(ax.table_words), "Bits of a table word's number.");
+  m.localparam("WordSlots", ax.word_slots, "Table words a bus beat.");
+  m.localparam("WordSlotBits", clog2(ax.word_slots), "Bits of a word's slot.");
+  for (const char* r : {"lut", "act_codebook", "weight_codebook", "boundaries"}) {
+    m.localparam(upper_camel(r) + "Base", region(r).base,
+                 fmt::format("Register-file address of region {}.", r));
+    m.localparam(upper_camel(r) + "Words", region(r).size, fmt::format("Words of region {}.", r));
+  }
+  string head_pad;
+  if (int64_t(ax.scale_beats) * ax.data_bits > ax.scale_bits) {
+    head_pad =
+        "  logic unused_head;\n"
+        "  assign unused_head = ^head_q[ScaleBeats*DataBits-1:Lines*HalfBits];\n";
+  }
+  m << fill(R"(
+  localparam logic [2:0] SIdle   = 3'd0;
+  localparam logic [2:0] STables = 3'd1;  // the tables into the register file
+  localparam logic [2:0] SToken  = 3'd2;  // the token's beats
+  localparam logic [2:0] SHead   = 3'd3;  // a record's head of scales
+  localparam logic [2:0] SBeats  = 3'd4;  // the record's weight beats
+
+  logic [2:0]               state_q, state_d;
+  logic [GroupBits-1:0]     groups_q, groups_d;
+  logic [RowsBits-1:0]      last_rows_q;
+  logic [HalfBits-1:0]      scale_q, word;
+  logic [WordBits-1:0]      word_q, word_d;
+  logic [WordSlotBits-1:0]  slot_q, slot_d;
+  logic [RegAddrBits-1:0]   raddr_q, raddr_d, raddr_next;
+  logic [TokenBeatBits-1:0] xb_q, xb_d;
+  logic [HeadBeatBits-1:0]  hb_q, hb_d;
+  logic [GroupBeatBits-1:0] wb_q, wb_d;
+  logic [ScaleBeats*DataBits-1:0] head_q;
+  logic table_write, table_last, table_pop, head_pop, x_pop, w_pop, x_fire, w_fire;
+
+  // The tables: a word a cycle, the register file's regions in regmap.json's order.
+  @@mux@@ #(
+    .Entries(WordSlots),
+    .Width  (HalfBits),
+    .SelBits(WordSlotBits)
+  ) u_word (
+    .data_i(buf_data_i),
+    .sel_i (slot_q),
+    .data_o(word)
+  );
+  assign table_write = state_q == STables && buf_valid_i && core_idle_i;
+  assign table_last  = word_q == WordBits'(TableWords - 1);
+  assign table_pop   = table_write && (table_last || slot_q == WordSlotBits'(WordSlots - 1));
+  always_comb begin
+    raddr_next = raddr_q + RegAddrBits'(1);
+    if (word_q == WordBits'(LutWords - 1)) begin
+      raddr_next = RegAddrBits'(ActCodebookBase);
+    end else if (word_q == WordBits'(LutWords + ActCodebookWords - 1)) begin
+      raddr_next = RegAddrBits'(WeightCodebookBase);
+    end else if (word_q == WordBits'(LutWords + ActCodebookWords + WeightCodebookWords - 1)) begin
+      raddr_next = RegAddrBits'(BoundariesBase);
+    end
+  end
+
+  // The token and the weight beats, from the buffer's bus beats.
+  @@unpack@@ #(
+    .BusBits (DataBits),
+    .BeatBits(XBeatBits),
+    .Parts   (XParts),
+    .Slots   (XSlots)
+  ) u_x (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .enable_i   (state_q == SToken),
+    .in_valid_i (buf_valid_i),
+    .in_data_i  (buf_data_i),
+    .in_pop_o   (x_pop),
+    .last_i     (xb_q == TokenBeatBits'(TokenBeats - 1)),
+    .out_valid_o(x_valid_o),
+    .out_ready_i(x_ready_i),
+    .out_data_o (x_data_o)
+  );
+  @@unpack@@ #(
+    .BusBits (DataBits),
+    .BeatBits(WBeatBits),
+    .Parts   (WParts),
+    .Slots   (WSlots)
+  ) u_w (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .enable_i   (state_q == SBeats),
+    .in_valid_i (buf_valid_i),
+    .in_data_i  (buf_data_i),
+    .in_pop_o   (w_pop),
+    .last_i     (wb_q == GroupBeatBits'(GroupBeats - 1)),
+    .out_valid_o(w_valid_o),
+    .out_ready_i(w_ready_i),
+    .out_data_o (w_data_o)
+  );
+  assign x_fire   = x_valid_o && x_ready_i;
+  assign w_fire   = w_valid_o && w_ready_i;
+  assign head_pop = state_q == SHead && buf_valid_i;
+
+  always_comb begin
+    state_d   = state_q;
+    groups_d  = groups_q;
+    word_d    = word_q;
+    slot_d    = slot_q;
+    raddr_d   = raddr_q;
+    xb_d      = xb_q;
+    hb_d      = hb_q;
+    wb_d      = wb_q;
+    lay_pop_o = 1'b0;
+    unique case (state_q)
+      SIdle: begin
+        if (lay_valid_i) begin
+          lay_pop_o = 1'b1;
+          groups_d  = lay_groups_i;
+          word_d    = '0;
+          slot_d    = '0;
+          raddr_d   = RegAddrBits'(LutBase);
+          xb_d      = '0;
+          state_d   = lay_tables_i ? STables : SToken;
+        end
+      end
+      STables: begin
+        if (table_write) begin
+          slot_d  = table_pop ? '0 : slot_q + WordSlotBits'(1);
+          word_d  = word_q + WordBits'(1);
+          raddr_d = raddr_next;
+          if (table_last) state_d = SToken;
+        end
+      end
+      SToken: begin
+        if (x_fire) begin
+          if (xb_q == TokenBeatBits'(TokenBeats - 1)) begin
+            hb_d    = '0;
+            state_d = SHead;
+          end else begin
+            xb_d = xb_q + TokenBeatBits'(1);
+          end
+        end
+      end
+      SHead: begin
+        if (head_pop) begin
+          if (hb_q == HeadBeatBits'(ScaleBeats - 1)) begin
+            wb_d    = '0;
+            state_d = SBeats;
+          end else begin
+            hb_d = hb_q + HeadBeatBits'(1);
+          end
+        end
+      end
+      SBeats: begin
+        if (w_fire) begin
+          if (wb_q != GroupBeatBits'(GroupBeats - 1)) begin
+            wb_d = wb_q + GroupBeatBits'(1);
+          end else if (groups_q == GroupBits'(1)) begin
+            state_d = SIdle;
+          end else begin
+            groups_d = groups_q - GroupBits'(1);
+            hb_d     = '0;
+            state_d  = SHead;
+          end
+        end
+      end
+      default: state_d = SIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q  <= SIdle;
+      groups_q <= '0;
+      word_q   <= '0;
+      slot_q   <= '0;
+      raddr_q  <= '0;
+      xb_q     <= '0;
+      hb_q     <= '0;
+      wb_q     <= '0;
+    end else begin
+      state_q  <= state_d;
+      groups_q <= groups_d;
+      word_q   <= word_d;
+      slot_q   <= slot_d;
+      raddr_q  <= raddr_d;
+      xb_q     <= xb_d;
+      hb_q     <= hb_d;
+      wb_q     <= wb_d;
+    end
+  end
+
+  // No reset: the layer's scale and rows are read only once it is taken, a head once loaded.
+  always_ff @(posedge clk_i) begin
+    if (lay_pop_o) begin
+      scale_q     <= lay_scale_i;
+      last_rows_q <= lay_last_rows_i;
+    end
+  end
+  for (genvar h = 0; h < ScaleBeats; h++) begin : g_head
+    always_ff @(posedge clk_i) begin
+      if (head_pop && hb_q == HeadBeatBits'(h)) head_q[h*DataBits +: DataBits] <= buf_data_i;
+    end
+  end
+@@head_pad@@
+  assign buf_pop_o     = table_pop || head_pop || x_pop || w_pop;
+  assign reg_we_o      = table_write;
+  assign reg_addr_o    = raddr_q;
+  assign reg_wdata_o   = word;
+  assign x_scale_o     = scale_q;
+  assign w_scale_o     = head_q[Lines*HalfBits-1:0];
+  assign w_rows_o      = last_rows_q;
+  assign w_last_o      = groups_q == GroupBits'(1);
+  assign record_beat_o = head_pop || w_pop;
+  assign stall_o       = state_q == SBeats && w_ready_i && !w_valid_o;
+  assign idle_o        = state_q == SIdle;
+)",
+            {{"mux", module_name(c, "mux_tree")},
+             {"unpack", module_name(c, "axi_unpack")},
+             {"head_pad", head_pad}});
+  m.op("add", "RegAddrBits", "raddr_next");
+  m.op("eq", "WordBits", "raddr_next", "3");
+  m.op("mux", "HalfBits", "u_word", "WordSlots-1");
+  return m.file();
+}
+
+// ------------------------------------------------------------------------------ write
+
+SvFile write_module(const Config& c, const Derived& d) {
+  const AxiTiming& ax = d.axi;
+  const LayerBits lb(d);
+  const int page_beats = 4096 / ax.data_bytes;
+  const int fill_bits = count_width(ax.word_slots);
+  SvModule m(module_name(c, "axi_write"),
+             "The wrapper's write side (docs/axi.md, Writes): packs the core's output groups, "
+             "binary16 values in row order, into bus beats (a group may end inside a beat and "
+             "the next go on in it; the layer's last beat strobes only its values' bytes), "
+             "holds them in a buffer of one longest burst, and writes them from the layer's "
+             "output address in bursts that never cross a 4 KB boundary, each issued once its "
+             "data is all in the buffer, its W beats after its AW. A layer is done when every "
+             "response is in. While a read has failed (drop_i) the outputs are dropped: no "
+             "write is issued.");
+  m.header_localparam("AddrBits", ax.addr_bits, "Bits of a bus address.");
+  m.header_localparam("DataBits", ax.data_bits, "Bits of a bus beat.");
+  m.header_localparam("StrbBits", ax.data_bytes, "Byte strobes of a bus beat.");
+  m.header_localparam("LenBits", 8, "Bits of AxLEN.");
+  m.header_localparam("HalfBits", d.storage.width(), "Bits of a binary16 value.");
+  m.header_localparam("Lines", c.pe_lines, "PE lines P: values of an output group.");
+  m.header_localparam("RowsBits", lb.rows, "Bits of a group's row count.");
+  m.header_localparam("OutBeatsBits", lb.out_beats, "Bits of a layer's count of output beats.");
+  m.header_localparam("WideBits", 64, "Bits of a descriptor address.");
+  m.header_localparam("TagBits", 32, "Bits of a layer's tag.");
+  m.ports(kClock +
+          std::vector<Port>{
+              {"input", 0, "start_i", "A chain starts: the write error is cleared."},
+              {"input", 0, "lay_valid_i", "A layer waits in the write queue."},
+              {"output", 0, "lay_pop_o", "Take it."},
+              {"input", 0, "lay_addr_i", "Its outputs' address.", "AddrBits"},
+              {"input", 0, "lay_beats_i", "Their bus beats.", "OutBeatsBits"},
+              {"input", 0, "lay_tag_i", "Its tag.", "TagBits"},
+              {"input", 0, "lay_desc_i", "Its descriptor's address.", "WideBits"},
+              {"input", 0, "drop_i", "A read failed: drop the outputs."},
+              {"input", 0, "y_valid_i", "An output group is presented."},
+              {"output", 0, "y_ready_o", "It is taken."},
+              {"input", 0, "y_data_i", "Its values, lane p at [p*HalfBits +: HalfBits].",
+               "Lines*HalfBits"},
+              {"input", 0, "y_rows_i", "Its rows.", "RowsBits"},
+              {"input", 0, "y_last_i", "It is the layer's last group."},
+              {"output", 0, "m_axi_awvalid_o", "Write address valid."},
+              {"input", 0, "m_axi_awready_i", "Write address ready."},
+              {"output", 0, "m_axi_awaddr_o", "Write address.", "AddrBits"},
+              {"output", 0, "m_axi_awlen_o", "Write burst length less one.", "LenBits"},
+              {"output", 0, "m_axi_wvalid_o", "Write data valid."},
+              {"input", 0, "m_axi_wready_i", "Write data ready."},
+              {"output", 0, "m_axi_wdata_o", "Write data.", "DataBits"},
+              {"output", 0, "m_axi_wstrb_o", "Write byte strobes.", "StrbBits"},
+              {"output", 0, "m_axi_wlast_o", "The burst's last beat."},
+              {"input", 0, "m_axi_bvalid_i", "Write response valid."},
+              {"output", 0, "m_axi_bready_o", "Write response ready: always."},
+              {"input", 0, "m_axi_bresp_i", "Write response.", "2"},
+              {"output", 0, "layer_done_o", "The layer's outputs are all written (a cycle)."},
+              {"output", 0, "layer_tag_o", "Its tag.", "TagBits"},
+              {"output", 0, "idle_o", "No layer being written."},
+              {"output", 0, "error_o", "A write was answered with an error since the start."},
+              {"output", 0, "error_desc_o", "The descriptor being written then.", "WideBits"}});
+  m.localparam("Slots", ax.word_slots, "Output values a bus beat.");
+  m.localparam("FillBits", fill_bits, "Bits of a count of values in a beat, 0 .. Slots.");
+  m.localparam("TakeBits", std::max(fill_bits, lb.rows), "Bits to compare the two.");
+  m.localparam("RpBits", index_width(c.pe_lines), "Bits of a value's lane in a group.");
+  m.localparam("BufferBeats", ax.write_buffer_beats, "Beats of the write buffer.");
+  m.localparam("CountBits", count_width(ax.write_buffer_beats), "Bits of its beats.");
+  m.localparam("MaxBurst", ax.max_burst, "Beats of the longest burst.");
+  m.localparam("WLeftBits", count_width(ax.max_burst), "Bits of a burst's beats left.");
+  m.localparam("SizeCode", ax.size_code, "log2 of a beat's bytes.");
+  m.localparam("PageBeats", page_beats, "Beats of 4 KB.");
+  m.localparam("CmpBits",
+               std::max({lb.out_beats, count_width(page_beats), count_width(ax.max_burst)}),
+               "Bits of a count of beats: the layer's, a page's or a burst's.");
+  m.localparam("BOutBits", 4, "Bits of the writes awaiting their response (at most 15).");
+  const bool wlast_bug = mutated("axi.wlast_early");
+  const bool strb_bug = mutated("axi.strobe_past_end");
+  m << fill(R"(
+  // The group being packed: its values from lane g_rp_q, g_rem_q of them left.
+  logic                      g_valid_q, g_valid_d, g_last_q, g_last_d;
+  logic [Lines*HalfBits-1:0] g_data_q;
+  logic [RowsBits-1:0]       g_rem_q, g_rem_d, rem_new;
+  logic [RpBits-1:0]         g_rp_q, g_rp_d;
+  // The beat being filled: fill_q values in its low slots.
+  logic [Slots*HalfBits-1:0] acc_q, acc_new;
+  logic [FillBits-1:0]       fill_q, fill_d, fill_new, room, take;
+  logic [StrbBits-1:0]       strb;
+  logic                      go, final_beat, emit, y_fire;
+  // The layer, the buffer and the bursts.
+  logic                      active_q, active_d, aw_valid_q, aw_valid_d, err_q, err_d;
+  logic [AddrBits-1:0]       addr_q, addr_d, aw_addr_q, aw_addr_d;
+  logic [LenBits-1:0]        aw_len_q, aw_len_d;
+  logic [CmpBits-1:0]        beats_q, beats_d, to_page, len;
+  logic [WLeftBits-1:0]      w_left_q, w_left_d;
+  logic [CountBits-1:0]      count_q, count_d;
+  logic [BOutBits-1:0]       bout_q, bout_d;
+  logic [TagBits-1:0]        tag_q;
+  logic [WideBits-1:0]       desc_q, err_desc_q, err_desc_d;
+  logic                      issue, w_fire, drop_pop, buf_pop, buf_empty, unused_full;
+  logic [DataBits+StrbBits-1:0] head;
+
+  assign go        = active_q && g_valid_q && count_q != CountBits'(BufferBeats);
+  assign room      = FillBits'(Slots) - fill_q;
+  assign take      = !go ? '0 : TakeBits'(g_rem_q) < TakeBits'(room) ? FillBits'(g_rem_q) : room;
+  assign fill_new  = fill_q + take;
+  assign rem_new   = g_rem_q - RowsBits'(take);
+  assign final_beat = g_last_q && rem_new == '0 && take != '0;
+  assign emit      = take != '0 && (fill_new == FillBits'(Slots) || final_beat);
+  assign y_ready_o = active_q && (!g_valid_q || (go && TakeBits'(g_rem_q) <= TakeBits'(room)));
+  assign y_fire    = y_valid_i && y_ready_o;
+
+  // Slot j of the beat takes lane g_rp_q + j - fill_q of the group when it is among the
+  // values placed this cycle.
+  for (genvar j = 0; j < Slots; j++) begin : g_slot
+    logic [RpBits-1:0]   src;
+    logic [HalfBits-1:0] value;
+    logic                placed;
+    assign src    = g_rp_q + RpBits'(j) - RpBits'(fill_q);
+    assign placed = FillBits'(j) >= fill_q && FillBits'(j) < fill_new;
+    @@mux@@ #(
+      .Entries(Lines),
+      .Width  (HalfBits),
+      .SelBits(RpBits)
+    ) u_pick (
+      .data_i(g_data_q),
+      .sel_i (src),
+      .data_o(value)
+    );
+    assign acc_new[j*HalfBits +: HalfBits] = placed ? value : acc_q[j*HalfBits +: HalfBits];
+  end
+  // A beat's bytes that hold values are written, the others not.
+  for (genvar b = 0; b < StrbBits; b++) begin : g_strb
+    assign strb[b] = @@strb@@;
+  end
+
+  always_comb begin
+    g_valid_d = g_valid_q;
+    g_last_d  = g_last_q;
+    g_rem_d   = g_rem_q;
+    g_rp_d    = g_rp_q;
+    if (take != '0) begin
+      g_rem_d = rem_new;
+      g_rp_d  = g_rp_q + RpBits'(take);
+      if (rem_new == '0) g_valid_d = 1'b0;
+    end
+    if (y_fire) begin
+      g_valid_d = 1'b1;
+      g_last_d  = y_last_i;
+      g_rem_d   = y_rows_i;
+      g_rp_d    = '0;
+    end
+  end
+  assign fill_d = emit ? '0 : fill_new;
+
+  // Bursts: at most MaxBurst beats, the layer's rest, and not past a 4 KB boundary; issued
+  // when the buffer holds all of it and the burst before has sent its data.
+  assign to_page = CmpBits'(PageBeats) - CmpBits'(addr_q[11:SizeCode]);
+  always_comb begin
+    len = CmpBits'(MaxBurst);
+    if (beats_q < len) len = beats_q;
+    if (to_page < len) len = to_page;
+  end
+  assign issue    = active_q && !aw_valid_q && w_left_q == '0 && beats_q != '0 && !drop_i &&
+                    CmpBits'(count_q) >= len && bout_q != '1;
+  assign w_fire   = m_axi_wvalid_o && m_axi_wready_i;
+  assign drop_pop = active_q && drop_i && w_left_q == '0 && !aw_valid_q && beats_q != '0 &&
+                    count_q != '0;
+  assign buf_pop  = w_fire || drop_pop;
+  assign count_d  = count_q + CountBits'(emit) - CountBits'(buf_pop);
+  assign lay_pop_o = !active_q && lay_valid_i;
+  assign layer_done_o = active_q && beats_q == '0 && w_left_q == '0 && !aw_valid_q &&
+                        bout_q == '0;
+
+  always_comb begin
+    active_d   = active_q;
+    addr_d     = addr_q;
+    beats_d    = beats_q;
+    aw_valid_d = aw_valid_q && !m_axi_awready_i;
+    aw_addr_d  = aw_addr_q;
+    aw_len_d   = aw_len_q;
+    w_left_d   = w_left_q - WLeftBits'(w_fire);
+    bout_d     = bout_q - BOutBits'(m_axi_bvalid_i);
+    if (issue) begin
+      aw_valid_d = 1'b1;
+      aw_addr_d  = addr_q;
+      aw_len_d   = LenBits'(len - CmpBits'(1));
+      addr_d     = addr_q + (AddrBits'(len) << SizeCode);
+      beats_d    = beats_q - len;
+      w_left_d   = WLeftBits'(len);
+      bout_d     = bout_q + BOutBits'(1) - BOutBits'(m_axi_bvalid_i);
+    end
+    if (drop_pop) beats_d = beats_q - CmpBits'(1);
+    if (layer_done_o) active_d = 1'b0;
+    if (lay_pop_o) begin
+      active_d = 1'b1;
+      addr_d   = lay_addr_i;
+      beats_d  = CmpBits'(lay_beats_i);
+    end
+    err_d      = err_q && !start_i;
+    err_desc_d = err_desc_q;
+    if (m_axi_bvalid_i && m_axi_bresp_i[1] && !err_q) begin
+      err_d      = 1'b1;
+      err_desc_d = desc_q;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      g_valid_q  <= 1'b0;
+      g_last_q   <= 1'b0;
+      g_rem_q    <= '0;
+      g_rp_q     <= '0;
+      fill_q     <= '0;
+      active_q   <= 1'b0;
+      addr_q     <= '0;
+      beats_q    <= '0;
+      aw_valid_q <= 1'b0;
+      aw_addr_q  <= '0;
+      aw_len_q   <= '0;
+      w_left_q   <= '0;
+      count_q    <= '0;
+      bout_q     <= '0;
+      err_q      <= 1'b0;
+      err_desc_q <= '0;
+      tag_q      <= '0;
+      desc_q     <= '0;
+    end else begin
+      g_valid_q  <= g_valid_d;
+      g_last_q   <= g_last_d;
+      g_rem_q    <= g_rem_d;
+      g_rp_q     <= g_rp_d;
+      fill_q     <= fill_d;
+      active_q   <= active_d;
+      addr_q     <= addr_d;
+      beats_q    <= beats_d;
+      aw_valid_q <= aw_valid_d;
+      aw_addr_q  <= aw_addr_d;
+      aw_len_q   <= aw_len_d;
+      w_left_q   <= w_left_d;
+      count_q    <= count_d;
+      bout_q     <= bout_d;
+      err_q      <= err_d;
+      err_desc_q <= err_desc_d;
+      if (lay_pop_o) begin
+        tag_q  <= lay_tag_i;
+        desc_q <= lay_desc_i;
+      end
+    end
+  end
+
+  // No reset: a group's values are read only once taken, the beat's only once placed.
+  always_ff @(posedge clk_i) begin
+    if (y_fire) g_data_q <= y_data_i;
+    acc_q <= acc_new;
+  end
+
+  oasis_fifo #(
+    .Width(DataBits + StrbBits),
+    .Depth(BufferBeats)
+  ) u_buf (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .push_i (emit),
+    .data_i ({strb, acc_new}),
+    .pop_i  (buf_pop),
+    .data_o (head),
+    .empty_o(buf_empty),
+    .full_o (unused_full)
+  );
+
+  logic unused_resp;
+  assign unused_resp     = m_axi_bresp_i[0];
+  assign m_axi_awvalid_o = aw_valid_q;
+  assign m_axi_awaddr_o  = aw_addr_q;
+  assign m_axi_awlen_o   = aw_len_q;
+  assign m_axi_wvalid_o  = w_left_q != '0 && !aw_valid_q && !buf_empty;
+  assign m_axi_wdata_o   = head[DataBits-1:0];
+  assign m_axi_wstrb_o   = head[DataBits +: StrbBits];
+  assign m_axi_wlast_o   = w_left_q == WLeftBits'(@@wlast@@);
+  assign m_axi_bready_o  = 1'b1;
+  assign layer_tag_o     = tag_q;
+  assign idle_o          = !active_q;
+  assign error_o         = err_q;
+  assign error_desc_o    = err_desc_q;
+)",
+            {{"mux", module_name(c, "mux_tree")},
+             {"strb", strb_bug ? "final_beat || FillBits'(b / 2) < fill_new"
+                               : "FillBits'(b / 2) < fill_new"},
+             {"wlast", wlast_bug ? "2" : "1"}});
+  m.op("sub", "FillBits", "room");
+  m.op("add", "FillBits", "fill_new");
+  m.op("mux", "HalfBits", "u_pick", "Slots*(Lines-1)");
+  m.op("add", "AddrBits", "addr_d");
+  m.op("sub", "CmpBits", "beats_d", "2");
+  return m.file();
+}
+
+// ------------------------------------------------------------------------------ top
+
+SvFile top_module(const Config& c, const Derived& d) {
+  const AxiTiming& ax = d.axi;
+  const AxiLiteMap map = axi_lite_map(c);
+  const LayerBits lb(d);
+  const string name = module_name(c, "axi");
+  SvModule m(
+      name,
+      fmt::format("The OASIS core in a system (docs/axi.md): an AXI4-Lite slave for control and "
+                  "status (the register file's window and the registers of regmap.json), an "
+                  "AXI4 master of {} data bits that runs a chain of layers from descriptors in "
+                  "memory (reads its tables, token and weight records, writes its outputs) and "
+                  "an interrupt. The core (oasis_{}_core) is inside, unchanged.",
+                  ax.data_bits, c.name));
+  m.header_localparam("LiteAddrBits", kAxiLiteAddrBits, "Byte-address bits of the AXI4-Lite port.");
+  m.header_localparam("LiteDataBits", kAxiLiteDataBits, "Data bits of the AXI4-Lite port.");
+  m.header_localparam("LiteStrbBits", kAxiLiteDataBits / 8, "Byte strobes of the AXI4-Lite port.");
+  m.header_localparam("AddrBits", ax.addr_bits, "Address bits of the AXI4 master.");
+  m.header_localparam("DataBits", ax.data_bits, "Data bits of the AXI4 master.");
+  m.header_localparam("StrbBits", ax.data_bytes, "Byte strobes of the AXI4 master.");
+  m.header_localparam("IdBits", ax.id_bits, "ID bits of the AXI4 master.");
+  m.ports(
+      kClock +
+      std::vector<Port>{
+          {"input", 0, "s_axil_awvalid_i", "AXI4-Lite write address valid."},
+          {"output", 0, "s_axil_awready_o", "AXI4-Lite write address ready."},
+          {"input", 0, "s_axil_awaddr_i", "AXI4-Lite write byte address.", "LiteAddrBits"},
+          {"input", 0, "s_axil_awprot_i", "AXI4-Lite write protection (not used).", "3"},
+          {"input", 0, "s_axil_wvalid_i", "AXI4-Lite write data valid."},
+          {"output", 0, "s_axil_wready_o", "AXI4-Lite write data ready."},
+          {"input", 0, "s_axil_wdata_i", "AXI4-Lite write data.", "LiteDataBits"},
+          {"input", 0, "s_axil_wstrb_i", "AXI4-Lite write byte strobes.", "LiteStrbBits"},
+          {"output", 0, "s_axil_bvalid_o", "AXI4-Lite write response valid."},
+          {"input", 0, "s_axil_bready_i", "AXI4-Lite write response ready."},
+          {"output", 0, "s_axil_bresp_o", "AXI4-Lite write response.", "2"},
+          {"input", 0, "s_axil_arvalid_i", "AXI4-Lite read address valid."},
+          {"output", 0, "s_axil_arready_o", "AXI4-Lite read address ready."},
+          {"input", 0, "s_axil_araddr_i", "AXI4-Lite read byte address.", "LiteAddrBits"},
+          {"input", 0, "s_axil_arprot_i", "AXI4-Lite read protection (not used).", "3"},
+          {"output", 0, "s_axil_rvalid_o", "AXI4-Lite read data valid."},
+          {"input", 0, "s_axil_rready_i", "AXI4-Lite read data ready."},
+          {"output", 0, "s_axil_rdata_o", "AXI4-Lite read data.", "LiteDataBits"},
+          {"output", 0, "s_axil_rresp_o", "AXI4-Lite read response.", "2"},
+          {"output", 0, "m_axi_awvalid_o", "AXI4 write address valid."},
+          {"input", 0, "m_axi_awready_i", "AXI4 write address ready."},
+          {"output", 0, "m_axi_awid_o", "AXI4 write ID: 0.", "IdBits"},
+          {"output", 0, "m_axi_awaddr_o", "AXI4 write address.", "AddrBits"},
+          {"output", 0, "m_axi_awlen_o", "AXI4 write burst length less one.", "8"},
+          {"output", 0, "m_axi_awsize_o", "AXI4 write beat size: the whole bus.", "3"},
+          {"output", 0, "m_axi_awburst_o", "AXI4 write burst type: INCR.", "2"},
+          {"output", 0, "m_axi_awlock_o", "AXI4 write lock: normal."},
+          {"output", 0, "m_axi_awcache_o", "AXI4 write cache: normal, bufferable.", "4"},
+          {"output", 0, "m_axi_awprot_o", "AXI4 write protection: data, secure, unprivileged.",
+           "3"},
+          {"output", 0, "m_axi_awqos_o", "AXI4 write QoS: 0.", "4"},
+          {"output", 0, "m_axi_wvalid_o", "AXI4 write data valid."},
+          {"input", 0, "m_axi_wready_i", "AXI4 write data ready."},
+          {"output", 0, "m_axi_wdata_o", "AXI4 write data.", "DataBits"},
+          {"output", 0, "m_axi_wstrb_o", "AXI4 write byte strobes.", "StrbBits"},
+          {"output", 0, "m_axi_wlast_o", "AXI4 write last beat of a burst."},
+          {"input", 0, "m_axi_bvalid_i", "AXI4 write response valid."},
+          {"output", 0, "m_axi_bready_o", "AXI4 write response ready."},
+          {"input", 0, "m_axi_bid_i", "AXI4 write response ID.", "IdBits"},
+          {"input", 0, "m_axi_bresp_i", "AXI4 write response.", "2"},
+          {"output", 0, "m_axi_arvalid_o", "AXI4 read address valid."},
+          {"input", 0, "m_axi_arready_i", "AXI4 read address ready."},
+          {"output", 0, "m_axi_arid_o", "AXI4 read ID: 0 descriptors, 1 layer data.", "IdBits"},
+          {"output", 0, "m_axi_araddr_o", "AXI4 read address.", "AddrBits"},
+          {"output", 0, "m_axi_arlen_o", "AXI4 read burst length less one.", "8"},
+          {"output", 0, "m_axi_arsize_o", "AXI4 read beat size: the whole bus.", "3"},
+          {"output", 0, "m_axi_arburst_o", "AXI4 read burst type: INCR.", "2"},
+          {"output", 0, "m_axi_arlock_o", "AXI4 read lock: normal."},
+          {"output", 0, "m_axi_arcache_o", "AXI4 read cache: normal, bufferable.", "4"},
+          {"output", 0, "m_axi_arprot_o", "AXI4 read protection: data, secure, unprivileged.", "3"},
+          {"output", 0, "m_axi_arqos_o", "AXI4 read QoS: 0.", "4"},
+          {"input", 0, "m_axi_rvalid_i", "AXI4 read data valid."},
+          {"output", 0, "m_axi_rready_o", "AXI4 read data ready."},
+          {"input", 0, "m_axi_rid_i", "AXI4 read data ID.", "IdBits"},
+          {"input", 0, "m_axi_rdata_i", "AXI4 read data.", "DataBits"},
+          {"input", 0, "m_axi_rresp_i", "AXI4 read response.", "2"},
+          {"input", 0, "m_axi_rlast_i", "AXI4 read last beat of a burst."},
+          {"output", 0, "irq_o", "Interrupt, level: an enabled event of irq_status is set."}});
+  m.localparam("WideBits", 64, "Bits of a descriptor address.");
+  m.localparam("CodeBits", 8, "Bits of an error code.");
+  m.localparam("TagBits", 32, "Bits of a layer's tag.");
+  m.localparam("StrideBits", 32, "Bits of a group stride.");
+  m.localparam("HalfBits", d.storage.width(), "Bits of a binary16 value.");
+  m.localparam("GroupBits", lb.groups, "Bits of a layer's group count.");
+  m.localparam("RowsBits", lb.rows, "Bits of a group's row count.");
+  m.localparam("OutBeatsBits", lb.out_beats, "Bits of a layer's output beats.");
+  m.localparam("Lines", c.pe_lines, "PE lines P.");
+  m.localparam("BeatLanes", d.core.beat_activations, "Activations a token beat.");
+  m.localparam("LaneBits", d.core.weight_lane_bits, "One line's lane of a weight beat.");
+  m.localparam("RegAddrBits", kRegAddrBits, "Bits of a register-file word address.");
+  m.localparam("RegWordBits", kRegWordBits, "Bits of a register-file word.");
+  m.localparam("ReadLayerBits", 64 + 1 + 3 * ax.addr_bits + 32 + lb.groups,
+               "Bits of a layer in the read queue.");
+  m.localparam("FeedLayerBits", 1 + lb.groups + lb.rows + d.storage.width(),
+               "Bits of a layer in the feed queue.");
+  m.localparam("WriteLayerBits", ax.addr_bits + lb.out_beats + 32 + 64,
+               "Bits of a layer in the write queue.");
+  m.localparam("SizeCode", ax.size_code, "AxSIZE: log2 of a beat's bytes.");
+  m.localparam("ErrReadResp", map.error("read_resp"), "Error code: a read refused.");
+  m.localparam("ErrWriteResp", map.error("write_resp"), "Error code: a write refused.");
+  m.localparam("WriteId", kAxiWriteId, "The writes' ID.");
+  const auto inst = [&](const string& block_module, const string& inst_name,
+                        const std::vector<std::pair<string, string>>& conns) {
+    m.inst(block_module, inst_name, conns);
+    m << "\n";
+  };
+  m << R"(
+  // The core's streams and register port.
+  logic                      x_valid, x_ready, w_valid, w_ready, w_last, y_valid, y_ready, y_last;
+  logic                      core_idle, unused_rvalid;
+  logic [BeatLanes*HalfBits-1:0] x_data;
+  logic [HalfBits-1:0]       x_scale;
+  logic [Lines*LaneBits-1:0] w_data;
+  logic [Lines*HalfBits-1:0] w_scale, y_data;
+  logic [RowsBits-1:0]       w_rows, y_rows;
+  logic                      reg_we, reg_re, lite_we, lite_re, feed_we;
+  logic [RegAddrBits-1:0]    reg_addr, lite_addr, feed_addr;
+  logic [RegWordBits-1:0]    reg_wdata, reg_rdata, lite_wdata, feed_wdata;
+  // Control: a start, the chain's end, its errors.
+  logic                      busy_q, start, report, failed, abort;
+  logic                      fetch_idle, read_idle, feed_idle, write_idle;
+  logic                      fetch_err, read_err, write_err, layer_done, record_beat, stall;
+  logic [CodeBits-1:0]       fetch_code, error_code;
+  logic [WideBits-1:0]       desc_addr, fetch_desc, read_desc, write_desc, error_desc;
+  logic [TagBits-1:0]        layer_tag;
+  // The descriptor fetcher's reads and its layers, through the queues.
+  logic                      desc_req, desc_grant, desc_valid, desc_err, push, push_ready;
+  logic [AddrBits-1:0]       desc_ar_addr;
+  logic [7:0]                desc_ar_len;
+  logic [DataBits-1:0]       desc_data, buf_data;
+  logic                      buf_valid, buf_pop;
+  logic [WideBits-1:0]       lay_desc;
+  logic                      lay_tables;
+  logic [AddrBits-1:0]       lay_tables_addr, lay_token_addr, lay_weights_addr, lay_output_addr;
+  logic [StrideBits-1:0]     lay_stride;
+  logic [GroupBits-1:0]      lay_groups;
+  logic [RowsBits-1:0]       lay_last_rows;
+  logic [OutBeatsBits-1:0]   lay_out_beats;
+  logic [HalfBits-1:0]       lay_scale;
+  logic [TagBits-1:0]        lay_tag;
+  logic [ReadLayerBits-1:0]  rq_in, rq_out;
+  logic [FeedLayerBits-1:0]  fq_in, fq_out;
+  logic [WriteLayerBits-1:0] wq_in, wq_out;
+  logic                      rq_empty, rq_full, rq_pop, fq_empty, fq_full, fq_pop;
+  logic                      wq_empty, wq_full, wq_pop;
+  logic [WideBits-1:0]       rq_desc, wq_desc;
+  logic                      rq_tables, fq_tables;
+  logic [AddrBits-1:0]       rq_tables_addr, rq_token_addr, rq_weights_addr, wq_addr;
+  logic [StrideBits-1:0]     rq_stride;
+  logic [GroupBits-1:0]      rq_groups, fq_groups;
+  logic [RowsBits-1:0]       fq_last_rows;
+  logic [HalfBits-1:0]       fq_scale;
+  logic [OutBeatsBits-1:0]   wq_beats;
+  logic [TagBits-1:0]        wq_tag;
+
+)";
+  inst(module_name(c, "axi_lite"), "u_lite",
+       {{"clk_i", "clk_i"},
+        {"rst_ni", "rst_ni"},
+        {"s_axil_awvalid_i", "s_axil_awvalid_i"},
+        {"s_axil_awready_o", "s_axil_awready_o"},
+        {"s_axil_awaddr_i", "s_axil_awaddr_i"},
+        {"s_axil_awprot_i", "s_axil_awprot_i"},
+        {"s_axil_wvalid_i", "s_axil_wvalid_i"},
+        {"s_axil_wready_o", "s_axil_wready_o"},
+        {"s_axil_wdata_i", "s_axil_wdata_i"},
+        {"s_axil_wstrb_i", "s_axil_wstrb_i"},
+        {"s_axil_bvalid_o", "s_axil_bvalid_o"},
+        {"s_axil_bready_i", "s_axil_bready_i"},
+        {"s_axil_bresp_o", "s_axil_bresp_o"},
+        {"s_axil_arvalid_i", "s_axil_arvalid_i"},
+        {"s_axil_arready_o", "s_axil_arready_o"},
+        {"s_axil_araddr_i", "s_axil_araddr_i"},
+        {"s_axil_arprot_i", "s_axil_arprot_i"},
+        {"s_axil_rvalid_o", "s_axil_rvalid_o"},
+        {"s_axil_rready_i", "s_axil_rready_i"},
+        {"s_axil_rdata_o", "s_axil_rdata_o"},
+        {"s_axil_rresp_o", "s_axil_rresp_o"},
+        {"reg_we_o", "lite_we"},
+        {"reg_re_o", "lite_re"},
+        {"reg_addr_o", "lite_addr"},
+        {"reg_wdata_o", "lite_wdata"},
+        {"reg_rdata_i", "reg_rdata"},
+        {"busy_i", "busy_q"},
+        {"start_o", "start"},
+        {"desc_addr_o", "desc_addr"},
+        {"done_i", "report && !failed"},
+        {"error_i", "report && failed"},
+        {"error_code_i", "error_code"},
+        {"error_desc_i", "error_desc"},
+        {"layer_done_i", "layer_done"},
+        {"layer_tag_i", "layer_tag"},
+        {"weight_beat_i", "record_beat"},
+        {"stall_i", "stall"},
+        {"irq_o", "irq_o"}});
+  inst(module_name(c, "axi_fetch"), "u_fetch",
+       {{"clk_i", "clk_i"},
+        {"rst_ni", "rst_ni"},
+        {"start_i", "start"},
+        {"desc_addr_i", "desc_addr"},
+        {"abort_i", "abort"},
+        {"ar_req_o", "desc_req"},
+        {"ar_addr_o", "desc_ar_addr"},
+        {"ar_len_o", "desc_ar_len"},
+        {"ar_grant_i", "desc_grant"},
+        {"r_valid_i", "desc_valid"},
+        {"r_data_i", "desc_data"},
+        {"r_err_i", "desc_err"},
+        {"push_o", "push"},
+        {"push_ready_i", "push_ready"},
+        {"lay_desc_o", "lay_desc"},
+        {"lay_tables_o", "lay_tables"},
+        {"lay_tables_addr_o", "lay_tables_addr"},
+        {"lay_token_addr_o", "lay_token_addr"},
+        {"lay_weights_addr_o", "lay_weights_addr"},
+        {"lay_output_addr_o", "lay_output_addr"},
+        {"lay_stride_o", "lay_stride"},
+        {"lay_groups_o", "lay_groups"},
+        {"lay_last_rows_o", "lay_last_rows"},
+        {"lay_out_beats_o", "lay_out_beats"},
+        {"lay_scale_o", "lay_scale"},
+        {"lay_tag_o", "lay_tag"},
+        {"idle_o", "fetch_idle"},
+        {"error_o", "fetch_err"},
+        {"error_code_o", "fetch_code"},
+        {"error_desc_o", "fetch_desc"}});
+  m << R"(  // A checked layer goes to the three queues at once: each side takes it when it gets there.
+  assign push_ready = !rq_full && !fq_full && !wq_full;
+  assign rq_in = {lay_desc, lay_tables, lay_tables_addr, lay_token_addr, lay_weights_addr,
+                  lay_stride, lay_groups};
+  assign fq_in = {lay_tables, lay_groups, lay_last_rows, lay_scale};
+  assign wq_in = {lay_output_addr, lay_out_beats, lay_tag, lay_desc};
+  assign {rq_desc, rq_tables, rq_tables_addr, rq_token_addr, rq_weights_addr, rq_stride,
+          rq_groups} = rq_out;
+  assign {fq_tables, fq_groups, fq_last_rows, fq_scale} = fq_out;
+  assign {wq_addr, wq_beats, wq_tag, wq_desc} = wq_out;
+)";
+  for (const auto& [q, width] : std::vector<std::pair<string, string>>{
+           {"rq", "ReadLayerBits"}, {"fq", "FeedLayerBits"}, {"wq", "WriteLayerBits"}}) {
+    m.inst("oasis_fifo", "u_" + q,
+           {{"clk_i", "clk_i"},
+            {"rst_ni", "rst_ni"},
+            {"push_i", "push && push_ready"},
+            {"data_i", q + "_in"},
+            {"pop_i", q + "_pop"},
+            {"data_o", q + "_out"},
+            {"empty_o", q + "_empty"},
+            {"full_o", q + "_full"}},
+           "  ", {{"Width", width}, {"Depth", "2"}});
+  }
+  m << "\n";
+  inst(module_name(c, "axi_read"), "u_read",
+       {{"clk_i", "clk_i"},
+        {"rst_ni", "rst_ni"},
+        {"start_i", "start"},
+        {"m_axi_arvalid_o", "m_axi_arvalid_o"},
+        {"m_axi_arready_i", "m_axi_arready_i"},
+        {"m_axi_arid_o", "m_axi_arid_o"},
+        {"m_axi_araddr_o", "m_axi_araddr_o"},
+        {"m_axi_arlen_o", "m_axi_arlen_o"},
+        {"m_axi_rvalid_i", "m_axi_rvalid_i"},
+        {"m_axi_rready_o", "m_axi_rready_o"},
+        {"m_axi_rid_i", "m_axi_rid_i"},
+        {"m_axi_rdata_i", "m_axi_rdata_i"},
+        {"m_axi_rresp_i", "m_axi_rresp_i"},
+        {"m_axi_rlast_i", "m_axi_rlast_i"},
+        {"desc_req_i", "desc_req"},
+        {"desc_addr_i", "desc_ar_addr"},
+        {"desc_len_i", "desc_ar_len"},
+        {"desc_grant_o", "desc_grant"},
+        {"desc_valid_o", "desc_valid"},
+        {"desc_data_o", "desc_data"},
+        {"desc_err_o", "desc_err"},
+        {"lay_valid_i", "!rq_empty"},
+        {"lay_pop_o", "rq_pop"},
+        {"lay_desc_i", "rq_desc"},
+        {"lay_tables_i", "rq_tables"},
+        {"lay_tables_addr_i", "rq_tables_addr"},
+        {"lay_token_addr_i", "rq_token_addr"},
+        {"lay_weights_addr_i", "rq_weights_addr"},
+        {"lay_stride_i", "rq_stride"},
+        {"lay_groups_i", "rq_groups"},
+        {"buf_valid_o", "buf_valid"},
+        {"buf_data_o", "buf_data"},
+        {"buf_pop_i", "buf_pop"},
+        {"idle_o", "read_idle"},
+        {"error_o", "read_err"},
+        {"error_desc_o", "read_desc"}});
+  inst(module_name(c, "axi_feed"), "u_feed",
+       {{"clk_i", "clk_i"},
+        {"rst_ni", "rst_ni"},
+        {"lay_valid_i", "!fq_empty"},
+        {"lay_pop_o", "fq_pop"},
+        {"lay_tables_i", "fq_tables"},
+        {"lay_groups_i", "fq_groups"},
+        {"lay_last_rows_i", "fq_last_rows"},
+        {"lay_scale_i", "fq_scale"},
+        {"buf_valid_i", "buf_valid"},
+        {"buf_data_i", "buf_data"},
+        {"buf_pop_o", "buf_pop"},
+        {"core_idle_i", "core_idle"},
+        {"reg_we_o", "feed_we"},
+        {"reg_addr_o", "feed_addr"},
+        {"reg_wdata_o", "feed_wdata"},
+        {"x_valid_o", "x_valid"},
+        {"x_ready_i", "x_ready"},
+        {"x_data_o", "x_data"},
+        {"x_scale_o", "x_scale"},
+        {"w_valid_o", "w_valid"},
+        {"w_ready_i", "w_ready"},
+        {"w_data_o", "w_data"},
+        {"w_scale_o", "w_scale"},
+        {"w_rows_o", "w_rows"},
+        {"w_last_o", "w_last"},
+        {"record_beat_o", "record_beat"},
+        {"stall_o", "stall"},
+        {"idle_o", "feed_idle"}});
+  inst(module_name(c, "axi_write"), "u_write",
+       {{"clk_i", "clk_i"},
+        {"rst_ni", "rst_ni"},
+        {"start_i", "start"},
+        {"lay_valid_i", "!wq_empty"},
+        {"lay_pop_o", "wq_pop"},
+        {"lay_addr_i", "wq_addr"},
+        {"lay_beats_i", "wq_beats"},
+        {"lay_tag_i", "wq_tag"},
+        {"lay_desc_i", "wq_desc"},
+        {"drop_i", "read_err"},
+        {"y_valid_i", "y_valid"},
+        {"y_ready_o", "y_ready"},
+        {"y_data_i", "y_data"},
+        {"y_rows_i", "y_rows"},
+        {"y_last_i", "y_last"},
+        {"m_axi_awvalid_o", "m_axi_awvalid_o"},
+        {"m_axi_awready_i", "m_axi_awready_i"},
+        {"m_axi_awaddr_o", "m_axi_awaddr_o"},
+        {"m_axi_awlen_o", "m_axi_awlen_o"},
+        {"m_axi_wvalid_o", "m_axi_wvalid_o"},
+        {"m_axi_wready_i", "m_axi_wready_i"},
+        {"m_axi_wdata_o", "m_axi_wdata_o"},
+        {"m_axi_wstrb_o", "m_axi_wstrb_o"},
+        {"m_axi_wlast_o", "m_axi_wlast_o"},
+        {"m_axi_bvalid_i", "m_axi_bvalid_i"},
+        {"m_axi_bready_o", "m_axi_bready_o"},
+        {"m_axi_bresp_i", "m_axi_bresp_i"},
+        {"layer_done_o", "layer_done"},
+        {"layer_tag_o", "layer_tag"},
+        {"idle_o", "write_idle"},
+        {"error_o", "write_err"},
+        {"error_desc_o", "write_desc"}});
+  m << R"(  // The register port: the AXI4-Lite window while no chain runs, the feed's tables while
+  // one does.
+  assign reg_we    = busy_q ? feed_we : lite_we;
+  assign reg_re    = !busy_q && lite_re;
+  assign reg_addr  = busy_q ? feed_addr : lite_addr;
+  assign reg_wdata = busy_q ? feed_wdata : lite_wdata;
+
+)";
+  inst(module_name(c, "core"), "u_core",
+       {{"clk_i", "clk_i"},
+        {"rst_ni", "rst_ni"},
+        {"reg_we_i", "reg_we"},
+        {"reg_re_i", "reg_re"},
+        {"reg_addr_i", "reg_addr"},
+        {"reg_wdata_i", "reg_wdata"},
+        {"reg_rvalid_o", "unused_rvalid"},
+        {"reg_rdata_o", "reg_rdata"},
+        {"x_valid_i", "x_valid"},
+        {"x_ready_o", "x_ready"},
+        {"x_data_i", "x_data"},
+        {"x_scale_i", "x_scale"},
+        {"w_valid_i", "w_valid"},
+        {"w_ready_o", "w_ready"},
+        {"w_data_i", "w_data"},
+        {"w_scale_i", "w_scale"},
+        {"w_rows_i", "w_rows"},
+        {"w_last_i", "w_last"},
+        {"y_valid_o", "y_valid"},
+        {"y_ready_i", "y_ready"},
+        {"y_data_o", "y_data"},
+        {"y_rows_o", "y_rows"},
+        {"y_last_o", "y_last"},
+        {"idle_o", "core_idle"}});
+  m << R"(  // A chain runs from a start until every side is idle with nothing queued; it ends done,
+  // or with the first error: the fetcher's (a descriptor), a read's, a write's. A refused read
+  // drops the outputs still to come, and either refusal stops the chain before its next layer.
+  assign report = busy_q && fetch_idle && read_idle && feed_idle && write_idle && rq_empty &&
+                  fq_empty && wq_empty;
+  assign failed = fetch_err || read_err || write_err;
+  assign abort  = read_err || write_err;
+  assign error_code = fetch_err ? fetch_code : read_err ? CodeBits'(ErrReadResp)
+                                                        : CodeBits'(ErrWriteResp);
+  assign error_desc = fetch_err ? fetch_desc : read_err ? read_desc : write_desc;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)     busy_q <= 1'b0;
+    else if (start)  busy_q <= 1'b1;
+    else if (report) busy_q <= 1'b0;
+  end
+
+  logic [IdBits-1:0] unused_bid;
+  assign unused_bid      = m_axi_bid_i;
+  assign m_axi_awid_o    = IdBits'(WriteId);
+  assign m_axi_awsize_o  = 3'(SizeCode);
+  assign m_axi_awburst_o = 2'b01;
+  assign m_axi_awlock_o  = 1'b0;
+  assign m_axi_awcache_o = 4'b0011;
+  assign m_axi_awprot_o  = 3'b000;
+  assign m_axi_awqos_o   = 4'b0000;
+  assign m_axi_arsize_o  = 3'(SizeCode);
+  assign m_axi_arburst_o = 2'b01;
+  assign m_axi_arlock_o  = 1'b0;
+  assign m_axi_arcache_o = 4'b0011;
+  assign m_axi_arprot_o  = 3'b000;
+  assign m_axi_arqos_o   = 4'b0000;
+)";
+  return m.file();
+}
+
+class AxiBlock final : public Block {
+ public:
+  string name() const override { return "axi"; }
+
+  BlockOutput emit(const Config& c) const override {
+    const Derived d = derive(c);
+    const AxiTiming& ax = d.axi;
+    BlockOutput out;
+    out.uses = {"core"};
+    out.files = {unpack_module(c),  lite_module(c, d),  fetch_module(c, d), read_module(c, d),
+                 feed_module(c, d), write_module(c, d), top_module(c, d)};
+    out.aux = axi_c_headers(c);
+    auto& mf = out.manifest;
+    mf["data_bits"] = ax.data_bits;
+    mf["data_bytes"] = ax.data_bytes;
+    mf["addr_bits"] = ax.addr_bits;
+    mf["id_bits"] = ax.id_bits;
+    mf["max_burst"] = ax.max_burst;
+    mf["outstanding_reads"] = ax.outstanding_reads;
+    mf["chain_limit"] = ax.chain_limit;
+    mf["read_buffer_beats"] = ax.read_buffer_beats;
+    mf["write_buffer_beats"] = ax.write_buffer_beats;
+    mf["desc_beats"] = ax.desc_beats;
+    mf["table_words"] = ax.table_words;
+    mf["table_beats"] = ax.table_beats;
+    mf["token_bus_beats"] = ax.token_bus_beats;
+    mf["x_parts"] = ax.x_parts;
+    mf["x_slots"] = ax.x_slots;
+    mf["w_parts"] = ax.w_parts;
+    mf["w_slots"] = ax.w_slots;
+    mf["scale_beats"] = ax.scale_beats;
+    mf["record_beats"] = ax.record_beats;
+    mf["record_bytes"] = ax.record_bytes;
+    mf["feed_group_cycles"] = ax.feed_group_cycles;
+    mf["max_rows"] = ax.max_rows;
+    mf["lite_addr_bits"] = kAxiLiteAddrBits;
+    mf["regmap"] = "regmap.json";
+    mf["c_header"] = fmt::format("oasis_{}_axi.h", c.name);
+    auto& parts = mf["parts"] = nlohmann::ordered_json::array();
+    for (const auto& [inst, block, role] :
+         std::vector<std::tuple<string, string, string>>{{"u_core", "core", "core"},
+                                                         {"u_lite", "axi_lite", "axi_lite"},
+                                                         {"u_fetch", "axi_fetch", "axi_fetch"},
+                                                         {"u_read", "axi_read", "axi_read"},
+                                                         {"u_feed", "axi_feed", "axi_feed"},
+                                                         {"u_write", "axi_write", "axi_write"}}) {
+      parts.push_back({{"instance", inst}, {"module", module_name(c, block)}, {"role", role}});
+    }
+    mf["memories"] = nlohmann::ordered_json::array(
+        {{{"name", "read_buffer"},
+          {"what", fmt::format("the read buffer: {} bus beats of {} bits", ax.read_buffer_beats,
+                               ax.data_bits)},
+          {"bits", int64_t(ax.read_buffer_beats) * ax.data_bits},
+          {"registers", {"u_read.u_buf.mem_q", "u_read.u_buf.head_q"}}},
+         {{"name", "write_buffer"},
+          {"what", fmt::format("the write buffer: {} bus beats of {} bits and their strobes",
+                               ax.write_buffer_beats, ax.data_bits)},
+          {"bits", int64_t(ax.write_buffer_beats) * (ax.data_bits + ax.data_bytes)},
+          {"registers", {"u_write.u_buf.mem_q", "u_write.u_buf.head_q"}}},
+         {{"name", "descriptor"},
+          {"what", "the descriptor being checked: 512 bits"},
+          {"bits", ax.desc_bytes * 8},
+          {"registers", {"u_fetch.desc_q"}}}});
+    return out;
+  }
+};
+
+OASIS_REGISTER_BLOCK(AxiBlock);
+
+}  // namespace
+}  // namespace oasis::gen
