@@ -334,7 +334,7 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
         r["timing"]["slack"].get<double>(), r["timing"]["met"].get<bool>() ? "yes" : "**no**",
         p["total"].get<double>() * 1e3, p["internal"].get<double>() * 1e3,
         p["switching"].get<double>() * 1e3, p["leakage"].get<double>() * 1e3,
-        r.value("scaled", false) ? "scaled: " + r.value("note", "") : "");
+        r.value("scaled", false) ? "scaled: " + r.value("note", "") : r.value("note", ""));
   }
   md +=
       "\nCritical paths (the path of least slack; ns are the block's own share: the period less "
