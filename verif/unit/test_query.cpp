@@ -174,7 +174,7 @@ TEST(Manifest, ReadsTheGeneratedOneAndNamesWhatIsMissing) {
                             {"configs/default.json", {}, "x"});
   const Manifest m = Manifest::parse(files.at("manifest.json"), "x/manifest.json");
   EXPECT_EQ(m.config_name(), "default");
-  EXPECT_EQ(m.blocks().front(), "clustering_unit");
+  EXPECT_EQ(m.blocks().front(), "axi");
   EXPECT_TRUE(m.has_block("core"));
   EXPECT_EQ(m.top("comparator"), "oasis_default_comparator");
   ASSERT_FALSE(m.ports("comparator").empty());
@@ -196,7 +196,7 @@ TEST(Manifest, ReadsTheGeneratedOneAndNamesWhatIsMissing) {
   };
   EXPECT_EQ(message([&] { m.block("nosuch"); })
                 .rfind("x/manifest.json: no block 'nosuch'; its "
-                       "blocks: clustering_unit, comparator",
+                       "blocks: axi, clustering_unit, comparator",
                        0),
             0u);
   EXPECT_EQ(message([&] { m.number("config", "name"); }),

@@ -222,7 +222,7 @@ std::map<std::string, std::string> generate_config(const std::string& name,
   return render(c, r);
 }
 
-// Lines of the generated files (every one but the manifest, JSON as nlohmann writes it) longer
+// Lines of the generated files (every one but JSON and the C driver, below) longer
 // than 100 columns, and ranges of the SystemVerilog with constant arithmetic left in them
 // ("[2*1-1:0]"), at the shipped configs, corners of the sweeps and the paper's config at
 // short clock targets. The Index Counter array is emitted elsewhere (gen/index_counter.cpp)
@@ -241,7 +241,9 @@ TEST(Sv, GeneratedLinesFitAndRangesAreFolded) {
       {"paper", {"target_period_fo4=50"}}};
   for (const auto& [name, sets] : cases) {
     for (const auto& [file, text] : generate_config(name, sets)) {
-      if (file == "manifest.json") continue;
+      // JSON as nlohmann writes it (the manifest, the register map) and the C driver, whose
+      // lines carry the config's prefix in every name (its check: the c99 compile test).
+      if (file.ends_with(".json") || file.ends_with("_axi.h")) continue;
       const bool ranges = file.ends_with(".sv") && file.find("index_counter") == std::string::npos;
       std::istringstream lines(text);
       int n = 0;

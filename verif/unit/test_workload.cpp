@@ -120,13 +120,16 @@ TEST_F(WorkloadBuild, DefaultsCoverEveryTestbench) {
     const std::string name = e.path().filename().string();
     if (!name.ends_with("_tb.cpp")) continue;
     const std::string block = name.substr(0, name.size() - 7);
+    // The system wrapper's test runs the C driver on its own layers; oasis-ppa measures the
+    // wrapper around a black-box core, which has no activity of its own (docs/axi.md).
+    if (block == "axi") continue;
     const auto sizes = workload_defaults(block, 128);
     ASSERT_TRUE(sizes.has_value()) << block << " has a testbench but no workload sizes";
     EXPECT_GE(sizes->tokens, 1) << block;
     EXPECT_GE(sizes->rows, 1) << block;
     ++blocks;
   }
-  EXPECT_EQ(blocks, 19);
+  EXPECT_EQ(blocks, 20);
   EXPECT_FALSE(workload_defaults("nosuch", 128).has_value());
   // The blocks that take a token at a time get 4096 activations, two tokens at least.
   EXPECT_EQ(workload_defaults("orizuru", 128)->tokens, 32);
