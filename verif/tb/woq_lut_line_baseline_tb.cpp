@@ -108,8 +108,12 @@ int main(int argc, char** argv) {
     std::vector<uint8_t> codes;
     for (const Row& row : batch) codes.insert(codes.end(), row.codes.begin(), row.codes.end());
     for (int t = 0; t < B; ++t) {
+      // A beat that carries no scale: random bits, or in the workload the last scale held.
+      const Fp16 idle_scale = !options.workload ? Fp16{uint16_t(h.random_bits(16))}
+                              : beats.empty()   ? held.scale
+                                                : beats.back().scale;
       Beat b{oasis::woq_beat_patterns(tm, K, codes, t),
-             t >= B - R ? batch[size_t(t - (B - R))].scale : Fp16{uint16_t(h.random_bits(16))}};
+             t >= B - R ? batch[size_t(t - (B - R))].scale : idle_scale};
       // Digits of channels past K are not the line's to read: random ones (in the workload,
       // the +1 digits of the codes' zero padding, as they are).
       for (int u = 0; u < U && !options.workload; ++u) {
