@@ -166,7 +166,7 @@ int main(int argc, char** argv) {
       push_row(Row{{iw.begin(), iw.end()}, s});
     });
     in_window = false;
-    if (!expected.empty()) h.fail(fmt::format("{} rows sent but never output", expected.size()));
+    out.finish(h);
     oasis::tb::report_workload(h, w, window, "weight-activation products", w.products());
     return h.finish();
   }
