@@ -826,8 +826,11 @@ TEST_F(SynthCli, RefusesBadInput) {
 }
 
 // The whole report of a tiny config (every block, the core, the comparisons),
-// its figures consistent with each other; a second run reuses every block.
-TEST_F(SynthCli, ReportsTinyConfig) {
+// its figures consistent with each other; a second run reuses every block. Three minutes of
+// Yosys: make regress runs it (a suite named ...Regress, verif/CMakeLists.txt).
+class SynthCliRegress : public SynthCli {};
+
+TEST_F(SynthCliRegress, ReportsTinyConfig) {
   const std::string tiny =
       "--set channels=5 --set outliers_per_side=2 --set mac_tree_inputs=1 --set comp_macs=1 "
       "--set index_counters=1 --set counter_inputs=2 --set weight_beat_indices=2 "
