@@ -20,7 +20,9 @@ tmp="$out.tmp"
 rm -rf "$tmp"
 mkdir -p "$build/report"
 "$build/oasis-perf" report --config "$config" --out "$tmp" --models configs/models \
-    --synth "$build/synth/$name/synth.json" ${REPORT_ARGS:-} || { rm -rf "$tmp"; exit 2; }
+    --synth "$build/synth/$name/synth.json" --energy configs/energy/osu018.json \
+    --memory configs/memory/hbm2.json --memory configs/memory/ddr4.json \
+    ${REPORT_ARGS:-} || { rm -rf "$tmp"; exit 2; }
 for gp in "$tmp"/*.gp; do
   (cd "$tmp" && gnuplot "$(basename "$gp")") || { echo "report: gnuplot failed on $gp" >&2; rm -rf "$tmp"; exit 1; }
 done

@@ -24,6 +24,8 @@
 #include "model/cycle/core.hpp"
 #include "model/perf/analyze.hpp"
 #include "model/perf/perf.hpp"
+#include "model/perf/system.hpp"
+#include "model/tools/perf_system.hpp"
 #include "model/tools/cli.hpp"
 #include "tools/commands.hpp"
 
@@ -198,7 +200,37 @@ struct ReportArgs {
   std::string synth;
   int batch = 4;
   double limit = 1024;
+  std::string energy;                 ///< the system section's energy file, if given
+  std::vector<std::string> memories;  ///< and its memories
 };
+
+// ---------------------------------------------------------------------------
+// oasis-perf system: one model on OASIS and on the FIGLUT-class accelerator (docs/system.md).
+
+struct SystemArgs {
+  std::string model, memory, energy = "configs/energy/osu018.json", sizing = "paper";
+  bool arc_weighted = false;
+};
+
+int run_system(const Common& c, const SystemArgs& a) {
+  const Config cfg = load(c);
+  if (!(c.clock_mhz > 0) || !std::isfinite(c.clock_mhz)) {
+    throw UsageError(fmt::format("--clock-mhz {}: a positive number", c.clock_mhz));
+  }
+  if (a.sizing != "paper" && a.sizing != "equal-area") {
+    throw UsageError(fmt::format("--sizing {}: allowed: paper, equal-area", a.sizing));
+  }
+  const ModelShape shape = load_model_shape(a.model);
+  const EnergySpec e = load_energy(a.energy);
+  SystemOptions o;
+  o.clock_hz = c.clock_mhz * 1e6;
+  o.memory = a.memory.empty() ? unlimited_memory() : load_memory(a.memory);
+  o.arc_weighted = a.arc_weighted;
+  fmt::print("{}", perf_system::run_text(
+                       cfg, shape, c.tokens, e,
+                       a.sizing == "paper" ? Sizing::kPaperConfig : Sizing::kEqualArea, o));
+  return 0;
+}
 
 void write_file(const fs::path& p, const std::string& text) {
   std::ofstream o(p);
@@ -625,6 +657,14 @@ int run_report(const Common& c, const ReportArgs& r) {
       md += "\n\n";
     }
   }
+  if (!r.energy.empty()) {
+    const EnergySpec e = load_energy(r.energy);
+    std::vector<MemorySpec> memories;
+    for (const auto& m : r.memories) memories.push_back(load_memory(m));
+    memories.push_back(unlimited_memory());
+    std::fprintf(stderr, "report: system figures\n");
+    md += perf_system::write_report(cfg, models, e, memories, hz, tmp);
+  }
   write_file(tmp / "report.md", md);
   return 0;
 }
@@ -667,12 +707,34 @@ int oasis::commands::oasis_perf(int argc, char** argv) {
   rep->add_option("--batch", ra.batch, "M of the small-batch columns")->check(CLI::Range(2, 1024));
   rep->add_option("--limit", ra.limit, "the bandwidth limit of the limited columns, bytes a cycle");
   rep->add_option("--clock-mhz", rc.clock_mhz, "clock for tokens/s");
+  rep->add_option("--energy", ra.energy,
+                  "energy file (configs/energy/*.json): adds the system figures");
+  rep->add_option("--memory", ra.memories,
+                  "memory file of the system figures (configs/memory/*.json; repeatable)");
+
+  Common sc;
+  SystemArgs sa;
+  sc.clock_mhz = 500;
+  auto* sys = app.add_subcommand(
+      "system", "a model's linear layers on OASIS and on the FIGLUT-class accelerator, with a "
+                "memory and energy (docs/system.md)");
+  add_common(sys, sc);
+  sys->add_option("--model", sa.model, "model file, e.g. configs/models/llama2_7b.json")
+      ->required();
+  sys->add_option("--memory", sa.memory,
+                  "memory file (configs/memory/*.json); none: unlimited, compute only");
+  sys->add_option("--energy", sa.energy, "energy file (configs/energy/*.json)");
+  sys->add_option("--sizing", sa.sizing,
+                  "FIGLUT-class lines: paper (as many as PE lines) or equal-area");
+  sys->add_flag("--arc-weighted", sa.arc_weighted, "the arc-weighted energies a product");
+  sys->add_option("--clock-mhz", sc.clock_mhz, "clock (default 500, the paper's)");
 
   if (const auto status = parse_subcommands(app, argc, argv, "oasis-perf")) return *status;
   const bool out_existed = !ra.out.empty() && std::filesystem::exists(ra.out);
   try {
     if (*lay) return run_layer(lc, rows, json);
     if (*mod) return run_model(mc, model);
+    if (*sys) return run_system(sc, sa);
     if (*rep) {
       const int rcode = run_report(rc, ra);
       return rcode;
