@@ -122,10 +122,16 @@ void energy(LayerCost& L, int lines, const LinePoint& line, const EnergySpec& e,
   L.energy.sram = double(L.act_bytes + L.out_bytes) * 8 * e.sram_pj_per_bit * 1e-12;
 }
 
-std::string group_name(const ModelShape& shape, const std::vector<size_t>& g) {
-  std::string n;
-  for (size_t i : g) n += (n.empty() ? "" : "+") + shape.linear[i].name;
-  return n;
+// A group of layers sharing a token context, as one layer of their rows together.
+LayerCost group_layer(const ModelShape& shape, const std::vector<size_t>& g, int tokens) {
+  LayerCost L;
+  for (size_t i : g) {
+    L.name += (L.name.empty() ? "" : "+") + shape.linear[i].name;
+    L.rows += shape.linear[i].out;
+  }
+  L.channels = shape.linear[g[0]].in;
+  L.tokens = tokens;
+  return L;
 }
 
 void finish(DesignRun& run, const ModelShape& shape) {
@@ -270,11 +276,7 @@ DesignRun oasis_run(const Config& c, const ModelShape& shape, int tokens, const 
   run.area_um2 = run.line.area_um2 * run.lines;
   const double bytes_per_cycle = o.memory.unlimited() ? 0 : o.memory.gb_per_s * 1e9 / o.clock_hz;
   for (const auto& g : shared_contexts(shape)) {
-    LayerCost L;
-    L.name = group_name(shape, g);
-    L.channels = shape.linear[g[0]].in;
-    for (size_t i : g) L.rows += shape.linear[i].out;
-    L.tokens = tokens;
+    LayerCost L = group_layer(shape, g, tokens);
     const Config lc = L.channels == c.channels ? c : with_channels(c, L.channels);
     L.compute_cycles = layer_perf(lc, L.rows, PerfOptions{tokens, 0}).cycles;
     const LayerPerf limited = layer_perf(lc, L.rows, PerfOptions{tokens, bytes_per_cycle});
@@ -296,11 +298,7 @@ DesignRun figlut_run(const Config& c, const ModelShape& shape, int tokens, int l
   run.line = line_at(e.woq_lut_line, line_products_per_cycle(c));
   run.area_um2 = run.line.area_um2 * run.lines;
   for (const auto& g : shared_contexts(shape)) {
-    LayerCost L;
-    L.name = group_name(shape, g);
-    L.channels = shape.linear[g[0]].in;
-    for (size_t i : g) L.rows += shape.linear[i].out;
-    L.tokens = tokens;
+    LayerCost L = group_layer(shape, g, tokens);
     const Config lc = L.channels == c.channels ? c : with_channels(c, L.channels);
     L.compute_cycles = woq_lut_layer_perf(lc, (L.rows + lines - 1) / lines, tokens).cycles;
     traffic(L, lc);

@@ -96,13 +96,18 @@ TEST(System, CyclesAreEachDesignsOwnModelWithTheMemoryUnlimited) {
   EXPECT_DOUBLE_EQ(a.energy.dram, 0.0);
 }
 
+// The paper config, LLaMA-2-7B, the measured energies and an HBM2 stack at 500 MHz (512 bytes
+// a cycle).
+struct PaperOnHbm {
+  Config c = load_config(kPaper);
+  ModelShape m = load_model_shape(kLlama);
+  EnergySpec e = load_energy(kEnergy);
+  SystemOptions o{500e6, load_memory(kHbm), false};
+};
+
 TEST(System, TheMemoryBoundsALayerByItsBytes) {
-  const Config c = load_config(kPaper);
-  const ModelShape m = load_model_shape(kLlama);
-  const EnergySpec e = load_energy(kEnergy);
-  SystemOptions o;
-  o.memory = load_memory(kHbm);
-  o.clock_hz = 500e6;  // 512 bytes a cycle
+  const PaperOnHbm p;
+  const auto& [c, m, e, o] = p;
   for (const DesignRun& r : {oasis_run(c, m, 1, e, o), figlut_run(c, m, 1, 16, e, o)}) {
     for (const LayerCost& L : r.block) {
       SCOPED_TRACE(r.design + " " + L.name);
@@ -114,11 +119,8 @@ TEST(System, TheMemoryBoundsALayerByItsBytes) {
 }
 
 TEST(System, EnergyPartsAddUpToTheTotal) {
-  const Config c = load_config(kPaper);
-  const ModelShape m = load_model_shape(kLlama);
-  const EnergySpec e = load_energy(kEnergy);
-  SystemOptions o;
-  o.memory = load_memory(kHbm);
+  const PaperOnHbm p;
+  const auto& [c, m, e, o] = p;
   for (const DesignRun& r : {oasis_run(c, m, 3, e, o), figlut_run(c, m, 3, 19, e, o)}) {
     EnergyParts sum;
     for (const LayerCost& L : r.block) {
