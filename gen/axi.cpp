@@ -1514,6 +1514,7 @@ SvFile write_module(const Config& c, const Derived& d) {
               {"output", 0, "error_o", "A write was answered with an error since the start."},
               {"output", 0, "error_desc_o", "The descriptor being written then.", "WideBits"}});
   m.localparam("Slots", ax.word_slots, "Output values a bus beat.");
+  m.localparam("SlotBytes", d.storage.width() / 8, "Bytes of an output value.");
   m.localparam("FillBits", fill_bits, "Bits of a count of values in a beat, 0 .. Slots.");
   m.localparam("TakeBits", std::max(fill_bits, lb.rows), "Bits to compare the two.");
   m.localparam("RpBits", index_width(c.pe_lines), "Bits of a value's lane in a group.");
@@ -1538,7 +1539,7 @@ SvFile write_module(const Config& c, const Derived& d) {
   // The beat being filled: fill_q values in its low slots.
   logic [Slots*HalfBits-1:0] acc_q, acc_new;
   logic [FillBits-1:0]       fill_q, fill_d, fill_new, room, take;
-  logic [StrbBits-1:0]       strb;
+  logic [Slots-1:0]          slot_on;
   logic                      go, final_beat, emit, y_fire;
   // The layer, the buffer and the bursts.
   logic                      active_q, active_d, aw_valid_q, aw_valid_d, err_q, err_d;
@@ -1551,7 +1552,7 @@ SvFile write_module(const Config& c, const Derived& d) {
   logic [TagBits-1:0]        tag_q;
   logic [WideBits-1:0]       desc_q, err_desc_q, err_desc_d;
   logic                      issue, w_fire, drop_pop, buf_pop, buf_empty, unused_full;
-  logic [DataBits+StrbBits-1:0] head;
+  logic [DataBits+Slots-1:0] head;
 
   assign go        = active_q && g_valid_q && count_q != CountBits'(BufferBeats);
   assign room      = FillBits'(Slots) - fill_q;
@@ -1582,9 +1583,10 @@ SvFile write_module(const Config& c, const Derived& d) {
     );
     assign acc_new[j*HalfBits +: HalfBits] = placed ? value : acc_q[j*HalfBits +: HalfBits];
   end
-  // A beat's bytes that hold values are written, the others not.
-  for (genvar b = 0; b < StrbBits; b++) begin : g_strb
-    assign strb[b] = @@strb@@;
+  // A beat's slots that hold values are written, the others not: one bit a slot in the
+  // buffer, a byte strobe for each of its bytes on the bus.
+  for (genvar j = 0; j < Slots; j++) begin : g_slot_on
+    assign slot_on[j] = @@strb@@;
   end
 
   always_comb begin
@@ -1709,13 +1711,13 @@ SvFile write_module(const Config& c, const Derived& d) {
   end
 
   oasis_fifo #(
-    .Width(DataBits + StrbBits),
+    .Width(DataBits + Slots),
     .Depth(BufferBeats)
   ) u_buf (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
     .push_i (emit),
-    .data_i ({strb, acc_new}),
+    .data_i ({slot_on, acc_new}),
     .pop_i  (buf_pop),
     .data_o (head),
     .empty_o(buf_empty),
@@ -1729,7 +1731,9 @@ SvFile write_module(const Config& c, const Derived& d) {
   assign m_axi_awlen_o   = aw_len_q;
   assign m_axi_wvalid_o  = w_left_q != '0 && !aw_valid_q && !buf_empty;
   assign m_axi_wdata_o   = head[DataBits-1:0];
-  assign m_axi_wstrb_o   = head[DataBits +: StrbBits];
+  for (genvar b = 0; b < StrbBits; b++) begin : g_strb
+    assign m_axi_wstrb_o[b] = head[DataBits+b/SlotBytes];
+  end
   assign m_axi_wlast_o   = w_left_q == WLeftBits'(@@wlast@@);
   assign m_axi_bready_o  = 1'b1;
   assign layer_tag_o     = tag_q;
@@ -1738,8 +1742,8 @@ SvFile write_module(const Config& c, const Derived& d) {
   assign error_desc_o    = err_desc_q;
 )",
             {{"mux", module_name(c, "mux_tree")},
-             {"strb", strb_bug ? "final_beat || FillBits'(b / 2) < fill_new"
-                               : "FillBits'(b / 2) < fill_new"},
+             {"strb", strb_bug ? "final_beat || FillBits'(j) < fill_new"
+                               : "FillBits'(j) < fill_new"},
              {"wlast", wlast_bug ? "2" : "1"}});
   m.op("sub", "FillBits", "room");
   m.op("add", "FillBits", "fill_new");
@@ -2227,9 +2231,10 @@ class AxiBlock final : public Block {
           {"bits", int64_t(ax.read_buffer_beats) * ax.data_bits},
           {"registers", {"u_read.u_buf.mem_q"}}},
          {{"name", "write_buffer"},
-          {"what", fmt::format("the write buffer: {} bus beats of {} bits and their strobes",
-                               ax.write_buffer_beats, ax.data_bits)},
-          {"bits", int64_t(ax.write_buffer_beats) * (ax.data_bits + ax.data_bytes)},
+          {"what", fmt::format("the write buffer: {} bus beats of {} bits and a write enable "
+                               "for each of their {} values",
+                               ax.write_buffer_beats, ax.data_bits, ax.word_slots)},
+          {"bits", int64_t(ax.write_buffer_beats) * (ax.data_bits + ax.word_slots)},
           {"registers", {"u_write.u_buf.mem_q"}}},
          {{"name", "descriptor"},
           {"what", "the descriptor being checked: 512 bits"},
