@@ -187,7 +187,8 @@ class Runner {
   }
 
   /// Prints the checked operations per second of wall time (Verilator, the
-  /// model and the host FPU together): the figure tools/bench_fp.sh reports.
+  /// model and the host FPU together): the figure make bench reports as operations_per_s
+  /// (verif/bench/bench_fp_rtl.cpp).
   void print_rate() const {
     fmt::print("throughput {} config={}: {} operations in {:.3f} s = {:.0f} operations/s\n",
                h_.options().block, h_.options().label, operations_, seconds_,
