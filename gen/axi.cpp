@@ -2235,11 +2235,7 @@ class AxiBlock final : public Block {
                                "for each of their {} values",
                                ax.write_buffer_beats, ax.data_bits, ax.word_slots)},
           {"bits", int64_t(ax.write_buffer_beats) * (ax.data_bits + ax.word_slots)},
-          {"registers", {"u_write.u_buf.mem_q"}}},
-         {{"name", "descriptor"},
-          {"what", "the descriptor being checked: 512 bits"},
-          {"bits", ax.desc_bytes * 8},
-          {"registers", {"u_fetch.desc_q"}}}});
+          {"registers", {"u_write.u_buf.mem_q"}}}});
     return out;
   }
 };

@@ -525,6 +525,31 @@ TEST_F(PpaCli, CutsTheCoresBlackBoxes) {
   EXPECT_NE(v.find(" bb_out"), std::string::npos) << "the boxes' inputs as outputs";
 }
 
+// The system wrapper (docs/axi.md) at a tiny config: measured with the core a black box, its
+// buffers' flip-flops found for their stated bits, its timing met.
+TEST_F(PpaCli, MeasuresTheAxiWrapperAroundABlackBoxCore) {
+  const auto r =
+      ppa("--config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json") +
+          " --set axi_data_bits=64 --set axi_max_burst=4 --set axi_outstanding_reads=2 "
+          "--set axi_chain_limit=4 --set channels=5 --set outliers_per_side=2 "
+          "--set mac_tree_inputs=1 --set comp_macs=1 --set index_counters=1 "
+          "--set counter_inputs=2 --set weight_beat_indices=2 --set orizuru_unit_inputs=2 "
+          "--set act_bits=2 --set weight_bits=2 --set clustering_lanes=1 --blocks axi");
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream in(dir_ / "out" / "blocks" / "axi.json");
+  ASSERT_TRUE(in) << r.out;
+  const auto b = nlohmann::json::parse(in);
+  EXPECT_TRUE(b["timing"]["met"].get<bool>()) << b["timing"];
+  ASSERT_EQ(b["memories"].size(), 2u);  // the read and the write buffer
+  for (const auto& m : b["memories"]) {
+    EXPECT_EQ(m["kind"], "flip-flops") << m;
+    EXPECT_GT(m["flop_area_um2"].get<double>(), 0) << m;
+  }
+  std::ifstream nl(dir_ / "out" / "work" / "axi" / "netlist.v");
+  const std::string v((std::istreambuf_iterator<char>(nl)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(v.find("oasis_default_pe_line"), std::string::npos) << "the core left in";
+}
+
 // A line whose row is in an SRAM (docs/sram.md): the SRAM is cut out of the netlist timed,
 // kept in the one for gate-level runs, its area its bits at the stated density in the total and
 // not in the logic, and the clock's share left to it reported.
