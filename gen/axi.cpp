@@ -638,27 +638,32 @@ SvFile fetch_module(const Config& c, const Derived& d) {
   }
   m.localparam("FlagMask", flag_mask, "The flags that are not reserved.");
   m << fill(R"(
-  localparam logic [2:0] SIdle  = 3'd0;  // no chain, or its last descriptor handed on
-  localparam logic [2:0] SReq   = 3'd1;  // the descriptor's read wanted
-  localparam logic [2:0] SData  = 3'd2;  // its beats arriving
-  localparam logic [2:0] SPrep  = 3'd3;  // the division set up
-  localparam logic [2:0] SDiv   = 3'd4;  // a bit of N a cycle
-  localparam logic [2:0] SCheck = 3'd5;  // the checks
-  localparam logic [2:0] SPush  = 3'd6;  // waiting for room in the queues
+  localparam logic [3:0] SIdle  = 4'd0;  // no chain, or its last descriptor handed on
+  localparam logic [3:0] SReq   = 4'd1;  // the descriptor's read wanted
+  localparam logic [3:0] SData  = 4'd2;  // its beats arriving
+  localparam logic [3:0] SPrep  = 4'd3;  // the division set up
+  localparam logic [3:0] SDiv   = 4'd4;  // a bit of N a cycle
+  localparam logic [3:0] SSpan  = 4'd5;  // the weight records' span registered
+  localparam logic [3:0] SFlags = 4'd6;  // the checks' first failure registered
+  localparam logic [3:0] SCheck = 4'd7;  // the checks' outcome
+  localparam logic [3:0] SPush  = 4'd8;  // waiting for room in the queues
   localparam logic [SumBits-1:0] Top = SumBits'(1) << AddrBits;
+  // The buffers whose addresses are checked, each at its place in the lists below.
+  localparam int BufTables = 0, BufToken = 1, BufWeights = 2, BufOutput = 3, BufNext = 4;
+  localparam int BufStart = 5, Buffers = 6;
 
-  logic [2:0]              state_q, state_d;
+  logic [3:0]              state_q, state_d;
   logic [WideBits-1:0]     addr_q, addr_d, err_desc_q, err_desc_d;
   logic [ChainBits-1:0]    count_q, count_d;
   logic [DescBeatBits-1:0] beat_q, beat_d;
   logic [DescBits-1:0]     desc_q;
   logic                    rerr_q, rerr_d, err_q, err_d;
-  logic [CodeBits-1:0]     code_q, code_d, code_now;
+  logic [CodeBits-1:0]     code_q, code_d, code_now, first_q, first_d;
   logic [StepBits-1:0]     step_q, step_d;
   logic [RowsBits-1:0]     rem_q, rem_d;
   logic [RowsBits:0]       rem_shift;
   logic [RowBits-1:0]      quo_q, quo_d;
-  logic [SpanBits-1:0]     acc_q, acc_d;
+  logic [SpanBits-1:0]     acc_q, acc_d, acc_next;
   logic                    qbit;
 
   // The descriptor's fields.
@@ -683,19 +688,59 @@ SvFile fetch_module(const Config& c, const Derived& d) {
   assign f_chain    = f_flags[FlagChain];
   assign f_load     = f_flags[FlagTables];
 
-  // An address usable for a buffer of `bytes` bytes aligned to `align_mask` + 1: not 0, aligned,
-  // and ending at or below the top of the address space.
-  function automatic logic usable(input logic [WideBits-1:0] a, input logic [WideBits-1:0] mask,
-                                  input logic [SumBits-1:0] bytes);
-    usable = a != '0 && (a & mask) == '0 && SumBits'(a) + bytes <= Top;
-  endfunction
-
   // The weight records' span: (groups - 1) stride + a record, groups = quo + (rem != 0); the
-  // accumulator holds quo * stride.
-  logic [SumBits-1:0] span, out_bytes;
-  assign span = SumBits'(acc_q) - (rem_q == '0 ? SumBits'(f_stride) : '0) +
-                SumBits'(RecordBytes);
+  // accumulator holds quo * stride. The sums are prefix adders, registered (SSpan) before the
+  // checks read them, so that the checks fit a short clock.
+  logic [SumBits-1:0] with_record, less, span_sum, span_d, span_q, out_bytes;
+  logic               unused_record_carry, unused_span_carry, unused_acc_carry;
+  oasis_add #(
+    .Width(SumBits)
+  ) u_with_record (
+    .a_i    (SumBits'(acc_q)),
+    .b_i    (SumBits'(RecordBytes)),
+    .carry_i(1'b0),
+    .sum_o  (with_record),
+    .carry_o(unused_record_carry)
+  );
+  // Less the stride when N is a whole number of groups: plus its complement and one.
+  assign less = rem_q == '0 ? ~(SumBits'(f_stride)) : '1;
+  oasis_add #(
+    .Width(SumBits)
+  ) u_span (
+    .a_i    (with_record),
+    .b_i    (less),
+    .carry_i(1'b1),
+    .sum_o  (span_sum),
+    .carry_o(unused_span_carry)
+  );
   assign out_bytes = SumBits'(f_rows) << 1;
+
+  // An address usable for a buffer of some bytes aligned to its mask + 1: not 0, aligned, and
+  // ending at or below the top of the address space.
+  logic [Buffers*WideBits-1:0] buf_addr, buf_mask;
+  logic [Buffers*SumBits-1:0]  buf_bytes;
+  logic [Buffers-1:0]          usable;
+  assign buf_addr  = {desc_addr_i, f_next, f_output, f_weights, f_token, f_tables};
+  assign buf_mask  = {WideBits'(DescMask), WideBits'(DescMask), WideBits'(BeatMask),
+                      WideBits'(BeatMask), WideBits'(BeatMask), WideBits'(BeatMask)};
+  assign buf_bytes = {SumBits'(DescBytes), SumBits'(DescBytes), out_bytes, span_q,
+                      SumBits'(TokenBytes), SumBits'(TableBytes)};
+  for (genvar i = 0; i < Buffers; i++) begin : g_usable
+    logic [WideBits-1:0] a;
+    logic [SumBits-1:0]  past;
+    logic                unused_carry;
+    assign a = buf_addr[i*WideBits +: WideBits];
+    oasis_add #(
+      .Width(SumBits)
+    ) u_past (
+      .a_i    (SumBits'(a)),
+      .b_i    (buf_bytes[i*SumBits +: SumBits]),
+      .carry_i(1'b0),
+      .sum_o  (past),
+      .carry_o(unused_carry)
+    );
+    assign usable[i] = a != '0 && (a & buf_mask[i*WideBits +: WideBits]) == '0 && past <= Top;
+  end
 
   always_comb begin
     code_now = '0;
@@ -708,15 +753,15 @@ SvFile fetch_module(const Config& c, const Derived& d) {
     end else if (f_stride < StrideBits'(RecordBytes) ||
                  f_stride[SizeCode-1:0] != '0) begin
       code_now = CodeBits'(ErrStride);
-    end else if (f_load && !usable(f_tables, WideBits'(BeatMask), SumBits'(TableBytes))) begin
+    end else if (f_load && !usable[BufTables]) begin
       code_now = CodeBits'(ErrTablesAddr);
-    end else if (!usable(f_token, WideBits'(BeatMask), SumBits'(TokenBytes))) begin
+    end else if (!usable[BufToken]) begin
       code_now = CodeBits'(ErrTokenAddr);
-    end else if (!usable(f_weights, WideBits'(BeatMask), span)) begin
+    end else if (!usable[BufWeights]) begin
       code_now = CodeBits'(ErrWeightsAddr);
-    end else if (!usable(f_output, WideBits'(BeatMask), out_bytes)) begin
+    end else if (!usable[BufOutput]) begin
       code_now = CodeBits'(ErrOutputAddr);
-    end else if (f_chain && !usable(f_next, WideBits'(DescMask), SumBits'(DescBytes))) begin
+    end else if (f_chain && !usable[BufNext]) begin
       code_now = CodeBits'(ErrNextAddr);
     end else if (f_chain && count_q >= ChainBits'(ChainLimit)) begin
       code_now = CodeBits'(ErrChainLimit);
@@ -727,6 +772,15 @@ SvFile fetch_module(const Config& c, const Derived& d) {
   // times the stride added into the accumulator as they come (Horner).
   assign rem_shift = {rem_q, quo_q[RowBits-1]};
   assign qbit      = rem_shift >= (RowsBits+1)'(Lines);
+  oasis_add #(
+    .Width(SpanBits)
+  ) u_acc (
+    .a_i    ({acc_q[SpanBits-2:0], 1'b0}),
+    .b_i    (qbit ? SpanBits'(f_stride) : '0),
+    .carry_i(1'b0),
+    .sum_o  (acc_next),
+    .carry_o(unused_acc_carry)
+  );
 
   always_comb begin
     state_d    = state_q;
@@ -741,13 +795,15 @@ SvFile fetch_module(const Config& c, const Derived& d) {
     rem_d      = rem_q;
     quo_d      = quo_q;
     acc_d      = acc_q;
+    span_d     = span_q;
+    first_d    = first_q;
     push_o     = 1'b0;
     unique case (state_q)
       SIdle: begin
         if (start_i) begin
           err_d  = 1'b0;
           code_d = '0;
-          if (!usable(desc_addr_i, WideBits'(DescMask), SumBits'(DescBytes))) begin
+          if (!usable[BufStart]) begin
             err_d      = 1'b1;
             code_d     = CodeBits'(ErrDescAddr);
             err_desc_d = desc_addr_i;
@@ -793,16 +849,24 @@ SvFile fetch_module(const Config& c, const Derived& d) {
       SDiv: begin
         rem_d  = qbit ? RowsBits'(rem_shift - (RowsBits+1)'(Lines)) : RowsBits'(rem_shift);
         quo_d  = {quo_q[RowBits-2:0], qbit};
-        acc_d  = {acc_q[SpanBits-2:0], 1'b0} + (qbit ? SpanBits'(f_stride) : '0);
+        acc_d  = acc_next;
         step_d = step_q + StepBits'(1);
-        if (step_q == StepBits'(RowBits - 1)) state_d = SCheck;
+        if (step_q == StepBits'(RowBits - 1)) state_d = SSpan;
+      end
+      SSpan: begin
+        span_d  = span_sum;
+        state_d = SFlags;
+      end
+      SFlags: begin
+        first_d = code_now;
+        state_d = SCheck;
       end
       SCheck: begin
         if (abort_i) begin
           state_d = SIdle;
-        end else if (code_now != '0) begin
+        end else if (first_q != '0) begin
           err_d      = 1'b1;
-          code_d     = code_now;
+          code_d     = first_q;
           err_desc_d = addr_q;
           state_d    = SIdle;
         end else begin
@@ -841,6 +905,8 @@ SvFile fetch_module(const Config& c, const Derived& d) {
       rem_q      <= '0;
       quo_q      <= '0;
       acc_q      <= '0;
+      span_q     <= '0;
+      first_q    <= '0;
     end else begin
       state_q    <= state_d;
       addr_q     <= addr_d;
@@ -854,6 +920,8 @@ SvFile fetch_module(const Config& c, const Derived& d) {
       rem_q      <= rem_d;
       quo_q      <= quo_d;
       acc_q      <= acc_d;
+      span_q     <= span_d;
+      first_q    <= first_d;
     end
   end
 
@@ -887,10 +955,11 @@ SvFile fetch_module(const Config& c, const Derived& d) {
   assign lay_tag_o          = f_tag;
 )",
             {});
-  m.op("add", "SumBits", "usable", "6");
   m.op("sub", "RowsBits+1", "rem_d");
-  m.op("add", "SpanBits", "acc_d");
-  m.op("add", "SumBits", "span", "2");
+  m.op("add", "SpanBits", "u_acc");
+  m.op("add", "SumBits", "u_with_record");
+  m.op("add", "SumBits", "u_span");
+  m.op("add", "SumBits", "u_past", "Buffers");
   return m.file();
 }
 
