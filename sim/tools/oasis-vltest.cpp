@@ -404,10 +404,16 @@ int run(int argc, char** argv) {
   }
   verilate.insert(verilate.end(), {"--prefix", "Vdut", "-Mdir", "."});
   verilate.insert(verilate.end(), sources.begin(), sources.end());
+  // A sanitizer build's libraries need the sanitizers' runtime (CMakeLists.txt).
+#ifdef OASIS_TB_SANITIZERS
+  const std::string sanitizers = " " OASIS_TB_SANITIZERS;
+#else
+  const std::string sanitizers;
+#endif
   verilate.insert(verilate.end(),
-                  {"-CFLAGS", "-std=c++20 -ffp-contract=off -MP -I../source -I../rtl",
+                  {"-CFLAGS", "-std=c++20 -ffp-contract=off -MP -I../source -I../rtl" + sanitizers,
                    "../source/verif/tb/" + tb + ".cpp", "../../../../liboasis_tb.a",
-                   "../../../../liboasis_model.a", "-LDFLAGS", "-lfmt", "-o", tb});
+                   "../../../../liboasis_model.a", "-LDFLAGS", "-lfmt" + sanitizers, "-o", tb});
   const auto build_failed = [&] {
     fail(fmt::format("building {} for {} failed", o.block, o.label), log, 60);
   };
