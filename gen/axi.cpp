@@ -13,9 +13,13 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
+#include "gen/axi_modules.hpp"
 #include "gen/block.hpp"
 #include "gen/mutation.hpp"
 #include "gen/sv.hpp"
@@ -24,7 +28,7 @@
 #include "model/derived.hpp"
 
 namespace oasis::gen {
-namespace {
+namespace axi_detail {
 
 using std::string;
 
@@ -58,7 +62,6 @@ string fill(string text, const std::map<string, string>& values) {
   return text;
 }
 
-// The ports every module starts with.
 const std::vector<Port> kClock = {{"input", 0, "clk_i", "Clock."},
                                   {"input", 0, "rst_ni", "Asynchronous reset, active low."}};
 
@@ -166,6 +169,8 @@ SvFile unpack_module(const Config& c) {
 
 // ------------------------------------------------------------------------------ lite
 
+namespace {
+
 // A register's value as the read multiplexer gives it: its fields' signals at their bits,
 // zeros between, from the map (model/cycle/axi.hpp), so that the RTL's layout is the map's.
 string packed(const AxiRegister& r, const std::map<string, string>& signal) {
@@ -194,6 +199,8 @@ void check_event_fields(const AxiRegister& r) {
     throw std::logic_error("gen/axi.cpp: register " + r.name + " is not {done, error} at 1:0");
   }
 }
+
+}  // namespace
 
 SvFile lite_module(const Config& c, const Derived& d) {
   const AxiLiteMap map = axi_lite_map(c);
@@ -536,16 +543,6 @@ SvFile lite_module(const Config& c, const Derived& d) {
 }
 
 // ------------------------------------------------------------------------------ fetch
-
-// The figures the fetcher and the top share: a layer's fields as the queues carry them.
-struct LayerBits {
-  explicit LayerBits(const Derived& d)
-      : addr(d.axi.addr_bits),
-        groups(d.axi.group_bits),
-        rows(d.core.rows_bits),
-        out_beats(count_width((2 * d.axi.max_rows + d.axi.data_bytes - 1) / d.axi.data_bytes)) {}
-  int addr, groups, rows, out_beats;
-};
 
 SvFile fetch_module(const Config& c, const Derived& d) {
   const AxiLiteMap map = axi_lite_map(c);
@@ -1599,7 +1596,8 @@ SvFile write_module(const Config& c, const Derived& d) {
   m.localparam("BOutBits", 4, "Bits of the writes awaiting their response (at most 15).");
   const bool wlast_bug = mutated("axi.wlast_early");
   const bool strb_bug = mutated("axi.strobe_past_end");
-  m << fill(R"(
+  m << fill(
+      R"(
   // The group being packed: its values from lane g_rp_q, g_rem_q of them left.
   logic                      g_valid_q, g_valid_d, g_last_q, g_last_d;
   logic [Lines*HalfBits-1:0] g_data_q;
@@ -1810,10 +1808,9 @@ SvFile write_module(const Config& c, const Derived& d) {
   assign error_o         = err_q;
   assign error_desc_o    = err_desc_q;
 )",
-            {{"mux", module_name(c, "mux_tree")},
-             {"strb", strb_bug ? "final_beat || FillBits'(j) < fill_new"
-                               : "FillBits'(j) < fill_new"},
-             {"wlast", wlast_bug ? "2" : "1"}});
+      {{"mux", module_name(c, "mux_tree")},
+       {"strb", strb_bug ? "final_beat || FillBits'(j) < fill_new" : "FillBits'(j) < fill_new"},
+       {"wlast", wlast_bug ? "2" : "1"}});
   m.op("sub", "FillBits", "room");
   m.op("add", "FillBits", "fill_new");
   m.op("mux", "HalfBits", "u_pick", "Slots*(Lines-1)");
@@ -1821,6 +1818,8 @@ SvFile write_module(const Config& c, const Derived& d) {
   m.op("sub", "CmpBits", "beats_d", "2");
   return m.file();
 }
+
+namespace {
 
 // ------------------------------------------------------------------------------ top
 
@@ -2245,6 +2244,13 @@ SvFile top_module(const Config& c, const Derived& d) {
   return m.file();
 }
 
+}  // namespace
+}  // namespace axi_detail
+
+namespace {
+
+using std::string;
+
 class AxiBlock final : public Block {
  public:
   string name() const override { return "axi"; }
@@ -2254,8 +2260,10 @@ class AxiBlock final : public Block {
     const AxiTiming& ax = d.axi;
     BlockOutput out;
     out.uses = {"core"};
-    out.files = {unpack_module(c),  lite_module(c, d),  fetch_module(c, d), read_module(c, d),
-                 feed_module(c, d), write_module(c, d), top_module(c, d)};
+    out.files = {axi_detail::unpack_module(c),   axi_detail::lite_module(c, d),
+                 axi_detail::fetch_module(c, d), axi_detail::read_module(c, d),
+                 axi_detail::feed_module(c, d),  axi_detail::write_module(c, d),
+                 axi_detail::top_module(c, d)};
     out.aux = axi_c_headers(c);
     auto& mf = out.manifest;
     mf["data_bits"] = ax.data_bits;
