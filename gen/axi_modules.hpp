@@ -34,7 +34,7 @@ struct LayerBits {
   int addr, groups, rows, out_beats;
 };
 
-/// _axi_lite: the AXI4-Lite slave with the control registers (gen/axi.cpp).
+/// _axi_lite: the AXI4-Lite slave with the control registers (gen/axi_lite.cpp).
 SvFile lite_module(const Config& c, const Derived& d);
 
 /// _axi_fetch: the descriptor fetcher (gen/axi.cpp).
