@@ -37,7 +37,7 @@ struct LayerBits {
 /// _axi_lite: the AXI4-Lite slave with the control registers (gen/axi_lite.cpp).
 SvFile lite_module(const Config& c, const Derived& d);
 
-/// _axi_fetch: the descriptor fetcher (gen/axi.cpp).
+/// _axi_fetch: the descriptor fetcher (gen/axi_fetch.cpp).
 SvFile fetch_module(const Config& c, const Derived& d);
 
 /// _axi_read: the read channels, the layer's reads and the read buffer (gen/axi.cpp).
