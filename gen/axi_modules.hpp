@@ -40,7 +40,7 @@ SvFile lite_module(const Config& c, const Derived& d);
 /// _axi_fetch: the descriptor fetcher (gen/axi_fetch.cpp).
 SvFile fetch_module(const Config& c, const Derived& d);
 
-/// _axi_read: the read channels, the layer's reads and the read buffer (gen/axi.cpp).
+/// _axi_read: the read channels, the layer's reads and the read buffer (gen/axi_read.cpp).
 SvFile read_module(const Config& c, const Derived& d);
 
 /// _axi_unpack: the core's beats from the read buffer's bus beats (gen/axi.cpp).
