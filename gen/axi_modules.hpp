@@ -43,10 +43,10 @@ SvFile fetch_module(const Config& c, const Derived& d);
 /// _axi_read: the read channels, the layer's reads and the read buffer (gen/axi_read.cpp).
 SvFile read_module(const Config& c, const Derived& d);
 
-/// _axi_unpack: the core's beats from the read buffer's bus beats (gen/axi.cpp).
+/// _axi_unpack: the core's beats from the read buffer's bus beats (gen/axi_feed.cpp).
 SvFile unpack_module(const Config& c);
 
-/// _axi_feed: the feed of the core's streams and register file (gen/axi.cpp).
+/// _axi_feed: the feed of the core's streams and register file (gen/axi_feed.cpp).
 SvFile feed_module(const Config& c, const Derived& d);
 
 /// _axi_write: the write side (gen/axi.cpp).
