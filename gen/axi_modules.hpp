@@ -49,7 +49,7 @@ SvFile unpack_module(const Config& c);
 /// _axi_feed: the feed of the core's streams and register file (gen/axi_feed.cpp).
 SvFile feed_module(const Config& c, const Derived& d);
 
-/// _axi_write: the write side (gen/axi.cpp).
+/// _axi_write: the write side (gen/axi_write.cpp).
 SvFile write_module(const Config& c, const Derived& d);
 
 }  // namespace oasis::gen::axi_detail
