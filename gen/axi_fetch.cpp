@@ -75,8 +75,11 @@ SvFile fetch_module(const Config& c, const Derived& d) {
   m.localparam("RowBits", ax.rows_bits, "Bits of N.");
   m.localparam("StepBits", index_width(ax.rows_bits), "Bits of the division's step.");
   m.localparam("Lines", c.pe_lines, "PE lines P: rows of a group.");
-  m.localparam("SpanBits", ax.rows_bits + 32 + 2,
+  const int span_bits = ax.rows_bits + 32 + 2;
+  m.localparam("SpanBits", span_bits,
                "Bits of the weight records' span: (groups - 1) stride + a record.");
+  m.localparam("LoBits", span_bits / 2, "The product's bits added in SSum, the rest in SSumHi.");
+  m.localparam("HiBits", span_bits - span_bits / 2, "The product's bits added in SSumHi.");
   m.localparam("SumBits", 66, "Bits of an address plus a buffer's bytes.");
   m.localparam("ChainBits", count_width(ax.chain_limit), "Bits of a descriptor's position.");
   m.localparam("ChainLimit", ax.chain_limit, "Descriptors a chain may hold.");
@@ -110,14 +113,16 @@ SvFile fetch_module(const Config& c, const Derived& d) {
   localparam logic [3:0] SData  = 4'd2;  // its beats arriving
   localparam logic [3:0] SPrep  = 4'd3;  // the division set up
   localparam logic [3:0] SDiv   = 4'd4;  // a bit of N a cycle
-  localparam logic [3:0] SSpan  = 4'd5;  // the weight records' span registered
-  localparam logic [3:0] SFlags = 4'd6;  // the checks' first failure registered
-  localparam logic [3:0] SCheck = 4'd7;  // the checks' outcome
-  localparam logic [3:0] SPush  = 4'd8;  // waiting for room in the queues
+  localparam logic [3:0] SSum   = 4'd5;  // the product's carry-save halves added: low bits
+  localparam logic [3:0] SSumHi = 4'd6;  // and high bits
+  localparam logic [3:0] SSpan  = 4'd7;  // the weight records' span registered
+  localparam logic [3:0] SFlags = 4'd8;  // the buffers' checks registered
+  localparam logic [3:0] SCheck = 4'd9;  // the checks' outcome
+  localparam logic [3:0] SPush  = 4'd10;  // waiting for room in the queues
   localparam logic [SumBits-1:0] Top = SumBits'(1) << AddrBits;
   // The buffers whose addresses are checked, each at its place in the lists below.
   localparam int BufTables = 0, BufToken = 1, BufWeights = 2, BufOutput = 3, BufNext = 4;
-  localparam int BufStart = 5, Buffers = 6;
+  localparam int DescBuffers = 5, BufStart = DescBuffers, Buffers = DescBuffers + 1;
 
   logic [3:0]              state_q, state_d;
   logic [WideBits-1:0]     addr_q, addr_d, err_desc_q, err_desc_d;
@@ -125,12 +130,18 @@ SvFile fetch_module(const Config& c, const Derived& d) {
   logic [DescBeatBits-1:0] beat_q, beat_d;
   logic [DescBits-1:0]     desc_q;
   logic                    rerr_q, rerr_d, err_q, err_d;
-  logic [CodeBits-1:0]     code_q, code_d, code_now, first_q, first_d;
+  logic [CodeBits-1:0]     code_q, code_d, code_now;
   logic [StepBits-1:0]     step_q, step_d;
   logic [RowsBits-1:0]     rem_q, rem_d;
   logic [RowsBits:0]       rem_shift;
   logic [RowBits-1:0]      quo_q, quo_d;
-  logic [SpanBits-1:0]     acc_q, acc_d, acc_next;
+  // The accumulator in carry-save form during the division (acc + carry), then its sum.
+  logic [SpanBits-1:0]     acc_q, acc_d, carry_q, carry_d, acc_x, acc_y, acc_z;
+  logic [LoBits-1:0]       acc_lo;
+  logic [HiBits-1:0]       acc_hi;
+  logic                    lo_carry_q, lo_carry_d, lo_carry;
+  logic [SpanBits-2:0]     acc_major;  // the carries into bits 1 and up
+  logic [DescBuffers-1:0]  ok_q, ok_d;  // the descriptor's buffers usable (SFlags)
   logic                    qbit;
 
   // The descriptor's fields.
@@ -156,26 +167,25 @@ SvFile fetch_module(const Config& c, const Derived& d) {
   assign f_load     = f_flags[FlagTables];
 
   // The weight records' span: (groups - 1) stride + a record, groups = quo + (rem != 0); the
-  // accumulator holds quo * stride. The sums are prefix adders, registered (SSpan) before the
-  // checks read them, so that the checks fit a short clock.
-  logic [SumBits-1:0] with_record, less, span_sum, span_d, span_q, out_bytes;
-  logic               unused_record_carry, unused_span_carry, unused_acc_carry;
+  // accumulator holds quo * stride. Less the stride when N is a whole number of groups: plus
+  // its complement and one. A record less the stride is worked out in SSum (less_q), the span
+  // in SSpan, each in a prefix adder and registered, so that the checks fit a short clock.
+  logic [SumBits-1:0] less_q, less_d, less_sum, span_sum, span_d, span_q, out_bytes;
+  logic               unused_less_carry, unused_span_carry, unused_sum_carry;
   oasis_add #(
     .Width(SumBits)
-  ) u_with_record (
-    .a_i    (SumBits'(acc_q)),
+  ) u_less (
+    .a_i    (rem_q == '0 ? ~(SumBits'(f_stride)) : '1),
     .b_i    (SumBits'(RecordBytes)),
     .carry_i(1'b0),
-    .sum_o  (with_record),
-    .carry_o(unused_record_carry)
+    .sum_o  (less_sum),
+    .carry_o(unused_less_carry)
   );
-  // Less the stride when N is a whole number of groups: plus its complement and one.
-  assign less = rem_q == '0 ? ~(SumBits'(f_stride)) : '1;
   oasis_add #(
     .Width(SumBits)
   ) u_span (
-    .a_i    (with_record),
-    .b_i    (less),
+    .a_i    (SumBits'(acc_q)),
+    .b_i    (less_q),
     .carry_i(1'b1),
     .sum_o  (span_sum),
     .carry_o(unused_span_carry)
@@ -220,15 +230,15 @@ SvFile fetch_module(const Config& c, const Derived& d) {
     end else if (f_stride < StrideBits'(RecordBytes) ||
                  f_stride[SizeCode-1:0] != '0) begin
       code_now = CodeBits'(ErrStride);
-    end else if (f_load && !usable[BufTables]) begin
+    end else if (f_load && !ok_q[BufTables]) begin
       code_now = CodeBits'(ErrTablesAddr);
-    end else if (!usable[BufToken]) begin
+    end else if (!ok_q[BufToken]) begin
       code_now = CodeBits'(ErrTokenAddr);
-    end else if (!usable[BufWeights]) begin
+    end else if (!ok_q[BufWeights]) begin
       code_now = CodeBits'(ErrWeightsAddr);
-    end else if (!usable[BufOutput]) begin
+    end else if (!ok_q[BufOutput]) begin
       code_now = CodeBits'(ErrOutputAddr);
-    end else if (f_chain && !usable[BufNext]) begin
+    end else if (f_chain && !ok_q[BufNext]) begin
       code_now = CodeBits'(ErrNextAddr);
     end else if (f_chain && count_q >= ChainBits'(ChainLimit)) begin
       code_now = CodeBits'(ErrChainLimit);
@@ -239,14 +249,31 @@ SvFile fetch_module(const Config& c, const Derived& d) {
   // times the stride added into the accumulator as they come (Horner).
   assign rem_shift = {rem_q, quo_q[RowBits-1]};
   assign qbit      = rem_shift >= (RowsBits+1)'(Lines);
+  // A step doubles acc + carry and adds the stride for a quotient bit of one: a carry-save
+  // step, no carry chain; SSum adds the two halves once the division is done.
+  assign acc_x = {acc_q[SpanBits-2:0], 1'b0};
+  assign acc_y = {carry_q[SpanBits-2:0], 1'b0};
+  assign acc_z = qbit ? SpanBits'(f_stride) : '0;
+  assign acc_major = acc_x[SpanBits-2:0] & acc_y[SpanBits-2:0] |
+                     acc_x[SpanBits-2:0] & acc_z[SpanBits-2:0] |
+                     acc_y[SpanBits-2:0] & acc_z[SpanBits-2:0];
   oasis_add #(
-    .Width(SpanBits)
-  ) u_acc (
-    .a_i    ({acc_q[SpanBits-2:0], 1'b0}),
-    .b_i    (qbit ? SpanBits'(f_stride) : '0),
+    .Width(LoBits)
+  ) u_acc_lo (
+    .a_i    (acc_q[LoBits-1:0]),
+    .b_i    (carry_q[LoBits-1:0]),
     .carry_i(1'b0),
-    .sum_o  (acc_next),
-    .carry_o(unused_acc_carry)
+    .sum_o  (acc_lo),
+    .carry_o(lo_carry)
+  );
+  oasis_add #(
+    .Width(HiBits)
+  ) u_acc_hi (
+    .a_i    (acc_q[SpanBits-1:LoBits]),
+    .b_i    (carry_q[SpanBits-1:LoBits]),
+    .carry_i(lo_carry_q),
+    .sum_o  (acc_hi),
+    .carry_o(unused_sum_carry)
   );
 
   always_comb begin
@@ -263,7 +290,10 @@ SvFile fetch_module(const Config& c, const Derived& d) {
     quo_d      = quo_q;
     acc_d      = acc_q;
     span_d     = span_q;
-    first_d    = first_q;
+    less_d     = less_q;
+    carry_d    = carry_q;
+    lo_carry_d = lo_carry_q;
+    ok_d       = ok_q;
     push_o     = 1'b0;
     unique case (state_q)
       SIdle: begin
@@ -309,6 +339,7 @@ SvFile fetch_module(const Config& c, const Derived& d) {
           quo_d   = f_rows[RowBits-1:0];
           rem_d   = '0;
           acc_d   = '0;
+          carry_d = '0;
           step_d  = '0;
           state_d = SDiv;
         end
@@ -316,24 +347,37 @@ SvFile fetch_module(const Config& c, const Derived& d) {
       SDiv: begin
         rem_d  = qbit ? RowsBits'(rem_shift - (RowsBits+1)'(Lines)) : RowsBits'(rem_shift);
         quo_d  = {quo_q[RowBits-2:0], qbit};
-        acc_d  = acc_next;
-        step_d = step_q + StepBits'(1);
-        if (step_q == StepBits'(RowBits - 1)) state_d = SSpan;
+        acc_d   = acc_x ^ acc_y ^ acc_z;
+        carry_d = {acc_major, 1'b0};
+        step_d  = step_q + StepBits'(1);
+        if (step_q == StepBits'(RowBits - 1)) state_d = SSum;
+      end
+      SSum: begin
+        acc_d[LoBits-1:0]   = acc_lo;
+        carry_d[LoBits-1:0] = '0;
+        lo_carry_d          = lo_carry;
+        less_d              = less_sum;
+        state_d             = SSumHi;
+      end
+      SSumHi: begin
+        acc_d[SpanBits-1:LoBits]   = acc_hi;
+        carry_d[SpanBits-1:LoBits] = '0;
+        state_d                    = SSpan;
       end
       SSpan: begin
         span_d  = span_sum;
         state_d = SFlags;
       end
       SFlags: begin
-        first_d = code_now;
+        ok_d    = usable[DescBuffers-1:0];
         state_d = SCheck;
       end
       SCheck: begin
         if (abort_i) begin
           state_d = SIdle;
-        end else if (first_q != '0) begin
+        end else if (code_now != '0) begin
           err_d      = 1'b1;
-          code_d     = first_q;
+          code_d     = code_now;
           err_desc_d = addr_q;
           state_d    = SIdle;
         end else begin
@@ -373,7 +417,10 @@ SvFile fetch_module(const Config& c, const Derived& d) {
       quo_q      <= '0;
       acc_q      <= '0;
       span_q     <= '0;
-      first_q    <= '0;
+      less_q     <= '0;
+      carry_q    <= '0;
+      lo_carry_q <= 1'b0;
+      ok_q       <= '0;
     end else begin
       state_q    <= state_d;
       addr_q     <= addr_d;
@@ -388,7 +435,10 @@ SvFile fetch_module(const Config& c, const Derived& d) {
       quo_q      <= quo_d;
       acc_q      <= acc_d;
       span_q     <= span_d;
-      first_q    <= first_d;
+      less_q     <= less_d;
+      carry_q    <= carry_d;
+      lo_carry_q <= lo_carry_d;
+      ok_q       <= ok_d;
     end
   end
 
@@ -423,8 +473,9 @@ SvFile fetch_module(const Config& c, const Derived& d) {
 )",
             {});
   m.op("sub", "RowsBits+1", "rem_d");
-  m.op("add", "SpanBits", "u_acc");
-  m.op("add", "SumBits", "u_with_record");
+  m.op("add", "LoBits", "u_acc_lo");
+  m.op("add", "HiBits", "u_acc_hi");
+  m.op("add", "SumBits", "u_less");
   m.op("add", "SumBits", "u_span");
   m.op("add", "SumBits", "u_past", "Buffers");
   return m.file();

@@ -117,6 +117,27 @@ SvFile read_module(const Config& c, const Derived& d) {
   // The next burst of the segment: at most MaxBurst beats, no more than the segment has left,
   // and not past the next 4 KB boundary.
   assign to_page = @@to_page@@;
+  // The address after it and the next weight record's, in prefix adders (a short clock).
+  logic [AddrBits-1:0] cur_next, rec_next;
+  logic                unused_cur_carry, unused_rec_carry;
+  oasis_add #(
+    .Width(AddrBits)
+  ) u_cur_next (
+    .a_i    (cur_q),
+    .b_i    (AddrBits'(len) << SizeCode),
+    .carry_i(1'b0),
+    .sum_o  (cur_next),
+    .carry_o(unused_cur_carry)
+  );
+  oasis_add #(
+    .Width(AddrBits)
+  ) u_rec_next (
+    .a_i    (rec_q),
+    .b_i    (AddrBits'(stride_q)),
+    .carry_i(1'b0),
+    .sum_o  (rec_next),
+    .carry_o(unused_rec_carry)
+  );
   always_comb begin
     len = CmpBits'(MaxBurst);
     if (left_q < len) len = left_q;
@@ -156,7 +177,7 @@ SvFile read_module(const Config& c, const Derived& d) {
       ar_id_d    = IdBits'(DataId);
       ar_addr_d  = cur_q;
       ar_len_d   = LenBits'(len - CmpBits'(1));
-      cur_d      = cur_q + (AddrBits'(len) << SizeCode);
+      cur_d      = cur_next;
       left_d     = left_q - len;
       if (left_q == len) begin
         unique case (seg_q)
@@ -175,8 +196,8 @@ SvFile read_module(const Config& c, const Derived& d) {
             if (groups_q == GroupBits'(1)) begin
               seg_d = SegIdle;
             end else begin
-              rec_d    = rec_q + AddrBits'(stride_q);
-              cur_d    = rec_q + AddrBits'(stride_q);
+              rec_d    = rec_next;
+              cur_d    = rec_next;
               left_d   = CmpBits'(RecordBeats);
               groups_d = groups_q - GroupBits'(1);
             end
@@ -283,7 +304,8 @@ SvFile read_module(const Config& c, const Derived& d) {
              {"ar_keep", dropped ? "1'b0" : "ar_valid_q && !m_axi_arready_i"}});
   m.op("sub", "CmpBits", "to_page");
   m.op("lt", "CmpBits", "len", "2");
-  m.op("add", "AddrBits", "cur_d", "2");
+  m.op("add", "AddrBits", "u_cur_next");
+  m.op("add", "AddrBits", "u_rec_next");
   m.op("add", "CreditBits", "credit_d", "2");
   m.op("add", "OutBits", "out_d", "2");
   return m.file();
