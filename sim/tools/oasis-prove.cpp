@@ -118,6 +118,11 @@ const std::vector<ConfigSpec>& config_specs() {
                                                             "codebooks=symmetric"}},
         // fp16_add with the 4 stages of 50 FO4, registers inside the unit.
         {"fp50", {"act_bits=2", "clustering_lanes=2", "target_period_fo4=50"}},
+        // The system wrapper around the tiny core of sim/sweeps/axi.txt.
+        {"ax", {"axi_data_bits=64", "axi_max_burst=4", "axi_outstanding_reads=2",
+                "axi_chain_limit=4", "channels=5", "outliers_per_side=2", "mac_tree_inputs=1",
+                "comp_macs=1", "index_counters=1", "counter_inputs=2", "weight_beat_indices=2",
+                "orizuru_unit_inputs=2", "act_bits=2", "weight_bits=2", "clustering_lanes=1"}},
     };
   }();
   return specs;
@@ -307,6 +312,32 @@ ProofSetup kind_clustering(Context& c, const std::string& cfg) {
   // x equal to b_j goes down instead of up
   return {{"prove.ys", body(c.clean(cfg))},
           {{"bug.ys", body(c.mutant(cfg, "clustering_unit.equal_goes_down", "bug_rtl"))}}};
+}
+
+// axi_lite CFG: the system wrapper's AXI4-Lite slave from reset, every input free, the master
+// keeping its rules: the slave's handshake rules hold for `kAxiLiteSteps` cycles (see
+// oasis_formal_axi_lite.sv).
+ProofSetup kind_axi_lite(Context& c, const std::string& cfg) {
+  constexpr int kAxiLiteSteps = 12;  // reset and about three transactions of each kind
+  int addr_bits = 0, word_bits = 0;
+  for (const gen::ManifestPort& p : c.manifest(cfg).ports("regfile")) {
+    if (p.name == "reg_addr_i") addr_bits = p.width;
+    if (p.name == "reg_wdata_i") word_bits = p.width;
+  }
+  const std::string top = "oasis_formal_axi_lite";
+  auto body = [&](const Rtl& rtl) {
+    return fmt::format(
+        "read_verilog -sv {}\n"
+        "read_verilog -sv -formal -DOASIS_DUT=oasis_{}_axi_lite {}\n"
+        "hierarchy -check -top {} -chparam RegAddrBits {} -chparam RegWordBits {}\n"
+        "{}\n"
+        "sat -verify -tempinduct-baseonly -maxsteps {} -prove-asserts -set-assumes {} {}\n",
+        Context::sources(rtl, "axi"), cfg, Context::fv({"oasis_formal_axi_lite.sv"}), top,
+        addr_bits, word_bits, prep_for(top), kAxiLiteSteps, kShow, top);
+  };
+  // RVALID dropped after a cycle while RREADY is low
+  return {{"prove.ys", body(c.clean(cfg))},
+          {{"bug.ys", body(c.mutant(cfg, "axi.lite_rvalid_dropped", "bug_rtl"))}}};
 }
 
 // cluster_lemmas: the bracket is the count #{ j : x >= b_j } for ascending boundaries,
@@ -587,6 +618,7 @@ const std::vector<Proof>& proofs() {
     equiv("ic1", "index_counter_array", "");
     equiv("cu2", "fp16_add", "");
     equiv("fp50", "fp16_add", "_t50");
+    p.push_back({"axi_lite", {"ax"}, [](Context& c) { return kind_axi_lite(c, "ax"); }});
     return p;
   }();
   return list;
