@@ -363,6 +363,12 @@ Total                  1.62e-03   3.82e-04   5.12e-08   2.00e-03 100.0%
 
 // oasis-ppa refuses bad input with one message, exit status 2, and writes
 // nothing.
+// The tiny core of sim/sweeps/core.txt (k5_p2_tiny), as oasis-ppa and oasis-synth options.
+const std::string kTinyCore =
+    "--set channels=5 --set outliers_per_side=2 --set mac_tree_inputs=1 --set comp_macs=1 "
+    "--set index_counters=1 --set counter_inputs=2 --set weight_beat_indices=2 "
+    "--set orizuru_unit_inputs=2 --set act_bits=2 --set weight_bits=2 --set clustering_lanes=1";
+
 class PpaCli : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -510,10 +516,7 @@ TEST_F(PpaCli, MapsAndTimesOneSmallBlock) {
 TEST_F(PpaCli, CutsTheCoresBlackBoxes) {
   const auto r =
       ppa("--config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json") +
-          " --set channels=5 --set outliers_per_side=2 --set mac_tree_inputs=1 --set comp_macs=1 "
-          "--set index_counters=1 --set counter_inputs=2 --set weight_beat_indices=2 "
-          "--set orizuru_unit_inputs=2 --set act_bits=2 --set weight_bits=2 "
-          "--set clustering_lanes=1 --max-channels 4 --blocks core");
+          " " + kTinyCore + " --max-channels 4 --blocks core");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("core_glue"), std::string::npos) << r.out;
   std::ifstream in(dir_ / "out" / "work" / "core_glue" / "netlist.v");
@@ -531,10 +534,7 @@ TEST_F(PpaCli, MeasuresTheAxiWrapperAroundABlackBoxCore) {
   const auto r =
       ppa("--config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json") +
           " --set axi_data_bits=64 --set axi_max_burst=4 --set axi_outstanding_reads=2 "
-          "--set axi_chain_limit=4 --set channels=5 --set outliers_per_side=2 "
-          "--set mac_tree_inputs=1 --set comp_macs=1 --set index_counters=1 "
-          "--set counter_inputs=2 --set weight_beat_indices=2 --set orizuru_unit_inputs=2 "
-          "--set act_bits=2 --set weight_bits=2 --set clustering_lanes=1 --blocks axi");
+          "--set axi_chain_limit=4 " + kTinyCore + " --blocks axi");
   ASSERT_EQ(r.status, 0) << r.out;
   std::ifstream in(dir_ / "out" / "blocks" / "axi.json");
   ASSERT_TRUE(in) << r.out;
@@ -856,10 +856,7 @@ TEST_F(SynthCli, RefusesBadInput) {
 class SynthCliRegress : public SynthCli {};
 
 TEST_F(SynthCliRegress, ReportsTinyConfig) {
-  const std::string tiny =
-      "--set channels=5 --set outliers_per_side=2 --set mac_tree_inputs=1 --set comp_macs=1 "
-      "--set index_counters=1 --set counter_inputs=2 --set weight_beat_indices=2 "
-      "--set orizuru_unit_inputs=2 --set act_bits=2 --set weight_bits=2 --set clustering_lanes=1";
+  const std::string& tiny = kTinyCore;
   const auto r = synth(tiny);
   ASSERT_EQ(r.status, 0) << r.out;
   std::ifstream in(dir_ / "out" / "synth.json");
