@@ -47,8 +47,9 @@ struct Reader {
     const json& v = at(obj, key, name);
     const double x = v.is_number() ? v.get<double>() : std::nan("");
     if (!(x >= lo && x <= hi)) {
-      throw ConfigError(fmt::format("{} {}: field \"{}\" is {}; allowed: a number from {:g} to {:g}",
-                                    what, path, name, json_excerpt(v), lo, hi));
+      throw ConfigError(
+          fmt::format("{} {}: field \"{}\" is {}; allowed: a number from {:g} to {:g}", what, path,
+                      name, json_excerpt(v), lo, hi));
     }
     return x;
   }
@@ -67,8 +68,7 @@ LineEnergy read_line(const Reader& r, const json& doc, const std::string& key) {
   for (size_t i = 0; i < pts.size(); ++i) {
     const std::string n = fmt::format("{}.points[{}].", key, i);
     LinePoint p;
-    p.products_per_cycle =
-        r.number(pts[i], "products_per_cycle", n + "products_per_cycle", 1, 1e7);
+    p.products_per_cycle = r.number(pts[i], "products_per_cycle", n + "products_per_cycle", 1, 1e7);
     p.area_um2 = r.number(pts[i], "area_um2", n + "area_um2", 1, 1e12);
     p.clock_mw = r.number(pts[i], "clock_mw", n + "clock_mw", 0, 1e6);
     p.pj_per_product = r.number(pts[i], "pj_per_product", n + "pj_per_product", 1e-3, 1e6);
@@ -212,8 +212,8 @@ LinePoint line_at(const LineEnergy& line, double x) {
   const LinePoint& a = line.points[0];
   const LinePoint& b = line.points[1];
   const auto linear = [&](double ya, double yb) {
-    return ya + (yb - ya) * (x - a.products_per_cycle) /
-                    (b.products_per_cycle - a.products_per_cycle);
+    return ya +
+           (yb - ya) * (x - a.products_per_cycle) / (b.products_per_cycle - a.products_per_cycle);
   };
   // y = c + d / x through both points.
   const auto hyperbolic = [&](double ya, double yb) {
@@ -306,8 +306,7 @@ DesignRun figlut_run(const Config& c, const ModelShape& shape, int tokens, int l
     // compute and its stream, after the memory's first data.
     const int64_t stream = memory_cycles(L.weight_bytes + L.act_bytes, o);
     L.memory_bound = stream > L.compute_cycles;
-    L.cycles = std::max(L.compute_cycles, stream) +
-               (o.memory.unlimited() ? 0 : latency_cycles(o));
+    L.cycles = std::max(L.compute_cycles, stream) + (o.memory.unlimited() ? 0 : latency_cycles(o));
     energy(L, lines, run.line, e, o);
     run.block.push_back(L);
   }

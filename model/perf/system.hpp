@@ -35,9 +35,9 @@ MemorySpec unlimited_memory();
 struct LinePoint {
   double products_per_cycle = 0;
   double area_um2 = 0;
-  double clock_mw = 0;             ///< the clock network's power, whatever the data does
-  double pj_per_product = 0;       ///< from activity, OpenSTA 2.0.17's internal-power model
-  double pj_per_product_arc = 0;   ///< the same run, arc-weighted internal power
+  double clock_mw = 0;            ///< the clock network's power, whatever the data does
+  double pj_per_product = 0;      ///< from activity, OpenSTA 2.0.17's internal-power model
+  double pj_per_product_arc = 0;  ///< the same run, arc-weighted internal power
 };
 struct LineEnergy {
   std::string design;  ///< pe_line, woq_lut_line_baseline
@@ -52,10 +52,10 @@ LinePoint line_at(const LineEnergy& line, double products_per_cycle);
 
 /// The energy file (configs/energy/<name>.json).
 struct EnergySpec {
-  std::string path;       ///< the file it was read from
-  std::string library;    ///< e.g. osu018
-  double period_ns = 0;   ///< the clock the lines were measured at
-  std::string activity;   ///< what workload the energies come from
+  std::string path;      ///< the file it was read from
+  std::string library;   ///< e.g. osu018
+  double period_ns = 0;  ///< the clock the lines were measured at
+  std::string activity;  ///< what workload the energies come from
   double sram_pj_per_bit = 0;
   std::string sram_source;
   LineEnergy pe_line, woq_lut_line;
@@ -112,9 +112,9 @@ struct DesignRun {
   LinePoint line;
   std::vector<LayerCost> block;  ///< one decoder block
   int decoder_layers = 0;
-  int64_t cycles = 0;            ///< the whole model
-  int64_t bytes = 0;             ///< memory traffic of the whole model
-  EnergyParts energy;            ///< the whole model
+  int64_t cycles = 0;  ///< the whole model
+  int64_t bytes = 0;   ///< memory traffic of the whole model
+  EnergyParts energy;  ///< the whole model
   double seconds(double clock_hz) const { return double(cycles) / clock_hz; }
 };
 

@@ -36,9 +36,7 @@ struct Compared {
   double speedup() const { return double(figlut.cycles) / double(oasis.cycles); }
   double speedup_area() const { return double(figlut_area.cycles) / double(oasis.cycles); }
   double energy_ratio() const { return figlut.energy.total() / oasis.energy.total(); }
-  double energy_ratio_area() const {
-    return figlut_area.energy.total() / oasis.energy.total();
-  }
+  double energy_ratio_area() const { return figlut_area.energy.total() / oasis.energy.total(); }
   double compute_energy_ratio() const {
     return (figlut.energy.compute + figlut.energy.idle) /
            (oasis.energy.compute + oasis.energy.idle);
@@ -83,8 +81,8 @@ std::string gp_bars(const std::string& png, const std::string& title, const std:
       "set boxwidth 0.9\nset xtics rotate by -25\nset yrange [0:*]\nset key top left\nplot ",
       png, title, ylabel);
   for (size_t i = 0; i < columns.size(); ++i) {
-    s += fmt::format("{}'{}' using {}{} title '{}'", i ? ", " : "", dat, i + 2,
-                     i ? "" : ":xtic(1)", columns[i]);
+    s += fmt::format("{}'{}' using {}{} title '{}'", i ? ", " : "", dat, i + 2, i ? "" : ":xtic(1)",
+                     columns[i]);
   }
   return s + "\n";
 }
@@ -106,9 +104,9 @@ const ModelShape* find(const std::vector<ModelShape>& models, const std::string&
 
 std::string memory_line(const MemorySpec& m) {
   if (m.unlimited()) return "no memory limit (compute only: bandwidth unlimited, no latency)";
-  return fmt::format(
-      "{}: {:g} GB/s ({}), {:g} ns to first data ({}), {:g} pJ a bit ({})", m.name, m.gb_per_s,
-      m.bandwidth_source, m.latency_ns, m.latency_source, m.pj_per_bit, m.energy_source);
+  return fmt::format("{}: {:g} GB/s ({}), {:g} ns to first data ({}), {:g} pJ a bit ({})", m.name,
+                     m.gb_per_s, m.bandwidth_source, m.latency_ns, m.latency_source, m.pj_per_bit,
+                     m.energy_source);
 }
 
 std::string fig11(const Config& cfg, const std::vector<ModelShape>& models, const EnergySpec& e,
@@ -158,12 +156,12 @@ std::string fig11(const Config& cfg, const std::vector<ModelShape>& models, cons
     md += "\n";
   }
   write_file(out / "system_fig11.dat", dat);
-  write_file(out / "system_fig11.gp",
-             gp_bars("system_fig11.png",
-                     fmt::format("Single-batch decode, {}: FIGLUT-class over OASIS",
-                                 memories[0].name),
-                     "ratio (above 1: OASIS better)", "system_fig11.dat",
-                     {"speedup, as many lines", "speedup, equal area", "energy ratio"}));
+  write_file(
+      out / "system_fig11.gp",
+      gp_bars("system_fig11.png",
+              fmt::format("Single-batch decode, {}: FIGLUT-class over OASIS", memories[0].name),
+              "ratio (above 1: OASIS better)", "system_fig11.dat",
+              {"speedup, as many lines", "speedup, equal area", "energy ratio"}));
   md += "![Fig. 11](system_fig11.png)\n\n";
   return md;
 }
@@ -188,8 +186,9 @@ std::string fig12(const Config& cfg, const std::vector<ModelShape>& models, cons
   }
   if (ms.empty()) return md + "(LLaMA-2-7B and LLaMA-2-13B are not among the models.)\n\n";
   dat += "\n";
-  md += "| model | M | OASIS tokens/s | FIGLUT-class tokens/s | speedup | energy ratio |\n"
-        "|---|---:|---:|---:|---:|---:|\n";
+  md +=
+      "| model | M | OASIS tokens/s | FIGLUT-class tokens/s | speedup | energy ratio |\n"
+      "|---|---:|---:|---:|---:|---:|\n";
   std::vector<std::string> rows(std::size(batches));
   for (size_t bi = 0; bi < std::size(batches); ++bi) rows[bi] = std::to_string(batches[bi]);
   for (const ModelShape* m : ms) {
@@ -229,8 +228,9 @@ std::string fig13(const Config& cfg, const std::vector<ModelShape>& models, cons
       mem.name);
   const SystemOptions o{hz, mem, false};
   const std::pair<int, int> pairs[] = {{128, 128}, {128, 2048}, {2048, 128}, {1024, 1024}};
-  md += "| model | nA | P / D | OASIS seconds | FIGLUT-class seconds | speedup | energy ratio "
-        "|\n|---|---:|---|---:|---:|---:|---:|\n";
+  md +=
+      "| model | nA | P / D | OASIS seconds | FIGLUT-class seconds | speedup | energy ratio "
+      "|\n|---|---:|---|---:|---:|---:|---:|\n";
   std::string dat = "# model/nA/P/D speedup energy_ratio\n";
   std::vector<double> sp[2];
   for (const char* n : {"LLaMA-2-7B", "LLaMA-2-70B"}) {
@@ -283,20 +283,19 @@ std::string fig18(const Config& cfg, const EnergySpec& e, const MemorySpec& mem,
       "bits and one binary16 scale a row.\n\n",
       mem.name, cfg.weight_bits);
   md += "| traffic, bytes | OASIS | FIGLUT-class |\n|---|---:|---:|\n";
-  md += fmt::format("| weights (indices / bit-planes) | {} | {} |\n",
-                    a.weight_bytes - storage_bytes * a.rows,
-                    b.weight_bytes - storage_bytes * b.rows);
-  md += fmt::format("| weight scales | {} | {} |\n", storage_bytes * a.rows,
-                    storage_bytes * b.rows);
+  md +=
+      fmt::format("| weights (indices / bit-planes) | {} | {} |\n",
+                  a.weight_bytes - storage_bytes * a.rows, b.weight_bytes - storage_bytes * b.rows);
+  md +=
+      fmt::format("| weight scales | {} | {} |\n", storage_bytes * a.rows, storage_bytes * b.rows);
   md += fmt::format("| token (binary16) | {} | {} |\n", a.act_bytes, b.act_bytes);
   md += fmt::format("| outputs (binary16) | {} | {} |\n\n", a.out_bytes, b.out_bytes);
   md += "| energy, uJ | OASIS | FIGLUT-class |\n|---|---:|---:|\n";
   std::string dat = "# part OASIS FIGLUT-class (uJ)\n";
-  const std::pair<const char*, double EnergyParts::*> parts[] = {
-      {"compute", &EnergyParts::compute},
-      {"idle clock", &EnergyParts::idle},
-      {"DRAM", &EnergyParts::dram},
-      {"SRAM", &EnergyParts::sram}};
+  const std::pair<const char*, double EnergyParts::*> parts[] = {{"compute", &EnergyParts::compute},
+                                                                 {"idle clock", &EnergyParts::idle},
+                                                                 {"DRAM", &EnergyParts::dram},
+                                                                 {"SRAM", &EnergyParts::sram}};
   for (const auto& [name, field] : parts) {
     md += fmt::format("| {} | {:.3f} | {:.3f} |\n", name, a.energy.*field * 1e6,
                       b.energy.*field * 1e6);
@@ -305,14 +304,13 @@ std::string fig18(const Config& cfg, const EnergySpec& e, const MemorySpec& mem,
   }
   md += fmt::format("| **total** | **{:.3f}** | **{:.3f}** |\n\n", a.energy.total() * 1e6,
                     b.energy.total() * 1e6);
-  md += fmt::format(
-      "Cycles: OASIS {} ({} with the memory unlimited), FIGLUT-class {} ({}).\n\n", a.cycles,
-      a.compute_cycles, b.cycles, b.compute_cycles);
+  md += fmt::format("Cycles: OASIS {} ({} with the memory unlimited), FIGLUT-class {} ({}).\n\n",
+                    a.cycles, a.compute_cycles, b.cycles, b.compute_cycles);
   write_file(out / "system_fig18.dat", dat);
-  write_file(out / "system_fig18.gp",
-             gp_bars("system_fig18.png",
-                     fmt::format("1 x 4096 x 4096 GEMM, {}: energy by part", mem.name), "uJ",
-                     "system_fig18.dat", {"OASIS", "FIGLUT-class"}));
+  write_file(
+      out / "system_fig18.gp",
+      gp_bars("system_fig18.png", fmt::format("1 x 4096 x 4096 GEMM, {}: energy by part", mem.name),
+              "uJ", "system_fig18.dat", {"OASIS", "FIGLUT-class"}));
   return md + "![Fig. 18](system_fig18.png)\n\n";
 }
 
@@ -361,8 +359,8 @@ std::string decode_width(const Config& cfg, const std::vector<ModelShape>& model
 }
 
 // What the figures say, in sentences the numbers decide.
-std::string verdict(const Config& cfg, const std::vector<ModelShape>& models,
-                    const EnergySpec& e, const std::vector<MemorySpec>& memories, double hz) {
+std::string verdict(const Config& cfg, const std::vector<ModelShape>& models, const EnergySpec& e,
+                    const std::vector<MemorySpec>& memories, double hz) {
   std::string md = "### What it says\n\n";
   const double x = line_products_per_cycle(cfg);
   const LinePoint pe = line_at(e.pe_line, x);
@@ -378,9 +376,10 @@ std::string verdict(const Config& cfg, const std::vector<ModelShape>& models,
       bound = bound && all_memory_bound(r.oasis);
     }
     const double s = geomean(sp), en = geomean(er);
-    md += fmt::format("- **{}**: OASIS-A4 is {:.2f}x as fast as the FIGLUT-class accelerator of "
-                      "as many lines and spends {:.2f}x less energy (paper: 3.00x and 1.44x). ",
-                      mem.name, s, en);
+    md += fmt::format(
+        "- **{}**: OASIS-A4 is {:.2f}x as fast as the FIGLUT-class accelerator of "
+        "as many lines and spends {:.2f}x less energy (paper: 3.00x and 1.44x). ",
+        mem.name, s, en);
     if (bound && !mem.unlimited()) {
       md += fmt::format(
           "Every layer of OASIS is bound by the weight memory: both designs move the same "
@@ -415,8 +414,8 @@ std::string run_text(const Config& c, const ModelShape& m, int tokens, const Ene
                      Sizing sizing, const SystemOptions& o) {
   const DesignRun a = oasis_run(c, m, tokens, e, o);
   const DesignRun b = figlut_run(c, m, tokens, figlut_lines(c, e, sizing), e, o);
-  std::string s = fmt::format("{}, {} decoder layers, M = {}, {} at {:g} MHz\n", m.name,
-                              m.layers, tokens, memory_line(o.memory), o.clock_hz / 1e6);
+  std::string s = fmt::format("{}, {} decoder layers, M = {}, {} at {:g} MHz\n", m.name, m.layers,
+                              tokens, memory_line(o.memory), o.clock_hz / 1e6);
   for (const DesignRun* r : {&a, &b}) {
     s += fmt::format("\n{}: {} lines, {:.1f} M um2 of lines, {:.2f} pJ a product\n", r->design,
                      r->lines, r->area_um2 / 1e6,
@@ -441,8 +440,8 @@ std::string run_text(const Config& c, const ModelShape& m, int tokens, const Ene
 }
 
 std::string write_report(const Config& cfg, const std::vector<ModelShape>& models,
-                         const EnergySpec& e, const std::vector<MemorySpec>& memories,
-                         double hz, const fs::path& out) {
+                         const EnergySpec& e, const std::vector<MemorySpec>& memories, double hz,
+                         const fs::path& out) {
   std::string md = "## System figures: OASIS against the FIGLUT-class accelerator\n\n";
   md += fmt::format(
       "The model's linear layers only (attention's score and value products and the other "
@@ -457,8 +456,8 @@ std::string write_report(const Config& cfg, const std::vector<ModelShape>& model
       "{:g} pJ a bit ({}). OASIS's Orizuru, Clustering Unit and error calculation are not in "
       "its energy (not measured at the paper's size); nA = 3 uses the energy a product "
       "measured at nA = 4.\n\n",
-      hz / 1e6, cfg.pe_lines, figlut_lines(cfg, e, Sizing::kEqualArea), e.path,
-      e.library, e.pe_line.source, e.woq_lut_line.source, e.sram_pj_per_bit, e.sram_source);
+      hz / 1e6, cfg.pe_lines, figlut_lines(cfg, e, Sizing::kEqualArea), e.path, e.library,
+      e.pe_line.source, e.woq_lut_line.source, e.sram_pj_per_bit, e.sram_source);
   md += "Memories:\n\n";
   for (const MemorySpec& m : memories) md += "- " + memory_line(m) + "\n";
   md += "\n";

@@ -83,8 +83,7 @@ TEST(System, CyclesAreEachDesignsOwnModelWithTheMemoryUnlimited) {
   for (size_t i = 0; i < a.block.size(); ++i) {
     const Config lc = a.block[i].channels == c.channels ? c : with_channels(c, a.block[i].channels);
     EXPECT_EQ(a.block[i].cycles, layer_perf(lc, a.block[i].rows, PerfOptions{2, 0}).cycles);
-    EXPECT_EQ(b.block[i].cycles,
-              woq_lut_layer_perf(lc, (b.block[i].rows + 15) / 16, 2).cycles);
+    EXPECT_EQ(b.block[i].cycles, woq_lut_layer_perf(lc, (b.block[i].rows + 15) / 16, 2).cycles);
     sum_a += a.block[i].cycles;
     sum_b += b.block[i].cycles;
   }
@@ -195,8 +194,8 @@ TEST_F(SystemFiles, BadMemoryAndEnergyFilesNameTheirField) {
   }
   std::ifstream in(kEnergy);
   std::string energy((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string bad = energy.replace(energy.find("\"clock_mw\": 382.146"), 19,
-                                         "\"clock_mw\": -1");
+  const std::string bad =
+      energy.replace(energy.find("\"clock_mw\": 382.146"), 19, "\"clock_mw\": -1");
   try {
     load_energy(write("energy.json", bad));
     ADD_FAILURE() << "a negative clock power accepted";
@@ -208,15 +207,15 @@ TEST_F(SystemFiles, BadMemoryAndEnergyFilesNameTheirField) {
 
 TEST_F(SystemFiles, TheCommandRefusesBadInputWithOneLine) {
   const std::string perf = gen::shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-perf");
-  const std::string base = perf + " system --config " + gen::shell_word(kPaper) + " --model " +
-                           gen::shell_word(kLlama);
+  const std::string base =
+      perf + " system --config " + gen::shell_word(kPaper) + " --model " + gen::shell_word(kLlama);
   const auto ok = test::run_command(base + " --memory " + gen::shell_word(kHbm) + " 2>&1");
   ASSERT_EQ(ok.status, 0) << ok.out;
   EXPECT_NE(ok.out.find("FIGLUT-class (as many lines as PE lines) over OASIS: speedup"),
             std::string::npos)
       << ok.out;
-  const std::string shape = write(
-      "shape.json", R"({"name": "x", "source": "s", "layers": 1, "linear": [
+  const std::string shape =
+      write("shape.json", R"({"name": "x", "source": "s", "layers": 1, "linear": [
         {"name": "q", "in": 64, "out": 64}, {"name": "k", "in": 32, "out": 64}]})");
   for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
            {" --memory " + write("m.json", R"({"name": "m", "gb_per_s": -5})"),
