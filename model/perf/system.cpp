@@ -303,8 +303,9 @@ DesignRun figlut_run(const Config& c, const ModelShape& shape, int tokens, int l
     L.compute_cycles = woq_lut_layer_perf(lc, (L.rows + lines - 1) / lines, tokens).cycles;
     traffic(L, lc);
     // The lines take the weights as the memory delivers them: the layer takes the longer of its
-    // compute and its stream, after the memory's first data.
-    const int64_t stream = memory_cycles(L.weight_bytes + L.act_bytes, o);
+    // compute and its weight stream, after the memory's first data (the token's bytes are not
+    // in it, as layer_perf's memory bound leaves them out of OASIS's).
+    const int64_t stream = memory_cycles(L.weight_bytes, o);
     L.memory_bound = stream > L.compute_cycles;
     L.cycles = std::max(L.compute_cycles, stream) + (o.memory.unlimited() ? 0 : latency_cycles(o));
     energy(L, lines, run.line, e, o);
