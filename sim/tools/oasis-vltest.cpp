@@ -132,10 +132,11 @@ Options parse(int argc, char** argv, int& status) {
 }
 
 // Writes `text` to `path` unless the file holds it already, so that make does not rebuild what
-// reads it.
-void replace_if_changed(const fs::path& path, const std::string& text) {
-  if (fs::exists(path) && read_text(path) == text) return;
+// reads it. True when it wrote.
+bool replace_if_changed(const fs::path& path, const std::string& text) {
+  if (fs::exists(path) && read_text(path) == text) return false;
   write_text(path, text);
+  return true;
 }
 
 // The end of a log on stderr, then a Failure naming it.
@@ -465,6 +466,27 @@ int run(int argc, char** argv) {
   // tokens take 0.3 s at -O0) and whose C++ is large: -O0 compiles the tiny core's netlist in
   // 2.0 CPU minutes against 3.4 at -O1.
   make.push_back(std::string("OPT_FAST=") + (o.netlist ? "-O0" : o.hier == 1 ? "-O2" : "-O1"));
+  // Verilator splits its C++ into files of about 20,000 statements, each compiled on its own and
+  // each parsing verilated.h again: a small or middling model is compiled as one file
+  // (VM_PARALLEL_BUILDS=0), which takes half the CPU time (the K = 38 core, 21.7 MB of C++: 114
+  // CPU seconds split, 57 whole; the FIGLUT-class line's netlist at -O0: 39 against 17). A
+  // larger one stays split, so that make's jobs share it and no one compiler holds all of it.
+  // The archive is made again when the choice changes: make adds members to it and removes none.
+  {
+    constexpr std::uintmax_t kWholeBuildLimitBytes = 64ull << 20;
+    std::uintmax_t bytes = 0;
+    for (const auto& entry : fs::directory_iterator(obj)) {
+      const std::string name = entry.path().filename().string();
+      if (entry.is_regular_file() && name.starts_with("Vdut") && name.ends_with(".cpp") &&
+          name != "Vdut__ALL.cpp") {
+        bytes += entry.file_size();
+      }
+    }
+    const bool whole = o.hier == 0 && bytes <= kWholeBuildLimitBytes;
+    const std::string mode = whole ? "whole\n" : "split\n";
+    if (replace_if_changed(obj / "build_mode.txt", mode)) fs::remove(obj / "Vdut__ALL.a");
+    if (whole) make.push_back("VM_PARALLEL_BUILDS=0");
+  }
   // Verilator's makefile links the model libraries without depending on them: a testbench
   // older than either is removed, so that a change of the model relinks it.
   for (const char* lib : {"liboasis_tb.a", "liboasis_model.a"}) {
