@@ -314,14 +314,16 @@ int index_width(int64_t n) { return std::max(1, clog2(n)); }
 
 int count_width(int64_t n) { return clog2(n + 1); }
 
-std::string config_hash(const Config& c) {
-  const std::string text = to_json(c).dump();
-  uint64_t h = 0xcbf29ce484222325ull;
+uint64_t fnv1a(std::string_view text, uint64_t h) {
   for (const unsigned char ch : text) {
     h ^= ch;
-    h *= 0x100000001b3ull;
+    h *= 0x100000001b3ull;  // FNV's 64-bit prime
   }
-  return fmt::format("{:016x}", h);
+  return h;
+}
+
+std::string config_hash(const Config& c) {
+  return fmt::format("{:016x}", fnv1a(to_json(c).dump()));
 }
 
 std::string config_schema_markdown() {

@@ -268,8 +268,13 @@ Config load_config_text(std::string_view text, const std::string& origin,
 /// The config as resolved: every field, defaults filled in, schema order.
 nlohmann::ordered_json to_json(const Config& config);
 
-/// FNV-1a 64-bit hash of the resolved config's canonical JSON text, as 16
-/// lowercase hex digits: names the config in every generated file's banner.
+/// FNV-1a, 64 bits, over `text`, continuing from `h` (FNV's offset basis to start): the one
+/// hash of the project, naming configs, and keying the results the flows reuse.
+inline constexpr uint64_t kFnv1aOffsetBasis = 0xcbf29ce484222325ull;
+uint64_t fnv1a(std::string_view text, uint64_t h = kFnv1aOffsetBasis);
+
+/// fnv1a of the resolved config's canonical JSON text, as 16 lowercase hex
+/// digits: names the config in every generated file's banner.
 std::string config_hash(const Config& config);
 
 /// The schema as a Markdown table (docs/config.md is this text).

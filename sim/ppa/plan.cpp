@@ -56,14 +56,6 @@ int command_main(const char* name, const std::function<int()>& run) {
   }
 }
 
-uint64_t fnv1a(const std::string& s, uint64_t h) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
-
 std::string hex(uint64_t v) { return fmt::format("{:016x}", v); }
 
 Variant generate_variant(const std::string& config_path, const std::vector<std::string>& overrides,
@@ -92,10 +84,7 @@ Variant generate_variant(const std::string& config_path, const std::vector<std::
 }
 
 double figure(const Variant& v, const std::string& block, const std::string& key) {
-  const json& b = v.manifest.block(block);
-  if (b.contains(key) && b.at(key).is_number()) return b.at(key).get<double>();
-  const json& c = v.manifest.config();
-  if (c.contains(key) && c.at(key).is_number()) return c.at(key).get<double>();
+  if (const auto f = v.manifest.figure(block, key)) return double(*f);
   throw std::logic_error(fmt::format("no figure '{}' for block {} in {}", key, block,
                                      (v.dir / "manifest.json").string()));
 }

@@ -16,12 +16,12 @@
 #include <vector>
 
 #include "gen/manifest.hpp"
+#include "model/config.hpp"
 
 namespace oasis::ppa {
 
-/// FNV-1a over `s`, continuing from `h`: the keys under which a block's
-/// results are reused.
-uint64_t fnv1a(const std::string& s, uint64_t h = 1469598103934665603ULL);
+/// The keys under which a block's results are reused are model/config.hpp's fnv1a.
+using oasis::fnv1a;
 /// 16 hex digits.
 std::string hex(uint64_t v);
 
@@ -42,7 +42,8 @@ Variant generate_variant(const std::string& config_path, const std::vector<std::
                          const std::filesystem::path& root, const std::string& tag,
                          const std::vector<std::string>& sets);
 
-/// A number of a block's manifest entry, or of the config.
+/// A figure of a block, in gen::Manifest::figure's order (the block's, the derived, the
+/// config's); a std::logic_error naming the manifest when there is none.
 double figure(const Variant& v, const std::string& block, const std::string& key);
 /// The files of a generated block's file list `<dir>/<block>.f`, relative to `dir`, in order
 /// (read with gen::file_list_sources; a ToolError when it cannot be read).

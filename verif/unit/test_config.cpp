@@ -232,3 +232,18 @@ TEST(Config, DocsShowTheSchemaAsItIs) {
 
 }  // namespace
 }  // namespace oasis
+
+namespace oasis {
+namespace {
+
+// The project's one hash against FNV's published 64-bit FNV-1a test vectors (the empty string
+// is the offset basis itself), and a run continued across two calls equal to one call.
+TEST(Config, Fnv1aIsFnvsOwn) {
+  EXPECT_EQ(fnv1a(""), 0xcbf29ce484222325ull);
+  EXPECT_EQ(fnv1a("a"), 0xaf63dc4c8601ec8cull);
+  EXPECT_EQ(fnv1a("foobar"), 0x85944171f73967e8ull);
+  EXPECT_EQ(fnv1a("bar", fnv1a("foo")), fnv1a("foobar"));
+}
+
+}  // namespace
+}  // namespace oasis
