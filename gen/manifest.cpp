@@ -159,9 +159,9 @@ int64_t Manifest::number(const std::string& section, const std::string& key) con
 }
 
 std::optional<int64_t> Manifest::figure(const std::string& block, const std::string& key) const {
-  if (const auto v = integer(config(), key)) return v;
+  if (const auto v = integer(this->block(block), key)) return v;
   if (const auto v = integer(derived(), key)) return v;
-  return integer(this->block(block), key);
+  return integer(config(), key);
 }
 
 }  // namespace oasis::gen

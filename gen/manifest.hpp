@@ -65,8 +65,9 @@ class Manifest {
   /// An integer (a boolean reads 0 or 1) of a section: "config", "derived" or a block's name; a
   /// ManifestError when the section has no integer of that name.
   int64_t number(const std::string& section, const std::string& key) const;
-  /// A figure of a block's check: the config's `key`, else the derived figures', else the
-  /// block entry's, as an integer; nothing when none of them has an integer of that name.
+  /// A figure of a block: the block entry's `key` (what the block built), else the derived
+  /// figures', else the config's, as an integer; nothing when none of them has an integer of
+  /// that name. The one lookup order of every reader (testbenches, oasis-ppa, oasis-bench).
   std::optional<int64_t> figure(const std::string& block, const std::string& key) const;
 
   /// The whole document.

@@ -181,10 +181,16 @@ TEST(Manifest, ReadsTheGeneratedOneAndNamesWhatIsMissing) {
   EXPECT_EQ(m.ports("comparator").front().name, "a_i");
   EXPECT_EQ(m.ports("comparator").front().width, 16);
   EXPECT_EQ(m.number("config", "channels"), 128);
-  // A figure: the config's first, then the derived figures, then the block's; a flag as 0 or 1.
+  // A figure: the block's first (what it built), then the derived figures, then the config's
+  // (what was asked); a flag as 0 or 1. The MAC line builds a tree of min(M, T) = 16 inputs
+  // where the config asks for T = 32, and the FIGLUT-class line's LUTs have 8 entries where
+  // the PE line's have 256.
   EXPECT_EQ(m.figure("pe_line", "channels"), 128);
   EXPECT_EQ(m.figure("pe_line", "lut_entries"), m.number("derived", "lut_entries"));
   EXPECT_EQ(m.figure("pe_line", "row_interval_cycles"), m.number("pe_line", "row_interval_cycles"));
+  EXPECT_EQ(m.number("config", "mac_tree_inputs"), 32);
+  EXPECT_EQ(m.figure("mac_line_baseline", "mac_tree_inputs"), 16);
+  EXPECT_EQ(m.figure("woq_lut_line_baseline", "lut_entries"), 8);
   EXPECT_EQ(m.figure("pe_line", "no_such_figure"), std::nullopt);
   const auto message = [&](const auto& call) -> std::string {
     try {
