@@ -3,12 +3,19 @@
 // configs/default.json and configs/paper.json at build time and puts their
 // folders on this test's include path. Every constant of
 // oasis_<name>_params.hpp and oasis_<name>_regmap.hpp that host code or a
-// testbench would read is checked against the model: the config, derive()'s
-// figures and the register map.
+// testbench would read is checked against the model: every field of the config
+// and every derived figure (by the model's tables), each block's figures and
+// the register map.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
+#include "gen/block.hpp"
 #include "model/config.hpp"
 #include "model/cycle/regfile.hpp"
 #include "oasis_default_params.hpp"
@@ -32,6 +39,36 @@ const RegisterRegion& region(const Config& c, const std::string& name) {
   throw std::logic_error("no region " + name);
 }
 
+// Every integer and boolean of `figures` (the config's fields in the schema's order, or
+// derive()'s figures) as its constant in the generated params header of config `name`:
+// `k<Key in UpperCamel> = value;`, read from the header's text, so that a field added to the
+// schema is checked without a line here.
+void expect_constants(const std::string& name, const nlohmann::ordered_json& figures) {
+  std::ifstream in(fmt::format("{}/generated/configs/{}/oasis_{}_params.hpp", OASIS_BINARY_DIR,
+                               name, name));
+  std::stringstream whole;
+  whole << in.rdbuf();
+  ASSERT_FALSE(whole.str().empty()) << "no generated params header for config " << name;
+  // The config's namespace itself, before the blocks' namespaces.
+  const std::string text = whole.str().substr(0, whole.str().find("\n/// Block "));
+  int checked = 0;
+  for (const auto& [key, value] : figures.items()) {
+    std::string line;
+    if (value.is_number_integer()) {
+      line = fmt::format("inline constexpr long long k{} = {};\n", gen::upper_camel(key),
+                         value.get<long long>());
+    } else if (value.is_boolean()) {
+      line = fmt::format("inline constexpr bool k{} = {};\n", gen::upper_camel(key),
+                         value.get<bool>() ? "true" : "false");
+    } else {
+      continue;
+    }
+    ++checked;
+    EXPECT_NE(text.find(line), std::string::npos) << name << ": no line " << line;
+  }
+  EXPECT_GT(checked, 10) << name;
+}
+
 // The same checks for every generated namespace N (oasis_default, oasis_paper).
 #define OASIS_CHECK_PARAMS(N, config_name)                                                       \
   do {                                                                                           \
@@ -39,42 +76,12 @@ const RegisterRegion& region(const Config& c, const std::string& name) {
     const Derived d = derive(c);                                                                 \
     EXPECT_EQ(std::string(N::kConfigName), c.name);                                              \
     EXPECT_EQ(std::string(N::kConfigHash), config_hash(c));                                      \
-    /* The config. */                                                                            \
+    /* Every field of the config and every derived figure, by the model's own tables: */     \
+    /* compiled, and read back from the header's text. */                                      \
     EXPECT_EQ(N::kChannels, c.channels);                                                         \
-    EXPECT_EQ(N::kOutliersPerSide, c.outliers_per_side);                                         \
-    EXPECT_EQ(N::kActBits, c.act_bits);                                                          \
-    EXPECT_EQ(N::kWeightBits, c.weight_bits);                                                    \
-    EXPECT_EQ(N::kPeLines, c.pe_lines);                                                          \
-    EXPECT_EQ(N::kIndexCounters, c.index_counters);                                              \
-    EXPECT_EQ(N::kCounterInputs, c.counter_inputs);                                              \
-    EXPECT_EQ(N::kMacTreeInputs, c.mac_tree_inputs);                                             \
-    EXPECT_EQ(N::kCompMacs, c.comp_macs);                                                        \
-    EXPECT_EQ(N::kClusteringLanes, c.clustering_lanes);                                          \
-    EXPECT_EQ(N::kClusteringLevelsPerStage, c.clustering_levels_per_stage);                      \
-    EXPECT_EQ(N::kOrizuruUnitInputs, c.orizuru_unit_inputs);                                     \
-    EXPECT_EQ(N::kOrizuruLevelsPerStage, c.orizuru_levels_per_stage);                            \
-    EXPECT_EQ(N::kOrizuruPopLevels, c.orizuru_pop_levels);                                       \
-    EXPECT_EQ(N::kFpPipelineStages, c.fp_pipeline_stages);                                       \
-    EXPECT_EQ(N::kWeightBeatIndices, c.weight_beat_indices);                                     \
     EXPECT_EQ(N::kAccumulatorFp16, c.accumulator == AccumulatorFormat::kFp16);                   \
-    /* What derives from it. */                                                                  \
-    EXPECT_EQ(N::kConcatIndexBits, d.concat_index_bits);                                         \
-    EXPECT_EQ(N::kLutEntries, d.lut_entries);                                                    \
-    EXPECT_EQ(N::kActCentroids, d.act_centroids);                                                \
-    EXPECT_EQ(N::kWeightCentroids, d.weight_centroids);                                          \
-    EXPECT_EQ(N::kBoundaries, d.boundaries);                                                     \
-    EXPECT_EQ(N::kOutliers, d.outliers);                                                         \
-    EXPECT_EQ(N::kIndicesPerCycle, d.indices_per_cycle);                                         \
-    EXPECT_EQ(N::kCountBits, d.count_bits);                                                      \
-    EXPECT_EQ(N::kChannelIndexBits, d.channel_bits);                                             \
-    EXPECT_EQ(N::kWeightStreamCyclesPerRow, d.row.fill);                                         \
-    EXPECT_EQ(N::kCountCyclesPerRow, d.row.count);                                               \
-    EXPECT_EQ(N::kReduceCyclesPerRow, d.row.reduce);                                             \
-    EXPECT_EQ(N::kCompensationCyclesPerRow, d.row.compensate);                                   \
-    EXPECT_EQ(N::kCyclesPerRow, d.row.row);                                                      \
-    EXPECT_EQ(N::kOrizuruUnits, d.orizuru.units);                                                \
-    EXPECT_EQ(N::kAccumulatorExpBits, d.accumulator.exp_bits);                                   \
-    EXPECT_EQ(N::kAccumulatorFracBits, d.accumulator.frac_bits);                                 \
+    expect_constants(config_name, to_json(c));                                                   \
+    expect_constants(config_name, d.to_json());                                                  \
     /* Each block's figures. */                                                                  \
     EXPECT_EQ(N::clustering_unit::kLatencyCycles, d.clustering_unit.latency);                    \
     EXPECT_EQ(N::clustering_unit::kPipelineStages, d.clustering_unit.stages);                    \
