@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
 #include <regex>
 
 #include "sim/ppa/reports.hpp"
@@ -12,8 +14,58 @@ namespace oasis::ppa {
 
 namespace fs = std::filesystem;
 
+std::vector<ConeRule> stream_contract(const gen::Manifest& manifest, const std::string& block) {
+  const auto ports = manifest.ports(block);
+  const auto has = [&](const std::string& direction, const std::string& name) {
+    return std::any_of(ports.begin(), ports.end(), [&](const gen::ManifestPort& p) {
+      return p.direction == direction && p.name == name;
+    });
+  };
+  const bool has_ready = std::any_of(ports.begin(), ports.end(), [](const gen::ManifestPort& p) {
+    return p.name.ends_with("ready_i") || p.name.ends_with("ready_o");
+  });
+  const bool pass_through = !has_ready && has("input", "in_valid_i") &&
+                            manifest.figure(block, "latency_cycles") == 0;
+  const std::map<std::pair<std::string, std::string>, std::string> documented = {
+      {{"clustering_unit", "act_ready_o"}, "idx_ready_i"},
+      {{"index_counter_array", "idx_ready_o"}, "cnt_ready_i"}};
+  std::vector<ConeRule> rules;
+  for (const auto& p : ports) {
+    if (p.direction != "output") continue;
+    const bool handshake = p.name.ends_with("valid_o") || p.name.ends_with("ready_o") ||
+                           p.name.ends_with("idle_o") || p.name.ends_with("busy_o");
+    if (!handshake) continue;
+    ConeRule rule{p.name, {}};
+    if (const auto it = documented.find({block, p.name}); it != documented.end()) {
+      rule.allowed_inputs.push_back(it->second);
+    }
+    if (pass_through && p.name == "out_valid_o") rule.allowed_inputs.push_back("in_valid_i");
+    rules.push_back(rule);
+  }
+  return rules;
+}
+
+std::string stream_contract_script(const std::vector<ConeRule>& rules) {
+  if (rules.empty()) return "";
+  // Every flip-flop cell proc and opt leave; a memory's read port is logic, as it is in the
+  // RTL's asynchronous reads.
+  const std::string flops = "$dff,$dffe,$adff,$adffe,$sdff,$sdffe,$sdffce,$aldff,$aldffe,"
+                            "$dffsr,$dffsre";
+  std::string s = "design -save contract\nflatten\nopt_clean\n";
+  for (const auto& r : rules) {
+    s += fmt::format("log stream contract: {}'s inputs through logic alone\n", r.output);
+    s += fmt::format("select -set cone o:{} %ci*:-{}\nselect -list @cone i:* %i\n", r.output,
+                     flops);
+    s += "select -assert-none @cone i:* %i";
+    for (const auto& a : r.allowed_inputs) s += fmt::format(" i:{} %d", a);
+    s += "\n";
+  }
+  s += "design -load contract\n";
+  return s;
+}
+
 std::string yosys_check_script(const std::vector<std::string>& sources, const std::string& top,
-                               const std::string& ports_json) {
+                               const std::string& ports_json, const std::string& contract) {
   std::string s = "read_verilog -sv";
   for (const auto& src : sources) s += " rtl/" + src;
   s += "\n";
@@ -24,6 +76,7 @@ std::string yosys_check_script(const std::vector<std::string>& sources, const st
         "design -save elab\ndelete t:* p:*\nopt_clean -purge\nwrite_json {}\ndesign -load elab\n",
         ports_json);
   }
+  s += contract;
   s += "check -assert\nselect -assert-none t:$dlatch t:$adlatch t:$dlatchsr\n";
   s += fmt::format("synth -top {}\ncheck -assert\nstat\n", top);
   return s;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "gen/manifest.hpp"
+
 namespace oasis::ppa {
 
 /// One block to synthesize in generic cells.
@@ -29,12 +31,33 @@ struct GenericFigures {
   long transistors = 0;  ///< CMOS cost of every cell (generic_transistors)
 };
 
+/// One handshake output of a block and the inputs it may depend on combinationally (through
+/// no flip-flop): the stream contract of docs/spec.md section 8.
+struct ConeRule {
+  std::string output;
+  std::vector<std::string> allowed_inputs;
+};
+
+/// The stream contract of a block of the manifest: a rule for every output whose name ends in
+/// valid_o, ready_o, idle_o or busy_o. None may depend on an input through logic alone, but
+/// the Clustering Unit's act_ready_o on idx_ready_i, the Index Counter array's idx_ready_o on
+/// cnt_ready_i, and a pipeline of no register stage (no ready, latency_cycles 0), whose
+/// out_valid_o is its in_valid_i.
+std::vector<ConeRule> stream_contract(const gen::Manifest& manifest, const std::string& block);
+
+/// The rules as Yosys commands, on a flattened copy of the design after proc: each output's
+/// combinational input cone (stopping at every flip-flop cell) holds no input port but those
+/// allowed, else the run stops naming the output and the inputs.
+std::string stream_contract_script(const std::vector<ConeRule>& rules);
+
 /// make test's Yosys checks of a block (the yosys.* tests, oasis-synthcheck), run in a folder
 /// where `rtl` links to the generated folder: read the sources, hierarchy -check, proc, when
 /// `ports_json` is given the elaborated ports written there (from a copy of the design with
-/// every cell and process deleted), check -assert, no latch, synth, check -assert, stat.
+/// every cell and process deleted), the `contract` commands (stream_contract_script), check
+/// -assert, no latch, synth, check -assert, stat.
 std::string yosys_check_script(const std::vector<std::string>& sources, const std::string& top,
-                               const std::string& ports_json = "");
+                               const std::string& ports_json = "",
+                               const std::string& contract = "");
 
 /// The Yosys script, run in the work folder where `rtl` links to the
 /// generated folder: yosys_check_script's checks, then the measuring commands

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // oasis-synthcheck (sim/synthcheck, the yosys.* tests; make demo): Yosys's checks of generated
-// blocks: hierarchy -check, proc, check -assert, no latch, synth, check -assert; implicit or
-// undriven nets, latches, logic loops and conflicting drivers stop the run (yosys -e). The
-// script is oasis-synth's (sim/ppa/generic.hpp, yosys_check_script).
+// blocks: hierarchy -check, proc, the stream contract (docs/spec.md section 8: no handshake
+// output reached from an input through logic alone, but those the contract names), check
+// -assert, no latch, synth, check -assert; implicit or undriven nets, latches, logic loops,
+// conflicting drivers and a broken contract stop the run (yosys -e). The script is
+// oasis-synth's (sim/ppa/generic.hpp, yosys_check_script).
 //
 //   oasis-synthcheck --build DIR --block NAME --config FILE [--label NAME] [--set key=value]...
 //       generates the config into DIR/yosys/<block>/<label>/rtl and checks the block, and that
@@ -62,7 +64,8 @@ void check_blocks(const fs::path& rtl, const std::vector<std::string>& blocks, b
     const std::string stat_text = fmt::format("stat_{}.txt", block);
     write_text(logs / script,
                yosys_check_script(flow::file_list(rtl, block), top,
-                                  ports ? fmt::format("ports_{}.json", block) : "") +
+                                  ports ? fmt::format("ports_{}.json", block) : "",
+                                  stream_contract_script(stream_contract(manifest, block))) +
                    (stat ? fmt::format("flatten\ntee -q -o {} stat\n", stat_text) : ""));
     fs::remove(log);
     if (run_tool({"yosys", "-q", "-e", kYosysErrors, "-l", log.string(), "-s", script},
@@ -83,7 +86,8 @@ void check_blocks(const fs::path& rtl, const std::vector<std::string>& blocks, b
       write_text(logs / fmt::format("stat_{}.json", block), figures.dump(2) + "\n");
     }
   }
-  std::printf("yosys: %zu blocks synthesized, check -assert clean, no latches (%s)\n",
+  std::printf("yosys: %zu blocks synthesized, check -assert clean, no latches, stream contract "
+              "kept (%s)\n",
               blocks.size(), rtl.string().c_str());
 }
 

@@ -9,10 +9,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "gen/generator.hpp"
+#include "gen/manifest.hpp"
 #include "model/config.hpp"
 #include "model/io/npy.hpp"
 #include "sim/ppa/flow.hpp"
@@ -21,6 +23,7 @@
 #include "sim/ppa/netlist.hpp"
 #include "sim/ppa/report.hpp"
 #include "sim/ppa/reports.hpp"
+#include "sim/ppa/run.hpp"
 #include "sim/ppa/three_ways.hpp"
 #include "verif/unit/run_command.hpp"
 #include "verif/unit/test_support.hpp"
@@ -804,6 +807,57 @@ TEST(Generic, LtpDepthAndScript) {
   }
   EXPECT_LT(s.find("flatten\n"), s.find("tee -q -o cells.stat stat\n"));
   EXPECT_LT(s.find("dffunmap\n"), s.find("tee -q -o cmos.stat stat\n"));
+}
+
+// The stream contract (docs/spec.md section 8) as make test's Yosys checks run it: the rules
+// read from a generated manifest, and a module whose ready follows its consumer's ready
+// through logic, passed when the rule allows it and stopped, naming the input, when not; a
+// valid through a flip-flop passes.
+TEST(Generic, StreamContractStopsAHandshakeReachedThroughLogic) {
+  const auto files = gen::render(
+      load_config(std::string(OASIS_SOURCE_DIR) + "/configs/default.json",
+                  {"fp_pipeline_stages=0"}),
+      {"configs/default.json", {}, "x"});
+  const gen::Manifest m = gen::Manifest::parse(files.at("manifest.json"), "x/manifest.json");
+  const auto rules_of = [&](const std::string& block) {
+    std::map<std::string, std::vector<std::string>> r;
+    for (const auto& rule : stream_contract(m, block)) r[rule.output] = rule.allowed_inputs;
+    return r;
+  };
+  using Rules = std::map<std::string, std::vector<std::string>>;
+  EXPECT_EQ(rules_of("clustering_unit"),
+            (Rules{{"act_ready_o", {"idx_ready_i"}}, {"idx_valid_o", {}}, {"busy_o", {}}}));
+  EXPECT_EQ(rules_of("index_counter_array"),
+            (Rules{{"idx_ready_o", {"cnt_ready_i"}}, {"cnt_valid_o", {}}}));
+  EXPECT_EQ(rules_of("pe_line"), (Rules{{"w_ready_o", {}}, {"y_valid_o", {}}, {"idle_o", {}}}));
+  // A floating-point unit of no register stage passes its valid through.
+  EXPECT_EQ(rules_of("fp16_add"), (Rules{{"out_valid_o", {"in_valid_i"}}}));
+  EXPECT_TRUE(rules_of("comparator").empty());
+
+  if (find_program("yosys").empty()) GTEST_SKIP() << "no yosys";
+  test::TempDir dir("stream_contract");
+  fs::create_directories(dir.path() / "rtl");
+  std::ofstream(dir.path() / "rtl" / "m.sv")
+      << "module m (input logic clk_i, input logic rst_ni, input logic a_valid_i,\n"
+         "          input logic b_ready_i, output logic a_ready_o, output logic b_valid_o);\n"
+         "  logic full_q;\n"
+         "  always_ff @(posedge clk_i or negedge rst_ni)\n"
+         "    if (!rst_ni) full_q <= 1'b0;\n"
+         "    else full_q <= (full_q && !b_ready_i) || a_valid_i;\n"
+         "  assign a_ready_o = !full_q || b_ready_i;\n"
+         "  assign b_valid_o = full_q;\n"
+         "endmodule\n";
+  const auto run = [&](const std::vector<ConeRule>& rules) {
+    std::ofstream(dir.path() / "c.ys") << yosys_check_script({"m.sv"}, "m", "",
+                                                             stream_contract_script(rules));
+    return test::run_command("cd " + gen::shell_word(dir.path().string()) + " && yosys -q -e " +
+                             gen::shell_word(kYosysErrors) + " -s c.ys 2>&1");
+  };
+  const auto kept = run({{"a_ready_o", {"b_ready_i"}}, {"b_valid_o", {}}});
+  EXPECT_EQ(kept.status, 0) << kept.out;
+  const auto broken = run({{"a_ready_o", {}}, {"b_valid_o", {}}});
+  EXPECT_NE(broken.status, 0);
+  EXPECT_NE(broken.out.find("b_ready_i"), std::string::npos) << broken.out;
 }
 
 class SynthCli : public ::testing::Test {
