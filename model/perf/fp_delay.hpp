@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "model/derived.hpp"
+#include "model/fp_format.hpp"
 
 namespace oasis {
 
