@@ -368,7 +368,7 @@ class MacLineBaselineBlock final : public Block {
             "scales by s_a and s_w and rounds to binary16. {9} register stage(s) per "
             "lane multiplier, {6} per other floating-point unit{8}. No backpressure: a beat "
             "is taken whenever w_valid_i is set; y_valid_o is set for one cycle per row.",
-            B, M, f.name(), tm.tree_levels, tm.trees, std::min(M, c.mac_tree_inputs), S, tm.slots,
+            B, M, f.name(), tm.tree_levels, tm.trees, tm.tree_inputs, S, tm.slots,
             tm.operand_stage ? ", and one between the operand multiplexers and the multipliers"
                              : "",
             tm.lane_stages));
@@ -510,7 +510,7 @@ class MacLineBaselineBlock final : public Block {
     out.files.insert(out.files.begin(), tree_level_module(c));
     out.manifest["macs_per_cycle"] = M;
     out.manifest["mac_trees"] = tm.trees;
-    out.manifest["mac_tree_inputs"] = std::min(M, c.mac_tree_inputs);
+    out.manifest["mac_tree_inputs"] = tm.tree_inputs;
     out.manifest["tree_levels"] = tm.tree_levels;
     out.manifest["accumulator_partials"] = tm.slots;
     out.manifest["beats_per_row"] = B;

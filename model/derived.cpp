@@ -362,6 +362,7 @@ Derived derive(const Config& c) {
   const int s = c.fp_pipeline_stages;
   ml.macs = ceil_div(c.channels, d.pe_line.row_interval);
   ml.trees = ceil_div(ml.macs, c.mac_tree_inputs);
+  ml.tree_inputs = std::min(ml.macs, c.mac_tree_inputs);
   ml.beats = ceil_div(c.channels, ml.macs);
   ml.tree_levels = clog2(ml.macs);
   ml.row_interval = ml.beats;

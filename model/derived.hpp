@@ -215,6 +215,7 @@ struct LineTiming {
 struct MacLineTiming {
   int macs = 0;          ///< M: multiply-accumulates a cycle, ceil(K / PE line row interval)
   int trees = 0;         ///< ceil(M / T): MAC trees of T inputs that M makes
+  int tree_inputs = 0;   ///< min(M, T): the inputs of a tree
   int beats = 0;         ///< weight beats (cycles) a row: ceil(K / M)
   int tree_levels = 0;   ///< ceil(log2 M): adder levels of the beat's pairwise tree
   int slots = 0;         ///< partial sums the accumulator uses: min(L, beats)
