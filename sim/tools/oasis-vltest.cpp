@@ -471,7 +471,9 @@ int run(int argc, char** argv) {
   // (VM_PARALLEL_BUILDS=0), which takes half the CPU time (the K = 38 core, 21.7 MB of C++: 114
   // CPU seconds split, 57 whole; the FIGLUT-class line's netlist at -O0: 39 against 17). A
   // larger one stays split, so that make's jobs share it and no one compiler holds all of it.
-  // The archive is made again when the choice changes: make adds members to it and removes none.
+  // The split files of an earlier verilation stay in the folder and count too, which can only
+  // choose the split build. The archive is made again when the choice changes: make adds
+  // members to it and removes none.
   {
     constexpr std::uintmax_t kWholeBuildLimitBytes = 64ull << 20;
     std::uintmax_t bytes = 0;
