@@ -84,10 +84,13 @@ test::CmdResult prove(const fs::path& dir, const std::string& files, const std::
       gen::shell_word(dir.string()), files, params));
 }
 
-// The primitives `files` and the wrapper `check` written to a folder of their own.
+// The primitives `files` and the wrapper `check` written to a folder of their own, one a test,
+// so that tests run side by side do not remove each other's files.
 fs::path write_check(const std::string& name, const std::vector<std::string>& files,
                      const char* check) {
-  const fs::path dir = fs::path(OASIS_BINARY_DIR) / "test_prefix_adder" / name;
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const fs::path dir = fs::path(OASIS_BINARY_DIR) / "test_prefix_adder" /
+                       (std::string(test->test_suite_name()) + "." + test->name()) / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   for (const std::string& file : files) {
