@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "model/perf/system.hpp"
 #include "sim/ppa/flow.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/run.hpp"
@@ -138,6 +139,11 @@ ActivityRecord read_activity(const fs::path& file, const GateSim& sim,
   return r;
 }
 
+SramEnergy read_sram_energy(const std::string& file) {
+  const EnergySpec e = load_energy(file);
+  return {e.sram_pj_per_bit, e.sram_source, file};
+}
+
 int part_of(const std::string& net, const std::vector<PartSpec>& parts) {
   for (size_t i = 0; i < parts.size(); ++i) {
     if (net.rfind(parts[i].instance + ".", 0) == 0) return int(i);
@@ -151,14 +157,60 @@ PowerInputs power_inputs(const ActivityInputs& in, const GateSim& sim, const Pin
   return {in.netlist, &sim, in.lib, &in.verilog->gate_instance, &slews, in.period, in.output_load};
 }
 
-json power_json(const PowerSums& s) {
-  return {{"internal", s.internal},
-          {"switching", s.switching},
-          {"leakage", s.leakage},
-          {"total", s.total()},
-          {"clock", s.clock},
-          {"sequential", s.sequential},
-          {"combinational", s.combinational}};
+// `sram`: the SRAMs' access power, part of the total (none but with SRAMs).
+json power_json(const PowerSums& s, double sram) {
+  json j = {
+      {"internal", s.internal},          {"switching", s.switching}, {"leakage", s.leakage},
+      {"total", s.total() + sram},       {"clock", s.clock},         {"sequential", s.sequential},
+      {"combinational", s.combinational}};
+  if (sram > 0) j["sram"] = sram;
+  return j;
+}
+
+// The workload simulated on the netlist with the SRAMs' instances, its activity carried over
+// to the netlist OpenSTA times by the nets' names (the same nets; the instances' pins are its
+// ports), and the SRAMs' accesses into the workload's figure.
+NetActivity simulate_with_memories(const ActivityInputs& in, const GateSim& timed,
+                                   const RecordedWorkload& w, json& workload) {
+  GateSim full(*in.with_memories, *in.lib, in.clock, in.memories);
+  const NetActivity fa = simulate_vectors(full, *in.with_memories, w.vectors, w.begin, w.end);
+  // Each net of the simulated netlist is a net of the timed one (whose cut pins' ports are
+  // copies of the nets they cut); every timed net must be one of them.
+  NetActivity a = fa;
+  a.toggles.assign(size_t(timed.nets()), 0);
+  a.high.assign(size_t(timed.nets()), 0);
+  std::vector<uint8_t> seen(size_t(timed.nets()), 0);
+  for (int f = 0; f < full.nets(); ++f) {
+    const int n = timed.net(full.name(f));
+    if (n < 0) {
+      throw SimError(
+          fmt::format("net {} of the netlist with the SRAMs' instances is not in the "
+                      "netlist OpenSTA times",
+                      full.name(f)));
+    }
+    a.toggles[size_t(n)] = fa.toggles[size_t(f)];
+    a.high[size_t(n)] = fa.high[size_t(f)];
+    seen[size_t(n)] = 1;
+  }
+  for (int n = 0; n < timed.nets(); ++n) {
+    if (!seen[size_t(n)]) {
+      throw SimError(
+          fmt::format("net {} is not in the netlist with the SRAMs' instances", timed.name(n)));
+    }
+  }
+  json acc = json::array();
+  for (const MemoryAccesses& m : full.memory_accesses()) {
+    acc.push_back({{"module", m.cell},
+                   {"width", m.width},
+                   {"lanes", m.lanes},
+                   {"address_bits", m.addr_bits},
+                   {"reads", m.reads},
+                   {"lane_writes", m.lane_writes},
+                   {"bits_read", m.bits_read()},
+                   {"bits_written", m.bits_written()}});
+  }
+  workload["memory_accesses"] = acc;
+  return a;
 }
 
 }  // namespace
@@ -175,8 +227,9 @@ json power_from_activity(const ActivityInputs& in, const RecordedWorkload& w,
   const auto t0 = std::chrono::steady_clock::now();
   GateSim sim(*in.netlist, *in.lib, in.clock);
   ActivityRecord rec;
-  rec.nets = simulate_vectors(sim, *in.netlist, w.vectors, w.begin, w.end);
   rec.workload = w.workload;
+  rec.nets = in.with_memories ? simulate_with_memories(in, sim, w, rec.workload)
+                              : simulate_vectors(sim, *in.netlist, w.vectors, w.begin, w.end);
   write_activity(work / "activity.txt", sim, rec, hex(fnv1a(read_text(work / "netlist.v"))));
   json r = activity_figures(in, sim, rec, work, seconds_since(t0));
   r["source"] = "gate-level simulation of the workload";
@@ -217,18 +270,37 @@ json activity_figures(const ActivityInputs& in, const GateSim& sim, const Activi
       sum_power(instance_power(weighted, per_net), *in.netlist, *in.lib);
 
   json r;
-  r["power_w"] = power_json(sums);
-  r["power_w_arc_weighted"] = power_json(sums_weighted);
   const double period_s = in.period * in.lib->time_unit_seconds();
-  r["energy_per_cycle_j"] = sums.total() * period_s;
-  // The workload: what the testbench said, and what the inputs did.
+  // The SRAMs' accesses at their energy a bit (docs/ppa.md, "SRAM access energy").
   json wl = workload;
+  double sram_w = 0;
+  if (wl.contains("memory_accesses")) {
+    double bits = 0;
+    for (const json& m : wl["memory_accesses"]) {
+      bits += m.at("bits_read").get<double>() + m.at("bits_written").get<double>();
+    }
+    const double joules = bits * in.sram.pj_per_bit * 1e-12;
+    sram_w = joules / (cycles * period_s);
+    r["sram"] = {{"accesses", wl["memory_accesses"]},
+                 {"bits", bits},
+                 {"pj_per_bit", in.sram.pj_per_bit},
+                 {"pj_per_bit_file", in.sram.file},
+                 {"pj_per_bit_source", in.sram.source},
+                 {"energy_j", joules},
+                 {"power_w", sram_w}};
+    wl.erase("memory_accesses");
+  }
+  r["power_w"] = power_json(sums, sram_w);
+  r["power_w_arc_weighted"] = power_json(sums_weighted, sram_w);
+  const double total = sums.total() + sram_w, total_weighted = sums_weighted.total() + sram_w;
+  r["energy_per_cycle_j"] = total * period_s;
+  // The workload: what the testbench said, and what the inputs did.
   wl["cycles"] = a.cycles();
   const double ops =
       workload.contains("operations") ? workload["operations"].value("count", 0.0) : 0.0;
   if (ops > 0) {
-    r["energy_per_operation_j"] = sums.total() * period_s * cycles / ops;
-    r["energy_per_operation_j_arc_weighted"] = sums_weighted.total() * period_s * cycles / ops;
+    r["energy_per_operation_j"] = total * period_s * cycles / ops;
+    r["energy_per_operation_j_arc_weighted"] = total_weighted * period_s * cycles / ops;
     r["operation"] = workload["operations"].value("unit", "operation");
   }
   if (workload.contains("busy_cycles")) {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,17 @@ struct ActivityMismatch : std::runtime_error {
 /// part's instance name as its prefix); -1 for none.
 int part_of(const std::string& plain_output_net, const std::vector<PartSpec>& parts);
 
+/// An SRAM's access energy (docs/ppa.md, "SRAM access energy"): the same figure a bit read
+/// and a bit written, with its published source (configs/energy/<library>.json).
+struct SramEnergy {
+  double pj_per_bit = 0;
+  std::string source, file;
+};
+
+/// The SRAM energy of an energy file (configs/energy/<library>.json, model/perf/system.hpp);
+/// a ConfigError names the file and the field.
+SramEnergy read_sram_energy(const std::string& file);
+
 /// What the activity figures are computed from.
 struct ActivityInputs {
   const GateNetlist* netlist = nullptr;
@@ -88,6 +100,12 @@ struct ActivityInputs {
   double period = 0;       ///< library time unit
   double output_load = 0;  ///< capacitive load unit
   std::string clock;       ///< the clock port, "" for none
+  /// A block with SRAMs (docs/sram.md): the netlist with their instances, on which the
+  /// workload is simulated (`netlist` is the one without them, which OpenSTA times), their
+  /// modules, and their access energy.
+  const GateNetlist* with_memories = nullptr;
+  std::set<std::string> memories;
+  SramEnergy sram;
 };
 
 /// The `activity` entry of a block's figures: from a recorded workload, simulated here (the

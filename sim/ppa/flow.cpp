@@ -694,8 +694,14 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
   }
   // 6. The power model at the vectorless activity against OpenSTA's own (the power from
   // activity is run_activity's).
-  const ActivityInputs ain{
-      &nl, &vn, &tech.lib, &job.parts, c.period, tech.fo4_load(), clocked ? "clk_i" : ""};
+  ActivityInputs ain;
+  ain.netlist = &nl;
+  ain.verilog = &vn;
+  ain.lib = &tech.lib;
+  ain.parts = &job.parts;
+  ain.period = c.period;
+  ain.output_load = tech.fo4_load();
+  ain.clock = clocked ? "clk_i" : "";
   r["power_check"] = uniform_power_check(ain, c.activity, c.duty, tot.total, work);
   std::set<std::string> part_modules;
   for (const auto& p : job.parts) part_modules.insert(p.module);
@@ -710,19 +716,31 @@ namespace {
 
 // The netlist as run_block wrote it in `work`, and what the power from activity reads of it.
 struct Written {
-  GateNetlist nl;
+  GateNetlist full, nl;  ///< with the black boxes' instances, and without (OpenSTA's)
   VerilogNetlist vn;
   ActivityInputs in;
 };
 std::unique_ptr<Written> written_netlist(const BlockJob& job, const Technology& tech,
                                          const Constraints& c, const fs::path& work) {
   auto w = std::make_unique<Written>();
-  w->nl = cut_blackboxes(read_blif(work / "buffered.blif"), job, work);
+  w->full = read_blif(work / "buffered.blif");
+  w->nl = cut_blackboxes(w->full, job, work);
   w->vn = write_verilog(w->nl, tech.lib);
   bool clocked = false;
   for (const auto& in : w->nl.inputs) clocked = clocked || in == "clk_i";
-  w->in = {
-      &w->nl, &w->vn, &tech.lib, &job.parts, c.period, tech.fo4_load(), clocked ? "clk_i" : ""};
+  w->in.netlist = &w->nl;
+  w->in.verilog = &w->vn;
+  w->in.lib = &tech.lib;
+  w->in.parts = &job.parts;
+  w->in.period = c.period;
+  w->in.output_load = tech.fo4_load();
+  w->in.clock = clocked ? "clk_i" : "";
+  // SRAMs as the simulator's memories (docs/sram.md), at their access energy.
+  if (!job.blackboxes.empty() && only_sram_boxes(job)) {
+    w->in.with_memories = &w->full;
+    w->in.memories.insert(job.blackboxes.begin(), job.blackboxes.end());
+    if (job.activity) w->in.sram = job.activity->sram;
+  }
   return w;
 }
 

@@ -90,6 +90,7 @@ struct ActivityJob {
   TestbenchRun testbench;
   WorkloadSpec workload;
   std::filesystem::path file;  ///< an activity file instead of the testbench's run
+  SramEnergy sram;             ///< the SRAMs' access energy, for a block with SRAMs
 };
 
 struct BlockJob {

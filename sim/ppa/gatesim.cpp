@@ -66,7 +66,8 @@ int GateSim::net(const std::string& blif_name) const {
   return it == id_.end() ? -1 : it->second;
 }
 
-GateSim::GateSim(const GateNetlist& nl, const Liberty& lib, const std::string& clock) {
+GateSim::GateSim(const GateNetlist& nl, const Liberty& lib, const std::string& clock,
+                 const std::set<std::string>& memories) {
   // Nets: BLIF names joined by copies (union-find), then renumbered by class.
   std::unordered_map<std::string, int> raw;
   std::vector<int> parent;
@@ -131,6 +132,19 @@ GateSim::GateSim(const GateNetlist& nl, const Liberty& lib, const std::string& c
   std::vector<int> clock_pins;  // nets of the flip-flops' clock pins
   gate_nets_.reserve(nl.gates.size());
   for (const Gate& g : nl.gates) {
+    if (memories.count(g.cell)) {
+      gate_nets_.emplace_back();
+      for (const auto& [pin, n] : g.pins) gate_nets_.back().push_back(id_.at(n));
+      memories_.push_back(memory_of(g));
+      for (int out : memories_.back().rdata) {
+        if (driver[size_t(out)] != -1) {
+          throw SimError(fmt::format("net {} has more than one driver", names_[size_t(out)]));
+        }
+        driver[size_t(out)] = -2;  // a state of the memory, as a flip-flop's output
+      }
+      clock_pins.push_back(memories_.back().clk);
+      continue;
+    }
     const LibertyCell& cell = lib.cell(g.cell);
     std::map<std::string, int> pin_net;
     std::vector<int> nets;
@@ -323,6 +337,106 @@ GateSim::GateSim(const GateNetlist& nl, const Liberty& lib, const std::string& c
   nodes_ = std::move(sorted);
 }
 
+GateSim::Memory GateSim::memory_of(const Gate& g) const {
+  // Its pins by bus: "waddr_i[3]" is bit 3 of waddr_i; a one-bit pin has no index.
+  std::map<std::string, std::map<int, int>> buses;
+  for (const auto& [pin, n] : g.pins) {
+    const size_t open = pin.find('[');
+    int bit = 0;
+    if (open != std::string::npos) {
+      try {
+        bit = std::stoi(pin.substr(open + 1));
+      } catch (const std::exception&) {
+        bit = -1;
+      }
+    }
+    if (bit < 0 || !buses[pin.substr(0, open)].emplace(bit, id_.at(n)).second) {
+      throw SimError(fmt::format("memory {}: pin {} is not a bit of a port", g.cell, pin));
+    }
+  }
+  const auto take = [&](const char* port, bool one_bit) {
+    const auto it = buses.find(port);
+    if (it == buses.end()) {
+      throw SimError(fmt::format(
+          "memory {} has no pin {}; a memory has the ports of rtl/oasis_sram.sv (clk_i, we_i, "
+          "waddr_i, wlane_i, wdata_i, re_i, raddr_i, rdata_o)",
+          g.cell, port));
+    }
+    std::vector<int> nets;
+    for (const auto& [bit, net] : it->second) {
+      if (bit != int(nets.size())) {
+        throw SimError(fmt::format("memory {}: port {} has no bit {}", g.cell, port, nets.size()));
+      }
+      nets.push_back(net);
+    }
+    if (one_bit && nets.size() != 1) {
+      throw SimError(fmt::format("memory {}: port {} is not one bit", g.cell, port));
+    }
+    buses.erase(it);
+    return nets;
+  };
+  Memory m;
+  m.clk = take("clk_i", true)[0];
+  m.we = take("we_i", true)[0];
+  m.re = take("re_i", true)[0];
+  m.waddr = take("waddr_i", false);
+  m.wlane = take("wlane_i", false);
+  m.wdata = take("wdata_i", false);
+  m.raddr = take("raddr_i", false);
+  m.rdata = take("rdata_o", false);
+  if (!buses.empty()) {
+    throw SimError(fmt::format("memory {} has a pin {} that rtl/oasis_sram.sv has not", g.cell,
+                               buses.begin()->first));
+  }
+  const size_t width = m.rdata.size(), lanes = m.wlane.size();
+  if (m.wdata.size() != width || width % lanes != 0 || m.raddr.size() != m.waddr.size() ||
+      m.raddr.size() > 24) {
+    throw SimError(fmt::format(
+        "memory {}: wdata_i of {} bits, rdata_o of {}, {} lanes, addresses of {} and {} bits; "
+        "allowed: equal data widths, a whole number of bits a lane, equal addresses of at "
+        "most 24 bits",
+        g.cell, m.wdata.size(), width, lanes, m.waddr.size(), m.raddr.size()));
+  }
+  m.count.cell = g.cell;
+  m.count.width = int(width);
+  m.count.lanes = int(lanes);
+  m.count.addr_bits = int(m.raddr.size());
+  m.words.assign(width << m.raddr.size(), 0);
+  m.out.assign(width, 0);
+  return m;
+}
+
+uint64_t GateSim::bus(const std::vector<int>& nets) const {
+  uint64_t v = 0;
+  for (size_t k = 0; k < nets.size(); ++k) v |= uint64_t(value_[size_t(nets[k])]) << k;
+  return v;
+}
+
+void GateSim::memory_edge(Memory& m) {
+  // The read takes the word as it was before this edge's write (docs/sram.md).
+  const size_t width = m.rdata.size(), lane = width / m.wlane.size();
+  if (value_[size_t(m.re)]) {
+    const size_t base = size_t(bus(m.raddr)) * width;
+    std::copy(m.words.begin() + long(base), m.words.begin() + long(base + width), m.out.begin());
+    m.count.reads += counting_;
+  }
+  if (value_[size_t(m.we)]) {
+    const size_t base = size_t(bus(m.waddr)) * width;
+    for (size_t l = 0; l < m.wlane.size(); ++l) {
+      if (!value_[size_t(m.wlane[l])]) continue;
+      for (size_t b = l * lane; b < (l + 1) * lane; ++b)
+        m.words[base + b] = value_[size_t(m.wdata[b])];
+      m.count.lane_writes += counting_;
+    }
+  }
+}
+
+std::vector<MemoryAccesses> GateSim::memory_accesses() const {
+  std::vector<MemoryAccesses> v;
+  for (const Memory& m : memories_) v.push_back(m.count);
+  return v;
+}
+
 uint64_t GateSim::index(const int* in, int n) const {
   uint64_t ix = 0;
   for (int k = 0; k < n; ++k) ix |= uint64_t(value_[size_t(in[k])]) << k;
@@ -363,6 +477,11 @@ void GateSim::clock_edge() {
     Flop& f = flops_[i];
     f.state = next[i] != 0;
     f.state = effective(f);  // an active clear or preset wins over the edge
+  }
+  // The memories from the same settled values; their read registers drive their outputs.
+  for (Memory& m : memories_) memory_edge(m);
+  for (const Memory& m : memories_) {
+    for (size_t b = 0; b < m.rdata.size(); ++b) value_[size_t(m.rdata[b])] = m.out[b];
   }
 }
 
@@ -496,6 +615,7 @@ NetActivity simulate_vectors(GateSim& sim, const GateNetlist& nl, const fs::path
       }
     }
     std::copy(v.begin(), v.end(), prev.begin());
+    sim.count_accesses(in_window);
     sim.clock_edge();
     ++cycle;
   }

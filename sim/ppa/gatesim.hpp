@@ -4,7 +4,9 @@
 // Liberty file's `function`, `ff` and `clear`/`preset` attributes, so that
 // the toggles and high cycles of every net on a recorded workload can be
 // counted (docs/ppa.md, "Power from activity"). One clock, rising edge; flip-
-// flops with asynchronous clear and preset; no latches, no tristate cells.
+// flops with asynchronous clear and preset; no latches, no tristate cells. A
+// black box with the ports of rtl/oasis_sram.sv (an SRAM's module, docs/sram.md)
+// is simulated as that contract says, and its accesses are counted.
 // Each cycle the inputs are applied, the logic settles, every net is sampled,
 // and the clock rises; a net toggles in a cycle when its sample differs from
 // the cycle before (zero delay: no glitches).
@@ -12,6 +14,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -28,12 +31,27 @@ struct SimError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// What one SRAM instance did over the counted edges: the edges with `re_i` high, and the
+/// lanes written (`we_i` and `wlane_i[l]` high at an edge).
+struct MemoryAccesses {
+  std::string cell;  ///< its module
+  int width = 0, lanes = 0, addr_bits = 0;
+  int64_t reads = 0, lane_writes = 0;
+  int64_t bits_read() const { return reads * width; }
+  int64_t bits_written() const { return lanes ? lane_writes * (width / lanes) : 0; }
+};
+
 /// The netlist compiled for simulation. Nets are the classes of BLIF nets joined by copies
 /// (`.names a b`); net ids run 0 .. nets() - 1.
 class GateSim {
  public:
-  /// `clock`: the clock input port ("" for a block without one).
-  GateSim(const GateNetlist& netlist, const Liberty& lib, const std::string& clock = "clk_i");
+  /// `clock`: the clock input port ("" for a block without one). `memories`: the cells that are
+  /// modules with the ports and behaviour of rtl/oasis_sram.sv (clk_i; we_i, waddr_i, wlane_i,
+  /// wdata_i; re_i, raddr_i, rdata_o), simulated behaviourally: every word as last written
+  /// (0 before), `rdata_o` the word at `raddr_i` as it was before an edge with `re_i`, held
+  /// to the next such edge.
+  GateSim(const GateNetlist& netlist, const Liberty& lib, const std::string& clock = "clk_i",
+          const std::set<std::string>& memories = {});
 
   int nets() const { return int(names_.size()); }
   /// The net a BLIF net name belongs to, or -1.
@@ -59,6 +77,10 @@ class GateSim {
   void clock_edge();
   bool value(int net) const { return value_[size_t(net)] != 0; }
   const std::vector<uint8_t>& values() const { return value_; }
+  /// Whether the clock edges from now on count the memories' accesses (the window's edges).
+  void count_accesses(bool on) { counting_ = on; }
+  /// Each memory instance's accesses, in the netlist's order.
+  std::vector<MemoryAccesses> memory_accesses() const;
 
  private:
   // One output of a cell: `out` = table[inputs as bits, input 0 the least significant]. A
@@ -85,8 +107,20 @@ class GateSim {
     char both = 'L';            ///< clear_preset_var1: the state when both are active
   };
 
+  // A memory instance: its pins' nets (bit i of a bus at i), its words, its read register.
+  struct Memory {
+    int clk = -1, we = -1, re = -1;
+    std::vector<int> waddr, wlane, wdata, raddr, rdata;
+    std::vector<uint8_t> words;  ///< 2^addr_bits words of width bits, word-major
+    std::vector<uint8_t> out;    ///< the word the last read edge took
+    MemoryAccesses count;
+  };
+
   uint64_t index(const int* in, int n) const;
   bool effective(const Flop& f) const;
+  Memory memory_of(const Gate& g) const;
+  uint64_t bus(const std::vector<int>& nets) const;
+  void memory_edge(Memory& m);
 
   std::unordered_map<std::string, int> id_;
   std::vector<std::string> names_;
@@ -95,7 +129,9 @@ class GateSim {
   std::vector<std::vector<int>> gate_nets_;
   std::vector<Node> nodes_;  ///< in an order where every node's inputs come first
   std::vector<Flop> flops_;
+  std::vector<Memory> memories_;
   std::vector<uint8_t> value_;
+  bool counting_ = false;
 };
 
 /// A vector file of the Verilator testbench's --record (docs/icarus.md): its ports and one
@@ -121,10 +157,11 @@ struct NetActivity {
 };
 
 /// Replays `vectors` on the netlist from the first line, counting in [begin, end) (end = -1: to
-/// the last line). Every output bit is compared with the recorded one under the X rule of the
-/// Icarus replay (docs/icarus.md): from the first cycle with rst_ni low (every cycle without
-/// one), one-bit outputs and outputs with their valid high must equal the recorded values; a
-/// mismatch throws SimError naming the cycle, the port and both values.
+/// the last line); the memories count the window's edges. Every output bit is compared with the
+/// recorded one under the X rule of the Icarus replay (docs/icarus.md): from the first cycle with
+/// rst_ni low (every cycle without one), one-bit outputs and outputs with their valid high must
+/// equal the recorded values; a mismatch throws SimError naming the cycle, the port and both
+/// values.
 NetActivity simulate_vectors(GateSim& sim, const GateNetlist& netlist,
                              const std::filesystem::path& vectors, int64_t begin, int64_t end);
 

@@ -56,6 +56,7 @@ struct Options : CommonOptions {
   bool workload = false;                  ///< --workload: power from activity as well
   WorkloadSpec spec;                      ///< the workload's tensors, sizes and seed
   std::string activity_file;              ///< --activity-file: an earlier run's activity instead
+  std::string energy;                     ///< --energy: the SRAMs' energy a bit (its file)
   bool icarus_check = false;              ///< --icarus-check: the counts against Icarus's
   bool glitches = false;                  ///< --glitches: and a timed Icarus run
   std::string source = OASIS_SOURCE_DIR;  ///< the testbenches' sources
@@ -248,9 +249,12 @@ class Runner {
   // testbenches that run it.
   std::string activity_reuse_key(const BlockJob& job) const {
     const ActivityJob& a = *job.activity;
-    if (!a.file.empty()) return "file " + hex(fnv1a(read_text(a.file)));
-    uint64_t h =
-        fnv1a(a.workload.key() + " | " + fmt::format("{}", fmt::join(a.testbench.sets, " ")));
+    // A block with SRAMs: their energy a bit as well (the simulator's memories, version 1).
+    const std::string sram =
+        only_sram_boxes(job) ? fmt::format(" | sram 1 {} pJ/bit", a.sram.pj_per_bit) : "";
+    if (!a.file.empty()) return "file " + hex(fnv1a(read_text(a.file) + sram));
+    uint64_t h = fnv1a(a.workload.key() + " | " +
+                       fmt::format("{}", fmt::join(a.testbench.sets, " ")) + sram);
     for (const char* dir : {"verif/tb", "verif/harness", "verif"}) {
       const fs::path d = fs::path(a.testbench.source) / dir;
       if (!fs::is_directory(d)) continue;
@@ -512,6 +516,9 @@ Options parse(int argc, char** argv, int& status) {
   app.add_option("--activity-file", o.activity_file,
                  "with --blocks of one block: its power from this activity file (the "
                  "activity.txt an earlier run wrote for the same netlist) instead of a workload");
+  app.add_option("--energy", o.energy,
+                 "with --workload: the energy file whose SRAM energy a bit a line with its row "
+                 "in an SRAM is charged (default: the source's configs/energy/osu018.json)");
   app.add_flag("--icarus-check", o.icarus_check,
                "with --workload: each block's toggle counts against Icarus Verilog's on the "
                "library's own cell models, net by net (they must agree)");
@@ -596,6 +603,14 @@ Options parse(int argc, char** argv, int& status) {
     }
     if (o.blocks.empty() || o.blocks.find(',') != std::string::npos) {
       throw UsageError("--activity-file is one netlist's: it needs --blocks with one block");
+    }
+  }
+  if (o.energy.empty()) o.energy = (fs::path(o.source) / "configs/energy/osu018.json").string();
+  if (o.workload || !o.activity_file.empty()) {
+    try {
+      read_sram_energy(o.energy);
+    } catch (const ConfigError& e) {
+      throw UsageError(fmt::format("--energy: {}", e.what()));
     }
   }
   if ((o.icarus_check || o.glitches) && !o.workload) {
@@ -759,19 +774,24 @@ void measure(const Options& o, const std::vector<std::string>& only, const fs::p
     njobs += int(p.runs.size());
   }
   // The power from activity: each job's own testbench on the workload. A job with black boxes
-  // (the large core's glue, a line with its row in an SRAM) has none: the boxes' outputs are not
-  // recorded.
+  // other than SRAMs (the large core's glue) has none: the boxes' outputs are not recorded. A
+  // line with its row in an SRAM is simulated with the SRAM's behaviour, its accesses at the
+  // energy file's figure (docs/ppa.md, "SRAM access energy").
   if (o.workload || !o.activity_file.empty()) {
+    SramEnergy sram = read_sram_energy(o.energy);
+    // Named as the project names it where it is the project's file (the same from any checkout).
+    const fs::path in_source = fs::path(o.energy).lexically_relative(o.source);
+    if (!in_source.empty() && *in_source.begin() != "..") sram.file = in_source.string();
     for (const auto& p : m.plan) {
       for (const Run& r : p.runs) {
         BlockJob& job = jobs.at(r.label);
-        if (!job.blackboxes.empty()) continue;
+        if (!job.blackboxes.empty() && !only_sram_boxes(job)) continue;
         std::vector<std::string> sets = o.overrides;
         sets.insert(sets.end(), r.variant.sets.begin(), r.variant.sets.end());
         job.activity = ActivityJob{
             TestbenchRun{r.block, o.config_path, sets, fs::absolute(o.build), o.source,
                          fmt::format("ppa_{}_{}", m.config.name, r.label)},
-            o.spec, o.activity_file.empty() ? fs::path() : fs::absolute(o.activity_file)};
+            o.spec, o.activity_file.empty() ? fs::path() : fs::absolute(o.activity_file), sram};
       }
     }
   }

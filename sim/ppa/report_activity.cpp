@@ -153,6 +153,34 @@ std::string activity_markdown(const ReportInputs& in, const json& summary) {
       }
     }
   }
+  // The SRAMs' accesses at their energy a bit (part of the blocks' totals above).
+  std::string srams, source;
+  for (const auto& [name, r] : in.blocks.items()) {
+    if (!r.contains("activity") || !r["activity"].contains("sram")) continue;
+    const json& m = r["activity"]["sram"];
+    long reads = 0, writes = 0;
+    for (const json& x : m["accesses"]) {
+      reads += x["reads"].get<long>();
+      writes += x["lane_writes"].get<long>();
+    }
+    const double total = r["activity"]["power_w"]["total"].get<double>();
+    const double mw = m["power_w"].get<double>() * 1e3;
+    srams += fmt::format("| {} | {} | {} | {:.0f} | {} | {} | {:.1f} % |\n", name, reads, writes,
+                         m["bits"].get<double>(), show(m["pj_per_bit"].get<double>()), show(mw),
+                         100 * mw / (total * 1e3));
+    source = fmt::format("The energy a bit is {}'s: {}", m["pj_per_bit_file"].get<std::string>(),
+                         m["pj_per_bit_source"].get<std::string>());
+  }
+  if (!srams.empty()) {
+    md +=
+        "\nSRAM access energy (docs/ppa.md, \"SRAM access energy\"): each SRAM simulated as "
+        "its contract says (docs/sram.md), its reads and lane writes over the window counted, "
+        "every bit read or written at one energy a bit; in the totals above. " +
+        source +
+        ".\n\n| block | reads | lane writes | bits | pJ a bit | mW | of the block |\n"
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n" +
+        srams;
+  }
   if (!summary["energy_per_product"].empty()) {
     md +=
         "\nAt equal throughput, on the same layer: the energy of one weight-activation product "

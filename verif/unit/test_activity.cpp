@@ -253,6 +253,65 @@ TEST(GateSim, RefusesARecordingTheNetlistDoesNotGive) {
   EXPECT_THROW(GateSim(parse_blif(gated, "g.blif"), lib), SimError);
 }
 
+// An SRAM's module (docs/sram.md) as the simulator's memory: the words as written lane by
+// lane, the read taking the word as it was before the edge's write and holding it, and the
+// accesses counted only while counting is on.
+TEST(GateSim, SimulatesAnSramAsItsContractSays) {
+  if (!fs::exists(kOsu018)) GTEST_SKIP() << "qflow-tech-osu018 is not installed";
+  const Liberty lib = read_liberty(kOsu018);
+  std::string blif =
+      ".model mem\n.inputs clk_i we_i re_i waddr_i[0] raddr_i[0] wlane_i[0] wlane_i[1] "
+      "wdata_i[0] wdata_i[1] wdata_i[2] wdata_i[3]\n.outputs q_o[0] q_o[1] q_o[2] q_o[3]\n"
+      ".gate oasis_x_mem clk_i=clk_i we_i=we_i re_i=re_i waddr_i[0]=waddr_i[0] "
+      "raddr_i[0]=raddr_i[0] wlane_i[0]=wlane_i[0] wlane_i[1]=wlane_i[1] wdata_i[0]=wdata_i[0] "
+      "wdata_i[1]=wdata_i[1] wdata_i[2]=wdata_i[2] wdata_i[3]=wdata_i[3] rdata_o[0]=r0 "
+      "rdata_o[1]=r1 rdata_o[2]=r2 rdata_o[3]=r3\n";
+  for (int b = 0; b < 4; ++b) blif += fmt::format(".gate BUFX2 A=r{0} Y=q_o[{0}]\n", b);
+  blif += ".end\n";
+  const GateNetlist nl = parse_blif(blif, "mem.blif");
+  GateSim sim(nl, lib, "clk_i", {"oasis_x_mem"});
+  const auto cycle = [&](bool we, int waddr, int wlane, int wdata, bool re, int raddr) {
+    sim.set(sim.net("we_i"), we);
+    sim.set(sim.net("re_i"), re);
+    sim.set(sim.net("waddr_i[0]"), waddr != 0);
+    sim.set(sim.net("raddr_i[0]"), raddr != 0);
+    for (int l = 0; l < 2; ++l) sim.set(sim.net(fmt::format("wlane_i[{}]", l)), (wlane >> l) & 1);
+    for (int b = 0; b < 4; ++b) sim.set(sim.net(fmt::format("wdata_i[{}]", b)), (wdata >> b) & 1);
+    sim.settle();
+    sim.clock_edge();
+    sim.settle();
+    int q = 0;
+    for (int b = 0; b < 4; ++b) q |= int(sim.value(sim.net(fmt::format("q_o[{}]", b)))) << b;
+    return q;
+  };
+  cycle(true, 0, 0b11, 0xa, false, 0);  // not counted: word 0 = a
+  sim.count_accesses(true);
+  EXPECT_EQ(cycle(true, 1, 0b01, 0x5, true, 0), 0xa);  // word 1 = 1 (lane 0 only)
+  EXPECT_EQ(cycle(true, 0, 0b10, 0x3, true, 0), 0xa) << "the read sees the word before the write";
+  EXPECT_EQ(cycle(false, 0, 0b11, 0xf, false, 1), 0xa) << "held without re_i";
+  EXPECT_EQ(cycle(false, 0, 0b11, 0xf, true, 0), 0x2) << "word 0 after its lane 1 was written";
+  sim.count_accesses(false);
+  EXPECT_EQ(cycle(false, 0, 0, 0, true, 1), 0x1);
+  const std::vector<MemoryAccesses> m = sim.memory_accesses();
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].cell, "oasis_x_mem");
+  EXPECT_EQ(m[0].width, 4);
+  EXPECT_EQ(m[0].lanes, 2);
+  EXPECT_EQ(m[0].reads, 3);
+  EXPECT_EQ(m[0].lane_writes, 2);
+  EXPECT_EQ(m[0].bits_read(), 12);
+  EXPECT_EQ(m[0].bits_written(), 4);
+  // A box without a port of the contract is refused, naming the port.
+  std::string no_re = blif;
+  no_re.erase(no_re.find(" re_i=re_i"), 10);
+  try {
+    GateSim(parse_blif(no_re, "m.blif"), lib, "clk_i", {"oasis_x_mem"});
+    FAIL() << "a memory without re_i was accepted";
+  } catch (const SimError& e) {
+    EXPECT_NE(std::string(e.what()).find("has no pin re_i"), std::string::npos) << e.what();
+  }
+}
+
 // The power model on one inverter, by hand from the library's tables.
 TEST(PowerModel, AnInverterByHandFromTheTables) {
   if (!fs::exists(kOsu018)) GTEST_SKIP() << "qflow-tech-osu018 is not installed";

@@ -3,6 +3,7 @@
 // Verilog netlist OpenSTA and Icarus read, the reports of Yosys and OpenSTA;
 // oasis-ppa's handling of bad input (docs/ppa.md); and the generic-cell
 // figures and report of oasis-synth (make synth, docs/synth.md).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -419,6 +420,51 @@ TEST_F(PpaCli, RefusesBadInput) {
   expect_refused(cfg + " --three-ways --blocks pe_line", "--three-ways measures its own");
 }
 
+// A line with its row in an SRAM (docs/sram.md): its netlist simulated with the SRAM's
+// behaviour (the outputs must equal the RTL's every cycle), every read and lane write counted
+// and charged at the energy file's figure (docs/ppa.md, "SRAM access energy"). Yosys on the
+// line takes minutes: make regress.
+class PpaCliRegress : public PpaCli {};
+
+TEST_F(PpaCliRegress, ALineWithItsRowInAnSramChargesItsAccesses) {
+  const int tokens = 2, rows = 8, channels = 22, counting_beat = 4, weight_beat = 2;
+  const auto r =
+      ppa("--config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json") +
+          fmt::format(" --set channels={} --set outliers_per_side=2 --set mac_tree_inputs=4 "
+                      "--set comp_macs=1 --set index_counters=1 --set counter_inputs={} "
+                      "--set weight_beat_indices={} --set orizuru_unit_inputs=2 --set act_bits=2 "
+                      "--set weight_bits=2 --set pe_line_outlier_capture=1",
+                      channels, counting_beat, weight_beat) +
+          fmt::format(" --blocks pe_line --no-plots --workload --workload-tokens {} "
+                      "--workload-rows {}",
+                      tokens, rows));
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream in(dir_ / "out" / "blocks" / "pe_line.json");
+  const auto b = nlohmann::json::parse(in);
+  ASSERT_TRUE(b["activity"].contains("sram")) << b["activity"];
+  const auto& m = b["activity"]["sram"];
+  ASSERT_EQ(m["accesses"].size(), 1u) << m;
+  const auto& acc = m["accesses"][0];
+  // Every token reads each row's counting beats once; the weights stream again for every
+  // token, a lane a weight beat.
+  const long beats = (channels + counting_beat - 1) / counting_beat;
+  const long weight_beats = (channels + weight_beat - 1) / weight_beat;
+  EXPECT_EQ(acc["reads"].get<long>(), tokens * rows * beats) << acc;
+  EXPECT_EQ(acc["lane_writes"].get<long>(), tokens * rows * weight_beats) << acc;
+  const double width = acc["width"].get<double>(), lanes = acc["lanes"].get<double>();
+  EXPECT_EQ(width, counting_beat * 2);
+  EXPECT_EQ(m["bits"].get<double>(),
+            acc["reads"].get<double>() * width + acc["lane_writes"].get<double>() * width / lanes);
+  EXPECT_EQ(m["pj_per_bit_file"], "configs/energy/osu018.json");
+  EXPECT_DOUBLE_EQ(m["energy_j"].get<double>(),
+                   m["bits"].get<double>() * m["pj_per_bit"].get<double>() * 1e-12);
+  const auto& p = b["activity"]["power_w"];
+  EXPECT_NEAR(p["clock"].get<double>() + p["sequential"].get<double>() +
+                  p["combinational"].get<double>() + p["leakage"].get<double>() +
+                  p["sram"].get<double>(),
+              p["total"].get<double>(), 1e-9 * p["total"].get<double>());
+}
+
 // An --out folder that holds what oasis-ppa did not write is the user's: exit status 2, one
 // message, and the folder as it was.
 TEST_F(PpaCli, KeepsAFolderItDidNotWrite) {
@@ -537,7 +583,8 @@ TEST_F(PpaCli, MeasuresTheAxiWrapperAroundABlackBoxCore) {
   const auto r =
       ppa("--config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json") +
           " --set axi_data_bits=64 --set axi_max_burst=4 --set axi_outstanding_reads=2 "
-          "--set axi_chain_limit=4 " + kTinyCore + " --blocks axi");
+          "--set axi_chain_limit=4 " +
+          kTinyCore + " --blocks axi");
   ASSERT_EQ(r.status, 0) << r.out;
   std::ifstream in(dir_ / "out" / "blocks" / "axi.json");
   ASSERT_TRUE(in) << r.out;
@@ -814,10 +861,10 @@ TEST(Generic, LtpDepthAndScript) {
 // through logic, passed when the rule allows it and stopped, naming the input, when not; a
 // valid through a flip-flop passes.
 TEST(Generic, StreamContractStopsAHandshakeReachedThroughLogic) {
-  const auto files = gen::render(
-      load_config(std::string(OASIS_SOURCE_DIR) + "/configs/default.json",
-                  {"fp_pipeline_stages=0"}),
-      {"configs/default.json", {}, "x"});
+  const auto files =
+      gen::render(load_config(std::string(OASIS_SOURCE_DIR) + "/configs/default.json",
+                              {"fp_pipeline_stages=0"}),
+                  {"configs/default.json", {}, "x"});
   const gen::Manifest m = gen::Manifest::parse(files.at("manifest.json"), "x/manifest.json");
   const auto rules_of = [&](const std::string& block) {
     std::map<std::string, std::vector<std::string>> r;
@@ -848,8 +895,8 @@ TEST(Generic, StreamContractStopsAHandshakeReachedThroughLogic) {
          "  assign b_valid_o = full_q;\n"
          "endmodule\n";
   const auto run = [&](const std::vector<ConeRule>& rules) {
-    std::ofstream(dir.path() / "c.ys") << yosys_check_script({"m.sv"}, "m", "",
-                                                             stream_contract_script(rules));
+    std::ofstream(dir.path() / "c.ys")
+        << yosys_check_script({"m.sv"}, "m", "", stream_contract_script(rules));
     return test::run_command("cd " + gen::shell_word(dir.path().string()) + " && yosys -q -e " +
                              gen::shell_word(kYosysErrors) + " -s c.ys 2>&1");
   };
