@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The repository stands on its own and says its licence: every source file (C++, SystemVerilog,
 // scripts, build files) names it in an SPDX line at its top, and nothing the project holds cites
-// a document outside it.
+// a document outside it; and every citation of a page of docs/ (`docs/<page>.md`, or
+// `docs/<page>.md, "<Heading>"`) names a page and a heading that exist.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
@@ -87,6 +90,91 @@ TEST(Repository, NothingCitesADocumentOutsideTheProject) {
           << fs::relative(p, kRoot).string() << " cites '" << m.str() << "'";
     }
   }
+}
+
+// The whole text of a file.
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The headings of a Markdown page: the text after the #s of every `#`, `##`, ... line outside a
+// fenced code block, trailing blanks removed.
+std::set<std::string> headings(const fs::path& page) {
+  static const std::regex kHeading("^#+[ \\t]+(.*?)[ \\t]*$");
+  std::set<std::string> out;
+  std::ifstream in(page);
+  bool fenced = false;
+  for (std::string l; std::getline(in, l);) {
+    if (l.starts_with("```")) fenced = !fenced;
+    std::smatch m;
+    if (!fenced && std::regex_match(l, m, kHeading)) out.insert(m[1].str());
+  }
+  return out;
+}
+
+// A file's lines joined into one text, each line after the first stripped of its indentation
+// and comment marks (//, ///, #, *, --) so that a citation may span a line break; `starts`
+// holds where each line begins in that text.
+std::string joined(const std::string& text, std::vector<size_t>& starts) {
+  static const std::regex kLead("^[ \\t]*(///?|#+|\\*|--)?[ \\t]*");
+  std::string out;
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(begin, end - begin);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!starts.empty()) {
+      out += ' ';
+      line = std::regex_replace(line, kLead, "", std::regex_constants::format_first_only);
+    }
+    starts.push_back(out.size());
+    out += line;
+    begin = end + 1;
+  }
+  return out;
+}
+
+TEST(Repository, EveryDocsCitationNamesAPageAndHeadingThatExist) {
+  std::map<std::string, std::set<std::string>> pages;  // docs/<page>.md -> its headings
+  for (const auto& e : fs::directory_iterator(kRoot / "docs")) {
+    if (e.path().extension() == ".md") {
+      pages["docs/" + e.path().filename().string()] = headings(e.path());
+    }
+  }
+  ASSERT_FALSE(pages.empty());
+  // A page, then optionally a comma and the quoted heading (which starts with no blank, so that
+  // a C++ string literal that ends after "docs/<page>.md, " is not read as a citation).
+  static const std::regex kCitation(
+      "docs/([A-Za-z0-9_]+)\\.md(,[ ]*\"([^\"\\s\\\\][^\"]{0,199})\")?");
+  int cited = 0;
+  for (const fs::path& p : project_files()) {
+    const std::string text = read(p);
+    if (text.find('\0') != std::string::npos) continue;  // a binary file: no citations
+    std::vector<size_t> starts;
+    const std::string flat = joined(text, starts);
+    const std::string file = fs::relative(p, kRoot).string();
+    for (auto it = std::sregex_iterator(flat.begin(), flat.end(), kCitation);
+         it != std::sregex_iterator(); ++it) {
+      const std::smatch& m = *it;
+      const size_t at = size_t(m.position(0));
+      const size_t line =
+          size_t(std::upper_bound(starts.begin(), starts.end(), at) - starts.begin());
+      const std::string page = "docs/" + m[1].str() + ".md";
+      const auto found = pages.find(page);
+      if (found == pages.end()) {
+        ADD_FAILURE() << file << ":" << line << ": cites " << page << ", which does not exist";
+        continue;
+      }
+      if (!m[3].matched) continue;
+      ++cited;
+      EXPECT_TRUE(found->second.count(m[3].str()))
+          << file << ":" << line << ": cites " << page << ", \"" << m[3].str()
+          << "\", which is no heading of that page";
+    }
+  }
+  EXPECT_GT(cited, 20);  // the search finds the citations there are
 }
 
 }  // namespace
