@@ -194,8 +194,8 @@ namespace {
 constexpr double kFromUintFo4 = 30;
 
 // The conversions between binary16 and binary32 (the fp16_to_fp32 and fp32_to_fp16 blocks, one
-// register after the unit, 130 FO4, OpenSTA on make ppa's flow; docs/ppa.md, "Every block at
-// 130, 80 and 50 FO4"): 15.8 and 36.9 FO4, rounded up.
+// register after the unit, 130 FO4, OpenSTA on make ppa's flow; docs/design_log.md,
+// "2026-12-05"): 15.8 and 36.9 FO4, rounded up.
 constexpr double kWidenFo4 = 16;
 constexpr double kNarrowFo4 = 37;
 
@@ -214,8 +214,8 @@ int count_conversion_stages(int period_fo4, int stages) {
 
 // A symmetric line's signed count before its conversion: the presenting bank's subtraction
 // (count_bits + 1 bits) and the MAC tree's negation of a count below zero. Measured with
-// OpenSTA on the paper config's PE line at 50 FO4 (docs/ppa.md, "Codebooks symmetric about
-// zero: the line built and measured"): 53.8 FO4 from the presenting bank's register through
+// OpenSTA on the paper config's PE line at 50 FO4 (docs/ppa.md, "Measured: the paper
+// config"): 53.8 FO4 from the presenting bank's register through
 // both and the conversion into the multiplier's register, against the conversion's 30 here.
 constexpr double kSignedCountFo4 = 24;
 
