@@ -215,8 +215,8 @@ int count_conversion_stages(int period_fo4, int stages) {
 // A symmetric line's signed count before its conversion: the presenting bank's subtraction
 // (count_bits + 1 bits) and the MAC tree's negation of a count below zero. Measured with
 // OpenSTA on the paper config's PE line at 50 FO4 (docs/ppa.md, "Measured: the paper
-// config"): 53.8 FO4 from the presenting bank's register through
-// both and the conversion into the multiplier's register, against the conversion's 30 here.
+// config"): 53.8 FO4 from the presenting bank's register through both and the conversion into
+// the multiplier's register, against the conversion's 30 here.
 constexpr double kSignedCountFo4 = 24;
 
 bool signed_count_stage(int period_fo4) {
