@@ -704,6 +704,19 @@ TEST_F(PpaCli, AStillWorkloadLeavesTheClock) {
   EXPECT_GT(still["power_w"]["clock"].get<double>(), 0);
   EXPECT_NEAR(still["power_w"]["clock"].get<double>(), layer["power_w"]["clock"].get<double>(),
               1e-9 * layer["power_w"]["clock"].get<double>());
+  // Still data: the flip-flops hold at (nearly) every edge, so ideal gating could save (nearly)
+  // the whole clock; the layer's data moves them more often.
+  const auto held = [](const nlohmann::json& a) {
+    return a["clock_held"]["held_share"].get<double>();
+  };
+  EXPECT_GT(held(still), 0.95) << still["clock_held"];
+  EXPECT_LT(held(layer), held(still)) << layer["clock_held"];
+  for (const auto* a : {&layer, &still}) {
+    EXPECT_GT((*a)["clock_held"]["flip_flops"].get<long>(), 0) << (*a)["clock_held"];
+    EXPECT_LE((*a)["clock_held"]["gating_bound_w"].get<double>(),
+              (*a)["power_w"]["clock"].get<double>() * (1 + 1e-9))
+        << (*a)["clock_held"];
+  }
 }
 
 // The report sets the delay model's longest stage of each pipelined FP unit
