@@ -12,14 +12,17 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "model/config.hpp"
@@ -29,6 +32,7 @@
 #include "sim/ppa/liberty.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/report.hpp"
+#include "sim/ppa/results.hpp"
 #include "sim/ppa/run.hpp"
 #include "sim/ppa/three_ways.hpp"
 #include "tools/commands.hpp"
@@ -59,6 +63,8 @@ struct Options : CommonOptions {
   std::string energy;                     ///< --energy: the SRAMs' energy a bit (its file)
   bool icarus_check = false;              ///< --icarus-check: the counts against Icarus's
   bool glitches = false;                  ///< --glitches: and a timed Icarus run
+  std::string command;                    ///< the command line, as given
+  int jobs = 1;                           ///< --jobs: runs measured at once
   std::string source = OASIS_SOURCE_DIR;  ///< the testbenches' sources
   std::string cells_v = "/usr/share/qflow/tech/osu018/osu018_stdcells.v";
 };
@@ -129,11 +135,11 @@ class Runner {
   void set_total(int n) { total_ = n; }
 
   json measure(const BlockJob& job) {
-    ++index_;
+    const int index = ++index_;  // the runs' numbers in the order they start
     const fs::path res = out_ / "blocks" / (job.label + ".json");
     const fs::path work = out_ / "work" / job.label;
     const auto progress = [&](const std::string& step) {
-      std::printf("ppa: [%d/%d] %s: %s\n", index_, total_, job.label.c_str(), step.c_str());
+      std::printf("ppa: [%d/%d] %s: %s\n", index, total_, job.label.c_str(), step.c_str());
       std::fflush(stdout);
     };
     uint64_t h = fnv1a(env_);
@@ -162,7 +168,7 @@ class Runner {
           }
           check_activity(job, work, r, progress);
           write_text(res, r.dump(2) + "\n");
-          std::printf("ppa: [%d/%d] %s: unchanged (%s)\n", index_, total_, job.label.c_str(),
+          std::printf("ppa: [%d/%d] %s: unchanged (%s)\n", index, total_, job.label.c_str(),
                       summary(r).c_str());
           std::fflush(stdout);
           return r;
@@ -170,7 +176,7 @@ class Runner {
       } catch (const json::exception&) {
       }
     }
-    std::printf("ppa: [%d/%d] %s ...\n", index_, total_, job.label.c_str());
+    std::printf("ppa: [%d/%d] %s ...\n", index, total_, job.label.c_str());
     std::fflush(stdout);
     json r = run_block(job, tech_, tools_, c_, work, progress);
     if (job.activity) {
@@ -190,7 +196,7 @@ class Runner {
     r["note"] = "";
     fs::create_directories(res.parent_path());
     write_text(res, r.dump(2) + "\n");
-    std::printf("ppa: [%d/%d] %s: %s\n", index_, total_, job.label.c_str(), summary(r).c_str());
+    std::printf("ppa: [%d/%d] %s: %s\n", index, total_, job.label.c_str(), summary(r).c_str());
     std::fflush(stdout);
     return r;
   }
@@ -278,7 +284,8 @@ class Runner {
   const Constraints& c_;
   fs::path out_;
   std::string env_;
-  int index_ = 0, total_ = 0;
+  std::atomic<int> index_ = 0;
+  int total_ = 0;
 };
 
 // The power from activity of two runs of a sliced block, extrapolated as the vectorless
@@ -472,6 +479,8 @@ json compose(const json& base, const std::vector<std::pair<json, int>>& adds,
 
 Options parse(int argc, char** argv, int& status) {
   Options o;
+  o.command = "oasis-ppa";
+  for (int i = 1; i < argc; ++i) o.command += " " + gen::shell_word(argv[i]);
   CLI::App app{
       "oasis-ppa: area, timing and power of every generated block in a real cell library "
       "(docs/ppa.md)"};
@@ -516,6 +525,10 @@ Options parse(int argc, char** argv, int& status) {
   app.add_option("--activity-file", o.activity_file,
                  "with --blocks of one block: its power from this activity file (the "
                  "activity.txt an earlier run wrote for the same netlist) instead of a workload");
+  app.add_option("--jobs", o.jobs,
+                 "runs measured at once, each its own Yosys, OpenSTA and simulation (each "
+                 "block's figures are the same whatever the number)")
+      ->capture_default_str();
   app.add_option("--energy", o.energy,
                  "with --workload: the energy file whose SRAM energy a bit a line with its row "
                  "in an SRAM is charged (default: the source's configs/energy/osu018.json)");
@@ -623,6 +636,7 @@ Options parse(int argc, char** argv, int& status) {
         "not with --fp-spans or --sweep-periods");
   }
   range(o.io_budget, 0, 0.45, "--io-budget", "0 to 0.45 of the period");
+  range(o.jobs, 1, 64, "--jobs", "1 to 64 runs at once");
   range(o.sram_um2_per_bit, 1e-3, 1e4, "--sram-um2-per-bit", "0.001 to 10000 um2 per bit");
   check_common_options(o);
   return o;
@@ -798,22 +812,45 @@ void measure(const Options& o, const std::vector<std::string>& only, const fs::p
   runner.set_total(njobs);
   std::printf("ppa: %d runs; results in %s\n", njobs, out.string().c_str());
   std::fflush(stdout);
-  std::vector<std::string> failed;
+  // The runs in the plan's order, --jobs of them at a time; a block that fails does not stop
+  // the others (the report needs all), bad input does.
+  std::vector<const BlockJob*> queue;
   for (const auto& p : m.plan) {
-    for (const Run& run : p.runs) {
-      const BlockJob& job = jobs.at(run.label);
-      // A block that fails does not stop the others; the report needs all.
+    for (const Run& run : p.runs) queue.push_back(&jobs.at(run.label));
+  }
+  std::vector<std::string> failed;
+  std::exception_ptr bad_input;
+  std::mutex mu;
+  size_t next = 0;
+  const auto worker = [&] {
+    for (;;) {
+      const BlockJob* job = nullptr;
+      {
+        const std::lock_guard<std::mutex> lock(mu);
+        if (next >= queue.size() || bad_input) return;
+        job = queue[next++];
+      }
       try {
-        m.measured[job.label] = runner.measure(job);
+        json r = runner.measure(*job);
+        const std::lock_guard<std::mutex> lock(mu);
+        m.measured[job->label] = std::move(r);
       } catch (const UsageError&) {
-        throw;
+        const std::lock_guard<std::mutex> lock(mu);
+        bad_input = std::current_exception();
       } catch (const std::exception& e) {
-        std::printf("ppa: %s FAILED: %s\n", job.label.c_str(), e.what());
+        const std::lock_guard<std::mutex> lock(mu);
+        std::printf("ppa: %s FAILED: %s\n", job->label.c_str(), e.what());
         std::fflush(stdout);
-        failed.push_back(job.label);
+        failed.push_back(job->label);
       }
     }
-  }
+  };
+  std::vector<std::thread> workers;
+  for (int i = 1; i < o.jobs; ++i) workers.emplace_back(worker);
+  worker();
+  for (std::thread& t : workers) t.join();
+  if (bad_input) std::rethrow_exception(bad_input);
+  std::sort(failed.begin(), failed.end());
   if (!failed.empty()) {
     throw std::runtime_error(fmt::format("{} run(s) failed, no report written: {}", failed.size(),
                                          fmt::join(failed, ", ")));
@@ -1173,7 +1210,12 @@ int run(int argc, char** argv) {
   measure(o, only, out, m);
   if (o.three_ways) {
     const ReportInputs in = report_inputs(o, m, assemble(m));
-    const json t = three_ways(in);
+    // The run first: what docs/results.md names the table by (sim/ppa/results.hpp).
+    json t = {
+        {"run", three_ways_run(in.config, o.overrides, in.library, in.period_fo4, in.period_ns,
+                               in.workload.empty() ? "power vectorless only" : in.workload,
+                               o.command, source_commit(o.source))}};
+    t.update(three_ways(in));
     write_text(out / "three_ways.json", t.dump(2) + "\n");
     write_text(out / "three_ways.md",
                fmt::format("# The three lines of config `{}` at {:.0f} FO4 in {}\n", in.config,

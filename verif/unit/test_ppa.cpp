@@ -418,6 +418,7 @@ TEST_F(PpaCli, RefusesBadInput) {
   expect_refused(cfg + " --fp-spans --blocks fp16_add",
                  "--fp-spans measures the floating-point units alone");
   expect_refused(cfg + " --three-ways --blocks pe_line", "--three-ways measures its own");
+  expect_refused(cfg + " --jobs 0", "--jobs is 0; allowed: 1 to 64 runs at once");
 }
 
 // A line with its row in an SRAM (docs/sram.md): its netlist simulated with the SRAM's
@@ -463,6 +464,27 @@ TEST_F(PpaCliRegress, ALineWithItsRowInAnSramChargesItsAccesses) {
                   p["combinational"].get<double>() + p["leakage"].get<double>() +
                   p["sram"].get<double>(),
               p["total"].get<double>(), 1e-9 * p["total"].get<double>());
+}
+
+// Runs measured side by side (--jobs) give each block the figures one at a time gives.
+TEST_F(PpaCli, TwoJobsGiveTheFiguresOfOne) {
+  const std::string blocks =
+      "--config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json") +
+      " --blocks comparator,fp16_add --no-plots";
+  const auto two = ppa(blocks + " --jobs 2");
+  ASSERT_EQ(two.status, 0) << two.out;
+  fs::rename(dir_ / "out", dir_ / "two");
+  const auto one = ppa(blocks + " --jobs 1");
+  ASSERT_EQ(one.status, 0) << one.out;
+  for (const char* b : {"comparator", "fp16_add"}) {
+    const auto read = [&](const fs::path& d) {
+      std::ifstream in(d / "blocks" / (std::string(b) + ".json"));
+      auto j = nlohmann::json::parse(in);
+      j.erase("seconds");
+      return j;
+    };
+    EXPECT_EQ(read(dir_ / "two"), read(dir_ / "out")) << b;
+  }
 }
 
 // An --out folder that holds what oasis-ppa did not write is the user's: exit status 2, one

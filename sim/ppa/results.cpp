@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/ppa/results.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstdio>
+#include <memory>
+
+#include "model/config.hpp"
+#include "model/perf/perf.hpp"
+#include "model/perf/system.hpp"
+#include "sim/ppa/plan.hpp"
+#include "sim/ppa/run.hpp"
+
+namespace oasis::ppa {
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+const char* const kResultsMark =
+    "<!-- Written by `make results` (oasis-results) from docs/results.json; edit neither by "
+    "hand. -->";
+
+std::string source_commit(const fs::path& source) {
+  const std::string cmd =
+      fmt::format("git -C '{}' describe --always --dirty 2>/dev/null", source.string());
+  std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
+  if (!p) return "";
+  std::array<char, 128> buf{};
+  std::string out;
+  while (fgets(buf.data(), int(buf.size()), p.get())) out += buf.data();
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+json three_ways_run(const std::string& config, const std::vector<std::string>& sets,
+                    const std::string& library, double period_fo4, double period_ns,
+                    const std::string& workload, const std::string& command,
+                    const std::string& commit) {
+  return {{"config", config},         {"sets", sets},           {"library", library},
+          {"period_fo4", period_fo4}, {"period_ns", period_ns}, {"workload", workload},
+          {"command", command},       {"commit", commit}};
+}
+
+namespace {
+
+// OASIS against the FIGLUT-class accelerator on the paper config (docs/system.md): one model,
+// each memory, the paper's 500 MHz.
+json system_figures(const ResultsInputs& in) {
+  const fs::path s = in.source;
+  const Config cfg = load_config((s / "configs/paper.json").string());
+  const ModelShape model = load_model_shape((s / "configs/models/llama2_7b.json").string());
+  const std::string energy_file = "configs/energy/osu018.json";
+  const EnergySpec energy = load_energy((s / energy_file).string());
+  json rows = json::array();
+  for (const char* mem : {"hbm2", "ddr4", ""}) {
+    SystemOptions o;
+    o.clock_hz = 500e6;
+    const std::string mem_file = *mem ? fmt::format("configs/memory/{}.json", mem) : "";
+    if (*mem) o.memory = load_memory((s / mem_file).string());
+    const DesignRun ours = oasis_run(cfg, model, 1, energy, o);
+    const DesignRun paper =
+        figlut_run(cfg, model, 1, figlut_lines(cfg, energy, Sizing::kPaperConfig), energy, o);
+    const DesignRun area =
+        figlut_run(cfg, model, 1, figlut_lines(cfg, energy, Sizing::kEqualArea), energy, o);
+    rows.push_back({{"memory", *mem ? o.memory.name : "unlimited (compute only)"},
+                    {"memory_file", mem_file},
+                    {"speedup", double(paper.cycles) / double(ours.cycles)},
+                    {"speedup_equal_area", double(area.cycles) / double(ours.cycles)},
+                    {"energy_ratio", paper.energy.total() / ours.energy.total()},
+                    {"oasis_tokens_per_s", o.clock_hz / double(ours.cycles)}});
+  }
+  return {{"config", cfg.name},
+          {"model", model.name},
+          {"tokens", 1},
+          {"clock_mhz", 500},
+          {"energy_file", energy_file},
+          {"command", in.command},
+          {"commit", in.commit},
+          {"paper", {{"speedup", 3.00}, {"energy_ratio", 1.44}}},
+          {"rows", rows}};
+}
+
+}  // namespace
+
+json collect_results(const ResultsInputs& in) {
+  json r;
+  r["written_by"] = "oasis-results";
+  json tw = json::array();
+  for (const fs::path& f : in.three_ways) {
+    json t;
+    try {
+      t = json::parse(read_text(f));
+    } catch (const std::exception& e) {
+      throw UsageError(
+          fmt::format("{}: not a three_ways.json of oasis-ppa ({})", f.string(), e.what()));
+    }
+    if (!t.contains("run") || !t.contains("lines") || t["lines"].size() < 2) {
+      throw UsageError(
+          fmt::format("{}: no run and lines in it; allowed: the three_ways.json that oasis-ppa "
+                      "--three-ways writes (run it again: it reuses what it measured)",
+                      f.string()));
+    }
+    tw.push_back(t);
+  }
+  r["three_ways"] = tw;
+  r["system"] = system_figures(in);
+  return r;
+}
+
+namespace {
+
+std::string fixed(double v, int digits) { return fmt::format("{:.{}f}", v, digits); }
+
+std::string three_ways_section(const json& t) {
+  const json& run = t["run"];
+  std::string sets;
+  for (const auto& x : run["sets"]) sets += " --set " + x.get<std::string>();
+  std::string md = fmt::format(
+      "\n## The three ways at config `{}`{}, {:.0f} FO4\n\n"
+      "`{}` at commit {}; {} at {:.3f} ns; {}.\n\n",
+      run["config"].get<std::string>(), sets.empty() ? "" : " (" + sets.substr(1) + ")",
+      run["period_fo4"].get<double>(), run["command"].get<std::string>(),
+      run["commit"].get<std::string>(), run["library"].get<std::string>(),
+      run["period_ns"].get<double>(), run["workload"].get<std::string>());
+  md +=
+      "| line | area M um2 | logic M um2 | products a cycle | pJ a product, activity | pJ a "
+      "product, vectorless | products a cycle per mm2 | meets the clock |\n"
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+  for (const json& l : t["lines"]) {
+    md += fmt::format(
+        "| {} | {} | {} | {} | {} | {} | {} | {} |\n", l["name"].get<std::string>(),
+        fixed(l["area_um2"].get<double>() / 1e6, 2), fixed(l["logic_um2"].get<double>() / 1e6, 2),
+        fixed(l["products_per_cycle"].get<double>(), 0),
+        l.contains("activity_energy_per_product_pj")
+            ? fixed(l["activity_energy_per_product_pj"].get<double>(), 1)
+            : "-",
+        fixed(l["energy_per_product_pj"].get<double>(), 1),
+        fixed(l["products_per_cycle_per_mm2"].get<double>(), 2), l["met"].get<bool>() ? "yes" : "no");
+  }
+  return md;
+}
+
+}  // namespace
+
+std::string results_markdown(const json& r) {
+  std::string md = std::string(kResultsMark) + "\n# Results: the headline figures\n\n";
+  md +=
+      "What the project's tools measured, each table with the run that made it. `make results` "
+      "collects them from the build folder's `oasis-ppa --three-ways` runs and computes the "
+      "system figures, writing docs/results.json and this page from it "
+      "(`Results.ThePageIsItsJsonRendered` checks that they agree). How the figures are made: "
+      "docs/ppa.md, docs/woq_lut_line.md, docs/system.md.\n";
+  for (const json& t : r["three_ways"]) md += three_ways_section(t);
+  const json& s = r["system"];
+  md += fmt::format(
+      "\n## OASIS against the FIGLUT-class accelerator, whole model\n\n"
+      "The system model (docs/system.md) on config `{}`: {}, {} token a step, {} MHz, the "
+      "lines' energies from {}, as many FIGLUT-class lines as PE lines (and, for the second "
+      "speedup, as many as fit the PE lines' area). `{}` at commit {}. The paper claims {:.2f}x "
+      "speedup and {:.2f}x energy efficiency over FIGLUT.\n\n"
+      "| memory | OASIS speedup | at equal area | FIGLUT-class energy / OASIS | OASIS tokens a "
+      "second |\n| --- | ---: | ---: | ---: | ---: |\n",
+      s["config"].get<std::string>(), s["model"].get<std::string>(), s["tokens"].get<int>(),
+      s["clock_mhz"].get<int>(), s["energy_file"].get<std::string>(),
+      s["command"].get<std::string>(), s["commit"].get<std::string>(),
+      s["paper"]["speedup"].get<double>(), s["paper"]["energy_ratio"].get<double>());
+  for (const json& x : s["rows"]) {
+    md += fmt::format(
+        "| {} | {}x | {}x | {}x | {} |\n", x["memory"].get<std::string>(),
+        fixed(x["speedup"].get<double>(), 3), fixed(x["speedup_equal_area"].get<double>(), 3),
+        fixed(x["energy_ratio"].get<double>(), 3), fixed(x["oasis_tokens_per_s"].get<double>(), 2));
+  }
+  return md;
+}
+
+}  // namespace oasis::ppa
