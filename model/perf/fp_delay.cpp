@@ -308,7 +308,7 @@ Columns tree_inputs(int positions, double start) {
   return bits;
 }
 
-// The compressor tree of an n-bit popcount as gen/index_counter.cpp builds it
+// The compressor tree of an n-bit popcount as gen/index_counter_tree.cpp builds it
 // (docs/index_counter.md): each stage's ripple column, -1 for a compression stage.
 // Compression stages run while some column holds more than two bits; then one
 // stage a column, 0 .. width - 2 (popcount_stage places the adders).
