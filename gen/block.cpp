@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <stdexcept>
 
 namespace oasis::gen {
 namespace {
@@ -48,16 +49,22 @@ std::string upper_camel(const std::string& snake) {
 
 std::string loop_open(const std::string& var, int count, const std::string& label,
                       const std::string& bound) {
+  if (bound.empty()) throw std::logic_error("loop_open " + label + ": no name for the bound");
   if (count <= 1024) {
-    return fmt::format("  for (genvar {0} = 0; {0} < {1}; {0}++) begin : {2}\n", var,
-                       bound.empty() ? std::to_string(count) : bound, label);
+    return fmt::format("  for (genvar {0} = 0; {0} < {1}; {0}++) begin : {2}\n", var, bound,
+                       label);
   }
+  const std::string block =
+      upper_camel(label.starts_with("g_") ? label.substr(2) : label) + "Block";
   return fmt::format(
-      "  for (genvar {0}_hi = 0; {0}_hi < {1}; {0}_hi++) begin : {2}_hi\n"
-      "  for (genvar {0}_lo = 0; {0}_lo < 1024; {0}_lo++) begin : {2}\n"
-      "  if ({0}_hi * 1024 + {0}_lo < {3}) begin : g_in\n"
-      "    localparam int {0} = {0}_hi * 1024 + {0}_lo;\n",
-      var, ceil_div(count, 1024), label, count);
+      "  /// Iterations of a block of {1} (Verilator unrolls at most 1024), and its blocks.\n"
+      "  localparam int {3} = 1024;\n"
+      "  localparam int {3}s = ({2} + {3} - 1) / {3};\n"
+      "  for (genvar {0}_hi = 0; {0}_hi < {3}s; {0}_hi++) begin : {1}_hi\n"
+      "  for (genvar {0}_lo = 0; {0}_lo < {3}; {0}_lo++) begin : {1}\n"
+      "  if ({0}_hi * {3} + {0}_lo < {2}) begin : g_in\n"
+      "    localparam int {0} = {0}_hi * {3} + {0}_lo;\n",
+      var, label, bound, block);
 }
 std::string loop_close(int count) { return count <= 1024 ? "  end\n" : "  end\n  end\n  end\n"; }
 

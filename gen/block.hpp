@@ -103,12 +103,14 @@ std::string module_name(const Config& config, const std::string& block);
 std::string upper_camel(const std::string& snake);
 
 /// A generate loop over `count` iterations with genvar `var` (indented two
-/// spaces, body to follow). Verilator refuses to unroll more than 1024
-/// iterations, so longer loops are split in blocks of 1024 with a localparam
-/// standing for the index. `bound`, when given, names `count` (a localparam)
-/// in the loop's condition.
+/// spaces, body to follow); `bound` names `count` (a localparam or parameter of
+/// the module) in the loop's condition, so that no loop's bound is a number.
+/// Verilator refuses to unroll more than 1024 iterations, so longer loops are
+/// split in blocks of 1024 with a localparam standing for the index; the block
+/// and the number of blocks are localparams named after `label` (g_idx:
+/// IdxBlock, IdxBlocks).
 std::string loop_open(const std::string& var, int count, const std::string& label,
-                      const std::string& bound = "");
+                      const std::string& bound);
 /// The end of a loop_open(…, count, …).
 std::string loop_close(int count);
 

@@ -288,7 +288,7 @@ void index_buffer(SvModule& m, const Config& c, const Dims& d) {
        "  // beat b, written when the Clustering Unit presents that part.\n";
   m.localparam("Channels", K, "Channels, K.");
   m << "  logic [Channels*ActBits-1:0] idx_next_q, cur_idx_q;\n  logic do_switch;\n";
-  m << loop_open("ch", K, "g_idx");
+  m << loop_open("ch", K, "g_idx", "Channels");
   m << "    localparam int Beat = ch / BeatLanes;\n"
        "    localparam int Part = (ch % BeatLanes) / Lanes;\n"
        "    localparam int Lane = (ch % BeatLanes) % Lanes;\n"

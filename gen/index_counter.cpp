@@ -318,7 +318,7 @@ struct CounterArray {
     m << "  /// Each position's bin, {product sign, activation magnitude, weight magnitude}, at\n"
          "  /// [p*BinBits +: BinBits].\n"
          "  logic [Positions*BinBits-1:0] folded;\n"
-      << loop_open("p", group, "g_fold")
+      << loop_open("p", group, "g_fold", "Positions")
       << fmt::format(
              "    logic act_top, weight_top;\n"
              "    assign act_top = {0}[p*IndexBits + IndexBits - 1];\n"
@@ -425,7 +425,7 @@ struct CounterArray {
               : "  /// Entry e's hits of the beat, position p at [e*Positions + p]: p counts and "
                 "holds e.\n")
       << "  logic [Entries*Positions-1:0] hits;\n"
-      << loop_open("p", group, "g_position")
+      << loop_open("p", group, "g_position", "Positions")
       << fmt::format(
              "    /// The position's activation index one-hot; zero when the position does not "
              "count.\n"

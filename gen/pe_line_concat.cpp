@@ -76,7 +76,7 @@ SvFile streamed_concat_module(const string& name, const Dims& d) {
       "    end\n  end\n",
       partial || past ? "" : beats_decl, act);
   m << behavioural_or(behavioural, structural);
-  m << loop_open("p", d.G, "g_position");
+  m << loop_open("p", d.G, "g_position", "Positions");
   m << "    assign idx_o[p*IdxBits +: IdxBits] =\n"
        "        {beat_act[p*ActBits +: ActBits], beat_w_i[p*WeightBits +: WeightBits]};\n";
   m << loop_close(d.G);
@@ -107,7 +107,7 @@ SvFile concat_module(const string& name, const Dims& d) {
       "  /// Counting beats of a row.\n  localparam int Beats = {};\n"
       "  logic [Beats*BeatBits-1:0] concat;\n",
       beats);
-  structural += loop_open("k", d.K, "g_concat");
+  structural += loop_open("k", d.K, "g_concat", "Channels");
   structural +=
       "    assign concat[k*IdxBits +: IdxBits] =\n"
       "        {act_idx_i[k*ActBits +: ActBits], row_i[k*WeightBits +: WeightBits]};\n";
@@ -154,7 +154,7 @@ SvFile concat_module(const string& name, const Dims& d) {
       "  assign beat_act = {0}{1}[int'(beat_i)*Positions*ActBits +: Positions*ActBits];\n"
       "  assign beat_row = {0}{2}[int'(beat_i)*Positions*WeightBits +: Positions*WeightBits];\n",
       guard, act, row);
-  behavioural += loop_open("p", d.G, "g_position");
+  behavioural += loop_open("p", d.G, "g_position", "Positions");
   behavioural +=
       "    assign idx_o[p*IdxBits +: IdxBits] =\n"
       "        {beat_act[p*ActBits +: ActBits], beat_row[p*WeightBits +: WeightBits]};\n";

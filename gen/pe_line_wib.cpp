@@ -254,7 +254,7 @@ SvFile wib_module(const Config& c, const string& name, const Dims& d) {
   m << "\n  logic [Channels*WeightBits-1:0] bank0_q, bank1_q;\n"
        "  logic [HalfBits-1:0] scale0_q, scale1_q;\n\n";
   m.comment("Each beat of the row has its own register block; the last one holds fewer indices.");
-  m << loop_open("b", t.fill_beats, "g_beat");
+  m << loop_open("b", t.fill_beats, "g_beat", "Beats");
   m << fmt::format(
       "    localparam int Bits = b == Beats - 1 ? LastBeatBits : BeatBits;\n"
       "    logic wr_beat;\n"

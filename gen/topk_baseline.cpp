@@ -28,7 +28,7 @@ void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   const int cw = t.channel_bits;
   m.localparam("Leaves", t.padded_leaves, "Leaf registers.");
   m << "  logic [Leaves*ChanBits-1:0] leaf_chan;\n";
-  m << loop_open("i", t.padded_leaves, "g_chan");
+  m << loop_open("i", t.padded_leaves, "g_chan", "Leaves");
   m << "    assign leaf_chan[i*ChanBits +: ChanBits] = ChanBits'(i);\n";
   m << loop_close(t.padded_leaves);
   m.comment(t.pop_cuts.empty()
@@ -59,7 +59,7 @@ void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
         const string q = p + "_in";
         m << fmt::format("  logic {} {}_val;\n  logic {} {}_avail;\n  logic {} {}_chan;\n",
                          range(in + "*HalfBits"), q, range(in), q, range(in + "*ChanBits"), q);
-        m << loop_open("j", n, "g_" + q);
+        m << loop_open("j", n, "g_" + q, in);
         m << fmt::format(
             "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
             "      if (!rst_ni) begin\n"
@@ -102,7 +102,7 @@ void baseline_core(SvModule& m, const Config& c, const OrizuruTiming& t) {
   m << "  // The build flag only matters to the tree's level-by-level build.\n"
        "  logic unused_building;\n"
        "  assign unused_building = building;\n";
-  m << loop_open("i", t.padded_leaves, "g_clear");
+  m << loop_open("i", t.padded_leaves, "g_clear", "Leaves");
   m << "    assign max_clear[i] = pop_max && max_chan_q == ChanBits'(i);\n"
        "    assign min_clear[i] = pop_min && min_chan_q == ChanBits'(i);\n";
   m << loop_close(t.padded_leaves);

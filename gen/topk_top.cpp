@@ -190,7 +190,7 @@ void topk_state_machine(SvModule& m, const OrizuruTiming& t) {
   m.comment(
       "The leaves and masks, one register block per beat; a beat's leaves are written only "
       "when that beat is taken.");
-  m << loop_open("b", t.beats, "g_leaf");
+  m << loop_open("b", t.beats, "g_leaf", "Beats");
   m << "    always_ff @(posedge clk_i or negedge rst_ni) begin\n"
        "      if (!rst_ni) begin\n"
        "        leaf_q[b*BeatLanes*HalfBits +: BeatLanes*HalfBits] <= '0;\n"

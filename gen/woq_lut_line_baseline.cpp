@@ -176,133 +176,8 @@ class WoqLutLineBaselineBlock final : public Block {
     m.localparam("Partials", t.partials, "Partial sums of a unit: min(L, Beats).");
     m.localparam("PadBits", "Windows*Luts*GroupBits", "The activations, padded to whole windows.");
 
-    // ---- The beat -------------------------------------------------------
-    m.comment("The beat's place in its batch: its plane, window and beat.", "  ");
-    m << "  logic cur_valid_q, take, last_plane, last_window, last_beat;\n"
-         "  logic [BeatBits-1:0] beat_q;\n  logic [PlaneBits-1:0] plane_q;\n"
-         "  logic [WindowBits-1:0] win_q;\n"
-         "  assign w_ready_o   = cur_valid_q;\n"
-         "  assign take        = w_valid_i && cur_valid_q;\n"
-         "  assign last_plane  = plane_q == PlaneBits'(Planes - 1);\n"
-         "  assign last_window = win_q == WindowBits'(Windows - 1);\n"
-         "  assign last_beat   = beat_q == BeatBits'(Beats - 1);\n";
-    m << registers({{"beat_q", "last_beat ? '0 : beat_q + BeatBits'(1)"},
-                    {"plane_q", "last_plane ? '0 : plane_q + PlaneBits'(1)"},
-                    {"win_q", "!last_plane ? win_q : last_window ? '0 : win_q + WindowBits'(1)"}},
-                   "  ", "take");
-    m.op("add", "BeatBits", "beat_q");
-    m.op("add", "PlaneBits", "plane_q");
-    m.op("add", "WindowBits", "win_q");
-
-    // ---- LUT generation -------------------------------------------------
-    m.comment(
-        "The LUTs, generated ahead in window order (docs/woq_lut_line.md, Timing): a window is "
-        "issued while credits remain (a LUT in flight or queued takes one); its LUT goes to the "
-        "current LUT when that needs one and no LUT is queued, else to the queue; one leaving "
-        "the queue, or going past it, gives its credit back. act_load_i restarts at window 0 "
-        "and drops what is in flight by the epoch it was issued in.");
-    m << "  logic [CreditBits-1:0] credits_q, queued_q;\n  logic [WindowBits-1:0] issue_q;\n"
-         "  logic epoch_q, issue, need, arrive, from_queue, bypass, load_cur, push;\n"
-         "  logic gen_valid, gen_epoch;\n  logic [Luts*LutBits-1:0] gen_lut;\n"
-         "  assign issue      = credits_q != '0 && !act_load_i;\n"
-         "  assign need       = !cur_valid_q || (take && last_plane);\n"
-         "  assign arrive     = gen_valid && gen_epoch == epoch_q && !act_load_i;\n"
-         "  assign from_queue = need && queued_q != '0;\n"
-         "  assign bypass     = need && queued_q == '0 && arrive;\n"
-         "  assign load_cur   = from_queue || bypass;\n"
-         "  assign push       = arrive && !bypass;\n"
-         "  logic [CreditBits-1:0] credits_next, queued_next;\n"
-         "  logic [WindowBits-1:0] issue_next;\n"
-         "  assign credits_next = credits_q - CreditBits'(issue) + CreditBits'(load_cur);\n"
-         "  assign queued_next  = queued_q + CreditBits'(push) - CreditBits'(from_queue);\n"
-         "  assign issue_next   = issue_q == WindowBits'(Windows - 1) ? '0 : issue_q + 1'b1;\n";
-    m << registers({{"credits_q", "act_load_i ? CreditBits'(Slots) : credits_next"},
-                    {"queued_q", "act_load_i ? '0 : queued_next"},
-                    {"issue_q", "act_load_i ? '0 : issue ? issue_next : issue_q"},
-                    {"epoch_q", "epoch_q ^ act_load_i"},
-                    {"cur_valid_q", "!act_load_i && (need ? load_cur : cur_valid_q)"}});
-    m.op("add", "CreditBits", "credits_next", "2");
-    m.op("add", "CreditBits", "queued_next", "2");
-    m.op("add", "WindowBits", "issue_next");
-
-    // The issued window's groups, one a LUT: a multiplexer over the windows.
-    m << "  logic [PadBits-1:0] act_pad;\n";
-    m << (int64_t(t.windows) * t.luts * t.group_size > c.channels
-              ? "  assign act_pad = PadBits'(act_i);\n"
-              : "  assign act_pad = act_i;\n");
-    m << "  logic [Luts*GroupBits-1:0] grp_d;\n";
-    m << "  for (genvar l = 0; l < Luts; l++) begin : g_group\n";
-    if (t.luts == 1) {
-      mux_tree(m, c, "u_group_mux", t.windows, t.group_size * 16, t.window_bits, "act_pad",
-               "issue_q", "grp_d[l*GroupBits +: GroupBits]", "    ", "Luts");
-    } else {
-      m << "    // The lane's groups, window by window.\n"
-           "    logic [Windows*GroupBits-1:0] lane_acts;\n"
-           "    for (genvar w = 0; w < Windows; w++) begin : g_window\n"
-           "      assign lane_acts[w*GroupBits +: GroupBits] =\n"
-           "          act_pad[(w*Luts + l)*GroupBits +: GroupBits];\n"
-           "    end\n";
-      mux_tree(m, c, "u_group_mux", t.windows, t.group_size * 16, t.window_bits, "lane_acts",
-               "issue_q", "grp_d[l*GroupBits +: GroupBits]", "    ", "Luts");
-    }
-    m << "  end\n";
-    m.comment("The group register, then the generator's levels; the epoch rides beside them.");
-    m.pipe_stage("grp", 1, "issue",
-                 {{"epoch", 0, "epoch_q"},
-                  {"act", int64_t(t.luts) * t.group_size * 16, "grp_d", "Luts*GroupBits"}});
-    const std::vector<std::vector<int>> levels = generator_levels(t.group_size);
-    const int gs = t.generator_stages;
-    const string cuts = std::to_string(place_chain_cuts(fp_add_segments(kBinary16Format), gs).mask);
-    string valid = "grp_valid", epoch = "grp_epoch";
-    for (size_t lv = 1; lv < levels.size(); ++lv) {
-      const string st = fmt::format("gen{}", lv);
-      m.pipe_stage(st, gs, valid, {{"epoch", 0, epoch}});
-      valid = st + "_valid";
-      epoch = st + "_epoch";
-    }
-    // The node values of lane l: level 0 the group's activations, each level's node i a signal
-    // n<level>_<i> of its stored sums.
-    const auto node_signal = [&](size_t lv, size_t i) {
-      if (lv == 0) return fmt::format("grp_act[(l*GroupSize + {})*HalfBits +: HalfBits]", i);
-      return fmt::format("n{}_{}", lv, i);
-    };
-    m << "  for (genvar l = 0; l < Luts; l++) begin : g_lut\n";
-    string level_valid = "grp_valid";
-    for (size_t lv = 1; lv < levels.size(); ++lv) {
-      const std::vector<int>& below = levels[lv - 1];
-      for (size_t i = 0; i < levels[lv].size(); ++i) {
-        const int terms = levels[lv][i];
-        m << fmt::format("    logic {} {};\n", range(fmt::format("{}*HalfBits", 1 << (terms - 1))),
-                         node_signal(lv, i));
-        if (2 * i + 1 < below.size()) {
-          m.inst(node, fmt::format("u_n{}_{}", lv, i),
-                 {{"clk_i", "clk_i"},
-                  {"rst_ni", "rst_ni"},
-                  {"valid_i", level_valid},
-                  {"left_i", node_signal(lv - 1, 2 * i)},
-                  {"right_i", node_signal(lv - 1, 2 * i + 1)},
-                  {"sums_o", node_signal(lv, i)}},
-                 "    ",
-                 {{"LeftTerms", std::to_string(below[2 * i])},
-                  {"RightTerms", std::to_string(below[2 * i + 1])},
-                  {"Stages", std::to_string(gs)},
-                  {"Cuts", cuts}},
-                 "Luts");
-        } else {
-          m << "    // The odd last node passes up.\n"
-            << fmt::format("    logic unused_pass{}_valid;\n", lv)
-            << pipe(fmt::format("u_pass{}", lv), fmt::format("{}*HalfBits", 1 << (terms - 1)),
-                    std::to_string(gs), level_valid, node_signal(lv - 1, 2 * i),
-                    fmt::format("unused_pass{}_valid", lv), node_signal(lv, i), "    ");
-        }
-      }
-      level_valid = fmt::format("gen{}_valid", lv);
-    }
-    m << fmt::format("    assign gen_lut[l*LutBits +: LutBits] = {};\n",
-                     node_signal(levels.size() - 1, 0))
-      << "  end\n";
-    m << fmt::format("  assign gen_valid = {};\n  assign gen_epoch = {};\n", valid, epoch);
-
+    beat(m);
+    lut_generation(m, c, t, node);
     current_lut(m, c, t, f);
     units(m, c, t, f);
     rows(m, c, t, f, S);
@@ -314,6 +189,11 @@ class WoqLutLineBaselineBlock final : public Block {
   }
 
  private:
+  // The beat's place in its batch: its plane, window and beat.
+  static void beat(SvModule& m);
+  // The LUTs, generated ahead in window order by the generator's levels of `node` modules.
+  static void lut_generation(SvModule& m, const Config& c, const WoqLutTiming& t,
+                             const string& node);
   // The queue of LUTs generated ahead and the current LUT, scaled for the next beat's plane.
   static void current_lut(SvModule& m, const Config& c, const WoqLutTiming& t, const FpFormat& f);
   // The read-accumulate units and the control their accumulators share.
@@ -322,6 +202,136 @@ class WoqLutLineBaselineBlock final : public Block {
   static void rows(SvModule& m, const Config& c, const WoqLutTiming& t, const FpFormat& f, int S);
   static void manifest(BlockOutput& out, const WoqLutTiming& t, const FpFormat& f);
 };
+
+void WoqLutLineBaselineBlock::beat(SvModule& m) {
+  m.comment("The beat's place in its batch: its plane, window and beat.", "  ");
+  m << "  logic cur_valid_q, take, last_plane, last_window, last_beat;\n"
+       "  logic [BeatBits-1:0] beat_q;\n  logic [PlaneBits-1:0] plane_q;\n"
+       "  logic [WindowBits-1:0] win_q;\n"
+       "  assign w_ready_o   = cur_valid_q;\n"
+       "  assign take        = w_valid_i && cur_valid_q;\n"
+       "  assign last_plane  = plane_q == PlaneBits'(Planes - 1);\n"
+       "  assign last_window = win_q == WindowBits'(Windows - 1);\n"
+       "  assign last_beat   = beat_q == BeatBits'(Beats - 1);\n";
+  m << registers({{"beat_q", "last_beat ? '0 : beat_q + BeatBits'(1)"},
+                  {"plane_q", "last_plane ? '0 : plane_q + PlaneBits'(1)"},
+                  {"win_q", "!last_plane ? win_q : last_window ? '0 : win_q + WindowBits'(1)"}},
+                 "  ", "take");
+  m.op("add", "BeatBits", "beat_q");
+  m.op("add", "PlaneBits", "plane_q");
+  m.op("add", "WindowBits", "win_q");
+}
+
+void WoqLutLineBaselineBlock::lut_generation(SvModule& m, const Config& c, const WoqLutTiming& t,
+                                             const string& node) {
+  m.comment(
+      "The LUTs, generated ahead in window order (docs/woq_lut_line.md, Timing): a window is "
+      "issued while credits remain (a LUT in flight or queued takes one); its LUT goes to the "
+      "current LUT when that needs one and no LUT is queued, else to the queue; one leaving "
+      "the queue, or going past it, gives its credit back. act_load_i restarts at window 0 "
+      "and drops what is in flight by the epoch it was issued in.");
+  m << "  logic [CreditBits-1:0] credits_q, queued_q;\n  logic [WindowBits-1:0] issue_q;\n"
+       "  logic epoch_q, issue, need, arrive, from_queue, bypass, load_cur, push;\n"
+       "  logic gen_valid, gen_epoch;\n  logic [Luts*LutBits-1:0] gen_lut;\n"
+       "  assign issue      = credits_q != '0 && !act_load_i;\n"
+       "  assign need       = !cur_valid_q || (take && last_plane);\n"
+       "  assign arrive     = gen_valid && gen_epoch == epoch_q && !act_load_i;\n"
+       "  assign from_queue = need && queued_q != '0;\n"
+       "  assign bypass     = need && queued_q == '0 && arrive;\n"
+       "  assign load_cur   = from_queue || bypass;\n"
+       "  assign push       = arrive && !bypass;\n"
+       "  logic [CreditBits-1:0] credits_next, queued_next;\n"
+       "  logic [WindowBits-1:0] issue_next;\n"
+       "  assign credits_next = credits_q - CreditBits'(issue) + CreditBits'(load_cur);\n"
+       "  assign queued_next  = queued_q + CreditBits'(push) - CreditBits'(from_queue);\n"
+       "  assign issue_next   = issue_q == WindowBits'(Windows - 1) ? '0 : issue_q + 1'b1;\n";
+  m << registers({{"credits_q", "act_load_i ? CreditBits'(Slots) : credits_next"},
+                  {"queued_q", "act_load_i ? '0 : queued_next"},
+                  {"issue_q", "act_load_i ? '0 : issue ? issue_next : issue_q"},
+                  {"epoch_q", "epoch_q ^ act_load_i"},
+                  {"cur_valid_q", "!act_load_i && (need ? load_cur : cur_valid_q)"}});
+  m.op("add", "CreditBits", "credits_next", "2");
+  m.op("add", "CreditBits", "queued_next", "2");
+  m.op("add", "WindowBits", "issue_next");
+
+  // The issued window's groups, one a LUT: a multiplexer over the windows.
+  m << "  logic [PadBits-1:0] act_pad;\n";
+  m << (int64_t(t.windows) * t.luts * t.group_size > c.channels
+            ? "  assign act_pad = PadBits'(act_i);\n"
+            : "  assign act_pad = act_i;\n");
+  m << "  logic [Luts*GroupBits-1:0] grp_d;\n";
+  m << "  for (genvar l = 0; l < Luts; l++) begin : g_group\n";
+  if (t.luts == 1) {
+    mux_tree(m, c, "u_group_mux", t.windows, t.group_size * 16, t.window_bits, "act_pad",
+             "issue_q", "grp_d[l*GroupBits +: GroupBits]", "    ", "Luts");
+  } else {
+    m << "    // The lane's groups, window by window.\n"
+         "    logic [Windows*GroupBits-1:0] lane_acts;\n"
+         "    for (genvar w = 0; w < Windows; w++) begin : g_window\n"
+         "      assign lane_acts[w*GroupBits +: GroupBits] =\n"
+         "          act_pad[(w*Luts + l)*GroupBits +: GroupBits];\n"
+         "    end\n";
+    mux_tree(m, c, "u_group_mux", t.windows, t.group_size * 16, t.window_bits, "lane_acts",
+             "issue_q", "grp_d[l*GroupBits +: GroupBits]", "    ", "Luts");
+  }
+  m << "  end\n";
+  m.comment("The group register, then the generator's levels; the epoch rides beside them.");
+  m.pipe_stage("grp", 1, "issue",
+               {{"epoch", 0, "epoch_q"},
+                {"act", int64_t(t.luts) * t.group_size * 16, "grp_d", "Luts*GroupBits"}});
+  const std::vector<std::vector<int>> levels = generator_levels(t.group_size);
+  const int gs = t.generator_stages;
+  const string cuts = std::to_string(place_chain_cuts(fp_add_segments(kBinary16Format), gs).mask);
+  string valid = "grp_valid", epoch = "grp_epoch";
+  for (size_t lv = 1; lv < levels.size(); ++lv) {
+    const string st = fmt::format("gen{}", lv);
+    m.pipe_stage(st, gs, valid, {{"epoch", 0, epoch}});
+    valid = st + "_valid";
+    epoch = st + "_epoch";
+  }
+  // The node values of lane l: level 0 the group's activations, each level's node i a signal
+  // n<level>_<i> of its stored sums.
+  const auto node_signal = [&](size_t lv, size_t i) {
+    if (lv == 0) return fmt::format("grp_act[(l*GroupSize + {})*HalfBits +: HalfBits]", i);
+    return fmt::format("n{}_{}", lv, i);
+  };
+  m << "  for (genvar l = 0; l < Luts; l++) begin : g_lut\n";
+  string level_valid = "grp_valid";
+  for (size_t lv = 1; lv < levels.size(); ++lv) {
+    const std::vector<int>& below = levels[lv - 1];
+    for (size_t i = 0; i < levels[lv].size(); ++i) {
+      const int terms = levels[lv][i];
+      m << fmt::format("    logic {} {};\n", range(fmt::format("{}*HalfBits", 1 << (terms - 1))),
+                       node_signal(lv, i));
+      if (2 * i + 1 < below.size()) {
+        m.inst(node, fmt::format("u_n{}_{}", lv, i),
+               {{"clk_i", "clk_i"},
+                {"rst_ni", "rst_ni"},
+                {"valid_i", level_valid},
+                {"left_i", node_signal(lv - 1, 2 * i)},
+                {"right_i", node_signal(lv - 1, 2 * i + 1)},
+                {"sums_o", node_signal(lv, i)}},
+               "    ",
+               {{"LeftTerms", std::to_string(below[2 * i])},
+                {"RightTerms", std::to_string(below[2 * i + 1])},
+                {"Stages", std::to_string(gs)},
+                {"Cuts", cuts}},
+               "Luts");
+      } else {
+        m << "    // The odd last node passes up.\n"
+          << fmt::format("    logic unused_pass{}_valid;\n", lv)
+          << pipe(fmt::format("u_pass{}", lv), fmt::format("{}*HalfBits", 1 << (terms - 1)),
+                  std::to_string(gs), level_valid, node_signal(lv - 1, 2 * i),
+                  fmt::format("unused_pass{}_valid", lv), node_signal(lv, i), "    ");
+      }
+    }
+    level_valid = fmt::format("gen{}_valid", lv);
+  }
+  m << fmt::format("    assign gen_lut[l*LutBits +: LutBits] = {};\n",
+                   node_signal(levels.size() - 1, 0))
+    << "  end\n";
+  m << fmt::format("  assign gen_valid = {};\n  assign gen_epoch = {};\n", valid, epoch);
+}
 
 void WoqLutLineBaselineBlock::current_lut(SvModule& m, const Config& c, const WoqLutTiming& t,
                                           const FpFormat& f) {
@@ -424,7 +434,7 @@ void WoqLutLineBaselineBlock::units(SvModule& m, const Config& c, const WoqLutTi
   m << fmt::format(
       "  logic [Units*Partials*AccBits-1:0] partials;\n"
       "  logic [Units-1:0] unit_add_valid;\n");
-  m << loop_open("u", t.units, "g_unit");
+  m << loop_open("u", t.units, "g_unit", "Units");
   m << "    localparam int Lane = u % Luts;\n"
        "    logic [GroupSize-1:0] digits;\n"
        "    logic [SelBits-1:0] sel;\n"
