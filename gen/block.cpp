@@ -51,8 +51,7 @@ std::string loop_open(const std::string& var, int count, const std::string& labe
                       const std::string& bound) {
   if (bound.empty()) throw std::logic_error("loop_open " + label + ": no name for the bound");
   if (count <= 1024) {
-    return fmt::format("  for (genvar {0} = 0; {0} < {1}; {0}++) begin : {2}\n", var, bound,
-                       label);
+    return fmt::format("  for (genvar {0} = 0; {0} < {1}; {0}++) begin : {2}\n", var, bound, label);
   }
   const std::string block =
       upper_camel(label.starts_with("g_") ? label.substr(2) : label) + "Block";

@@ -262,8 +262,8 @@ void WoqLutLineBaselineBlock::lut_generation(SvModule& m, const Config& c, const
   m << "  logic [Luts*GroupBits-1:0] grp_d;\n";
   m << "  for (genvar l = 0; l < Luts; l++) begin : g_group\n";
   if (t.luts == 1) {
-    mux_tree(m, c, "u_group_mux", t.windows, t.group_size * 16, t.window_bits, "act_pad",
-             "issue_q", "grp_d[l*GroupBits +: GroupBits]", "    ", "Luts");
+    mux_tree(m, c, "u_group_mux", t.windows, t.group_size * 16, t.window_bits, "act_pad", "issue_q",
+             "grp_d[l*GroupBits +: GroupBits]", "    ", "Luts");
   } else {
     m << "    // The lane's groups, window by window.\n"
          "    logic [Windows*GroupBits-1:0] lane_acts;\n"
