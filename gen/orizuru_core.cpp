@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "gen/fp_emit.hpp"
 #include "gen/mutation.hpp"
 #include "gen/orizuru_parts.hpp"
 #include "gen/sv.hpp"

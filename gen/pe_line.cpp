@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "gen/block.hpp"
+#include "gen/fp_emit.hpp"
 #include "gen/mutation.hpp"
 #include "gen/pe_line_parts.hpp"
 #include "gen/sv.hpp"

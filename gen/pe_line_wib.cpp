@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "gen/fp_emit.hpp"
 #include "gen/pe_line_parts.hpp"
 #include "gen/sv.hpp"
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gen/block.hpp"
+#include "gen/fp_emit.hpp"
 #include "gen/mutation.hpp"
 #include "gen/orizuru.hpp"
 #include "gen/orizuru_parts.hpp"

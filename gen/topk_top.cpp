@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gen/fp_emit.hpp"
 #include "gen/mutation.hpp"
 #include "gen/orizuru.hpp"
 #include "gen/sv.hpp"
