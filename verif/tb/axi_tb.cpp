@@ -393,41 +393,93 @@ Layer random_layer(Harness& h, const oasis::Config& c, int rows, bool special, u
   return l;
 }
 
-}  // namespace
+// A bad command of the test: its name, the error code it must set, and how it is made.
+struct Bad {
+  std::string name;
+  int code;
+  int desc;  // the descriptor made bad (0 or 1), -1 for none
+  int field, bytes;
+  uint64_t value;  // the field's new value (or bits or'ed in: or_bits)
+  bool or_bits = false;
+  uint64_t start = 0;  // not 0: start here instead of the first descriptor
+  int fail = 0;        // 1: the weights' reads fail, 2: the outputs' writes
+};
 
-int main(int argc, char** argv) {
-  const auto options = oasis::tb::Options::parse("axi", argc, argv);
-  Harness h(options, argc, argv);
-  const oasis::Config config = oasis::parse_config(options.config_json(), options.manifest_path);
-  const oasis::Derived d = oasis::derive(config);
-  const oasis::AxiTiming& ax = d.axi;
-  const oasis::AxiLiteMap map = oasis::axi_lite_map(config);
-  const int K = config.channels, P = config.pe_lines;
-  const bool quick = options.vectors == 1;
+// What the model expects of a bad command: its code, the descriptor it names and the layers
+// done before it.
+struct BadExpectation {
+  int code = -1;
+  uint64_t error_desc = 0, layers_before = 0;
+};
 
+AxiMemoryOptions unthrottled_memory(const oasis::AxiTiming& ax) {
   AxiMemoryOptions unthrottled;
   unthrottled.data_bytes = ax.data_bytes;
   unthrottled.read_latency = 6;
   unthrottled.write_latency = 3;
-  System sys(h, config, unthrottled);
-  sys.ctrl_offset = map.reg("ctrl").offset;
-  sys.status_offset = map.reg("status").offset;
-  h.reset();
-  sys.idle(3);
+  return unthrottled;
+}
 
+// The test: the system, the C driver's environment, the token every chain runs on.
+struct AxiBench {
+  AxiBench(int argc, char** argv)
+      : options(oasis::tb::Options::parse("axi", argc, argv)),
+        h(options, argc, argv),
+        config(oasis::parse_config(options.config_json(), options.manifest_path)),
+        d(oasis::derive(config)),
+        ax(d.axi),
+        map(oasis::axi_lite_map(config)),
+        K(config.channels),
+        P(config.pe_lines),
+        quick(options.vectors == 1),
+        unthrottled(unthrottled_memory(ax)),
+        sys(h, config, unthrottled) {
+    sys.ctrl_offset = map.reg("ctrl").offset;
+    sys.status_offset = map.reg("status").offset;
+    h.reset();
+    sys.idle(3);
+    env.ctx = &sys;
+    env.read32 = shim_read32;
+    env.write32 = shim_write32;
+    env.laid_out = shim_laid_out;
+    env.lite_base = 0;
+    env.mem = sys.mem().host(kMemBase);
+    env.mem_addr = kMemBase;
+    env.mem_bytes = kMemBytes;
+    // The buffers start three beats before a 4 KB boundary, so that bursts are split at it.
+    env.arena_offset = 4096 - 3 * uint64_t(ax.data_bytes);
+  }
+
+  int run();
+  void check_register_map();
+  void check_outputs(const std::vector<Layer>& layers, const axi_sw_result& res,
+                     const std::string& what);
+  axi_sw_result run_chain(std::vector<Layer>& layers, bool by_registers, bool irq,
+                          const std::string& what);
+  void backpressure(std::vector<Layer>& qkv, const axi_sw_result& calm);
+  std::vector<Bad> bad_commands() const;
+  void corrupt(const Bad& b, const axi_sw_result& lay, BadExpectation& e);
+  void run_bad(const Bad& b, std::vector<Layer>& pair);
+  void bad_command_runs(int rows_bad);
+  void perf_against_model();
+
+  const oasis::tb::Options options;
+  Harness h;
+  const oasis::Config config;
+  const oasis::Derived d;
+  const oasis::AxiTiming& ax;
+  const oasis::AxiLiteMap map;
+  const int K, P;
+  const bool quick;
+  const AxiMemoryOptions unthrottled;
+  System sys;
   axi_sw_env env{};
-  env.ctx = &sys;
-  env.read32 = shim_read32;
-  env.write32 = shim_write32;
-  env.laid_out = shim_laid_out;
-  env.lite_base = 0;
-  env.mem = sys.mem().host(kMemBase);
-  env.mem_addr = kMemBase;
-  env.mem_bytes = kMemBytes;
-  // The buffers start three beats before a 4 KB boundary, so that bursts are split at it.
-  env.arena_offset = 4096 - 3 * uint64_t(ax.data_bytes);
+  std::vector<Fp16> xhat;  // the token every chain runs on
+  Fp16 scale;
+};
 
-  // --- The register map: constants, the register file's window, refusals.
+// --- The register map: constants, the register file's window, refusals.
+void AxiBench::check_register_map() {
   h.check("axi_sw_check (ID, version, config hash through the C driver)", 0,
           uint64_t(axi_sw_check(&env)));
   for (const oasis::AxiRegister& r : map.registers) {
@@ -436,89 +488,72 @@ int main(int argc, char** argv) {
     h.check(fmt::format("register {}", r.name), r.value, sys.lite_read(r.offset, &resp));
     h.check(fmt::format("register {} response", r.name), kOkay, uint64_t(resp));
   }
-  {
-    const uint64_t hash = std::stoull(oasis::config_hash(config), nullptr, 16);
-    for (int i = 0; i < 4; ++i) {
-      h.check("config hash through the register file's window", uint16_t(hash >> (16 * i)),
-              sys.lite_read(oasis::kAxiRegfileStride * (0x1FC + i)));
-    }
-    const uint32_t lut3 = oasis::kAxiRegfileStride * 3;
-    h.check("window write", kOkay, uint64_t(sys.lite_write(lut3, 0xABCD1234)));
-    h.check("window read back (bits 15:0)", 0x1234, sys.lite_read(lut3));
-    h.check("window write of one byte: refused", kSlverr, uint64_t(sys.lite_write(lut3, 1, 0x1)));
-    int resp = -1;
-    sys.lite_read(0x802, &resp);
-    h.check("unaligned read: refused", kSlverr, uint64_t(resp));
-    sys.lite_read(0xFFC, &resp);
-    h.check("unmapped read: refused", kSlverr, uint64_t(resp));
-    h.check("read-only write: refused", kSlverr,
-            uint64_t(sys.lite_write(map.reg("status").offset, 0)));
-    h.check("desc_addr_lo write", kOkay,
-            uint64_t(sys.lite_write(map.reg("desc_addr_lo").offset, 0x12345678, 0x3)));
-    h.check("desc_addr_lo with two strobes", 0x5678, sys.lite_read(map.reg("desc_addr_lo").offset));
-    h.scoreboard().count_vector();
+  const uint64_t hash = std::stoull(oasis::config_hash(config), nullptr, 16);
+  for (int i = 0; i < 4; ++i) {
+    h.check("config hash through the register file's window", uint16_t(hash >> (16 * i)),
+            sys.lite_read(oasis::kAxiRegfileStride * (0x1FC + i)));
   }
+  const uint32_t lut3 = oasis::kAxiRegfileStride * 3;
+  h.check("window write", kOkay, uint64_t(sys.lite_write(lut3, 0xABCD1234)));
+  h.check("window read back (bits 15:0)", 0x1234, sys.lite_read(lut3));
+  h.check("window write of one byte: refused", kSlverr, uint64_t(sys.lite_write(lut3, 1, 0x1)));
+  int resp = -1;
+  sys.lite_read(0x802, &resp);
+  h.check("unaligned read: refused", kSlverr, uint64_t(resp));
+  sys.lite_read(0xFFC, &resp);
+  h.check("unmapped read: refused", kSlverr, uint64_t(resp));
+  h.check("read-only write: refused", kSlverr,
+          uint64_t(sys.lite_write(map.reg("status").offset, 0)));
+  h.check("desc_addr_lo write", kOkay,
+          uint64_t(sys.lite_write(map.reg("desc_addr_lo").offset, 0x12345678, 0x3)));
+  h.check("desc_addr_lo with two strobes", 0x5678, sys.lite_read(map.reg("desc_addr_lo").offset));
+  h.scoreboard().count_vector();
+}
 
-  // --- Runs of layers from memory, every output against the golden model.
-  std::vector<Fp16> xhat(static_cast<size_t>(K));
-  for (auto& v : xhat) v = oasis::tb::moderate(h.rng());
-  const Fp16 scale = oasis::tb::moderate(h.rng());
-  const auto check_outputs = [&](const std::vector<Layer>& layers, const axi_sw_result& res,
-                                 const std::string& what) {
-    for (size_t i = 0; i < layers.size(); ++i) {
-      const Layer& l = layers[i];
-      const oasis::PreparedToken token = l.gemm.prepare_normalized(xhat, scale);
-      const uint8_t* out = sys.mem().host(res.output[i]);
-      for (int n = 0; n < l.rows; ++n) {
-        const Fp16 want =
-            l.gemm.row(token, std::span(l.iw).subspan(size_t(n) * size_t(K), size_t(K)),
-                       Fp16{l.sw[size_t(n)]});
-        h.check("output", want.bits, uint64_t(out[2 * n] | out[2 * n + 1] << 8),
-                fmt::format("{}: layer {} row {}, the golden model", what, i, n));
-        h.scoreboard().count_vector();
-      }
+// Every output of the chain's layers against the golden model.
+void AxiBench::check_outputs(const std::vector<Layer>& layers, const axi_sw_result& res,
+                             const std::string& what) {
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const Layer& l = layers[i];
+    const oasis::PreparedToken token = l.gemm.prepare_normalized(xhat, scale);
+    const uint8_t* out = sys.mem().host(res.output[i]);
+    for (int n = 0; n < l.rows; ++n) {
+      const Fp16 want = l.gemm.row(token, std::span(l.iw).subspan(size_t(n) * size_t(K), size_t(K)),
+                                   Fp16{l.sw[size_t(n)]});
+      h.check("output", want.bits, uint64_t(out[2 * n] | out[2 * n + 1] << 8),
+              fmt::format("{}: layer {} row {}, the golden model", what, i, n));
+      h.scoreboard().count_vector();
     }
-  };
-  // Runs `layers` as one chain on the token; the outputs are checked and the status, the
-  // layers done, the last tag and the weight bytes read must be the chain's.
-  const auto run = [&](std::vector<Layer>& layers, bool by_registers, bool irq,
-                       const std::string& what) {
-    std::vector<axi_sw_layer> sw;
-    for (const Layer& l : layers) sw.push_back(l.sw_layer());
-    env.wait_irq = irq ? shim_wait_irq : nullptr;
-    axi_sw_result res{};
-    const int rc = axi_sw_run(&env, bits(xhat).data(), scale.bits, sw.data(), uint32_t(sw.size()),
-                              by_registers ? 1 : 0, &res);
-    h.check(what + ": axi_sw_run's status code (0: done)", 0, uint64_t(int64_t(rc)));
-    h.check(what + ": status done", 1, (res.status >> map.reg("status").fields[1].lsb) & 1);
-    h.check(what + ": layers done", layers.size(), res.layers_done);
-    h.check(what + ": last tag", layers.back().tag, res.last_tag);
-    uint64_t weight_bytes = 0;
-    for (const Layer& l : layers) weight_bytes += uint64_t(d.row_groups(l.rows)) * ax.record_bytes;
-    h.check(what + ": weight bytes read", weight_bytes, res.weight_bytes);
-    if (res.stall_cycles > res.cycles) h.fail(what + ": more stall cycles than cycles");
-    check_outputs(layers, res, what);
-    fmt::print("{}: {} layer(s), {} cycles busy, {} weight bytes, {} stall cycles\n", what,
-               layers.size(), res.cycles, res.weight_bytes, res.stall_cycles);
-    return res;
-  };
+  }
+}
 
-  // A layer whose rows are not a multiple of the lines, tables through the registers, polled.
-  const int rows = 2 * P + 1 + (P > 1 ? 0 : 1);
-  std::vector<Layer> single = {random_layer(h, config, rows, true, 0x51)};
-  run(single, true, false, "one layer, tables through the registers");
-  if (quick) return h.finish();
+// Runs `layers` as one chain on the token; the outputs are checked and the status, the
+// layers done, the last tag and the weight bytes read must be the chain's.
+axi_sw_result AxiBench::run_chain(std::vector<Layer>& layers, bool by_registers, bool irq,
+                                  const std::string& what) {
+  std::vector<axi_sw_layer> sw;
+  for (const Layer& l : layers) sw.push_back(l.sw_layer());
+  env.wait_irq = irq ? shim_wait_irq : nullptr;
+  axi_sw_result res{};
+  const int rc = axi_sw_run(&env, bits(xhat).data(), scale.bits, sw.data(), uint32_t(sw.size()),
+                            by_registers ? 1 : 0, &res);
+  h.check(what + ": axi_sw_run's status code (0: done)", 0, uint64_t(int64_t(rc)));
+  h.check(what + ": status done", 1, (res.status >> map.reg("status").fields[1].lsb) & 1);
+  h.check(what + ": layers done", layers.size(), res.layers_done);
+  h.check(what + ": last tag", layers.back().tag, res.last_tag);
+  uint64_t weight_bytes = 0;
+  for (const Layer& l : layers) weight_bytes += uint64_t(d.row_groups(l.rows)) * ax.record_bytes;
+  h.check(what + ": weight bytes read", weight_bytes, res.weight_bytes);
+  if (res.stall_cycles > res.cycles) h.fail(what + ": more stall cycles than cycles");
+  check_outputs(layers, res, what);
+  fmt::print("{}: {} layer(s), {} cycles busy, {} weight bytes, {} stall cycles\n", what,
+             layers.size(), res.cycles, res.weight_bytes, res.stall_cycles);
+  return res;
+}
 
-  // q, k, v: three layers on the token, each with its codebooks, loaded by its descriptor, a
-  // record stride longer than a record on the second; the interrupt waited for.
-  std::vector<Layer> qkv = {random_layer(h, config, rows + 2, false, 0x71),
-                            random_layer(h, config, P, true, 0x72),
-                            random_layer(h, config, 3 * P - 1 + (P > 1 ? 0 : 2), false, 0x73)};
-  qkv[1].stride_pad = uint32_t(2 * ax.data_bytes);
-  const axi_sw_result calm = run(qkv, false, true, "q, k, v chained");
-
-  // The same chain under random back-pressure on every channel and reordering, three memory
-  // seeds: other cycles, the same outputs.
+// The same chain under random back-pressure on every channel and reordering, three memory
+// seeds: other cycles, the same outputs.
+void AxiBench::backpressure(std::vector<Layer>& qkv, const axi_sw_result& calm) {
   uint64_t reordered = 0;
   for (uint64_t s = 0; s < 3; ++s) {
     AxiMemoryOptions o = unthrottled;
@@ -530,7 +565,8 @@ int main(int argc, char** argv) {
     sys.mem().set_options(o);
     sys.lite_stall = 0.3;
     const uint64_t before = sys.mem().reordered_beats();
-    const axi_sw_result r = run(qkv, false, true, fmt::format("q, k, v, memory seed {}", o.seed));
+    const axi_sw_result r =
+        run_chain(qkv, false, true, fmt::format("q, k, v, memory seed {}", o.seed));
     reordered += sys.mem().reordered_beats() - before;
     if (r.cycles == calm.cycles) {
       h.fail(fmt::format("memory seed {}: back-pressure left the cycles unchanged ({})", o.seed,
@@ -541,156 +577,159 @@ int main(int argc, char** argv) {
   if (reordered == 0) h.fail("no read beat came out of order: reordering was not exercised");
   sys.mem().set_options(unthrottled);
   sys.lite_stall = 0;
+}
 
-  // --- Bad commands: each sets STATUS.error with its code (the model's axi_check_start or
-  // axi_check_descriptor agrees), raises the interrupt, and writes nothing outside the output
-  // buffers (the memory checks every byte written). A chain of two layers whose tables the
-  // descriptors load, one field of one descriptor made bad after it is laid out; then starts
-  // at bad descriptor addresses, a loop past the chain limit and error responses.
-  {
-    const uint32_t map_irq_en = map.reg("irq_enable").offset;
-    const uint32_t map_irq_st = map.reg("irq_status").offset;
-    const uint64_t beat = uint64_t(ax.data_bytes);
-    const uint64_t top = ax.addr_bits >= 64 ? 0 : uint64_t{1} << ax.addr_bits;
-    const uint64_t past = top - beat;  // a beat-aligned address whose buffers run past the top
-    struct Bad {
-      std::string name;
-      int code;
-      int desc;  // the descriptor made bad (0 or 1), -1 for none
-      int field, bytes;
-      uint64_t value;  // the field's new value (or bits or'ed in: or_bits)
-      bool or_bits = false;
-      uint64_t start = 0;  // not 0: start here instead of the first descriptor
-      int fail = 0;        // 1: the weights' reads fail, 2: the outputs' writes
-    };
-    const int rows_bad = 3 * P;
-    std::vector<Bad> bads = {
-        {"desc_addr 0", 1, -1, 0, 0, 0, false, 0},
-        {"desc_addr not 64-byte aligned", 1, -1, 0, 0, 0, false, kMemBase + 4096 + 32},
-        {"desc_addr beyond the address bits", 1, -1, 0, 0, 0, false, top ? top : 1},
-        {"reserved flag", 2, 0, 0x36, 2, 4, true},
-        {"reserved flag bit 15", 2, 1, 0x36, 2, 0x8000, true},
-        {"reserved word", 2, 0, 0x3C, 4, 1},
-        {"channels K + 1", 3, 0, 0x28, 4, uint64_t(K + 1)},
-        {"channels 0", 3, 1, 0x28, 4, 0},
-        {"rows 0", 4, 0, 0x2C, 4, 0},
-        {"rows above max_rows", 4, 0, 0x2C, 4, uint64_t(ax.max_rows) + 1},
-        {"rows 0 on the chain's second layer", 4, 1, 0x2C, 4, 0},
-        {"group_stride shorter than a record", 5, 0, 0x30, 4, uint64_t(ax.record_bytes) - beat},
-        {"group_stride not whole beats", 5, 0, 0x30, 4, uint64_t(ax.record_bytes) + 1},
-        {"tables 0", 6, 0, 0x08, 8, 0},
-        {"tables not beat-aligned", 6, 1, 0x08, 8, kMemBase + 2},
-        {"tables past the address space", 6, 0, 0x08, 8, past},
-        {"token 0", 7, 0, 0x10, 8, 0},
-        {"token not beat-aligned", 7, 0, 0x10, 8, kMemBase + 6},
-        {"token past the address space", 7, 1, 0x10, 8, past},
-        {"weights 0", 8, 0, 0x18, 8, 0},
-        {"weights not beat-aligned", 8, 0, 0x18, 8, kMemBase + beat / 2},
-        {"weights past the address space", 8, 0, 0x18, 8, past},
-        {"output 0", 9, 0, 0x20, 8, 0},
-        {"output not beat-aligned", 9, 1, 0x20, 8, kMemBase + 2},
-        {"output past the address space", 9, 0, 0x20, 8, past},
-        {"next 0", 10, 0, 0x00, 8, 0},
-        {"next not 64-byte aligned", 10, 0, 0x00, 8, kMemBase + 4096 + 16},
-        {"next beyond the address bits", 10, 0, 0x00, 8, top ? top : 64},
-        {"a loop past the chain limit", 11, 1, 0x36, 2, 1, true},
-        {"a weight read answered SLVERR", 12, -1, 0, 0, 0, false, 0, 1},
-        {"an output write answered SLVERR", 13, -1, 0, 0, 0, false, 0, 2},
-    };
-    std::vector<Layer> pair = {random_layer(h, config, rows_bad, false, 0xB0),
-                               random_layer(h, config, P + 1, false, 0xB1)};
-    int bad_count = 0;
-    for (const Bad& b : bads) {
-      const std::string what = "bad command '" + b.name + "'";
-      int expect_model = -1;
-      uint64_t error_desc = 0, layers_before = 0;
-      sys.corrupt = [&](const axi_sw_result& lay) {
-        if (b.desc >= 0) {
-          uint8_t* at = sys.mem().host(lay.desc[size_t(b.desc)]) + b.field;
-          const uint64_t v = b.or_bits ? get_le(at, b.bytes) | b.value : b.value;
-          put_le(at, b.bytes, v);
-          if (b.name == "a loop past the chain limit") {
-            put_le(sys.mem().host(lay.desc[1]), 8, lay.desc[0]);  // back to the first
-          }
-        }
-        if (b.fail == 1) {
-          const AxiDescriptor d0 = decode_descriptor(sys.mem().host(lay.desc[0]));
-          sys.mem().fail_reads(d0.weights, 1, kSlverr);
-        }
-        if (b.fail == 2) sys.mem().fail_writes(lay.output[0], 1, kSlverr);
-        // The model's code: walk the chain as the wrapper does.
-        if (b.start != 0 || b.name == "desc_addr 0") {
-          expect_model = oasis::axi_check_start(config, b.start);
-          error_desc = b.start;
-          return;
-        }
-        if (b.fail == 1) expect_model = 12, error_desc = lay.desc[0];
-        if (b.fail == 2) expect_model = 13, error_desc = lay.desc[0];
-        if (b.fail != 0) return;
-        uint64_t at = lay.desc[0];
-        for (uint64_t pos = 1; pos <= uint64_t(ax.chain_limit) + 1; ++pos) {
-          const AxiDescriptor d = decode_descriptor(sys.mem().host(at));
-          const int code = oasis::axi_check_descriptor(config, d, pos);
-          if (code != 0 || !(d.flags & oasis::kAxiFlagChain)) {
-            expect_model = code;
-            error_desc = at;
-            break;
-          }
-          ++layers_before;
-          at = d.next;
-        }
-      };
-      sys.lite_write(map_irq_en, 2);  // the error event only
-      sys.lite_write(map_irq_st, 3);
-      env.wait_irq = nullptr;
-      std::vector<axi_sw_layer> sw;
-      for (const Layer& l : pair) sw.push_back(l.sw_layer());
-      axi_sw_result res{};
-      int rc;
-      if (b.start != 0 || b.name == "desc_addr 0") {
-        // A bad start: nothing may be written at all.
-        sys.mem().forbid_writes();
-        sys.corrupt(res);
-        rc = axi_sw_start(&env, b.start, &res);
-      } else {
-        rc = axi_sw_run(&env, bits(xhat).data(), scale.bits, sw.data(), uint32_t(sw.size()), 0,
-                        &res);
-      }
-      sys.corrupt = nullptr;
-      h.check(what + ": the model's code", uint64_t(b.code), uint64_t(int64_t(expect_model)));
-      h.check(what + ": the error code returned", uint64_t(b.code), uint64_t(int64_t(rc)));
-      h.check(what + ": STATUS.error", 1, (res.status >> 2) & 1);
-      h.check(what + ": STATUS.done", 0, (res.status >> 1) & 1);
-      h.check(what + ": STATUS.code", uint64_t(b.code), (res.status >> 8) & 0xFF);
-      h.check(what + ": error_desc", error_desc, res.error_desc);
-      if (b.fail == 0) h.check(what + ": layers done before it", layers_before, res.layers_done);
-      sys.idle(2);
-      h.check(what + ": irq_o", 1, uint64_t(sys.dut().irq_o));
-      h.check(what + ": irq_status.error", 1, (sys.lite_read(map_irq_st) >> 1) & 1);
-      sys.lite_write(map_irq_st, 3);
-      sys.idle(2);
-      h.check(what + ": irq_o once cleared", 0, uint64_t(sys.dut().irq_o));
-      sys.mem().clear_failures();
-      h.scoreboard().count_vector();
-      ++bad_count;
-      fmt::print("{}: code {}, {} layer(s) done before it, {} cycles\n", what, rc, res.layers_done,
-                 res.cycles);
+std::vector<Bad> AxiBench::bad_commands() const {
+  const uint64_t beat = uint64_t(ax.data_bytes);
+  const uint64_t top = ax.addr_bits >= 64 ? 0 : uint64_t{1} << ax.addr_bits;
+  const uint64_t past = top - beat;  // a beat-aligned address whose buffers run past the top
+  return {
+      {"desc_addr 0", 1, -1, 0, 0, 0, false, 0},
+      {"desc_addr not 64-byte aligned", 1, -1, 0, 0, 0, false, kMemBase + 4096 + 32},
+      {"desc_addr beyond the address bits", 1, -1, 0, 0, 0, false, top ? top : 1},
+      {"reserved flag", 2, 0, 0x36, 2, 4, true},
+      {"reserved flag bit 15", 2, 1, 0x36, 2, 0x8000, true},
+      {"reserved word", 2, 0, 0x3C, 4, 1},
+      {"channels K + 1", 3, 0, 0x28, 4, uint64_t(K + 1)},
+      {"channels 0", 3, 1, 0x28, 4, 0},
+      {"rows 0", 4, 0, 0x2C, 4, 0},
+      {"rows above max_rows", 4, 0, 0x2C, 4, uint64_t(ax.max_rows) + 1},
+      {"rows 0 on the chain's second layer", 4, 1, 0x2C, 4, 0},
+      {"group_stride shorter than a record", 5, 0, 0x30, 4, uint64_t(ax.record_bytes) - beat},
+      {"group_stride not whole beats", 5, 0, 0x30, 4, uint64_t(ax.record_bytes) + 1},
+      {"tables 0", 6, 0, 0x08, 8, 0},
+      {"tables not beat-aligned", 6, 1, 0x08, 8, kMemBase + 2},
+      {"tables past the address space", 6, 0, 0x08, 8, past},
+      {"token 0", 7, 0, 0x10, 8, 0},
+      {"token not beat-aligned", 7, 0, 0x10, 8, kMemBase + 6},
+      {"token past the address space", 7, 1, 0x10, 8, past},
+      {"weights 0", 8, 0, 0x18, 8, 0},
+      {"weights not beat-aligned", 8, 0, 0x18, 8, kMemBase + beat / 2},
+      {"weights past the address space", 8, 0, 0x18, 8, past},
+      {"output 0", 9, 0, 0x20, 8, 0},
+      {"output not beat-aligned", 9, 1, 0x20, 8, kMemBase + 2},
+      {"output past the address space", 9, 0, 0x20, 8, past},
+      {"next 0", 10, 0, 0x00, 8, 0},
+      {"next not 64-byte aligned", 10, 0, 0x00, 8, kMemBase + 4096 + 16},
+      {"next beyond the address bits", 10, 0, 0x00, 8, top ? top : 64},
+      {"a loop past the chain limit", 11, 1, 0x36, 2, 1, true},
+      {"a weight read answered SLVERR", 12, -1, 0, 0, 0, false, 0, 1},
+      {"an output write answered SLVERR", 13, -1, 0, 0, 0, false, 0, 2},
+  };
+}
+
+// Called once the chain is laid out: makes the command bad, and finds the model's code by
+// walking the chain as the wrapper does.
+void AxiBench::corrupt(const Bad& b, const axi_sw_result& lay, BadExpectation& e) {
+  if (b.desc >= 0) {
+    uint8_t* at = sys.mem().host(lay.desc[size_t(b.desc)]) + b.field;
+    const uint64_t v = b.or_bits ? get_le(at, b.bytes) | b.value : b.value;
+    put_le(at, b.bytes, v);
+    if (b.name == "a loop past the chain limit") {
+      put_le(sys.mem().host(lay.desc[1]), 8, lay.desc[0]);  // back to the first
     }
-    sys.lite_write(map_irq_en, 0);
-    fmt::print("bad commands: {}, each with its error code and the interrupt\n", bad_count);
-    // A good chain after them.
-    run(pair, false, true, "a chain after the bad commands");
   }
+  if (b.fail == 1) {
+    const AxiDescriptor d0 = decode_descriptor(sys.mem().host(lay.desc[0]));
+    sys.mem().fail_reads(d0.weights, 1, kSlverr);
+  }
+  if (b.fail == 2) sys.mem().fail_writes(lay.output[0], 1, kSlverr);
+  // The model's code: walk the chain as the wrapper does.
+  if (b.start != 0 || b.name == "desc_addr 0") {
+    e.code = oasis::axi_check_start(config, b.start);
+    e.error_desc = b.start;
+    return;
+  }
+  if (b.fail == 1) e.code = 12, e.error_desc = lay.desc[0];
+  if (b.fail == 2) e.code = 13, e.error_desc = lay.desc[0];
+  if (b.fail != 0) return;
+  uint64_t at = lay.desc[0];
+  for (uint64_t pos = 1; pos <= uint64_t(ax.chain_limit) + 1; ++pos) {
+    const AxiDescriptor d = decode_descriptor(sys.mem().host(at));
+    const int code = oasis::axi_check_descriptor(config, d, pos);
+    if (code != 0 || !(d.flags & oasis::kAxiFlagChain)) {
+      e.code = code;
+      e.error_desc = at;
+      break;
+    }
+    ++e.layers_before;
+    at = d.next;
+  }
+}
 
-  // --- A layer's cycles against the performance model (oasis-perf --bandwidth) at the
-  // memory's bytes a cycle: unlimited, a quarter of a beat a cycle (the core still bounds the
-  // rows) and half a byte a cycle (the memory bounds them). The wrapper reads each group's
-  // record, padded to whole beats (record_bytes), where the model counts the group's bytes
-  // (group_bytes): the model is given the same useful bytes a cycle, bw group_bytes /
-  // record_bytes. The rows' cycles must then equal the model's: the cycles of 32 P rows less
-  // those of 8 P rows are the model's difference exactly. What is left, the layer's fixed
-  // overhead (the descriptor fetch, the token's read, the outputs' last write and its
-  // response), must not depend on N: measured - model is the same at both sizes.
+// One bad command: its error code, STATUS, the interrupt raised and cleared.
+void AxiBench::run_bad(const Bad& b, std::vector<Layer>& pair) {
+  const uint32_t map_irq_en = map.reg("irq_enable").offset;
+  const uint32_t map_irq_st = map.reg("irq_status").offset;
+  const std::string what = "bad command '" + b.name + "'";
+  BadExpectation e;
+  sys.corrupt = [&](const axi_sw_result& lay) { corrupt(b, lay, e); };
+  sys.lite_write(map_irq_en, 2);  // the error event only
+  sys.lite_write(map_irq_st, 3);
+  env.wait_irq = nullptr;
+  std::vector<axi_sw_layer> sw;
+  for (const Layer& l : pair) sw.push_back(l.sw_layer());
+  axi_sw_result res{};
+  int rc;
+  if (b.start != 0 || b.name == "desc_addr 0") {
+    // A bad start: nothing may be written at all.
+    sys.mem().forbid_writes();
+    sys.corrupt(res);
+    rc = axi_sw_start(&env, b.start, &res);
+  } else {
+    rc = axi_sw_run(&env, bits(xhat).data(), scale.bits, sw.data(), uint32_t(sw.size()), 0, &res);
+  }
+  sys.corrupt = nullptr;
+  h.check(what + ": the model's code", uint64_t(b.code), uint64_t(int64_t(e.code)));
+  h.check(what + ": the error code returned", uint64_t(b.code), uint64_t(int64_t(rc)));
+  h.check(what + ": STATUS.error", 1, (res.status >> 2) & 1);
+  h.check(what + ": STATUS.done", 0, (res.status >> 1) & 1);
+  h.check(what + ": STATUS.code", uint64_t(b.code), (res.status >> 8) & 0xFF);
+  h.check(what + ": error_desc", e.error_desc, res.error_desc);
+  if (b.fail == 0) h.check(what + ": layers done before it", e.layers_before, res.layers_done);
+  sys.idle(2);
+  h.check(what + ": irq_o", 1, uint64_t(sys.dut().irq_o));
+  h.check(what + ": irq_status.error", 1, (sys.lite_read(map_irq_st) >> 1) & 1);
+  sys.lite_write(map_irq_st, 3);
+  sys.idle(2);
+  h.check(what + ": irq_o once cleared", 0, uint64_t(sys.dut().irq_o));
+  sys.mem().clear_failures();
+  h.scoreboard().count_vector();
+  fmt::print("{}: code {}, {} layer(s) done before it, {} cycles\n", what, rc, res.layers_done,
+             res.cycles);
+}
+
+// --- Bad commands: each sets STATUS.error with its code (the model's axi_check_start or
+// axi_check_descriptor agrees), raises the interrupt, and writes nothing outside the output
+// buffers (the memory checks every byte written). A chain of two layers whose tables the
+// descriptors load, one field of one descriptor made bad after it is laid out; then starts
+// at bad descriptor addresses, a loop past the chain limit and error responses.
+void AxiBench::bad_command_runs(int rows_bad) {
+  const uint32_t map_irq_en = map.reg("irq_enable").offset;
+  const std::vector<Bad> bads = bad_commands();
+  std::vector<Layer> pair = {random_layer(h, config, rows_bad, false, 0xB0),
+                             random_layer(h, config, P + 1, false, 0xB1)};
+  int bad_count = 0;
+  for (const Bad& b : bads) {
+    run_bad(b, pair);
+    ++bad_count;
+  }
+  sys.lite_write(map_irq_en, 0);
+  fmt::print("bad commands: {}, each with its error code and the interrupt\n", bad_count);
+  // A good chain after them.
+  run_chain(pair, false, true, "a chain after the bad commands");
+}
+
+// --- A layer's cycles against the performance model (oasis-perf --bandwidth) at the
+// memory's bytes a cycle: unlimited, a quarter of a beat a cycle (the core still bounds the
+// rows) and half a byte a cycle (the memory bounds them). The wrapper reads each group's
+// record, padded to whole beats (record_bytes), where the model counts the group's bytes
+// (group_bytes): the model is given the same useful bytes a cycle, bw group_bytes /
+// record_bytes. The rows' cycles must then equal the model's: the cycles of 32 P rows less
+// those of 8 P rows are the model's difference exactly. What is left, the layer's fixed
+// overhead (the descriptor fetch, the token's read, the outputs' last write and its
+// response), must not depend on N: measured - model is the same at both sizes.
+void AxiBench::perf_against_model() {
   for (const double bw : {0.0, double(ax.data_bytes) / 4, 0.5}) {
     AxiMemoryOptions o = unthrottled;
     o.bytes_per_cycle = bw;
@@ -698,7 +737,7 @@ int main(int argc, char** argv) {
     std::vector<int64_t> measured, model;
     for (const int n : {8 * P, 32 * P}) {
       std::vector<Layer> one = {random_layer(h, config, n, false, 0x90)};
-      const axi_sw_result r = run(one, true, false, fmt::format("layer of {} rows", n));
+      const axi_sw_result r = run_chain(one, true, false, fmt::format("layer of {} rows", n));
       oasis::PerfOptions po;
       const int64_t group_bytes = oasis::token_figures(config, n).group_bytes;
       po.bytes_per_cycle = bw * double(group_bytes) / double(ax.record_bytes);
@@ -718,5 +757,38 @@ int main(int argc, char** argv) {
             uint64_t(measured[0] - model[0]), uint64_t(measured[1] - model[1]));
   }
   sys.mem().set_options(unthrottled);
+}
+
+int AxiBench::run() {
+  check_register_map();
+
+  // --- Runs of layers from memory, every output against the golden model.
+  xhat.resize(static_cast<size_t>(K));
+  for (auto& v : xhat) v = oasis::tb::moderate(h.rng());
+  scale = oasis::tb::moderate(h.rng());
+
+  // A layer whose rows are not a multiple of the lines, tables through the registers, polled.
+  const int rows = 2 * P + 1 + (P > 1 ? 0 : 1);
+  std::vector<Layer> single = {random_layer(h, config, rows, true, 0x51)};
+  run_chain(single, true, false, "one layer, tables through the registers");
+  if (quick) return h.finish();
+
+  // q, k, v: three layers on the token, each with its codebooks, loaded by its descriptor, a
+  // record stride longer than a record on the second; the interrupt waited for.
+  std::vector<Layer> qkv = {random_layer(h, config, rows + 2, false, 0x71),
+                            random_layer(h, config, P, true, 0x72),
+                            random_layer(h, config, 3 * P - 1 + (P > 1 ? 0 : 2), false, 0x73)};
+  qkv[1].stride_pad = uint32_t(2 * ax.data_bytes);
+  const axi_sw_result calm = run_chain(qkv, false, true, "q, k, v chained");
+  backpressure(qkv, calm);
+  bad_command_runs(3 * P);
+  perf_against_model();
   return h.finish();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  AxiBench bench(argc, argv);
+  return bench.run();
 }
