@@ -368,14 +368,9 @@ GateNetlist cut_blackboxes(GateNetlist nl, const BlockJob& job, const fs::path& 
   return nl;
 }
 
-}  // namespace
-
-ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools& tools,
-                       const Constraints& c, const fs::path& work,
-                       const std::function<void(const std::string&)>& progress) {
-  fs::remove_all(work);
-  fs::create_directories(work);
-  // 1. Yosys: map to the library.
+// The inputs of Yosys's synthesis in `work`: the adders' techmaps, the ABC constraints, the
+// script, the library and the RTL.
+void write_synthesis_inputs(const BlockJob& job, const Technology& tech, const fs::path& work) {
   write_text(work / "adders.v",
              fmt::format("// oasis_fa / oasis_ha to the library's adder cells.\n"
                          "module oasis_fa (input a_i, input b_i, input c_i, output sum_o, "
@@ -409,25 +404,51 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
   write_text(work / "synth.ys", yosys_synth_script(job, tech));
   link_library(tech, work);
   fs::create_directory_symlink(fs::absolute(job.rtl_dir), work / "rtl");
-  auto t0 = std::chrono::steady_clock::now();
+}
+
+// What the synthesis and mapping found, and the seconds they took.
+struct Synthesis {
+  std::set<std::string> kept;  ///< the modules mapped once each
+  long generic_cells = 0;
+  double seconds = 0;
+};
+
+// 1. Yosys: map to the library.
+Synthesis synthesize(const BlockJob& job, const Technology& tech, const Tools& tools,
+                     const Constraints& c, const fs::path& work,
+                     const std::function<void(const std::string&)>& progress) {
+  write_synthesis_inputs(job, tech, work);
+  const auto t0 = std::chrono::steady_clock::now();
   progress("yosys: synthesis");
   const std::string errors = kYosysErrors;
   check_tool(run_tool({tools.yosys, "-q", "-e", errors, "-l", "synth.log", "-s", "synth.ys"},
                       work / "yosys.out", work),
              "Yosys", work / "synth.log");
   const auto generic = parse_yosys_stat(read_text(work / "generic.stat"));
-  const std::set<std::string> kept = kept_modules(job, generic);
-  const long generic_cells = long(generic_cell_count(job.top, generic));
-  write_text(work / "map.ys", yosys_map_script(job, tech, c, kept));
+  Synthesis s;
+  s.kept = kept_modules(job, generic);
+  s.generic_cells = long(generic_cell_count(job.top, generic));
+  write_text(work / "map.ys", yosys_map_script(job, tech, c, s.kept));
   progress(fmt::format("yosys: mapping to {} ({} module(s) mapped once each)", tech.lib.name,
-                       kept.size()));
+                       s.kept.size()));
   check_tool(run_tool({tools.yosys, "-q", "-e", errors, "-l", "map.log", "-s", "map.ys"},
                       work / "yosys.out", work),
              "Yosys", work / "map.log");
-  const double t_yosys = seconds_since(t0);
+  s.seconds = seconds_since(t0);
+  return s;
+}
 
-  // 2. Buffer high-fanout nets until blifFanout changes nothing.
-  t0 = std::chrono::steady_clock::now();
+// blifFanout's passes: how many, the gates they changed, and the seconds they took.
+struct Fanout {
+  int iterations = 0;
+  long changed_total = 0;
+  double seconds = 0;
+};
+
+// 2. Buffer high-fanout nets until blifFanout changes nothing: buffered.blif.
+Fanout buffer_fanout(const Technology& tech, const Tools& tools, const fs::path& work,
+                     double t_yosys, const std::function<void(const std::string&)>& progress) {
+  const auto t0 = std::chrono::steady_clock::now();
   progress(fmt::format("yosys {:.0f} s; buffering high-fanout nets", t_yosys));
   write_text(work / "nofanout", "$false\n$true\n$undef\n");
   fs::path cur = work / "mapped.blif";
@@ -460,35 +481,37 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
     if (n == 0) break;
   }
   fs::rename(cur, work / "buffered.blif");
-  const double t_fanout = seconds_since(t0);
+  return Fanout{iterations, changed_total, seconds_since(t0)};
+}
 
-  // 3. The netlist: counted, and written as Verilog for OpenSTA.
-  const GateNetlist raw = read_blif(work / "buffered.blif");
-  const GateNetlist nl = cut_blackboxes(raw, job, work);
-  const NetlistStats st = netlist_stats(nl, tech.lib);
-  const VerilogNetlist vn = write_verilog(nl, tech.lib);
-  write_text(work / "netlist.v", "// oasis-ppa: " + job.label + ", mapped to " + tech.lib.name +
-                                     " and buffered\n" + vn.text);
-  // With SRAMs its only black boxes, the netlist with their instances in too, for a gate-level
-  // simulation beside their behavioural modules (sim/icarus --gates, docs/sram.md).
-  const bool sram_boxes = only_sram_boxes(job);
-  fs::remove(work / "netlist_macros.v");
-  if (sram_boxes) {
-    std::map<std::string, std::set<std::string>> srams;  // module -> its output ports
-    for (const std::string& b : job.blackboxes) {
-      for (const auto& p : port_names(work / (b + ".outputs"))) srams[b].insert(p);
-    }
-    write_text(work / "netlist_macros.v", "// oasis-ppa: " + job.label + ", mapped to " +
-                                              tech.lib.name +
-                                              " and buffered, with its SRAMs' instances\n" +
-                                              write_verilog(raw, tech.lib, srams).text);
+// With SRAMs its only black boxes, the netlist with their instances in too, for a gate-level
+// simulation beside their behavioural modules (sim/icarus --gates, docs/sram.md).
+void write_sram_netlist(const BlockJob& job, const Technology& tech, const GateNetlist& raw,
+                        const fs::path& work) {
+  std::map<std::string, std::set<std::string>> srams;  // module -> its output ports
+  for (const std::string& b : job.blackboxes) {
+    for (const auto& p : port_names(work / (b + ".outputs"))) srams[b].insert(p);
   }
-  bool clocked = false;
-  for (const auto& in : nl.inputs) clocked = clocked || in == "clk_i";
+  write_text(work / "netlist_macros.v", "// oasis-ppa: " + job.label + ", mapped to " +
+                                            tech.lib.name +
+                                            " and buffered, with its SRAMs' instances\n" +
+                                            write_verilog(raw, tech.lib, srams).text);
+}
 
-  // 4. OpenSTA: timing and power.
-  t0 = std::chrono::steady_clock::now();
-  progress(fmt::format("{} cells after buffering; OpenSTA", st.total.count));
+// OpenSTA's reports: the timing paths, WNS and TNS, the power by group and by instance.
+struct StaResults {
+  std::vector<TimingPath> paths;
+  double wns = 0, tns = 0;
+  std::map<std::string, PowerRow> power, inst_power;
+  double seconds = 0;
+};
+
+// 4. OpenSTA: timing and power.
+StaResults run_sta(const BlockJob& job, const Technology& tech, const Tools& tools,
+                   const Constraints& c, const fs::path& work, bool clocked, bool sram_boxes,
+                   long cells, const std::function<void(const std::string&)>& progress) {
+  const auto t0 = std::chrono::steady_clock::now();
+  progress(fmt::format("{} cells after buffering; OpenSTA", cells));
   write_text(work / "sta.tcl", sta_script(job.top, clocked, tech, c, sram_boxes));
   const fs::path slog = work / "sta.log";
   check_tool(run_tool({tools.sta, "-no_splash", "-exit", "sta.tcl"}, slog, work), "OpenSTA", slog);
@@ -499,97 +522,83 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
           fmt::format("OpenSTA reported a problem (log: {}):\n{}", slog.string(), tail(slog, 25)));
     }
   }
-  const double t_sta = seconds_since(t0);
-  const auto paths = parse_report_checks(read_text(work / "timing.rpt"));
-  const double wns = parse_sta_value(read_text(work / "wns.rpt"), "wns");
-  const double tns = parse_sta_value(read_text(work / "tns.rpt"), "tns");
-  const auto power = parse_report_power(read_text(work / "power.rpt"));
-  const auto inst_power = parse_instance_power(read_text(work / "power_instances.rpt"));
+  StaResults s;
+  s.seconds = seconds_since(t0);
+  s.paths = parse_report_checks(read_text(work / "timing.rpt"));
+  s.wns = parse_sta_value(read_text(work / "wns.rpt"), "wns");
+  s.tns = parse_sta_value(read_text(work / "tns.rpt"), "tns");
+  s.power = parse_report_power(read_text(work / "power.rpt"));
+  s.inst_power = parse_instance_power(read_text(work / "power_instances.rpt"));
+  return s;
+}
 
-  // 5. Figures.
-  ordered_json r;
-  r["label"] = job.label;
-  r["top"] = job.top;
-  const double nand2 = tech.lib.cell(tech.nand2).area;
-  // Flip-flops of the buffers, found by the names of their registers' nets.
-  std::map<std::string, std::vector<std::string>> mem_nets;  // buffer -> net names
-  for (const MemorySpec& m : job.memories) mem_nets[m.name] = m.registers;
-  std::map<std::string, std::pair<long, double>> mem_flops;  // buffer -> (count, area)
-  double mem_area = 0;
-  const auto count_memory_flops = [&] {
-    mem_flops.clear();
-    mem_area = 0;
-    for (const Gate& g : nl.gates) {
-      const LibertyCell& cell = tech.lib.cell(g.cell);
-      if (!cell.sequential) continue;
-      for (const auto& [pin, net] : g.pins) {
-        const LibertyPin* p = cell.pin(pin);
-        if (!p || p->direction != "output") continue;
-        const std::string q = plain_net(net);
-        for (const MemorySpec& m : job.memories) {
-          const auto& names = mem_nets.at(m.name);
-          if (std::any_of(names.begin(), names.end(),
-                          [&](const std::string& reg) { return matches_register(q, reg); })) {
-            auto& [n, a] = mem_flops[m.name];
-            ++n;
-            a += cell.area;
-            mem_area += cell.area;
-            break;
-          }
+// Flip-flops of the buffers, found by the names of their registers' nets: buffer -> (count,
+// area), and their whole area.
+struct MemoryFlops {
+  std::map<std::string, std::pair<long, double>> flops;
+  double area = 0;
+};
+
+MemoryFlops count_memory_flops(const GateNetlist& nl, const Technology& tech, const BlockJob& job,
+                               const std::map<std::string, std::vector<std::string>>& mem_nets) {
+  MemoryFlops mf;
+  auto& mem_flops = mf.flops;
+  double& mem_area = mf.area;
+  for (const Gate& g : nl.gates) {
+    const LibertyCell& cell = tech.lib.cell(g.cell);
+    if (!cell.sequential) continue;
+    for (const auto& [pin, net] : g.pins) {
+      const LibertyPin* p = cell.pin(pin);
+      if (!p || p->direction != "output") continue;
+      const std::string q = plain_net(net);
+      for (const MemorySpec& m : job.memories) {
+        const auto& names = mem_nets.at(m.name);
+        if (std::any_of(names.begin(), names.end(),
+                        [&](const std::string& reg) { return matches_register(q, reg); })) {
+          auto& [n, a] = mem_flops[m.name];
+          ++n;
+          a += cell.area;
+          mem_area += cell.area;
+          break;
         }
-        break;
       }
+      break;
     }
-  };
-  count_memory_flops();
-  // A register of the block's top that drives an output port directly has the
-  // port's name in the netlist (Yosys names a net after its port): its other
-  // names are asked of the synthesized design, and the count made again.
-  bool short_count = false;
+  }
+  return mf;
+}
+
+// A register of the block's top that drives an output port directly has the
+// port's name in the netlist (Yosys names a net after its port): its other
+// names, asked of the synthesized design, added to mem_nets.
+void add_register_aliases(const BlockJob& job, const Tools& tools, const fs::path& work,
+                          std::map<std::string, std::vector<std::string>>& mem_nets) {
+  std::string q =
+      fmt::format("read_rtlil synth.il\nhierarchy -top {}\nflatten\nopt_clean\n", job.top);
   for (const MemorySpec& m : job.memories) {
-    if (!m.sram_module.empty()) continue;
-    const auto it = mem_flops.find(m.name);
-    short_count = short_count || (it == mem_flops.end() ? 0 : it->second.first) != m.bits;
+    for (size_t i = 0; i < m.registers.size(); ++i) {
+      q += fmt::format("tee -q -o alias_{}_{}.txt select -list w:{} %a\n", m.name, i,
+                       m.registers[i]);
+    }
   }
-  if (short_count) {
-    std::string q =
-        fmt::format("read_rtlil synth.il\nhierarchy -top {}\nflatten\nopt_clean\n", job.top);
-    for (const MemorySpec& m : job.memories) {
-      for (size_t i = 0; i < m.registers.size(); ++i) {
-        q += fmt::format("tee -q -o alias_{}_{}.txt select -list w:{} %a\n", m.name, i,
-                         m.registers[i]);
+  write_text(work / "aliases.ys", q);
+  check_tool(run_tool({tools.yosys, "-q", "-l", "aliases.log", "-s", "aliases.ys"},
+                      work / "yosys.out", work),
+             "Yosys", work / "aliases.log");
+  for (const MemorySpec& m : job.memories) {
+    for (size_t i = 0; i < m.registers.size(); ++i) {
+      std::istringstream lines(read_text(work / fmt::format("alias_{}_{}.txt", m.name, i)));
+      for (std::string line; std::getline(lines, line);) {
+        const auto slash = line.find('/');
+        if (slash != std::string::npos) mem_nets[m.name].push_back(line.substr(slash + 1));
       }
     }
-    write_text(work / "aliases.ys", q);
-    check_tool(run_tool({tools.yosys, "-q", "-l", "aliases.log", "-s", "aliases.ys"},
-                        work / "yosys.out", work),
-               "Yosys", work / "aliases.log");
-    for (const MemorySpec& m : job.memories) {
-      for (size_t i = 0; i < m.registers.size(); ++i) {
-        std::istringstream lines(read_text(work / fmt::format("alias_{}_{}.txt", m.name, i)));
-        for (std::string line; std::getline(lines, line);) {
-          const auto slash = line.find('/');
-          if (slash != std::string::npos) mem_nets[m.name].push_back(line.substr(slash + 1));
-        }
-      }
-    }
-    count_memory_flops();
   }
-  fs::remove(work / "synth.il");
-  r["area_um2"] = {{"total", round_to(st.total.area, 1)},
-                   {"logic", round_to(st.total.area - mem_area, 1)},
-                   {"combinational", round_to(st.combinational.area, 1)},
-                   {"sequential", round_to(st.sequential.area, 1)},
-                   {"memory_flops", round_to(mem_area, 1)},
-                   {"fanout_buffers", round_to(st.buffers.area, 1)}};
-  r["nand2_eq"] = {{"total", round_to(st.total.area / nand2, 1)},
-                   {"logic", round_to((st.total.area - mem_area) / nand2, 1)}};
-  r["cells"] = st.total.count;
-  r["flip_flops"] = st.sequential.count;
-  r["fanout_buffers"] = st.buffers.count;
-  ordered_json by_cell = ordered_json::object();
-  for (const auto& [cell, cc] : st.by_cell) by_cell[cell] = cc.count;
-  r["cells_by_type"] = by_cell;
+}
+
+// The buffers flip-flops hold, with their area, each counted against its bits.
+ordered_json memories_json(const BlockJob& job, const MemoryFlops& mf) {
+  const auto& mem_flops = mf.flops;
   ordered_json mems = ordered_json::array();
   for (const MemorySpec& m : job.memories) {
     if (!m.sram_module.empty()) {
@@ -615,48 +624,149 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
                     {"kind", "flip-flops"},
                     {"flop_area_um2", round_to(it == mem_flops.end() ? 0 : it->second.second, 1)}});
   }
-  r["memories"] = mems;
+  return mems;
+}
 
-  // Timing: the path of least slack.
+// Timing: the path of least slack.
+ordered_json timing_json(const BlockJob& job, const Constraints& c, const StaResults& sta) {
+  const auto& paths = sta.paths;
+  const double wns = sta.wns, tns = sta.tns;
   if (paths.empty()) throw ReportError(job.label + ": OpenSTA reported no timing path");
   const TimingPath* worst = &paths[0];
   for (const auto& p : paths) {
     if (p.slack < worst->slack) worst = &p;
   }
   const double internal = c.period - worst->slack - worst->input_delay - worst->output_delay;
-  r["timing"] = {{"period", round_to(c.period, 4)},
-                 {"slack", round_to(worst->slack, 4)},
-                 {"met", worst->slack >= 0},
-                 {"critical_path", round_to(internal, 4)},
-                 {"min_period", round_to(c.period - worst->slack, 4)},
-                 {"wns", round_to(wns, 4)},
-                 {"tns", round_to(tns, 4)},
-                 {"startpoint", worst->startpoint + " (" + worst->start_kind + ")"},
-                 {"endpoint", worst->endpoint + " (" + worst->end_kind + ")"},
-                 {"path_group", worst->group},
-                 {"cells_on_path", std::max<int>(0, int(worst->points.size()) - 2)},
-                 {"input_delay", round_to(worst->input_delay, 4)},
-                 {"output_delay", round_to(worst->output_delay, 4)}};
-  // The SRAMs' share of the clock (docs/sram.md): a macro's clock-to-output may be the input
-  // delay its read data was given plus the slack of the worst path from it; its setup time,
-  // the output delay plus the slack of the worst path into it.
-  if (sram_boxes) {
-    const auto worst_of = [&](const std::string& file) {
-      const auto ps = parse_report_checks(read_text(work / file));
-      if (ps.empty()) throw ReportError(job.label + ": OpenSTA reported no path in " + file);
-      return *std::min_element(ps.begin(), ps.end(), [](const TimingPath& a, const TimingPath& b) {
-        return a.slack < b.slack;
-      });
-    };
-    const TimingPath rd = worst_of("sram_read.rpt"), wr = worst_of("sram_write.rpt");
-    r["timing"]["sram"] = {{"read_slack", round_to(rd.slack, 4)},
-                           {"clock_to_output_allowed", round_to(rd.input_delay + rd.slack, 4)},
-                           {"read_endpoint", rd.endpoint + " (" + rd.end_kind + ")"},
-                           {"write_slack", round_to(wr.slack, 4)},
-                           {"setup_allowed", round_to(wr.output_delay + wr.slack, 4)},
-                           {"write_startpoint", wr.startpoint + " (" + wr.start_kind + ")"}};
+  ordered_json t;
+  t = {{"period", round_to(c.period, 4)},
+       {"slack", round_to(worst->slack, 4)},
+       {"met", worst->slack >= 0},
+       {"critical_path", round_to(internal, 4)},
+       {"min_period", round_to(c.period - worst->slack, 4)},
+       {"wns", round_to(wns, 4)},
+       {"tns", round_to(tns, 4)},
+       {"startpoint", worst->startpoint + " (" + worst->start_kind + ")"},
+       {"endpoint", worst->endpoint + " (" + worst->end_kind + ")"},
+       {"path_group", worst->group},
+       {"cells_on_path", std::max<int>(0, int(worst->points.size()) - 2)},
+       {"input_delay", round_to(worst->input_delay, 4)},
+       {"output_delay", round_to(worst->output_delay, 4)}};
+  return t;
+}
+
+// The SRAMs' share of the clock (docs/sram.md): a macro's clock-to-output may be the input
+// delay its read data was given plus the slack of the worst path from it; its setup time,
+// the output delay plus the slack of the worst path into it.
+ordered_json sram_timing_json(const BlockJob& job, const fs::path& work) {
+  const auto worst_of = [&](const std::string& file) {
+    const auto ps = parse_report_checks(read_text(work / file));
+    if (ps.empty()) throw ReportError(job.label + ": OpenSTA reported no path in " + file);
+    return *std::min_element(ps.begin(), ps.end(), [](const TimingPath& a, const TimingPath& b) {
+      return a.slack < b.slack;
+    });
+  };
+  const TimingPath rd = worst_of("sram_read.rpt"), wr = worst_of("sram_write.rpt");
+  return {{"read_slack", round_to(rd.slack, 4)},
+          {"clock_to_output_allowed", round_to(rd.input_delay + rd.slack, 4)},
+          {"read_endpoint", rd.endpoint + " (" + rd.end_kind + ")"},
+          {"write_slack", round_to(wr.slack, 4)},
+          {"setup_allowed", round_to(wr.output_delay + wr.slack, 4)},
+          {"write_startpoint", wr.startpoint + " (" + wr.start_kind + ")"}};
+}
+
+// Parts: area from the hierarchy before buffering, power from the buffered
+// netlist's instances by the part their output net belongs to.
+void add_parts(const BlockJob& job, const Technology& tech, const fs::path& work,
+               const VerilogNetlist& vn, const StaResults& sta, ordered_json& r) {
+  const auto& inst_power = sta.inst_power;
+  const auto stat = parse_yosys_stat(read_text(work / "hier.stat"));
+  std::map<std::string, double> part_power;
+  double counted = 0;
+  for (const auto& [inst, row] : inst_power) {
+    const auto it = vn.instance_net.find(inst);
+    const int k = it == vn.instance_net.end() ? -1 : part_of(plain_net(it->second), job.parts);
+    if (k >= 0) part_power[job.parts[size_t(k)].instance] += row.total;
+    counted += row.total;
   }
-  const PowerRow& tot = power.at("Total");
+  ordered_json parts = ordered_json::array();
+  for (const PartSpec& p : job.parts) {
+    parts.push_back(
+        {{"instance", p.instance},
+         {"module", p.module},
+         {"role", p.role},
+         {"area_um2", round_to(module_area(stat, p.module, tech.lib, job.blackboxes), 1)},
+         {"power_w", part_power[p.instance]}});
+  }
+  r["parts"] = parts;
+  r["power_w"]["instances_sum"] = counted;
+}
+
+}  // namespace
+
+ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools& tools,
+                       const Constraints& c, const fs::path& work,
+                       const std::function<void(const std::string&)>& progress) {
+  fs::remove_all(work);
+  fs::create_directories(work);
+  const Synthesis syn = synthesize(job, tech, tools, c, work, progress);
+  const Fanout fan = buffer_fanout(tech, tools, work, syn.seconds, progress);
+
+  // 3. The netlist: counted, and written as Verilog for OpenSTA.
+  const GateNetlist raw = read_blif(work / "buffered.blif");
+  const GateNetlist nl = cut_blackboxes(raw, job, work);
+  const NetlistStats st = netlist_stats(nl, tech.lib);
+  const VerilogNetlist vn = write_verilog(nl, tech.lib);
+  write_text(work / "netlist.v", "// oasis-ppa: " + job.label + ", mapped to " + tech.lib.name +
+                                     " and buffered\n" + vn.text);
+  const bool sram_boxes = only_sram_boxes(job);
+  fs::remove(work / "netlist_macros.v");
+  if (sram_boxes) write_sram_netlist(job, tech, raw, work);
+  bool clocked = false;
+  for (const auto& in : nl.inputs) clocked = clocked || in == "clk_i";
+
+  const StaResults sta =
+      run_sta(job, tech, tools, c, work, clocked, sram_boxes, st.total.count, progress);
+
+  // 5. Figures.
+  ordered_json r;
+  r["label"] = job.label;
+  r["top"] = job.top;
+  const double nand2 = tech.lib.cell(tech.nand2).area;
+  std::map<std::string, std::vector<std::string>> mem_nets;  // buffer -> net names
+  for (const MemorySpec& m : job.memories) mem_nets[m.name] = m.registers;
+  MemoryFlops mf = count_memory_flops(nl, tech, job, mem_nets);
+  // Registers that drive an output port may be counted short under their nets' names: then
+  // counted again with their other names.
+  bool short_count = false;
+  for (const MemorySpec& m : job.memories) {
+    if (!m.sram_module.empty()) continue;
+    const auto it = mf.flops.find(m.name);
+    short_count = short_count || (it == mf.flops.end() ? 0 : it->second.first) != m.bits;
+  }
+  if (short_count) {
+    add_register_aliases(job, tools, work, mem_nets);
+    mf = count_memory_flops(nl, tech, job, mem_nets);
+  }
+  fs::remove(work / "synth.il");
+  const double mem_area = mf.area;
+  r["area_um2"] = {{"total", round_to(st.total.area, 1)},
+                   {"logic", round_to(st.total.area - mem_area, 1)},
+                   {"combinational", round_to(st.combinational.area, 1)},
+                   {"sequential", round_to(st.sequential.area, 1)},
+                   {"memory_flops", round_to(mem_area, 1)},
+                   {"fanout_buffers", round_to(st.buffers.area, 1)}};
+  r["nand2_eq"] = {{"total", round_to(st.total.area / nand2, 1)},
+                   {"logic", round_to((st.total.area - mem_area) / nand2, 1)}};
+  r["cells"] = st.total.count;
+  r["flip_flops"] = st.sequential.count;
+  r["fanout_buffers"] = st.buffers.count;
+  ordered_json by_cell = ordered_json::object();
+  for (const auto& [cell, cc] : st.by_cell) by_cell[cell] = cc.count;
+  r["cells_by_type"] = by_cell;
+  r["memories"] = memories_json(job, mf);
+  r["timing"] = timing_json(job, c, sta);
+  if (sram_boxes) r["timing"]["sram"] = sram_timing_json(job, work);
+  const PowerRow& tot = sta.power.at("Total");
   auto prow = [](const PowerRow& p) {
     return ordered_json{{"internal", p.internal},
                         {"switching", p.switching},
@@ -664,34 +774,12 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
                         {"total", p.total}};
   };
   r["power_w"] = prow(tot);
-  r["power_w"]["sequential"] = power.count("Sequential") ? power.at("Sequential").total : 0.0;
+  r["power_w"]["sequential"] =
+      sta.power.count("Sequential") ? sta.power.at("Sequential").total : 0.0;
   r["power_w"]["combinational"] =
-      power.count("Combinational") ? power.at("Combinational").total : 0.0;
+      sta.power.count("Combinational") ? sta.power.at("Combinational").total : 0.0;
 
-  // Parts: area from the hierarchy before buffering, power from the buffered
-  // netlist's instances by the part their output net belongs to.
-  if (!job.parts.empty()) {
-    const auto stat = parse_yosys_stat(read_text(work / "hier.stat"));
-    std::map<std::string, double> part_power;
-    double counted = 0;
-    for (const auto& [inst, row] : inst_power) {
-      const auto it = vn.instance_net.find(inst);
-      const int k = it == vn.instance_net.end() ? -1 : part_of(plain_net(it->second), job.parts);
-      if (k >= 0) part_power[job.parts[size_t(k)].instance] += row.total;
-      counted += row.total;
-    }
-    ordered_json parts = ordered_json::array();
-    for (const PartSpec& p : job.parts) {
-      parts.push_back(
-          {{"instance", p.instance},
-           {"module", p.module},
-           {"role", p.role},
-           {"area_um2", round_to(module_area(stat, p.module, tech.lib, job.blackboxes), 1)},
-           {"power_w", part_power[p.instance]}});
-    }
-    r["parts"] = parts;
-    r["power_w"]["instances_sum"] = counted;
-  }
+  if (!job.parts.empty()) add_parts(job, tech, work, vn, sta, r);
   // 6. The power model at the vectorless activity against OpenSTA's own (the power from
   // activity is run_activity's).
   ActivityInputs ain;
@@ -705,10 +793,10 @@ ordered_json run_block(const BlockJob& job, const Technology& tech, const Tools&
   r["power_check"] = uniform_power_check(ain, c.activity, c.duty, tot.total, work);
   std::set<std::string> part_modules;
   for (const auto& p : job.parts) part_modules.insert(p.module);
-  r["mapping"] = {{"generic_cells", generic_cells},
-                  {"repeated_modules_mapped_once", kept.size() - part_modules.size()}};
-  r["fanout"] = {{"passes", iterations + 1}, {"gates_changed", changed_total}};
-  r["seconds"] = {{"yosys", t_yosys}, {"fanout", t_fanout}, {"sta", t_sta}};
+  r["mapping"] = {{"generic_cells", syn.generic_cells},
+                  {"repeated_modules_mapped_once", syn.kept.size() - part_modules.size()}};
+  r["fanout"] = {{"passes", fan.iterations + 1}, {"gates_changed", fan.changed_total}};
+  r["seconds"] = {{"yosys", syn.seconds}, {"fanout", fan.seconds}, {"sta", sta.seconds}};
   return r;
 }
 
