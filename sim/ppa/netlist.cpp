@@ -204,16 +204,57 @@ NetlistStats netlist_stats(const GateNetlist& netlist, const Liberty& lib) {
   return s;
 }
 
-VerilogNetlist write_verilog(const GateNetlist& nl, const Liberty& lib,
-                             const std::map<std::string, std::set<std::string>>& boxes) {
-  static const std::set<std::string> keywords = {
-      "module",   "endmodule", "input",   "output",  "inout", "wire", "reg",  "assign",
-      "begin",    "end",       "logic",   "always",  "if",    "else", "case", "for",
-      "function", "task",      "not",     "and",     "or",    "nand", "nor",  "xor",
-      "xnor",     "buf",       "supply0", "supply1", "tri"};
+namespace {
+
+const std::set<std::string> kKeywords = {
+    "module",   "endmodule", "input",   "output",  "inout", "wire", "reg",  "assign",
+    "begin",    "end",       "logic",   "always",  "if",    "else", "case", "for",
+    "function", "task",      "not",     "and",     "or",    "nand", "nor",  "xor",
+    "xnor",     "buf",       "supply0", "supply1", "tri"};
+
+// A port of the netlist, a vector from its bits.
+struct Port {
+  std::string name;
+  bool input;
+  int width;  // -1: scalar
+};
+
+// The Verilog text of a netlist as it is written: the classes of connected nets and their
+// names, the ports, the wires declared and the instances.
+struct VerilogWriter {
+  VerilogWriter(const GateNetlist& nl, const Liberty& lib,
+                const std::map<std::string, std::set<std::string>>& boxes)
+      : nl(nl), lib(lib), boxes(boxes) {}
+
+  void join_nets();
+  void add_port(const std::string& bit, bool input);
+  void collect_ports();
+  void name_classes();
+  std::string fresh(const std::string& raw);
+  std::string net_ref(const std::string& net);
+  std::string pin_ref(const std::string& net);
+  std::vector<std::pair<std::string, std::string>> box_connections(const Gate& g);
+  void write_instance(const Gate& g);
+  void write_text();
+
+  const GateNetlist& nl;
+  const Liberty& lib;
+  const std::map<std::string, std::set<std::string>>& boxes;
   UnionFind uf;
-  std::set<std::string> input_bits(nl.inputs.begin(), nl.inputs.end());
-  std::set<std::string> output_bits(nl.outputs.begin(), nl.outputs.end());
+  std::vector<Port> ports;
+  std::map<std::string, size_t> port_index;
+  std::map<std::string, std::set<int>> port_bits;
+  std::vector<std::string> rep;  // each class's name
+  std::vector<int> constant;
+  std::vector<int> kind;  // 3 input port, 2 constant, 1 output port
+  std::set<std::string> used;
+  VerilogNetlist out;
+  std::string body;
+  std::set<std::string> wires_seen;
+  std::vector<std::string> wires;
+};
+
+void VerilogWriter::join_nets() {
   for (const auto& b : nl.inputs) uf.add(b);
   for (const auto& b : nl.outputs) uf.add(b);
   for (const auto& [net, v] : nl.constants) uf.add(net);
@@ -221,38 +262,33 @@ VerilogNetlist write_verilog(const GateNetlist& nl, const Liberty& lib,
   for (const Gate& g : nl.gates) {
     for (const auto& [pin, net] : g.pins) uf.add(net);
   }
+}
 
-  // Ports: vectors from their bits.
-  struct Port {
-    std::string name;
-    bool input;
-    int width;  // -1: scalar
-  };
-  std::vector<Port> ports;
-  std::map<std::string, size_t> port_index;
-  std::map<std::string, std::set<int>> port_bits;
-  auto add_port = [&](const std::string& bit, bool input) {
-    const auto [base, idx] = port_bit(bit);
-    if (!plain_identifier(base)) {
-      throw NetlistError(fmt::format("port bit '{}' has no plain Verilog name", bit));
+void VerilogWriter::add_port(const std::string& bit, bool input) {
+  const auto [base, idx] = port_bit(bit);
+  if (!plain_identifier(base)) {
+    throw NetlistError(fmt::format("port bit '{}' has no plain Verilog name", bit));
+  }
+  auto it = port_index.find(base);
+  if (it == port_index.end()) {
+    port_index[base] = ports.size();
+    ports.push_back({base, input, idx < 0 ? -1 : 0});
+    it = port_index.find(base);
+  }
+  Port& p = ports[it->second];
+  if (p.input != input || (p.width < 0) != (idx < 0)) {
+    throw NetlistError(fmt::format("port '{}' is declared twice in different ways", base));
+  }
+  if (idx >= 0) {
+    if (!port_bits[base].insert(idx).second) {
+      throw NetlistError(fmt::format("port bit '{}' twice", bit));
     }
-    auto it = port_index.find(base);
-    if (it == port_index.end()) {
-      port_index[base] = ports.size();
-      ports.push_back({base, input, idx < 0 ? -1 : 0});
-      it = port_index.find(base);
-    }
-    Port& p = ports[it->second];
-    if (p.input != input || (p.width < 0) != (idx < 0)) {
-      throw NetlistError(fmt::format("port '{}' is declared twice in different ways", base));
-    }
-    if (idx >= 0) {
-      if (!port_bits[base].insert(idx).second) {
-        throw NetlistError(fmt::format("port bit '{}' twice", bit));
-      }
-      p.width = std::max(p.width, idx + 1);
-    }
-  };
+    p.width = std::max(p.width, idx + 1);
+  }
+}
+
+// Ports: vectors from their bits.
+void VerilogWriter::collect_ports() {
   for (const auto& b : nl.inputs) add_port(b, true);
   for (const auto& b : nl.outputs) add_port(b, false);
   for (const Port& p : ports) {
@@ -260,13 +296,15 @@ VerilogNetlist write_verilog(const GateNetlist& nl, const Liberty& lib,
       throw NetlistError(fmt::format("port '{}' lacks some of bits 0 .. {}", p.name, p.width - 1));
     }
   }
+}
 
-  // Each class of connected nets gets one name: its input port bit, else its
-  // constant, else an output port bit, else a plain identifier.
+// Each class of connected nets gets one name: its input port bit, else its
+// constant, else an output port bit, else a plain identifier.
+void VerilogWriter::name_classes() {
   const size_t n_nets = uf.size();
-  std::vector<std::string> rep(n_nets);
-  std::vector<int> constant(n_nets, -1);
-  std::vector<int> kind(n_nets, 0);  // 3 input port, 2 constant, 1 output port
+  rep.assign(n_nets, std::string());
+  constant.assign(n_nets, -1);
+  kind.assign(n_nets, 0);
   for (const auto& [net, v] : nl.constants) {
     const int r = uf.find(uf.id(net));
     constant[size_t(r)] = v ? 1 : 0;
@@ -287,112 +325,119 @@ VerilogNetlist write_verilog(const GateNetlist& nl, const Liberty& lib,
       rep[size_t(r)] = b;
     }
   }
-  std::set<std::string> used;
   for (const Port& p : ports) used.insert(p.name);
-  auto fresh = [&](const std::string& raw) {
-    std::string s;
-    std::string t = raw;
-    for (const std::string drop : {"$flatten", "\\"}) {
-      for (size_t at; (at = t.find(drop)) != std::string::npos;) t.erase(at, drop.size());
-    }
-    for (size_t i = 0; i < t.size(); ++i) {
-      const char c = t[i];
-      if (c == '.') {
-        s += "__";
-      } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
-        s += c;
-      } else if (s.empty() || s.back() != '_') {
-        s += '_';
-      }
-    }
-    while (!s.empty() && s.front() == '_') s.erase(0, 1);
-    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])) || keywords.count(s)) {
-      s = "n_" + s;
-    }
-    std::string name = s;
-    for (int k = 1; used.count(name); ++k) name = fmt::format("{}_{}", s, k);
-    used.insert(name);
-    return name;
-  };
-  // Names of internal nets, in the order they first appear (deterministic).
-  auto net_ref = [&](const std::string& net) -> std::string {
-    const int r = uf.find(uf.id(net));
-    if (kind[size_t(r)] == 2) return constant[size_t(r)] ? "1'b1" : "1'b0";
-    if (rep[size_t(r)].empty()) rep[size_t(r)] = fresh(uf.name(r));
-    return rep[size_t(r)];
-  };
+}
 
-  VerilogNetlist out;
-  std::string body;
-  std::set<std::string> wires_seen;
-  std::vector<std::string> wires;
-  std::set<std::string> instance_names = used;
-  // A pin's reference; an internal net is declared as a wire the first time.
-  const auto pin_ref = [&](const std::string& net) {
-    const std::string ref = net_ref(net);
-    const int r = uf.find(uf.id(net));
-    if (kind[size_t(r)] == 0 && wires_seen.insert(ref).second) wires.push_back(ref);
-    return ref;
-  };
-  for (const Gate& g : nl.gates) {
-    // A module outside the library (an SRAM's) has its output ports named in `boxes`.
-    const auto box = boxes.find(g.cell);
-    const LibertyCell* cell = box == boxes.end() ? &lib.cell(g.cell) : nullptr;
-    std::string first_out;
-    for (const auto& [pin, net] : g.pins) {
-      bool output;
-      if (cell) {
-        const LibertyPin* p = cell->pin(pin);
-        if (!p) {
-          throw NetlistError(
-              fmt::format("cell {} has no pin {} (library {})", g.cell, pin, lib.path));
-        }
-        output = p->direction == "output";
-      } else {
-        output = box->second.count(port_bit(pin).first) > 0;
-      }
-      if (output && first_out.empty()) first_out = net;
-    }
-    // An instance name of its own (it shares the namespace with the nets).
-    const std::string inst = fresh("u_" + (first_out.empty() ? g.cell : first_out));
-    out.instance_net[inst] = first_out;
-    out.gate_instance.push_back(inst);
-    std::vector<std::pair<std::string, std::string>> conns;  // (port, what it connects)
-    if (cell) {
-      for (const auto& [pin, net] : g.pins) conns.emplace_back(pin, pin_ref(net));
-    } else {
-      // The module's pins' bits gathered into one vector a port, bit i at position i.
-      std::map<std::string, std::map<int, std::string>> bits;
-      for (const auto& [pin, net] : g.pins) {
-        const auto [base, idx] = port_bit(pin);
-        if (!bits[base].emplace(idx, pin_ref(net)).second) {
-          throw NetlistError(fmt::format("{}: pin {} twice", g.cell, pin));
-        }
-      }
-      for (const auto& [base, v] : bits) {
-        if (v.size() == 1 && v.begin()->first < 0) {
-          conns.emplace_back(base, v.begin()->second);
-          continue;
-        }
-        const int top = v.rbegin()->first;
-        if (v.begin()->first != 0 || int(v.size()) != top + 1) {
-          throw NetlistError(
-              fmt::format("{}: pin {} lacks some of bits 0 .. {}", g.cell, base, top));
-        }
-        std::string refs;
-        for (auto it = v.rbegin(); it != v.rend(); ++it) {
-          refs += (refs.empty() ? "{" : ", ") + it->second;
-        }
-        conns.emplace_back(base, refs + "}");
-      }
-    }
-    body += fmt::format("  {} {} (", g.cell, inst);
-    for (size_t i = 0; i < conns.size(); ++i) {
-      body += fmt::format("{}.{}({})", i ? ", " : "", conns[i].first, conns[i].second);
-    }
-    body += ");\n";
-    ++out.instances;
+// A plain identifier from a net's name, used by nothing else.
+std::string VerilogWriter::fresh(const std::string& raw) {
+  std::string s;
+  std::string t = raw;
+  for (const std::string drop : {"$flatten", "\\"}) {
+    for (size_t at; (at = t.find(drop)) != std::string::npos;) t.erase(at, drop.size());
   }
+  for (size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '.') {
+      s += "__";
+    } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+      s += c;
+    } else if (s.empty() || s.back() != '_') {
+      s += '_';
+    }
+  }
+  while (!s.empty() && s.front() == '_') s.erase(0, 1);
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])) || kKeywords.count(s)) {
+    s = "n_" + s;
+  }
+  std::string name = s;
+  for (int k = 1; used.count(name); ++k) name = fmt::format("{}_{}", s, k);
+  used.insert(name);
+  return name;
+}
+
+// Names of internal nets, in the order they first appear (deterministic).
+std::string VerilogWriter::net_ref(const std::string& net) {
+  const int r = uf.find(uf.id(net));
+  if (kind[size_t(r)] == 2) return constant[size_t(r)] ? "1'b1" : "1'b0";
+  if (rep[size_t(r)].empty()) rep[size_t(r)] = fresh(uf.name(r));
+  return rep[size_t(r)];
+}
+
+// A pin's reference; an internal net is declared as a wire the first time.
+std::string VerilogWriter::pin_ref(const std::string& net) {
+  const std::string ref = net_ref(net);
+  const int r = uf.find(uf.id(net));
+  if (kind[size_t(r)] == 0 && wires_seen.insert(ref).second) wires.push_back(ref);
+  return ref;
+}
+
+// The module's pins' bits gathered into one vector a port, bit i at position i.
+std::vector<std::pair<std::string, std::string>> VerilogWriter::box_connections(const Gate& g) {
+  std::vector<std::pair<std::string, std::string>> conns;  // (port, what it connects)
+  std::map<std::string, std::map<int, std::string>> bits;
+  for (const auto& [pin, net] : g.pins) {
+    const auto [base, idx] = port_bit(pin);
+    if (!bits[base].emplace(idx, pin_ref(net)).second) {
+      throw NetlistError(fmt::format("{}: pin {} twice", g.cell, pin));
+    }
+  }
+  for (const auto& [base, v] : bits) {
+    if (v.size() == 1 && v.begin()->first < 0) {
+      conns.emplace_back(base, v.begin()->second);
+      continue;
+    }
+    const int top = v.rbegin()->first;
+    if (v.begin()->first != 0 || int(v.size()) != top + 1) {
+      throw NetlistError(fmt::format("{}: pin {} lacks some of bits 0 .. {}", g.cell, base, top));
+    }
+    std::string refs;
+    for (auto it = v.rbegin(); it != v.rend(); ++it) {
+      refs += (refs.empty() ? "{" : ", ") + it->second;
+    }
+    conns.emplace_back(base, refs + "}");
+  }
+  return conns;
+}
+
+void VerilogWriter::write_instance(const Gate& g) {
+  // A module outside the library (an SRAM's) has its output ports named in `boxes`.
+  const auto box = boxes.find(g.cell);
+  const LibertyCell* cell = box == boxes.end() ? &lib.cell(g.cell) : nullptr;
+  std::string first_out;
+  for (const auto& [pin, net] : g.pins) {
+    bool output;
+    if (cell) {
+      const LibertyPin* p = cell->pin(pin);
+      if (!p) {
+        throw NetlistError(
+            fmt::format("cell {} has no pin {} (library {})", g.cell, pin, lib.path));
+      }
+      output = p->direction == "output";
+    } else {
+      output = box->second.count(port_bit(pin).first) > 0;
+    }
+    if (output && first_out.empty()) first_out = net;
+  }
+  // An instance name of its own (it shares the namespace with the nets).
+  const std::string inst = fresh("u_" + (first_out.empty() ? g.cell : first_out));
+  out.instance_net[inst] = first_out;
+  out.gate_instance.push_back(inst);
+  std::vector<std::pair<std::string, std::string>> conns;  // (port, what it connects)
+  if (cell) {
+    for (const auto& [pin, net] : g.pins) conns.emplace_back(pin, pin_ref(net));
+  } else {
+    conns = box_connections(g);
+  }
+  body += fmt::format("  {} {} (", g.cell, inst);
+  for (size_t i = 0; i < conns.size(); ++i) {
+    body += fmt::format("{}.{}({})", i ? ", " : "", conns[i].first, conns[i].second);
+  }
+  body += ");\n";
+  ++out.instances;
+}
+
+void VerilogWriter::write_text() {
+  const size_t n_nets = uf.size();
   for (size_t i = 0; i < n_nets; ++i) out.net_ref[uf.name(int(i))] = net_ref(uf.name(int(i)));
   // Output port bits not named by their class: copies of it.
   std::string assigns;
@@ -416,9 +461,19 @@ VerilogNetlist write_verilog(const GateNetlist& nl, const Liberty& lib,
   t += body;
   t += assigns;
   t += "endmodule\n";
-  (void)input_bits;
-  (void)output_bits;
-  return out;
+}
+
+}  // namespace
+
+VerilogNetlist write_verilog(const GateNetlist& nl, const Liberty& lib,
+                             const std::map<std::string, std::set<std::string>>& boxes) {
+  VerilogWriter w(nl, lib, boxes);
+  w.join_nets();
+  w.collect_ports();
+  w.name_classes();
+  for (const Gate& g : nl.gates) w.write_instance(g);
+  w.write_text();
+  return std::move(w.out);
 }
 
 }  // namespace oasis::ppa
