@@ -59,6 +59,30 @@ bool hex_bit(const std::string& hex, int bit, bool& ok) {
   return ((v >> (bit % 4)) & 1) != 0;
 }
 
+// The nets of the inputs of `f` but the state variables, in `in` (`count` of them), through the
+// gate's pins; their names, in order.
+std::vector<std::string> in_nets(const Gate& g, const std::map<std::string, int>& pin_net,
+                                 const LibertyFunc& f, int* in, uint8_t& count,
+                                 const std::vector<std::string>& state) {
+  std::vector<std::string> ports;
+  for (const std::string& p : f.ports()) {
+    if (std::find(state.begin(), state.end(), p) == state.end()) ports.push_back(p);
+  }
+  if (ports.size() > size_t(kMaxInputs)) {
+    throw SimError(fmt::format("cell {}: a function of more than {} inputs", g.cell, kMaxInputs));
+  }
+  count = uint8_t(ports.size());
+  for (size_t i = 0; i < ports.size(); ++i) {
+    const auto it = pin_net.find(ports[i]);
+    if (it == pin_net.end()) {
+      throw SimError(
+          fmt::format("a {} instance leaves its input {} unconnected", g.cell, ports[i]));
+    }
+    in[i] = it->second;
+  }
+  return ports;
+}
+
 }  // namespace
 
 int GateSim::net(const std::string& blif_name) const {
@@ -68,7 +92,30 @@ int GateSim::net(const std::string& blif_name) const {
 
 GateSim::GateSim(const GateNetlist& nl, const Liberty& lib, const std::string& clock,
                  const std::set<std::string>& memories) {
-  // Nets: BLIF names joined by copies (union-find), then renumbered by class.
+  number_nets(nl);
+  const size_t n_nets = names_.size();
+
+  // Cells: one node per output, a flip-flop per state.
+  std::vector<int> driver(n_nets, -1);  // node driving a net
+  for (const auto& b : nl.inputs) driver[size_t(id_.at(b))] = -2;
+  for (size_t i = 0; i < n_nets; ++i) {
+    if (constant_[i] >= 0) driver[i] = -2;
+  }
+  std::vector<int> clock_pins;  // nets of the flip-flops' clock pins
+  gate_nets_.reserve(nl.gates.size());
+  for (const Gate& g : nl.gates) {
+    if (memories.count(g.cell)) {
+      add_memory(g, driver, clock_pins);
+    } else {
+      add_cell(g, lib, driver, clock_pins);
+    }
+  }
+  trace_clock(clock, clock_pins, driver);
+  sort_nodes(driver);
+}
+
+// Nets: BLIF names joined by copies (union-find), then renumbered by class.
+void GateSim::number_nets(const GateNetlist& nl) {
   std::unordered_map<std::string, int> raw;
   std::vector<int> parent;
   std::vector<std::string> raw_names;
@@ -122,139 +169,131 @@ GateSim::GateSim(const GateNetlist& nl, const Liberty& lib, const std::string& c
   for (size_t i = 0; i < n_nets; ++i) {
     if (constant_[i] > 0) value_[i] = 1;
   }
+}
 
-  // Cells: one node per output, a flip-flop per state.
-  std::vector<int> driver(n_nets, -1);  // node driving a net
-  for (const auto& b : nl.inputs) driver[size_t(id_.at(b))] = -2;
-  for (size_t i = 0; i < n_nets; ++i) {
-    if (constant_[i] >= 0) driver[i] = -2;
+void GateSim::add_memory(const Gate& g, std::vector<int>& driver, std::vector<int>& clock_pins) {
+  gate_nets_.emplace_back();
+  for (const auto& [pin, n] : g.pins) gate_nets_.back().push_back(id_.at(n));
+  memories_.push_back(memory_of(g));
+  for (int out : memories_.back().rdata) {
+    if (driver[size_t(out)] != -1) {
+      throw SimError(fmt::format("net {} has more than one driver", names_[size_t(out)]));
+    }
+    driver[size_t(out)] = -2;  // a state of the memory, as a flip-flop's output
   }
-  std::vector<int> clock_pins;  // nets of the flip-flops' clock pins
-  gate_nets_.reserve(nl.gates.size());
-  for (const Gate& g : nl.gates) {
-    if (memories.count(g.cell)) {
-      gate_nets_.emplace_back();
-      for (const auto& [pin, n] : g.pins) gate_nets_.back().push_back(id_.at(n));
-      memories_.push_back(memory_of(g));
-      for (int out : memories_.back().rdata) {
-        if (driver[size_t(out)] != -1) {
-          throw SimError(fmt::format("net {} has more than one driver", names_[size_t(out)]));
-        }
-        driver[size_t(out)] = -2;  // a state of the memory, as a flip-flop's output
-      }
-      clock_pins.push_back(memories_.back().clk);
-      continue;
-    }
-    const LibertyCell& cell = lib.cell(g.cell);
-    std::map<std::string, int> pin_net;
-    std::vector<int> nets;
-    for (const auto& [pin, n] : g.pins) {
-      const LibertyPin* p = cell.pin(pin);
-      if (!p) throw SimError(fmt::format("cell {} has no pin {}", g.cell, pin));
-      pin_net[pin] = id_.at(n);
-      nets.push_back(id_.at(n));
-    }
-    gate_nets_.push_back(std::move(nets));
-    const auto in_nets = [&](const LibertyFunc& f, int* in, uint8_t& count,
-                             const std::vector<std::string>& state) {
-      std::vector<std::string> ports;
-      for (const std::string& p : f.ports()) {
-        if (std::find(state.begin(), state.end(), p) == state.end()) ports.push_back(p);
-      }
-      if (ports.size() > size_t(kMaxInputs)) {
-        throw SimError(
-            fmt::format("cell {}: a function of more than {} inputs", g.cell, kMaxInputs));
-      }
-      count = uint8_t(ports.size());
-      for (size_t i = 0; i < ports.size(); ++i) {
-        const auto it = pin_net.find(ports[i]);
-        if (it == pin_net.end()) {
-          throw SimError(
-              fmt::format("a {} instance leaves its input {} unconnected", g.cell, ports[i]));
-        }
-        in[i] = it->second;
-      }
-      return ports;
-    };
-    int flop = -1;
-    std::vector<std::string> state_vars;
-    if (cell.state) {
-      const LibertySequential& q = *cell.state;
-      if (q.latch) {
-        throw SimError(
-            fmt::format("cell {} is a latch; the simulator takes flip-flops only", g.cell));
-      }
-      // The clock: one pin, rising edge.
-      const std::vector<std::string> ck = q.clock.ports();
-      if (ck.size() != 1 || q.clock.nodes.size() != 1) {
-        throw SimError(
-            fmt::format("cell {} is clocked on \"{}\"; the simulator takes rising "
-                        "edges of one pin only",
-                        g.cell, q.clock.ports().empty() ? "" : ck[0]));
-      }
-      clock_pins.push_back(pin_net.at(ck[0]));
-      state_vars = {q.state, q.state_inverted};
-      Flop f;
-      const auto ports = [&](const LibertyFunc& fn, int* in, uint8_t& count) {
-        return truth_table(fn, in_nets(fn, in, count, state_vars));
-      };
-      f.next_table = ports(q.next, f.next_in, f.next_inputs);
-      if (!q.clear.empty()) f.clear_table = ports(q.clear, f.clear_in, f.clear_inputs);
-      if (!q.preset.empty()) f.preset_table = ports(q.preset, f.preset_in, f.preset_inputs);
-      f.both = q.clear_preset_var1;
-      if (f.clear_table && f.preset_table && f.both != 'L' && f.both != 'H') {
-        throw SimError(
-            fmt::format("cell {}: clear_preset_var1 '{}' is not L or H", g.cell, f.both));
-      }
-      flop = int(flops_.size());
-      flops_.push_back(f);
-    }
-    for (const LibertyPin& p : cell.pins) {
-      if (p.direction != "output") continue;
-      const auto it = pin_net.find(p.name);
-      if (it == pin_net.end()) continue;  // an unconnected output
-      if (!p.three_state.empty()) {
-        throw SimError(
-            fmt::format("cell {} has a tristate output; the simulator takes none", g.cell));
-      }
-      if (p.function.empty()) {
-        throw SimError(fmt::format("output {} of cell {} has no function", p.name, g.cell));
-      }
-      const LibertyFunc f = parse_liberty_func(p.function, lib.path + ": cell " + g.cell);
-      Node node;
-      node.out = it->second;
-      if (flop >= 0) {
-        // A function of the state: the state itself or its inverse.
-        const std::vector<std::string> ports = f.ports();
-        if (ports.size() != 1 ||
-            std::find(state_vars.begin(), state_vars.end(), ports[0]) == state_vars.end()) {
-          throw SimError(fmt::format("output {} of cell {} is \"{}\", not its state", p.name,
-                                     g.cell, p.function));
-        }
-        node.kind = Node::kFlop;
-        node.flop = flop;
-        // table bit 0: the output when the state is 0; bit 1: when it is 1.
-        const std::string& iq = cell.state->state;
-        for (int s = 0; s < 2; ++s) {
-          const bool v = f.eval([&](const std::string& v) { return (v == iq) == (s == 1); });
-          if (v) node.table |= uint64_t{1} << s;
-        }
-        const Flop& fl = flops_[size_t(flop)];
-        for (int i = 0; i < fl.clear_inputs; ++i) node.in[node.inputs++] = fl.clear_in[i];
-        for (int i = 0; i < fl.preset_inputs; ++i) node.in[node.inputs++] = fl.preset_in[i];
-      } else {
-        const std::vector<std::string> ports = in_nets(f, node.in, node.inputs, {});
-        node.table = truth_table(f, ports);
-      }
-      if (driver[size_t(node.out)] != -1) {
-        throw SimError(fmt::format("net {} has more than one driver", names_[size_t(node.out)]));
-      }
-      driver[size_t(node.out)] = int(nodes_.size());
-      nodes_.push_back(node);
-    }
-  }
+  clock_pins.push_back(memories_.back().clk);
+}
 
-  // The clock network: from the clock port through cells of one input that copy it.
+// The flip-flop of a cell's state; its index.
+int GateSim::add_flop(const Gate& g, const LibertySequential& q,
+                      const std::map<std::string, int>& pin_net,
+                      const std::vector<std::string>& state_vars, std::vector<int>& clock_pins) {
+  // The clock: one pin, rising edge.
+  const std::vector<std::string> ck = q.clock.ports();
+  if (ck.size() != 1 || q.clock.nodes.size() != 1) {
+    throw SimError(
+        fmt::format("cell {} is clocked on \"{}\"; the simulator takes rising "
+                    "edges of one pin only",
+                    g.cell, q.clock.ports().empty() ? "" : ck[0]));
+  }
+  clock_pins.push_back(pin_net.at(ck[0]));
+  Flop f;
+  const auto ports = [&](const LibertyFunc& fn, int* in, uint8_t& count) {
+    return truth_table(fn, in_nets(g, pin_net, fn, in, count, state_vars));
+  };
+  f.next_table = ports(q.next, f.next_in, f.next_inputs);
+  if (!q.clear.empty()) f.clear_table = ports(q.clear, f.clear_in, f.clear_inputs);
+  if (!q.preset.empty()) f.preset_table = ports(q.preset, f.preset_in, f.preset_inputs);
+  f.both = q.clear_preset_var1;
+  if (f.clear_table && f.preset_table && f.both != 'L' && f.both != 'H') {
+    throw SimError(fmt::format("cell {}: clear_preset_var1 '{}' is not L or H", g.cell, f.both));
+  }
+  flops_.push_back(f);
+  return int(flops_.size()) - 1;
+}
+
+// The node of output pin `p` of a gate: a function of its inputs, or of its flip-flop's state.
+GateSim::Node GateSim::output_node(const Gate& g, const Liberty& lib, const LibertyCell& cell,
+                                   const LibertyPin& p, int out,
+                                   const std::map<std::string, int>& pin_net, int flop,
+                                   const std::vector<std::string>& state_vars) const {
+  const LibertyFunc f = parse_liberty_func(p.function, lib.path + ": cell " + g.cell);
+  Node node;
+  node.out = out;
+  if (flop >= 0) {
+    // A function of the state: the state itself or its inverse.
+    const std::vector<std::string> ports = f.ports();
+    if (ports.size() != 1 ||
+        std::find(state_vars.begin(), state_vars.end(), ports[0]) == state_vars.end()) {
+      throw SimError(
+          fmt::format("output {} of cell {} is \"{}\", not its state", p.name, g.cell, p.function));
+    }
+    node.kind = Node::kFlop;
+    node.flop = flop;
+    // table bit 0: the output when the state is 0; bit 1: when it is 1.
+    const std::string& iq = cell.state->state;
+    for (int s = 0; s < 2; ++s) {
+      const bool v = f.eval([&](const std::string& v) { return (v == iq) == (s == 1); });
+      if (v) node.table |= uint64_t{1} << s;
+    }
+    const Flop& fl = flops_[size_t(flop)];
+    for (int i = 0; i < fl.clear_inputs; ++i) node.in[node.inputs++] = fl.clear_in[i];
+    for (int i = 0; i < fl.preset_inputs; ++i) node.in[node.inputs++] = fl.preset_in[i];
+  } else {
+    const std::vector<std::string> ports = in_nets(g, pin_net, f, node.in, node.inputs, {});
+    node.table = truth_table(f, ports);
+  }
+  return node;
+}
+
+void GateSim::add_cell(const Gate& g, const Liberty& lib, std::vector<int>& driver,
+                       std::vector<int>& clock_pins) {
+  const LibertyCell& cell = lib.cell(g.cell);
+  std::map<std::string, int> pin_net;
+  std::vector<int> nets;
+  for (const auto& [pin, n] : g.pins) {
+    const LibertyPin* p = cell.pin(pin);
+    if (!p) throw SimError(fmt::format("cell {} has no pin {}", g.cell, pin));
+    pin_net[pin] = id_.at(n);
+    nets.push_back(id_.at(n));
+  }
+  gate_nets_.push_back(std::move(nets));
+  int flop = -1;
+  std::vector<std::string> state_vars;
+  if (cell.state) {
+    const LibertySequential& q = *cell.state;
+    if (q.latch) {
+      throw SimError(
+          fmt::format("cell {} is a latch; the simulator takes flip-flops only", g.cell));
+    }
+    state_vars = {q.state, q.state_inverted};
+    flop = add_flop(g, q, pin_net, state_vars, clock_pins);
+  }
+  for (const LibertyPin& p : cell.pins) {
+    if (p.direction != "output") continue;
+    const auto it = pin_net.find(p.name);
+    if (it == pin_net.end()) continue;  // an unconnected output
+    if (!p.three_state.empty()) {
+      throw SimError(
+          fmt::format("cell {} has a tristate output; the simulator takes none", g.cell));
+    }
+    if (p.function.empty()) {
+      throw SimError(fmt::format("output {} of cell {} has no function", p.name, g.cell));
+    }
+    const Node node = output_node(g, lib, cell, p, it->second, pin_net, flop, state_vars);
+    if (driver[size_t(node.out)] != -1) {
+      throw SimError(fmt::format("net {} has more than one driver", names_[size_t(node.out)]));
+    }
+    driver[size_t(node.out)] = int(nodes_.size());
+    nodes_.push_back(node);
+  }
+}
+
+// The clock network: from the clock port through cells of one input that copy it; every
+// flip-flop clocked from it, none fed by it.
+void GateSim::trace_clock(const std::string& clock, const std::vector<int>& clock_pins,
+                          std::vector<int>& driver) {
+  const size_t n_nets = names_.size();
   if (!clock.empty() && id_.count(clock)) {
     std::vector<std::vector<int>> readers(n_nets);
     for (size_t i = 0; i < nodes_.size(); ++i) {
@@ -299,7 +338,9 @@ GateSim::GateSim(const GateNetlist& nl, const Liberty& lib, const std::string& c
       driver[i] = -2;  // undriven (an unused input of a black box, say): stays 0
     }
   }
+}
 
+void GateSim::sort_nodes(const std::vector<int>& driver) {
   // Topological order (Kahn): a node after the nodes driving its inputs.
   const size_t n_nodes = nodes_.size();
   std::vector<int> pending(n_nodes, 0);

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -119,6 +120,19 @@ class GateSim {
   uint64_t index(const int* in, int n) const;
   bool effective(const Flop& f) const;
   Memory memory_of(const Gate& g) const;
+  // The constructor's steps.
+  void number_nets(const GateNetlist& nl);
+  void add_memory(const Gate& g, std::vector<int>& driver, std::vector<int>& clock_pins);
+  int add_flop(const Gate& g, const LibertySequential& q, const std::map<std::string, int>& pin_net,
+               const std::vector<std::string>& state_vars, std::vector<int>& clock_pins);
+  Node output_node(const Gate& g, const Liberty& lib, const LibertyCell& cell, const LibertyPin& p,
+                   int out, const std::map<std::string, int>& pin_net, int flop,
+                   const std::vector<std::string>& state_vars) const;
+  void add_cell(const Gate& g, const Liberty& lib, std::vector<int>& driver,
+                std::vector<int>& clock_pins);
+  void trace_clock(const std::string& clock, const std::vector<int>& clock_pins,
+                   std::vector<int>& driver);
+  void sort_nodes(const std::vector<int>& driver);
   uint64_t bus(const std::vector<int>& nets) const;
   void memory_edge(Memory& m);
 
