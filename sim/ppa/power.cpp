@@ -149,19 +149,76 @@ PinSlews read_slews(const fs::path& file) {
   return s;
 }
 
-std::vector<InstancePower> instance_power(const PowerInputs& in,
-                                          const std::function<Activity(int net)>& activity) {
-  const GateNetlist& nl = *in.netlist;
-  const GateSim& sim = *in.sim;
-  const Liberty& lib = *in.lib;
-  const double volt = lib.voltage * lib.voltage_unit_volts();
-  const double cap_f = lib.cap_unit_farads();
-  const double per_second = 1.0 / (in.period * lib.time_unit_seconds());
-  const double energy_j = lib.energy_unit_joules();
+namespace {
 
-  // Each net's load: every pin on it, by transition, plus the output ports' loads; the larger.
+// One gate while its power is computed: its cell, its cell's output functions, its pins' nets
+// and its instance's name.
+struct GateView {
+  const Gate& gate;
+  const LibertyCell& cell;
+  const CellModel& model;
+  const std::vector<int>& gn;
+  const std::string& inst;
+
+  int net_of(const std::string& pin) const {
+    for (size_t k = 0; k < gate.pins.size(); ++k) {
+      if (gate.pins[k].first == pin) return gn[k];
+    }
+    return -1;
+  }
+};
+
+// The power of a netlist's instances: the library's units, every net's load, the nets'
+// activity and each cell's output functions.
+struct PowerCalc {
+  PowerCalc(const PowerInputs& in, const std::function<Activity(int net)>& activity)
+      : in(in),
+        nl(*in.netlist),
+        sim(*in.sim),
+        lib(*in.lib),
+        activity(activity),
+        volt(lib.voltage * lib.voltage_unit_volts()),
+        cap_f(lib.cap_unit_farads()),
+        per_second(1.0 / (in.period * lib.time_unit_seconds())),
+        energy_j(lib.energy_unit_joules()) {}
+
+  void net_loads();
+  double load(int n) const { return std::max(rise[size_t(n)], fall[size_t(n)]); }
+  // Clock nets toggle twice a cycle, high half the time.
+  Activity act(int n) const {
+    if (sim.is_clock(n)) return Activity{2.0, 0.5};
+    return activity(n);
+  }
+  double pin_duty(const GateView& v, const std::string& pin) const {
+    const int n = v.net_of(pin);
+    return n < 0 ? 0.0 : act(n).duty;  // a state variable has none, as in OpenSTA
+  }
+  std::array<float, 2> slew_at(const GateView& v, const std::string& pin) const;
+  const CellModel& cell_model(const Gate& gate, const LibertyCell& cell);
+  double arc_weighted_internal(const GateView& v, const std::string& pin, double c,
+                               double rate) const;
+  double opensta2017_internal(const GateView& v, const std::string& pin, const Activity& a,
+                              double c, double rate) const;
+  InstancePower gate_power(size_t g);
+
+  const PowerInputs& in;
+  const GateNetlist& nl;
+  const GateSim& sim;
+  const Liberty& lib;
+  const std::function<Activity(int net)>& activity;
+  const double volt;
+  const double cap_f;
+  const double per_second;
+  const double energy_j;
+  std::vector<double> rise, fall;
+  std::map<std::string, CellModel> models;
+};
+
+// Each net's load: every pin on it, by transition, plus the output ports' loads; the larger.
+void PowerCalc::net_loads() {
   const size_t nets = size_t(sim.nets());
-  std::vector<double> rise(nets, 0), fall(nets, 0);
+  rise.assign(nets, 0);
+  fall.assign(nets, 0);
   for (size_t g = 0; g < nl.gates.size(); ++g) {
     const LibertyCell& cell = lib.cell(nl.gates[g].cell);
     const std::vector<int>& gn = sim.gate_nets(g);
@@ -178,139 +235,148 @@ std::vector<InstancePower> instance_power(const PowerInputs& in,
       fall[size_t(n)] += in.output_load;
     }
   }
-  const auto load = [&](int n) { return std::max(rise[size_t(n)], fall[size_t(n)]); };
-  // Clock nets toggle twice a cycle, high half the time.
-  const auto act = [&](int n) {
-    if (sim.is_clock(n)) return Activity{2.0, 0.5};
-    return activity(n);
-  };
+}
 
-  std::map<std::string, CellModel> models;
-  std::vector<InstancePower> out(nl.gates.size());
-  for (size_t g = 0; g < nl.gates.size(); ++g) {
-    const Gate& gate = nl.gates[g];
-    const LibertyCell& cell = lib.cell(gate.cell);
-    CellModel& model = models[gate.cell];
-    if (model.functions.empty()) {
-      for (const LibertyPin& p : cell.pins) {
-        if (!p.function.empty()) {
-          model.functions[p.name] =
-              output_function(parse_liberty_func(p.function, lib.path + ": " + cell.name));
-        }
-      }
-    }
-    const std::vector<int>& gn = sim.gate_nets(g);
-    const auto net_of = [&](const std::string& pin) {
-      for (size_t k = 0; k < gate.pins.size(); ++k) {
-        if (gate.pins[k].first == pin) return gn[k];
-      }
-      return -1;
-    };
-    const auto pin_duty = [&](const std::string& pin) {
-      const int n = net_of(pin);
-      return n < 0 ? 0.0 : act(n).duty;  // a state variable has none, as in OpenSTA
-    };
-    const std::string& inst = (*in.instances)[g];
-    InstancePower& r = out[g];
-    const auto slew_at = [&](const std::string& pin) {
-      const auto slew = in.slews->find(inst + "/" + pin);
-      if (slew == in.slews->end()) {
-        throw SimError(fmt::format("OpenSTA gave no slew at pin {}/{}", inst, pin));
-      }
-      return slew->second;
-    };
-    // Later OpenSTA's internal power of one pin (PowerModel::kArcWeighted).
-    const auto arc_weighted_internal = [&](const LibertyCell& cell, const CellModel& model,
-                                           const std::string& pin, double c, double rate) {
-      const auto f = model.functions.find(pin);
-      std::vector<double> duty;
-      if (f != model.functions.end()) {
-        for (const std::string& p : f->second.ports) duty.push_back(pin_duty(p));
-      }
-      double sum = 0, internal = 0;
-      std::vector<std::pair<double, double>> arcs;  // (weight before normalizing, energy)
-      for (const LibertyInternalPower& ip : cell.internal_power) {
-        if (ip.pin != pin) continue;
-        const std::string from = ip.related_pin.empty() ? pin : ip.related_pin;
-        const int from_net = net_of(from);
-        if (from_net < 0) continue;
-        size_t k = 0;
-        bool has = false;
-        if (f != model.functions.end()) {
-          const auto& ports = f->second.ports;
-          k = size_t(std::find(ports.begin(), ports.end(), from) - ports.begin());
-          has = k < ports.size();
-        }
-        const bool flip = has && f->second.negative_unate.at(from);
-        const std::array<float, 2> s = slew_at(from);
-        double e = 0;
-        int n = 0;
-        if (ip.rise) e += ip.rise->lookup(s[flip ? 1 : 0], c), ++n;
-        if (ip.fall) e += ip.fall->lookup(s[flip ? 0 : 1], c), ++n;
-        if (n) e /= n;
-        if (ip.related_pin.empty()) {
-          internal += e * energy_j * rate;  // an input's own energy
-          continue;
-        }
-        const double w = act(from_net).toggles * (has ? difference_duty(f->second, k, duty) : 0.5);
-        sum += w;
-        arcs.emplace_back(w, e);
-      }
-      for (const auto& [w, e] : arcs) {
-        if (sum > 0) internal += w / sum * e * energy_j * rate;
-      }
-      return internal;
-    };
-    for (size_t k = 0; k < gate.pins.size(); ++k) {
-      const std::string& pin = gate.pins[k].first;
-      const LibertyPin* lp = cell.pin(pin);
-      const int net = gn[k];
-      const Activity a = act(net);
-      const bool output = lp->direction == "output";
-      const double c = output ? load(net) : 0.0;
-      const double rate = a.toggles * per_second;
-      double switching = 0, internal = 0;
-      if (output) switching = 0.5 * c * cap_f * volt * volt * rate;
-      if (in.model == PowerModel::kArcWeighted) {
-        internal = arc_weighted_internal(cell, model, pin, c, rate);
-      }
-      for (const LibertyInternalPower& ip : cell.internal_power) {
-        if (in.model != PowerModel::kOpenSta2017) break;
-        if (ip.pin != pin) continue;
-        const std::string from = ip.related_pin.empty() ? pin : ip.related_pin;
-        const int from_net = net_of(from);
-        if (from_net < 0) continue;
-        double duty = 0.5;
-        std::optional<double> inferred;
-        if (!ip.related_pin.empty() && ip.when.empty()) {
-          const auto f = model.functions.find(pin);
-          if (f != model.functions.end()) {
-            inferred = inferred_when_duty(f->second.func, f->second.func.root, from, pin_duty);
-          }
-        }
-        if (!ip.when.empty()) {
-          const LibertyFunc w = parse_liberty_func(ip.when, lib.path + ": " + cell.name);
-          duty = duty_of(w, w.root, pin_duty);
-        } else if (inferred) {
-          duty = a.toggles == 0 ? 0.0 : act(from_net).toggles / a.toggles * *inferred;
-        } else if (sim.is_clock(from_net)) {
-          duty = 1.0;
-        }
-        const auto slew = in.slews->find(inst + "/" + from);
-        if (slew == in.slews->end()) {
-          throw SimError(fmt::format("OpenSTA gave no slew at pin {}/{}", inst, from));
-        }
-        double e = 0;
-        if (ip.rise) e += ip.rise->lookup(slew->second[0], c) * duty;
-        if (ip.fall) e += ip.fall->lookup(slew->second[1], c) * duty;
-        internal += e * energy_j * rate;
-      }
-      r.switching += switching;
-      r.internal += internal;
-      if (sim.is_clock(net)) r.clock += switching + internal;
-    }
-    r.leakage = cell.leakage * lib.leakage_unit_watts();
+std::array<float, 2> PowerCalc::slew_at(const GateView& v, const std::string& pin) const {
+  const auto slew = in.slews->find(v.inst + "/" + pin);
+  if (slew == in.slews->end()) {
+    throw SimError(fmt::format("OpenSTA gave no slew at pin {}/{}", v.inst, pin));
   }
+  return slew->second;
+}
+
+// The output functions of a cell, parsed the first time the cell is met.
+const CellModel& PowerCalc::cell_model(const Gate& gate, const LibertyCell& cell) {
+  CellModel& model = models[gate.cell];
+  if (model.functions.empty()) {
+    for (const LibertyPin& p : cell.pins) {
+      if (!p.function.empty()) {
+        model.functions[p.name] =
+            output_function(parse_liberty_func(p.function, lib.path + ": " + cell.name));
+      }
+    }
+  }
+  return model;
+}
+
+// Later OpenSTA's internal power of one pin (PowerModel::kArcWeighted).
+double PowerCalc::arc_weighted_internal(const GateView& v, const std::string& pin, double c,
+                                        double rate) const {
+  const LibertyCell& cell = v.cell;
+  const CellModel& model = v.model;
+  const auto f = model.functions.find(pin);
+  std::vector<double> duty;
+  if (f != model.functions.end()) {
+    for (const std::string& p : f->second.ports) duty.push_back(pin_duty(v, p));
+  }
+  double sum = 0, internal = 0;
+  std::vector<std::pair<double, double>> arcs;  // (weight before normalizing, energy)
+  for (const LibertyInternalPower& ip : cell.internal_power) {
+    if (ip.pin != pin) continue;
+    const std::string from = ip.related_pin.empty() ? pin : ip.related_pin;
+    const int from_net = v.net_of(from);
+    if (from_net < 0) continue;
+    size_t k = 0;
+    bool has = false;
+    if (f != model.functions.end()) {
+      const auto& ports = f->second.ports;
+      k = size_t(std::find(ports.begin(), ports.end(), from) - ports.begin());
+      has = k < ports.size();
+    }
+    const bool flip = has && f->second.negative_unate.at(from);
+    const std::array<float, 2> s = slew_at(v, from);
+    double e = 0;
+    int n = 0;
+    if (ip.rise) e += ip.rise->lookup(s[flip ? 1 : 0], c), ++n;
+    if (ip.fall) e += ip.fall->lookup(s[flip ? 0 : 1], c), ++n;
+    if (n) e /= n;
+    if (ip.related_pin.empty()) {
+      internal += e * energy_j * rate;  // an input's own energy
+      continue;
+    }
+    const double w = act(from_net).toggles * (has ? difference_duty(f->second, k, duty) : 0.5);
+    sum += w;
+    arcs.emplace_back(w, e);
+  }
+  for (const auto& [w, e] : arcs) {
+    if (sum > 0) internal += w / sum * e * energy_j * rate;
+  }
+  return internal;
+}
+
+// OpenSTA 2.0's internal power of one pin (PowerModel::kOpenSta2017): each arc's energy weighted
+// by its `when` condition's duty, or the one inferred from the function.
+double PowerCalc::opensta2017_internal(const GateView& v, const std::string& pin, const Activity& a,
+                                       double c, double rate) const {
+  const LibertyCell& cell = v.cell;
+  double internal = 0;
+  for (const LibertyInternalPower& ip : cell.internal_power) {
+    if (ip.pin != pin) continue;
+    const std::string from = ip.related_pin.empty() ? pin : ip.related_pin;
+    const int from_net = v.net_of(from);
+    if (from_net < 0) continue;
+    double duty = 0.5;
+    std::optional<double> inferred;
+    if (!ip.related_pin.empty() && ip.when.empty()) {
+      const auto f = v.model.functions.find(pin);
+      if (f != v.model.functions.end()) {
+        inferred = inferred_when_duty(f->second.func, f->second.func.root, from,
+                                      [&](const std::string& p) { return pin_duty(v, p); });
+      }
+    }
+    if (!ip.when.empty()) {
+      const LibertyFunc w = parse_liberty_func(ip.when, lib.path + ": " + cell.name);
+      duty = duty_of(w, w.root, [&](const std::string& p) { return pin_duty(v, p); });
+    } else if (inferred) {
+      duty = a.toggles == 0 ? 0.0 : act(from_net).toggles / a.toggles * *inferred;
+    } else if (sim.is_clock(from_net)) {
+      duty = 1.0;
+    }
+    const auto slew = in.slews->find(v.inst + "/" + from);
+    if (slew == in.slews->end()) {
+      throw SimError(fmt::format("OpenSTA gave no slew at pin {}/{}", v.inst, from));
+    }
+    double e = 0;
+    if (ip.rise) e += ip.rise->lookup(slew->second[0], c) * duty;
+    if (ip.fall) e += ip.fall->lookup(slew->second[1], c) * duty;
+    internal += e * energy_j * rate;
+  }
+  return internal;
+}
+
+InstancePower PowerCalc::gate_power(size_t g) {
+  const Gate& gate = nl.gates[g];
+  const LibertyCell& cell = lib.cell(gate.cell);
+  const GateView v{gate, cell, cell_model(gate, cell), sim.gate_nets(g), (*in.instances)[g]};
+  InstancePower r;
+  for (size_t k = 0; k < gate.pins.size(); ++k) {
+    const std::string& pin = gate.pins[k].first;
+    const LibertyPin* lp = cell.pin(pin);
+    const int net = v.gn[k];
+    const Activity a = act(net);
+    const bool output = lp->direction == "output";
+    const double c = output ? load(net) : 0.0;
+    const double rate = a.toggles * per_second;
+    double switching = 0, internal = 0;
+    if (output) switching = 0.5 * c * cap_f * volt * volt * rate;
+    if (in.model == PowerModel::kArcWeighted) internal = arc_weighted_internal(v, pin, c, rate);
+    if (in.model == PowerModel::kOpenSta2017) internal += opensta2017_internal(v, pin, a, c, rate);
+    r.switching += switching;
+    r.internal += internal;
+    if (sim.is_clock(net)) r.clock += switching + internal;
+  }
+  r.leakage = cell.leakage * lib.leakage_unit_watts();
+  return r;
+}
+
+}  // namespace
+
+std::vector<InstancePower> instance_power(const PowerInputs& in,
+                                          const std::function<Activity(int net)>& activity) {
+  PowerCalc calc(in, activity);
+  calc.net_loads();
+  std::vector<InstancePower> out(calc.nl.gates.size());
+  for (size_t g = 0; g < calc.nl.gates.size(); ++g) out[g] = calc.gate_power(g);
   return out;
 }
 
