@@ -49,6 +49,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -248,16 +249,41 @@ void synthesize(const Options& o, const fs::path& out, const std::string& top, b
   }
 }
 
-int run(int argc, char** argv) {
-  int status = 0;
-  Options o = parse(argc, argv, status);
-  if (status >= 0) return status;
-  const fs::path root = fs::absolute(o.source).lexically_normal();
-  const fs::path build = fs::canonical(o.build);
-  const long long seed = env_number("SEED", 1);
-  const long long reset_seed = env_number("RESET_SEED", seed);
-  const bool trace = std::getenv("TRACE") && std::string(std::getenv("TRACE")) == "1";
-  fs::path out = build / "vl" / o.block / o.label;
+// One run: the options, the folders and the manifest of the generated block, and what the
+// verilation is given.
+struct Vltest {
+  Options o;
+  fs::path root, build, out, obj;
+  long long seed = 1, reset_seed = 1;
+  bool trace = false, changed = false;
+  std::optional<gen::Manifest> man;
+  std::string name, top, tb;
+  std::vector<std::string> sources, lint, defines, hierarchy, repeated, cover;
+
+  void prepare();
+  void choose_behavioural();
+  void choose_hier();
+  void hier_sources();
+  void write_generated_headers();
+  void run_verilator();
+  void write_port_list();
+  std::vector<std::string> make_command();
+  void build_testbench();
+  void choose_build_mode(std::vector<std::string>& make);
+  int run_testbench();
+  void rename_coverage_sources();
+};
+
+// The generated RTL in BUILD/vl/<block>/<label>, the coverage file's place, the project's link
+// and the manifest.
+void Vltest::prepare() {
+  root = fs::absolute(o.source).lexically_normal();
+  build = fs::canonical(o.build);
+  seed = env_number("SEED", 1);
+  reset_seed = env_number("RESET_SEED", seed);
+  trace = std::getenv("TRACE") && std::string(std::getenv("TRACE")) == "1";
+  out = build / "vl" / o.block / o.label;
+  tb = o.block + "_tb";
   if (o.netlist) out += ".netlist";
   if (!o.coverage.empty()) out += ".coverage";
   const auto files = render(o, out);
@@ -270,7 +296,7 @@ int run(int argc, char** argv) {
     fs::remove(o.coverage + ".reset");
   }
   fs::create_directories(out);
-  const bool changed = write_rtl(files, out);
+  changed = write_rtl(files, out);
   // Verilator 5.006 cuts a source path at its first space, and its make (verilated.mk) cannot
   // take one at all. So Verilator runs in its object folder, as its make does, and every path
   // either sees is relative and holds no space: the generated folder is ../rtl, the project is
@@ -278,11 +304,11 @@ int run(int argc, char** argv) {
   // BUILD/vl/<block>/<label>).
   fs::remove(out / "source");
   fs::create_directory_symlink(root, out / "source");
-  const gen::Manifest man = gen::Manifest::read(out / "rtl" / "manifest.json");
-  const std::string name = man.config_name();
-  const std::string top = man.top(o.block);
-  std::vector<std::string> sources = {"-F", "../rtl/" + o.block + ".f"};
-  std::vector<std::string> lint = {"-Wall"};
+  man.emplace(gen::Manifest::read(out / "rtl" / "manifest.json"));
+  name = man->config_name();
+  top = man->top(o.block);
+  sources = {"-F", "../rtl/" + o.block + ".f"};
+  lint = {"-Wall"};
   if (o.netlist) {
     synthesize(o, out, top, changed);
     sources = {"../netlist.v"};
@@ -290,35 +316,40 @@ int run(int argc, char** argv) {
     // fail rather than simulate it.
     lint = {"-Wno-fatal", "-Wno-lint", "-Wno-style", "-Werror-UNOPTFLAT"};
   }
+}
 
-  // The behavioural form, automatic for a design whose Index Counter arrays hold many full
-  // adders: the generator's macro defined (the file list names the top module, since the
-  // compressor tree's and the adder's modules are then instantiated by nothing and Verilator
-  // would take them for top modules). -fno-dfg: Verilator 5.006's data-flow optimizer joins the
-  // assignments to the parts of a wide vector (a generate loop's lanes) into one concatenation
-  // it rebuilds part by part at every evaluation. With the optimizer on, the paper core
-  // simulated 150 cycles a second, off 237 (the Concat Units then one loop); the behavioural
-  // forms, each lane written at a constant offset, rely on it being off.
+// The behavioural form, automatic for a design whose Index Counter arrays hold many full
+// adders: the generator's macro defined (the file list names the top module, since the
+// compressor tree's and the adder's modules are then instantiated by nothing and Verilator
+// would take them for top modules). -fno-dfg: Verilator 5.006's data-flow optimizer joins the
+// assignments to the parts of a wide vector (a generate loop's lanes) into one concatenation
+// it rebuilds part by part at every evaluation. With the optimizer on, the paper core
+// simulated 150 cycles a second, off 237 (the Concat Units then one loop); the behavioural
+// forms, each lane written at a constant offset, rely on it being off.
+void Vltest::choose_behavioural() {
   if (o.behavioural < 0) {
     long adders = 0;
     if (o.block == "core") {
-      adders = man.number("index_counter_array", "full_adders") * man.number("config", "pe_lines");
+      adders =
+          man->number("index_counter_array", "full_adders") * man->number("config", "pe_lines");
     } else if (o.block == "pe_line" || o.block == "index_counter_array") {
-      adders = man.number("index_counter_array", "full_adders");
+      adders = man->number("index_counter_array", "full_adders");
     }
     o.behavioural = adders >= env_number("OASIS_BEHAVIOURAL_ADDERS", 32768);
   }
-  std::vector<std::string> defines;
   if (o.behavioural == 1) {
-    defines = {"-D" + man.behavioural_macro(), "-fno-dfg"};
+    defines = {"-D" + man->behavioural_macro(), "-fno-dfg"};
   }
-  // Hierarchical verilation, automatic for a large core. Verilator 5.006's hierarchical build
-  // writes the sources' absolute paths into its makefile, which make cannot take when they
-  // hold a space (docs/paths.md).
+}
+
+// Hierarchical verilation, automatic for a large core. Verilator 5.006's hierarchical build
+// writes the sources' absolute paths into its makefile, which make cannot take when they
+// hold a space (docs/paths.md).
+void Vltest::choose_hier() {
   const bool spaced = (out.string() + root.string()).find(' ') != std::string::npos;
   if (o.hier < 0) {
     o.hier = o.block == "core" && !spaced &&
-             man.number("config", "pe_lines") * man.number("config", "channels") >=
+             man->number("config", "pe_lines") * man->number("config", "channels") >=
                  env_number("OASIS_HIER_CHANNELS", 8192);
   }
   if (o.hier == 1 && spaced) {
@@ -327,45 +358,42 @@ int run(int argc, char** argv) {
         "in a folder whose path holds none, or use --flat",
         out.string()));
   }
-  // The object folder: obj, with -hier, -behavioural and -trace for those builds, so that
-  // each kept build of a label is rebuilt only when its sources change.
-  const fs::path obj =
-      out / fmt::format("obj{}{}{}", o.hier == 1 ? "-hier" : "",
-                        o.behavioural == 1 ? "-behavioural" : "", trace ? "-trace" : "");
-  fs::create_directories(obj);
-  std::vector<std::string> hierarchy, repeated;
-  if (o.hier == 1) {
-    // Each module the block's manifest lists as a part more than once (the core's PE line) is
-    // a hierarchical block, verilated once.
-    std::map<std::string, int> uses;
-    const json& block = man.block(o.block);
-    if (block.contains("parts")) {
-      for (const auto& p : block.at("parts")) ++uses[p.at("module").get<std::string>()];
-    }
-    for (const auto& [module, n] : uses) {
-      if (n > 1) repeated.push_back(module);
-    }
-    if (repeated.empty()) {
-      throw UsageError(fmt::format(
-          "--hier: block '{}' has no part that repeats (the core's PE lines do)", o.block));
-    }
-    std::string vlt = "`verilator_config\n";
-    for (const auto& m : repeated) vlt += fmt::format("hier_block -module \"{}\"\n", m);
-    replace_if_changed(obj / "hier.vlt", vlt);
-    // Verilator 5.006 hands a hierarchical block's verilation the contents of a -F file as
-    // bare names, which it cannot find: the sources are named one by one.
-    sources = {"hier.vlt"};
-    for (const auto& f : flow::file_list(out / "rtl", o.block, "../rtl/")) sources.push_back(f);
-    // A hierarchical block is opaque: Verilator takes each of its outputs to depend on all its
-    // inputs, and so sees loops (valid into a line, ready out of it, back into valid) that the
-    // flat model shows are not there. It iterates them to a fixed point; the checks are the
-    // same as the flat build's.
-    // The file list's --top-module is not among the files: named here, for the behavioural
-    // form's modules that nothing instantiates.
-    hierarchy = {"--hierarchical", "-Wno-UNOPTFLAT", "--top-module", top};
+}
+
+// Each module the block's manifest lists as a part more than once (the core's PE line) is
+// a hierarchical block, verilated once.
+void Vltest::hier_sources() {
+  std::map<std::string, int> uses;
+  const json& block = man->block(o.block);
+  if (block.contains("parts")) {
+    for (const auto& p : block.at("parts")) ++uses[p.at("module").get<std::string>()];
   }
-  // The generated C++ headers of the config under a name that does not depend on it, for the
-  // testbenches (oasis_generated::regmap::kLutBase, ...).
+  for (const auto& [module, n] : uses) {
+    if (n > 1) repeated.push_back(module);
+  }
+  if (repeated.empty()) {
+    throw UsageError(fmt::format(
+        "--hier: block '{}' has no part that repeats (the core's PE lines do)", o.block));
+  }
+  std::string vlt = "`verilator_config\n";
+  for (const auto& m : repeated) vlt += fmt::format("hier_block -module \"{}\"\n", m);
+  replace_if_changed(obj / "hier.vlt", vlt);
+  // Verilator 5.006 hands a hierarchical block's verilation the contents of a -F file as
+  // bare names, which it cannot find: the sources are named one by one.
+  sources = {"hier.vlt"};
+  for (const auto& f : flow::file_list(out / "rtl", o.block, "../rtl/")) sources.push_back(f);
+  // A hierarchical block is opaque: Verilator takes each of its outputs to depend on all its
+  // inputs, and so sees loops (valid into a line, ready out of it, back into valid) that the
+  // flat model shows are not there. It iterates them to a fixed point; the checks are the
+  // same as the flat build's.
+  // The file list's --top-module is not among the files: named here, for the behavioural
+  // form's modules that nothing instantiates.
+  hierarchy = {"--hierarchical", "-Wno-UNOPTFLAT", "--top-module", top};
+}
+
+// The generated C++ headers of the config under a name that does not depend on it, for the
+// testbenches (oasis_generated::regmap::kLutBase, ...).
+void Vltest::write_generated_headers() {
   replace_if_changed(obj / "oasis_generated.hpp",
                      fmt::format("// Written by oasis-vltest: the generated headers of config "
                                  "'{0}'.\n#pragma once\n#include \"oasis_{0}_params.hpp\"\n"
@@ -383,19 +411,14 @@ int run(int argc, char** argv) {
                                  "#define OASIS_AXI(x) oasis_{0}_axi_##x\n"
                                  "#define OASIS_AXI_CONST(x) OASIS_{1}_##x\n#endif\n",
                                  name, upper_name));
-  std::vector<std::string> cover;
-  if (!o.coverage.empty()) {
-    cover = {"--coverage-line", "--coverage-toggle"};
-    o.tb_args.push_back("--coverage");
-    o.tb_args.push_back(o.coverage);
-  }
+}
 
+void Vltest::run_verilator() {
   // Verilate, write the port list the harness records with (--record), then compile. In obj,
   // with relative paths only (see the sources above). -MP: a header that moved or is gone does
   // not stop make in a build folder that compiled it before.
   const fs::path log = out / "build.log";
   fs::remove(log);
-  const std::string tb = o.block + "_tb";
   std::vector<std::string> verilate = {"verilator", "--cc", "--exe"};
   verilate.insert(verilate.end(), lint.begin(), lint.end());
   verilate.insert(verilate.end(), {"--assert", "-x-assign", "unique", "-x-initial", "unique"});
@@ -436,22 +459,27 @@ int run(int argc, char** argv) {
       throw Failure(fmt::format("--hier: {} was not verilated as a block of its own", m));
     }
   }
-  // The harness's port list (the block's ports in the manifest; the harness checks each width
-  // against the verilated model's).
-  {
-    const fs::path ports_log = out / "ports.log";
-    fs::remove(ports_log);
-    if (run_tool({(build / "portcheck").string(), "--block", o.block, "--header",
-                  "Vdut_ports.hpp.new", "../rtl/manifest.json"},
-                 ports_log, obj) != 0) {
-      fail(fmt::format("no port list for {} in {}", o.block,
-                       (out / "rtl" / "manifest.json").string()),
-           ports_log, 10);
-    }
-    const std::string ports = read_text(obj / "Vdut_ports.hpp.new");
-    fs::remove(obj / "Vdut_ports.hpp.new");
-    replace_if_changed(obj / "Vdut_ports.hpp", ports);
+}
+
+// The harness's port list (the block's ports in the manifest; the harness checks each width
+// against the verilated model's).
+void Vltest::write_port_list() {
+  const fs::path ports_log = out / "ports.log";
+  fs::remove(ports_log);
+  if (run_tool({(build / "portcheck").string(), "--block", o.block, "--header",
+                "Vdut_ports.hpp.new", "../rtl/manifest.json"},
+               ports_log, obj) != 0) {
+    fail(
+        fmt::format("no port list for {} in {}", o.block, (out / "rtl" / "manifest.json").string()),
+        ports_log, 10);
   }
+  const std::string ports = read_text(obj / "Vdut_ports.hpp.new");
+  fs::remove(obj / "Vdut_ports.hpp.new");
+  replace_if_changed(obj / "Vdut_ports.hpp", ports);
+}
+
+// Verilator's makefile, run in obj.
+std::vector<std::string> Vltest::make_command() {
   // With ccache (make deps installs it), Verilator's runtime (verilated.cpp and
   // verilated_threads.cpp, about 9 CPU seconds) is compiled once per build folder rather than
   // once per testbench: its preprocessed text is the same in all.
@@ -474,21 +502,29 @@ int run(int argc, char** argv) {
   // The split files of an earlier verilation stay in the folder and count too, which can only
   // choose the split build. The archive is made again when the choice changes: make adds
   // members to it and removes none.
-  {
-    constexpr std::uintmax_t kWholeBuildLimitBytes = 64ull << 20;
-    std::uintmax_t bytes = 0;
-    for (const auto& entry : fs::directory_iterator(obj)) {
-      const std::string name = entry.path().filename().string();
-      if (entry.is_regular_file() && name.starts_with("Vdut") && name.ends_with(".cpp") &&
-          name != "Vdut__ALL.cpp") {
-        bytes += entry.file_size();
-      }
+  choose_build_mode(make);
+  return make;
+}
+
+void Vltest::choose_build_mode(std::vector<std::string>& make) {
+  constexpr std::uintmax_t kWholeBuildLimitBytes = 64ull << 20;
+  std::uintmax_t bytes = 0;
+  for (const auto& entry : fs::directory_iterator(obj)) {
+    const std::string file = entry.path().filename().string();
+    if (entry.is_regular_file() && file.starts_with("Vdut") && file.ends_with(".cpp") &&
+        file != "Vdut__ALL.cpp") {
+      bytes += entry.file_size();
     }
-    const bool whole = o.hier == 0 && bytes <= kWholeBuildLimitBytes;
-    const std::string mode = whole ? "whole\n" : "split\n";
-    if (replace_if_changed(obj / "build_mode.txt", mode)) fs::remove(obj / "Vdut__ALL.a");
-    if (whole) make.push_back("VM_PARALLEL_BUILDS=0");
   }
+  const bool whole = o.hier == 0 && bytes <= kWholeBuildLimitBytes;
+  const std::string mode = whole ? "whole\n" : "split\n";
+  if (replace_if_changed(obj / "build_mode.txt", mode)) fs::remove(obj / "Vdut__ALL.a");
+  if (whole) make.push_back("VM_PARALLEL_BUILDS=0");
+}
+
+// Make, after a testbench older than the model libraries is removed.
+void Vltest::build_testbench() {
+  const std::vector<std::string> make = make_command();
   // Verilator's makefile links the model libraries without depending on them: a testbench
   // older than either is removed, so that a change of the model relinks it.
   for (const char* lib : {"liboasis_tb.a", "liboasis_model.a"}) {
@@ -500,8 +536,13 @@ int run(int argc, char** argv) {
   // verilated.mk stops when make's working folder, CURDIR, holds a space. Every path in
   // Verilator's makefiles is relative and holds none, so make is given the folder by its
   // relative name.
-  if (run_tool(make, log, obj) != 0) build_failed();
+  if (run_tool(make, out / "build.log", obj) != 0) {
+    fail(fmt::format("building {} for {} failed", o.block, o.label), out / "build.log", 60);
+  }
+}
 
+// The testbench with its seeds and arguments, in out; its status.
+int Vltest::run_testbench() {
   // Verilator keeps a large design's wide temporaries on the stack: the paper PE line's settle
   // function overflows the usual 8 MB.
   rlimit stack{};
@@ -519,26 +560,54 @@ int run(int argc, char** argv) {
                                   "--seed",
                                   std::to_string(seed)};
   cmd.insert(cmd.end(), o.tb_args.begin(), o.tb_args.end());
-  const int tb_status = run_inherit(cmd, out);
-  // The counts name each source as Verilator read it, relative to obj (../rtl/<file>), the
-  // same in every run: name them by their absolute path, so that runs of different configs
-  // stay apart when merged and verilator_coverage finds the sources from anywhere.
-  if (!o.coverage.empty()) {
-    const std::string from = "\001f\002../rtl/";
-    const std::string to = "\001f\002" + (out / "rtl").string() + "/";
-    for (const std::string& f : {o.coverage, o.coverage + ".reset"}) {
-      if (!fs::exists(f)) continue;
-      std::string text = read_text(f), done;
-      for (size_t at = 0;;) {
-        const size_t hit = text.find(from, at);
-        done += text.substr(at, hit - at);
-        if (hit == std::string::npos) break;
-        done += to;
-        at = hit + from.size();
-      }
-      write_text(f, done);
+  return run_inherit(cmd, out);
+}
+
+// The counts name each source as Verilator read it, relative to obj (../rtl/<file>), the
+// same in every run: name them by their absolute path, so that runs of different configs
+// stay apart when merged and verilator_coverage finds the sources from anywhere.
+void Vltest::rename_coverage_sources() {
+  const std::string from = "\001f\002../rtl/";
+  const std::string to = "\001f\002" + (out / "rtl").string() + "/";
+  for (const std::string& f : {o.coverage, o.coverage + ".reset"}) {
+    if (!fs::exists(f)) continue;
+    std::string text = read_text(f), done;
+    for (size_t at = 0;;) {
+      const size_t hit = text.find(from, at);
+      done += text.substr(at, hit - at);
+      if (hit == std::string::npos) break;
+      done += to;
+      at = hit + from.size();
     }
+    write_text(f, done);
   }
+}
+
+int run(int argc, char** argv) {
+  int status = 0;
+  Vltest v;
+  v.o = parse(argc, argv, status);
+  if (status >= 0) return status;
+  v.prepare();
+  v.choose_behavioural();
+  v.choose_hier();
+  // The object folder: obj, with -hier, -behavioural and -trace for those builds, so that
+  // each kept build of a label is rebuilt only when its sources change.
+  v.obj = v.out / fmt::format("obj{}{}{}", v.o.hier == 1 ? "-hier" : "",
+                              v.o.behavioural == 1 ? "-behavioural" : "", v.trace ? "-trace" : "");
+  fs::create_directories(v.obj);
+  if (v.o.hier == 1) v.hier_sources();
+  v.write_generated_headers();
+  if (!v.o.coverage.empty()) {
+    v.cover = {"--coverage-line", "--coverage-toggle"};
+    v.o.tb_args.push_back("--coverage");
+    v.o.tb_args.push_back(v.o.coverage);
+  }
+  v.run_verilator();
+  v.write_port_list();
+  v.build_testbench();
+  const int tb_status = v.run_testbench();
+  if (!v.o.coverage.empty()) v.rename_coverage_sources();
   return tb_status;
 }
 
