@@ -86,40 +86,22 @@ std::vector<std::string> matching(const std::string& text, const std::regex& re,
 
 double since(std::chrono::steady_clock::time_point t0) { return seconds_since(t0); }
 
-int run(int argc, char** argv) {
-  int status = 0;
-  Options o = parse(argc, argv, status);
-  if (status >= 0) return status;
-  const fs::path build = fs::canonical(o.build);
-  const fs::path out = build / "vl" / o.block / o.label;
-  const fs::path work = out / (o.gates ? "icarus-gates" : "icarus");
-  const char* cells_env = std::getenv("OASIS_CELLS_V");
-  const fs::path cells_v = cells_env && *cells_env
-                               ? fs::path(cells_env)
-                               : fs::path("/usr/share/qflow/tech/osu018/osu018_stdcells.v");
-  if (o.gates && !fs::exists(cells_v)) {
-    throw UsageError(
-        fmt::format("no cell models {} (Debian package qflow-tech-osu018; make deps installs it)",
-                    cells_v.string()));
+// ICARUS_TIMEOUT: the seconds vvp may run (300 unless set).
+long long replay_timeout() {
+  const char* v = std::getenv("ICARUS_TIMEOUT");
+  if (!v || !*v) return 300LL;
+  char* end = nullptr;
+  const long long n = std::strtoll(v, &end, 10);
+  if (*end || n < 1) {
+    throw UsageError(fmt::format("ICARUS_TIMEOUT={}: expected a whole number of seconds", v));
   }
-  const long long timeout = [] {
-    const char* v = std::getenv("ICARUS_TIMEOUT");
-    if (!v || !*v) return 300LL;
-    char* end = nullptr;
-    const long long n = std::strtoll(v, &end, 10);
-    if (*end || n < 1) {
-      throw UsageError(fmt::format("ICARUS_TIMEOUT={}: expected a whole number of seconds", v));
-    }
-    return n;
-  }();
-  fs::create_directories(work);
-  const fs::path vectors = work / "vectors.txt";
-  for (const char* f : {"vectors.txt", "replay_tb.sv", "replay.vvp", "summary.txt"}) {
-    fs::remove(work / f);
-  }
+  return n;
+}
 
-  // 1. The Verilator run, recording.
-  auto t0 = std::chrono::steady_clock::now();
+// 1. The Verilator run, recording its vectors; the seconds it took.
+double record(const Options& o, const fs::path& build, const fs::path& work,
+              const fs::path& vectors) {
+  const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::string> vl = {(build / "oasis-vltest").string(),
                                  "--source",
                                  o.source,
@@ -146,69 +128,78 @@ int run(int argc, char** argv) {
   for (const auto& line : matching(read_text(vl_log), std::regex("^PASS"))) {
     std::printf("%s\n", line.c_str());
   }
+  return t_vl;
+}
 
-  // The gate-level netlist and its clock period (one Yosys, blifFanout and OpenSTA run; reused
-  // while the RTL and the flow are unchanged).
-  long settle = 1;
-  if (o.gates) {
-    std::vector<std::string> ppa = {(build / "oasis-ppa").string(), "--build", build.string(),
-                                    "--config", o.config};
-    for (const auto& s : o.sets) ppa.insert(ppa.end(), {"--set", s});
-    ppa.insert(ppa.end(), {"--blocks", o.block, "--out", (work / "ppa").string()});
-    const fs::path ppa_log = work / "ppa.log";
-    fs::remove(ppa_log);
-    if (run_tool(ppa, ppa_log) != 0) {
-      std::fprintf(stderr, "%s", tail(ppa_log, 30).c_str());
-      throw Failure(fmt::format("the real-library flow of {} for {} failed (log: {})", o.block,
-                                o.label, ppa_log.string()));
-    }
-    const json r = json::parse(read_text(work / "ppa" / "blocks" / (o.block + ".json")));
-    settle = static_cast<long>(r.at("timing").at("period").get<double>() + 2);
+// The gate-level netlist and its clock period (one Yosys, blifFanout and OpenSTA run; reused
+// while the RTL and the flow are unchanged): the replay's settle time.
+long gate_netlist(const Options& o, const fs::path& build, const fs::path& work) {
+  std::vector<std::string> ppa = {(build / "oasis-ppa").string(), "--build", build.string(),
+                                  "--config", o.config};
+  for (const auto& s : o.sets) ppa.insert(ppa.end(), {"--set", s});
+  ppa.insert(ppa.end(), {"--blocks", o.block, "--out", (work / "ppa").string()});
+  const fs::path ppa_log = work / "ppa.log";
+  fs::remove(ppa_log);
+  if (run_tool(ppa, ppa_log) != 0) {
+    std::fprintf(stderr, "%s", tail(ppa_log, 30).c_str());
+    throw Failure(fmt::format("the real-library flow of {} for {} failed (log: {})", o.block,
+                              o.label, ppa_log.string()));
   }
+  const json r = json::parse(read_text(work / "ppa" / "blocks" / (o.block + ".json")));
+  return static_cast<long>(r.at("timing").at("period").get<double>() + 2);
+}
 
-  // 2. The replay testbench, from the block's ports in its manifest, the list the Verilator
-  // testbench recorded by.
+// 2. The replay testbench, from the block's ports in its manifest, the list the Verilator
+// testbench recorded by; the cycles recorded.
+long write_replay(const Options& o, const fs::path& out, const fs::path& vectors,
+                  const fs::path& sv) {
   const std::string recorded = read_text(vectors);
   if (recorded.rfind("# ports: ", 0) != 0) {
     throw Failure(fmt::format("{} does not start with a '# ports:' line", vectors.string()));
   }
   const long cycles = static_cast<long>(std::count(recorded.begin(), recorded.end(), '\n')) - 1;
   if (cycles <= 0) throw Failure("the Verilator run recorded no cycle");
-  const fs::path sv = work / "replay_tb.sv";
   write_text(sv,
              gen::replay_testbench(gen::Manifest::read(out / "rtl" / "manifest.json"), o.block));
+  return cycles;
+}
 
-  // 3. Compile and run. Icarus 11 prints "sorry" notes for constructs it handles in a simpler
-  // way (the sensitivity of always_comb to part-selects, unique case): they are in
-  // iverilog.log.
-  auto t1 = std::chrono::steady_clock::now();
+// The netlist the gate-level replay compiles: with a block's SRAMs, the netlist with their
+// instances and their behavioural modules; then the cells' models.
+void add_gate_sources(const Options& o, const fs::path& out, const fs::path& work,
+                      const fs::path& cells_v, std::vector<std::string>& iverilog) {
+  const fs::path ppa_work = work / "ppa" / "work" / o.block;
+  const gen::Manifest m = gen::Manifest::read(out / "rtl" / "manifest.json");
+  std::set<std::string> modules;
+  for (const auto& mem : m.block(o.block).value("memories", json::array())) {
+    if (mem.contains("sram")) modules.insert(mem.at("sram").at("module").get<std::string>());
+  }
+  const fs::path macros = ppa_work / "netlist_macros.v";
+  if (!modules.empty() && !fs::exists(macros)) {
+    throw Failure(
+        fmt::format("{} has SRAMs, but the real-library flow wrote no netlist with "
+                    "their instances ({})",
+                    o.block, macros.string()));
+  }
+  iverilog.push_back((modules.empty() ? ppa_work / "netlist.v" : macros).string());
+  if (!modules.empty()) {
+    iverilog.push_back((out / "rtl" / "oasis_sram.sv").string());
+    for (const auto& mod : modules) iverilog.push_back((out / "rtl" / (mod + ".sv")).string());
+  }
+  iverilog.push_back(cells_v.string());
+}
+
+// 3. Compile: the seconds it took.
+double compile(const Options& o, const fs::path& out, const fs::path& work, const fs::path& sv,
+               long settle, const fs::path& cells_v) {
+  const auto t1 = std::chrono::steady_clock::now();
   std::vector<std::string> iverilog = {"iverilog", "-g2012", "-Wall", "-Wno-timescale"};
   if (o.gates) iverilog.push_back("-gspecify");
   iverilog.insert(iverilog.end(),
                   {"-P", fmt::format("oasis_replay_tb.Settle={}", settle), "-o",
                    (work / "replay.vvp").string(), "-s", "oasis_replay_tb", sv.string()});
   if (o.gates) {
-    // A block with SRAMs: the netlist with their instances, and their behavioural modules (the
-    // generated module a macro replaces and rtl/oasis_sram.sv; docs/sram.md).
-    const fs::path ppa_work = work / "ppa" / "work" / o.block;
-    const gen::Manifest m = gen::Manifest::read(out / "rtl" / "manifest.json");
-    std::set<std::string> modules;
-    for (const auto& mem : m.block(o.block).value("memories", json::array())) {
-      if (mem.contains("sram")) modules.insert(mem.at("sram").at("module").get<std::string>());
-    }
-    const fs::path macros = ppa_work / "netlist_macros.v";
-    if (!modules.empty() && !fs::exists(macros)) {
-      throw Failure(
-          fmt::format("{} has SRAMs, but the real-library flow wrote no netlist with "
-                      "their instances ({})",
-                      o.block, macros.string()));
-    }
-    iverilog.push_back((modules.empty() ? ppa_work / "netlist.v" : macros).string());
-    if (!modules.empty()) {
-      iverilog.push_back((out / "rtl" / "oasis_sram.sv").string());
-      for (const auto& mod : modules) iverilog.push_back((out / "rtl" / (mod + ".sv")).string());
-    }
-    iverilog.push_back(cells_v.string());
+    add_gate_sources(o, out, work, cells_v, iverilog);
   } else {
     for (const auto& f : flow::file_list(out / "rtl", o.block)) {
       iverilog.push_back((out / "rtl" / f).string());
@@ -227,19 +218,13 @@ int run(int argc, char** argv) {
     throw Failure(
         fmt::format("iverilog rejected {} for {} (log: {})", o.block, o.label, iv_log.string()));
   }
-  const double t_comp = since(t1);
-  // A zero-delay loop never returns: bound the run.
-  auto t2 = std::chrono::steady_clock::now();
+  return since(t1);
+}
+
+// The replay's verdict: its PASS lines and the summary, or the mismatches and a failure.
+int verdict(const Options& o, const fs::path& work, const fs::path& sv, long cycles, double t_vl,
+            double t_comp, double t_run) {
   const fs::path replay_log = work / "replay.log";
-  fs::remove(replay_log);
-  const int vvp = run_tool({"timeout", std::to_string(timeout), "vvp", "-n",
-                            (work / "replay.vvp").string(), "+vectors=" + vectors.string()},
-                           replay_log);
-  if (vvp == 124) {
-    std::fprintf(stderr, "oasis-icarus: vvp did not finish in %lld s (a zero-delay loop?)\n",
-                 timeout);
-  }
-  const double t_run = since(t2);
   const char* seed = std::getenv("SEED");
   const std::string summary = fmt::format(
       "{} config={} seed={}: {} cycles recorded; Verilator {:.1f} s, iverilog {:.1f} s, vvp "
@@ -265,6 +250,48 @@ int run(int argc, char** argv) {
   }
   throw Failure(fmt::format("FAIL icarus {} (log: {}, testbench: {})", summary, replay_log.string(),
                             sv.string()));
+}
+
+int run(int argc, char** argv) {
+  int status = 0;
+  Options o = parse(argc, argv, status);
+  if (status >= 0) return status;
+  const fs::path build = fs::canonical(o.build);
+  const fs::path out = build / "vl" / o.block / o.label;
+  const fs::path work = out / (o.gates ? "icarus-gates" : "icarus");
+  const char* cells_env = std::getenv("OASIS_CELLS_V");
+  const fs::path cells_v = cells_env && *cells_env
+                               ? fs::path(cells_env)
+                               : fs::path("/usr/share/qflow/tech/osu018/osu018_stdcells.v");
+  if (o.gates && !fs::exists(cells_v)) {
+    throw UsageError(
+        fmt::format("no cell models {} (Debian package qflow-tech-osu018; make deps installs it)",
+                    cells_v.string()));
+  }
+  const long long timeout = replay_timeout();
+  fs::create_directories(work);
+  const fs::path vectors = work / "vectors.txt";
+  for (const char* f : {"vectors.txt", "replay_tb.sv", "replay.vvp", "summary.txt"}) {
+    fs::remove(work / f);
+  }
+  const double t_vl = record(o, build, work, vectors);
+  const long settle = o.gates ? gate_netlist(o, build, work) : 1;
+  const fs::path sv = work / "replay_tb.sv";
+  const long cycles = write_replay(o, out, vectors, sv);
+  const double t_comp = compile(o, out, work, sv, settle, cells_v);
+  // A zero-delay loop never returns: bound the run.
+  const auto t2 = std::chrono::steady_clock::now();
+  const fs::path replay_log = work / "replay.log";
+  fs::remove(replay_log);
+  const int vvp = run_tool({"timeout", std::to_string(timeout), "vvp", "-n",
+                            (work / "replay.vvp").string(), "+vectors=" + vectors.string()},
+                           replay_log);
+  if (vvp == 124) {
+    std::fprintf(stderr, "oasis-icarus: vvp did not finish in %lld s (a zero-delay loop?)\n",
+                 timeout);
+  }
+  const double t_run = since(t2);
+  return verdict(o, work, sv, cycles, t_vl, t_comp, t_run);
 }
 
 }  // namespace oasis_icarus_command
