@@ -72,97 +72,60 @@ bool PeLine::idle() const {
   return !bank_full_[0] && !bank_full_[1] && credits_ == 0 && wr_beat_ == 0;
 }
 
-void PeLine::clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w_scale, bool y_ready) {
-  const uint64_t now = cycle_;
-  const int K = config_.channels;
-  const int G = derived_.indices_per_cycle;
-  const int T = config_.mac_tree_inputs;
+// The merge: the rows at the head of both branches' FIFOs, scaled, into the merge pipeline.
+void PeLine::merge(uint64_t now) {
+  AccValue merged;
+  const Fp16 y = merge_and_scale(main_fifo_.front(), comp_fifo_.front(), ctx_.act_scale,
+                                 scale_fifo_.front(), acc_, &merged);
+  main_fifo_.pop_front();
+  comp_fifo_.pop_front();
+  scale_fifo_.pop_front();
+  merge_pipe_.push(now + uint64_t(timing().merge_latency), y);
+}
+
+// The compensation of the next group of Mc outliers: their products, into the MACs' pipeline.
+void PeLine::push_outlier_group(uint64_t now) {
   const int Mc = config_.comp_macs;
-  const int nW = config_.weight_bits;
+  Tagged g;
+  g.values.assign(size_t(Mc), AccValue{});
+  g.present.assign(size_t(Mc), false);
+  for (int m = 0; m < Mc; ++m) {
+    const int j = group_ * Mc + m;
+    if (j >= derived_.outliers) continue;
+    const uint8_t iw = bank_[rd_bank_][size_t(ctx_.outlier_channels[size_t(j)])];
+    g.values[size_t(m)] =
+        acc_.mul(acc_.widen(ctx_.residuals[size_t(j)]), acc_.widen(ctx_.weight_codebook[iw]));
+    g.present[size_t(m)] = true;
+  }
+  g.first = group_ == 0;
+  g.last = group_ == timing().groups - 1;
+  comp_pipe_.push(now + uint64_t(timing().comp_latency), std::move(g));
+  ++group_;
+}
+
+// Main branch: the chunk the Index Counter array presents this cycle, reduced by the tree.
+void PeLine::push_main_chunk(uint64_t now) {
+  const int T = config_.mac_tree_inputs;
   const int entries = derived_.lut_entries;
-  std::vector<AccValue> main_push, comp_push;
-  std::vector<Fp16> out_push;
-  const bool stream = timing().streamed_counting;
-  const bool w_fire = w_valid && w_ready();
-  // Streamed counting: a row starts (takes its credit and passes its s_w to the merge) with its
-  // first weight beat.
-  const bool fill_start = stream && w_fire && wr_beat_ == 0;
+  const int c = counters_.cnt_chunk();
+  std::vector<AccValue> products;
+  for (int t = 0; t < T && c * T + t < entries; ++t) {
+    products.push_back(
+        acc_.mul(acc_.count(counters_.cnt_data(t)), acc_.widen(ctx_.lut[size_t(c * T + t)])));
+  }
+  Tagged v;
+  v.values = {pairwise_tree(products, acc_)};
+  v.first = c == 0;
+  v.last = counters_.cnt_last();
+  main_pipe_.push(now + uint64_t(timing().main_latency), std::move(v));
+}
 
-  // Output FIFO, then the merge: both read only what was visible at the
-  // start of the cycle.
-  const bool y_pop = y_valid() && y_ready;
-  if (y_pop) out_fifo_.pop_front();
-  if (!main_fifo_.empty() && !comp_fifo_.empty()) {
-    AccValue merged;
-    const Fp16 y = merge_and_scale(main_fifo_.front(), comp_fifo_.front(), ctx_.act_scale,
-                                   scale_fifo_.front(), acc_, &merged);
-    main_fifo_.pop_front();
-    comp_fifo_.pop_front();
-    scale_fifo_.pop_front();
-    merge_pipe_.push(now + uint64_t(timing().merge_latency), y);
-  }
-
-  // Read side of the Weight Index Buffer: counting and gathering.
-  const bool start =
-      !rd_busy_ && bank_full_[rd_bank_] && (stream || credits_ < timing().fifo_depth);
-  const bool go = rd_busy_ || start;
-  if (fill_start) scale_fifo_.push_back(w_scale);
-  if (start && !stream) scale_fifo_.push_back(bank_scale_[rd_bank_]);
-  // The counting beat: the read bank's, or streamed, the weight beat offered (taken when the
-  // array and the fill side are ready).
-  const bool idx_valid = stream ? w_valid && fill_ok() : go && cnt_beat_ < timing().count_beats;
-  const bool idx_fire = idx_valid && counters_.idx_ready(true);
-  const int beat = stream ? wr_beat_ : cnt_beat_;
-  std::vector<int> idx(size_t(G), 0);
-  if (idx_valid) {
-    for (int p = 0; p < G; ++p) {
-      const int ch = beat * G + p;
-      if (ch >= K) continue;
-      const int iw = stream ? w_idx[size_t(p)] & ((1 << nW) - 1) : bank_[rd_bank_][size_t(ch)];
-      idx[size_t(p)] = (ctx_.act_index[size_t(ch)] << nW) | iw;
-    }
-  }
-  if (go && group_ < timing().groups) {
-    Tagged g;
-    g.values.assign(size_t(Mc), AccValue{});
-    g.present.assign(size_t(Mc), false);
-    for (int m = 0; m < Mc; ++m) {
-      const int j = group_ * Mc + m;
-      if (j >= derived_.outliers) continue;
-      const uint8_t iw = bank_[rd_bank_][size_t(ctx_.outlier_channels[size_t(j)])];
-      g.values[size_t(m)] =
-          acc_.mul(acc_.widen(ctx_.residuals[size_t(j)]), acc_.widen(ctx_.weight_codebook[iw]));
-      g.present[size_t(m)] = true;
-    }
-    g.first = group_ == 0;
-    g.last = group_ == timing().groups - 1;
-    comp_pipe_.push(now + uint64_t(timing().comp_latency), std::move(g));
-    ++group_;
-  }
-  if (idx_fire && !stream) ++cnt_beat_;
-  const bool release =
-      go && (stream || cnt_beat_ == timing().count_beats) && group_ == timing().groups;
-  const int pending_rd_bank = rd_bank_;
-
-  // Main branch: the chunk the Index Counter array presents this cycle.
-  if (counters_.cnt_valid()) {
-    const int c = counters_.cnt_chunk();
-    std::vector<AccValue> products;
-    for (int t = 0; t < T && c * T + t < entries; ++t) {
-      products.push_back(
-          acc_.mul(acc_.count(counters_.cnt_data(t)), acc_.widen(ctx_.lut[size_t(c * T + t)])));
-    }
-    Tagged v;
-    v.values = {pairwise_tree(products, acc_)};
-    v.first = c == 0;
-    v.last = counters_.cnt_last();
-    main_pipe_.push(now + uint64_t(timing().main_latency), std::move(v));
-  }
-  counters_.clock(idx_valid, idx, std::vector<bool>(size_t(G), true), true);
-  // The accumulators (docs/numerics.md, Accumulation): a row's sum leaves its
-  // accumulator main_acc_latency cycles after its last value arrives (at
-  // once with one partial sum); the MACs' L cycles after their last products,
-  // then through the trees.
+// The accumulators (docs/numerics.md, Accumulation): a row's sum leaves its
+// accumulator main_acc_latency cycles after its last value arrives (at
+// once with one partial sum); the MACs' L cycles after their last products,
+// then through the trees.
+void PeLine::accumulate(uint64_t now, std::vector<AccValue>& main_push,
+                        std::vector<AccValue>& comp_push) {
   const int slots = derived_.accumulator_slots;
   if (auto v = main_acc_pipe_.take(now)) main_push.push_back(*v);
   if (auto v = main_pipe_.take(now)) {
@@ -191,23 +154,79 @@ void PeLine::clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w_scale, b
     }
   }
   if (auto v = comp_tree_pipe_.take(now)) comp_push.push_back(*v);
+}
+
+// Fill side: a weight beat taken into the bank being written.
+void PeLine::fill(std::span<const uint8_t> w_idx, Fp16 w_scale) {
+  const int K = config_.channels;
+  const int nW = config_.weight_bits;
+  for (int p = 0; p < config_.weight_beat_indices; ++p) {
+    const int ch = wr_beat_ * config_.weight_beat_indices + p;
+    if (ch < K) bank_[wr_bank_][size_t(ch)] = w_idx[size_t(p)] & ((1 << nW) - 1);
+  }
+  if (wr_beat_ == 0) bank_scale_[wr_bank_] = w_scale;
+  if (wr_beat_ == timing().fill_beats - 1) {
+    bank_full_[wr_bank_] = true;
+    wr_bank_ ^= 1;
+    wr_beat_ = 0;
+  } else {
+    ++wr_beat_;
+  }
+}
+
+void PeLine::clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w_scale, bool y_ready) {
+  const uint64_t now = cycle_;
+  const int K = config_.channels;
+  const int G = derived_.indices_per_cycle;
+  const int nW = config_.weight_bits;
+  std::vector<AccValue> main_push, comp_push;
+  std::vector<Fp16> out_push;
+  const bool stream = timing().streamed_counting;
+  const bool w_fire = w_valid && w_ready();
+  // Streamed counting: a row starts (takes its credit and passes its s_w to the merge) with its
+  // first weight beat.
+  const bool fill_start = stream && w_fire && wr_beat_ == 0;
+
+  // Output FIFO, then the merge: both read only what was visible at the
+  // start of the cycle.
+  const bool y_pop = y_valid() && y_ready;
+  if (y_pop) out_fifo_.pop_front();
+  if (!main_fifo_.empty() && !comp_fifo_.empty()) merge(now);
+
+  // Read side of the Weight Index Buffer: counting and gathering.
+  const bool start =
+      !rd_busy_ && bank_full_[rd_bank_] && (stream || credits_ < timing().fifo_depth);
+  const bool go = rd_busy_ || start;
+  if (fill_start) scale_fifo_.push_back(w_scale);
+  if (start && !stream) scale_fifo_.push_back(bank_scale_[rd_bank_]);
+  // The counting beat: the read bank's, or streamed, the weight beat offered (taken when the
+  // array and the fill side are ready).
+  const bool idx_valid = stream ? w_valid && fill_ok() : go && cnt_beat_ < timing().count_beats;
+  const bool idx_fire = idx_valid && counters_.idx_ready(true);
+  const int beat = stream ? wr_beat_ : cnt_beat_;
+  std::vector<int> idx(size_t(G), 0);
+  if (idx_valid) {
+    for (int p = 0; p < G; ++p) {
+      const int ch = beat * G + p;
+      if (ch >= K) continue;
+      const int iw = stream ? w_idx[size_t(p)] & ((1 << nW) - 1) : bank_[rd_bank_][size_t(ch)];
+      idx[size_t(p)] = (ctx_.act_index[size_t(ch)] << nW) | iw;
+    }
+  }
+  if (go && group_ < timing().groups) push_outlier_group(now);
+  if (idx_fire && !stream) ++cnt_beat_;
+  const bool release =
+      go && (stream || cnt_beat_ == timing().count_beats) && group_ == timing().groups;
+  const int pending_rd_bank = rd_bank_;
+
+  // Main branch: the chunk the Index Counter array presents this cycle.
+  if (counters_.cnt_valid()) push_main_chunk(now);
+  counters_.clock(idx_valid, idx, std::vector<bool>(size_t(G), true), true);
+  accumulate(now, main_push, comp_push);
   if (auto y = merge_pipe_.take(now)) out_push.push_back(*y);
 
   // Fill side.
-  if (w_fire) {
-    for (int p = 0; p < config_.weight_beat_indices; ++p) {
-      const int ch = wr_beat_ * config_.weight_beat_indices + p;
-      if (ch < K) bank_[wr_bank_][size_t(ch)] = w_idx[size_t(p)] & ((1 << nW) - 1);
-    }
-    if (wr_beat_ == 0) bank_scale_[wr_bank_] = w_scale;
-    if (wr_beat_ == timing().fill_beats - 1) {
-      bank_full_[wr_bank_] = true;
-      wr_bank_ ^= 1;
-      wr_beat_ = 0;
-    } else {
-      ++wr_beat_;
-    }
-  }
+  if (w_fire) fill(w_idx, w_scale);
   if (release) {
     bank_full_[pending_rd_bank] = false;
     rd_bank_ ^= 1;

@@ -56,6 +56,12 @@ class PeLine {
   /// The fill side may take a beat: the bank it writes is free and, with streamed counting,
   /// a row's first beat has a credit (the array's readiness aside).
   bool fill_ok() const;
+  // The steps of clock().
+  void merge(uint64_t now);
+  void push_outlier_group(uint64_t now);
+  void push_main_chunk(uint64_t now);
+  void accumulate(uint64_t now, std::vector<AccValue>& main_push, std::vector<AccValue>& comp_push);
+  void fill(std::span<const uint8_t> w_idx, Fp16 w_scale);
   template <typename T>
   struct Delay {  ///< a fixed-latency pipeline: values due at a cycle
     std::deque<std::pair<uint64_t, T>> q;
