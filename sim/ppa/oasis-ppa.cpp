@@ -477,14 +477,8 @@ json compose(const json& base, const std::vector<std::pair<json, int>>& adds,
   return r;
 }
 
-Options parse(int argc, char** argv, int& status) {
-  Options o;
-  o.command = "oasis-ppa";
-  for (int i = 1; i < argc; ++i) o.command += " " + gen::shell_word(argv[i]);
-  CLI::App app{
-      "oasis-ppa: area, timing and power of every generated block in a real cell library "
-      "(docs/ppa.md)"};
-  add_common_options(app, o, "ppa");
+// The command's own options, after the common ones.
+void add_options(CLI::App& app, Options& o) {
   app.add_option("--liberty", o.liberty, "Liberty file of the cell library")->capture_default_str();
   app.add_option("--period-fo4", o.period_fo4,
                  "clock target in FO4 delays of the library (the paper's 500 MHz at 28 nm is "
@@ -551,24 +545,22 @@ Options parse(int argc, char** argv, int& status) {
   app.add_flag("!--no-other-codebooks", o.other_codebooks,
                "leave out the run of the PE line with the other kind of codebooks than the "
                "config's (as long as the line's own run)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    status = app.exit(e);
-    return o;
-  } catch (const CLI::ParseError& e) {
-    throw UsageError(fmt::format("{} (see oasis-ppa --help)", e.what()));
+}
+
+// `what` is `v`: within lo .. hi, else a usage error saying what is `allowed`.
+void check_range(double v, double lo, double hi, const std::string& what,
+                 const std::string& allowed) {
+  if (!std::isfinite(v) || v < lo || v > hi) {
+    throw UsageError(fmt::format("{} is {}; allowed: {}", what, v, allowed));
   }
-  status = -1;
-  auto range = [](double v, double lo, double hi, const std::string& what,
-                  const std::string& allowed) {
-    if (!std::isfinite(v) || v < lo || v > hi) {
-      throw UsageError(fmt::format("{} is {}; allowed: {}", what, v, allowed));
-    }
-  };
-  range(o.period_fo4, 10, 10000, "--period-fo4", "10 to 10000 FO4 delays");
+}
+
+// The options as parsed: each in its range, no two that exclude each other; the workload's
+// files made absolute, the energy file's default and the workload implied by its options.
+void check_options(Options& o) {
+  check_range(o.period_fo4, 10, 10000, "--period-fo4", "10 to 10000 FO4 delays");
   for (double t : o.sweep_periods) {
-    range(t, 10, 10000, "--sweep-periods: a target", "10 to 10000 FO4 delays");
+    check_range(t, 10, 10000, "--sweep-periods: a target", "10 to 10000 FO4 delays");
     if (t != std::round(t)) {
       throw UsageError(
           fmt::format("--sweep-periods: a target is {}; allowed: whole FO4 delays, "
@@ -589,7 +581,7 @@ Options parse(int argc, char** argv, int& status) {
   if (!o.sweep_periods.empty() && o.blocks.empty()) {
     throw UsageError("--sweep-periods needs --blocks: the blocks to measure at each target");
   }
-  range(o.activity, 1e-6, 2, "--activity", "a toggle rate above 0 and at most 2 a cycle");
+  check_range(o.activity, 1e-6, 2, "--activity", "a toggle rate above 0 and at most 2 a cycle");
   if (!o.spec.activations.empty() || !o.spec.weights.empty() || o.spec.tokens || o.spec.rows ||
       o.spec.zeros) {
     o.workload = true;
@@ -635,10 +627,31 @@ Options parse(int argc, char** argv, int& status) {
         "--workload and --activity-file measure the blocks at one clock target: "
         "not with --fp-spans or --sweep-periods");
   }
-  range(o.io_budget, 0, 0.45, "--io-budget", "0 to 0.45 of the period");
-  range(o.jobs, 1, 64, "--jobs", "1 to 64 runs at once");
-  range(o.sram_um2_per_bit, 1e-3, 1e4, "--sram-um2-per-bit", "0.001 to 10000 um2 per bit");
+  check_range(o.io_budget, 0, 0.45, "--io-budget", "0 to 0.45 of the period");
+  check_range(o.jobs, 1, 64, "--jobs", "1 to 64 runs at once");
+  check_range(o.sram_um2_per_bit, 1e-3, 1e4, "--sram-um2-per-bit", "0.001 to 10000 um2 per bit");
   check_common_options(o);
+}
+
+Options parse(int argc, char** argv, int& status) {
+  Options o;
+  o.command = "oasis-ppa";
+  for (int i = 1; i < argc; ++i) o.command += " " + gen::shell_word(argv[i]);
+  CLI::App app{
+      "oasis-ppa: area, timing and power of every generated block in a real cell library "
+      "(docs/ppa.md)"};
+  add_common_options(app, o, "ppa");
+  add_options(app, o);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    status = app.exit(e);
+    return o;
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(fmt::format("{} (see oasis-ppa --help)", e.what()));
+  }
+  status = -1;
+  check_options(o);
   return o;
 }
 
