@@ -267,7 +267,9 @@ json delay_model(const ReportInputs& in) {
   return rows;
 }
 
-void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
+// The report's JSON: the run's settings, the blocks with their FO4 paths and SRAM estimates,
+// and the figures drawn from them.
+json report_json(const ReportInputs& in) {
   json j;
   j["config"] = in.config;
   j["library"] = in.library;
@@ -300,9 +302,11 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
   j["delay_model"] = delay_model(in);
   j["three_ways"] = three_ways(in);
   j["power_from_activity"] = activity_summary(in);
-  fs::create_directories(out);
+  return j;
+}
 
-  // ---- Markdown --------------------------------------------------------
+// The heading: the library, the clock, the constraints and the power's method.
+std::string intro_md(const ReportInputs& in) {
   std::string md =
       fmt::format("# Area, timing and power of config `{}` in {}\n\n", in.config, in.library);
   md += fmt::format(
@@ -316,6 +320,12 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
       "not mean.\n\n",
       in.liberty, in.tools, in.fo4, in.period_fo4, in.period_ns, 1e3 / in.period_ns,
       in.io_budget * 100, in.activity);
+  return md;
+}
+
+// The blocks' area, timing and vectorless power, and their critical paths.
+std::string blocks_md(json& blocks) {
+  std::string md;
   md += "## Blocks\n\n";
   md +=
       "| block | area um2 | logic um2 | flip-flops um2 | memory flops um2 | NAND2-eq | cells | "
@@ -349,8 +359,12 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
                     t["startpoint"].get<std::string>(), t["endpoint"].get<std::string>(),
                     t["cells_on_path"].get<int>(), t["wns"].get<double>(), t["tns"].get<double>());
   }
+  return md;
+}
 
-  md += activity_markdown(in, j["power_from_activity"]);
+// Ours against the baselines.
+std::string comparisons_md(json& j) {
+  std::string md;
   md += "\n## Comparisons (ours / baseline, same clock target)\n\n";
   md +=
       "| comparison | area, total | area, logic only | power | ours meets clock | baseline meets "
@@ -368,8 +382,12 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
   md +=
       "\n\"Logic only\" leaves out the flip-flops of the buffers listed below on both sides "
       "(equal memory accounting).\n";
-  md += three_ways_md(j["three_ways"], in);
+  return md;
+}
 
+// The buffers, in flip-flops or SRAMs, and what the clock leaves the SRAMs.
+std::string memories_md(const ReportInputs& in, json& blocks) {
+  std::string md;
   md += "\n## Memories\n\n";
   md += fmt::format(
       "Each buffer in flip-flops, or in an SRAM: a black box of the netlist (docs/sram.md) "
@@ -398,7 +416,12 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
         name, t["clock_to_output_allowed"].get<double>(), t["read_endpoint"].get<std::string>(),
         t["setup_allowed"].get<double>(), t["write_startpoint"].get<std::string>());
   }
+  return md;
+}
 
+// The FP units' and engines' delay model against the measured critical paths.
+std::string delay_model_md(const ReportInputs& in, json& j) {
+  std::string md;
   md += "\n## The delay model against the measurement\n\n";
   md += fmt::format(
       "The generator places each FP unit's registers, and those of the top-k engines' trees "
@@ -422,8 +445,12 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
         fmt_num(r["measured_critical_path_fo4"], 1), fmt_num(r["measured_over_model"], 2),
         r["measured_met"].get<bool>() ? "yes" : "**no**");
   }
+  return md;
+}
 
-  const json& t2 = j["table2"];
+// The paper's Table II beside ours.
+std::string table2_md(const ReportInputs& in, const json& t2) {
+  std::string md;
   md += "\n## The paper's Table II side by side\n\n";
   md += fmt::format(
       "Each row relative to one 32-input FP16 MAC tree (the paper's MAC Tree row; ours: {}, {} "
@@ -450,17 +477,11 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
                           : "-",
                       r["ours_from"].get<std::string>());
   }
+  return md;
+}
 
-  if (plots) {
-    md +=
-        "\n## Plots\n\n![area per block](area.png)\n\n![critical path per block](critical_path.png)"
-        "\n\n![Table II side by side](table2.png)\n";
-  }
-  write_text(out / "ppa.json", j.dump(2) + "\n");
-  write_text(out / "ppa.md", md);
-  if (!plots) return;
-
-  // ---- Plots -----------------------------------------------------------
+// The plots' data and gnuplot scripts, drawn.
+void write_plots(const ReportInputs& in, json& blocks, const json& t2, const fs::path& out) {
   std::string area = "# block logic_um2 memory_flops_um2\n";
   std::string crit = "# block critical_path_fo4\n";
   for (const auto& [name, r] : blocks.items()) {
@@ -509,6 +530,34 @@ void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
     const int st = run_tool({"gnuplot", gp}, log, out);
     if (st != 0) throw ToolError(fmt::format("gnuplot {} failed (log: {})", gp, log.string()));
   }
+}
+
+void write_report(const ReportInputs& in, const fs::path& out, bool plots) {
+  json j = report_json(in);
+  json blocks = j["blocks"];  // a copy: the Markdown's lookups leave the JSON as it is
+  fs::create_directories(out);
+
+  // ---- Markdown --------------------------------------------------------
+  std::string md = intro_md(in);
+  md += blocks_md(blocks);
+  md += activity_markdown(in, j["power_from_activity"]);
+  md += comparisons_md(j);
+  md += three_ways_md(j["three_ways"], in);
+  md += memories_md(in, blocks);
+  md += delay_model_md(in, j);
+  const json& t2 = j["table2"];
+  md += table2_md(in, t2);
+  if (plots) {
+    md +=
+        "\n## Plots\n\n![area per block](area.png)\n\n![critical path per block](critical_path.png)"
+        "\n\n![Table II side by side](table2.png)\n";
+  }
+  write_text(out / "ppa.json", j.dump(2) + "\n");
+  write_text(out / "ppa.md", md);
+  if (!plots) return;
+
+  // ---- Plots -----------------------------------------------------------
+  write_plots(in, blocks, t2, out);
 }
 
 void write_sweep(const json& rows, const std::string& config, const fs::path& out, bool plots) {
