@@ -36,7 +36,7 @@ ifneq ($(SHARD),)
   CTEST += -I $(SHARD_I),,$(SHARD_N)
 endif
 
-.PHONY: all deps build test regress test-exhaustive test-sanitize fuzz coverage prove bench demo gen lint report synth ppa clean help
+.PHONY: all deps build test regress test-exhaustive test-sanitize fuzz coverage prove bench demo gen lint report synth ppa results clean help
 
 all: build
 
@@ -56,6 +56,7 @@ help:
 	@echo "make synth CONFIG=x   Yosys area, flip-flops and depth per block, against baselines (docs/synth.md)"
 	@echo "make ppa CONFIG=x     area, timing and power in the osu018 cell library, Table II side by side (docs/ppa.md);"
 	@echo "                      ACTIVITY=sim: power from the workload's switching activity too"
+	@echo "make results          docs/results.md, the headline figures, from the build's three-ways runs"
 	@echo "make deps             install the missing Debian packages"
 
 deps:
@@ -129,6 +130,13 @@ ppa: build
 	@$(call check_config,ppa)
 	@case '$(ACTIVITY)' in vectorless|sim) ;; *) echo "ppa: ACTIVITY=$(ACTIVITY); allowed: vectorless (the default) or sim (the power from the workload's activity as well)" >&2; exit 2;; esac
 	$(BUILD_Q)/oasis-ppa --build $(BUILD_Q) --config configs/$(CONFIG).json $(if $(PERIOD_FO4),--period-fo4 $(PERIOD_FO4)) $(if $(filter sim,$(ACTIVITY)),--workload) $(PPA_ARGS)
+
+# The headline figures in one place: docs/results.json and docs/results.md, from the build
+# folder's `oasis-ppa --three-ways` tables (make ppa ... PPA_ARGS=--three-ways) and the system
+# model (sim/ppa/results.hpp).
+results: $(CMAKE_STAMP)
+	cmake --build $(BUILD_Q) -j $(JOBS) --target commands
+	$(BUILD_Q)/oasis-results --build $(BUILD_Q)
 
 # The demo builds only what it runs: the commands (oasis-gen, oasis-model, and portcheck,
 # which sim/vltest calls, are links to one program), the model's library and the testbench

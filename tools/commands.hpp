@@ -14,6 +14,7 @@
   X(oasis_model, "oasis-model")                 \
   X(oasis_perf, "oasis-perf")                   \
   X(oasis_ppa, "oasis-ppa")                     \
+  X(oasis_results, "oasis-results")             \
   X(oasis_synth, "oasis-synth")                 \
   X(oasis_prove, "oasis-prove")                 \
   X(oasis_vltest, "oasis-vltest")               \

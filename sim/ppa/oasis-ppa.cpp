@@ -1220,6 +1220,8 @@ int run(int argc, char** argv) {
       only.push_back("index_counter_array");
     }
   }
+  // The source's commit as the run starts, before its RTL is generated.
+  const std::string commit = source_commit(o.source);
   measure(o, only, out, m);
   if (o.three_ways) {
     const ReportInputs in = report_inputs(o, m, assemble(m));
@@ -1227,7 +1229,7 @@ int run(int argc, char** argv) {
     json t = {
         {"run", three_ways_run(in.config, o.overrides, in.library, in.period_fo4, in.period_ns,
                                in.workload.empty() ? "power vectorless only" : in.workload,
-                               o.command, source_commit(o.source))}};
+                               o.command, commit)}};
     t.update(three_ways(in));
     write_text(out / "three_ways.json", t.dump(2) + "\n");
     write_text(out / "three_ways.md",

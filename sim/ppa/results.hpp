@@ -14,8 +14,9 @@
 
 namespace oasis::ppa {
 
-/// The commit of the project's source folder (`git describe --always --dirty`), "" when it is
-/// not a git checkout.
+/// The commit of the project's source folder (`git describe --always --dirty`: "-dirty" when
+/// tracked files differ from it), "" when it is not a git checkout. oasis-ppa takes it as a run
+/// starts, before it generates the RTL.
 std::string source_commit(const std::filesystem::path& source);
 
 /// What `oasis-ppa --three-ways` records of its run in three_ways.json (`run`).
