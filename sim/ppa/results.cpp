@@ -128,15 +128,16 @@ std::string three_ways_section(const json& t) {
       "product, vectorless | products a cycle per mm2 | meets the clock |\n"
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
   for (const json& l : t["lines"]) {
-    md += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} | {} |\n", l["name"].get<std::string>(),
-        fixed(l["area_um2"].get<double>() / 1e6, 2), fixed(l["logic_um2"].get<double>() / 1e6, 2),
-        fixed(l["products_per_cycle"].get<double>(), 0),
-        l.contains("activity_energy_per_product_pj")
-            ? fixed(l["activity_energy_per_product_pj"].get<double>(), 1)
-            : "-",
-        fixed(l["energy_per_product_pj"].get<double>(), 1),
-        fixed(l["products_per_cycle_per_mm2"].get<double>(), 2), l["met"].get<bool>() ? "yes" : "no");
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", l["name"].get<std::string>(),
+                      fixed(l["area_um2"].get<double>() / 1e6, 2),
+                      fixed(l["logic_um2"].get<double>() / 1e6, 2),
+                      fixed(l["products_per_cycle"].get<double>(), 0),
+                      l.contains("activity_energy_per_product_pj")
+                          ? fixed(l["activity_energy_per_product_pj"].get<double>(), 1)
+                          : "-",
+                      fixed(l["energy_per_product_pj"].get<double>(), 1),
+                      fixed(l["products_per_cycle_per_mm2"].get<double>(), 2),
+                      l["met"].get<bool>() ? "yes" : "no");
   }
   return md;
 }
