@@ -18,6 +18,10 @@ namespace {
 OASIS_REGISTER_MUTATION("clustering_unit.equal_goes_down",
                         "an activation equal to a boundary takes the cluster below it (x > b "
                         "instead of x >= b at every level of the search)");
+OASIS_REGISTER_MUTATION("clustering_unit.valid_dropped_in_stall",
+                        "idx_valid_o falls for a cycle after a cycle of idx_ready_i low and the "
+                        "beat is presented again after it: the same transfers, a valid that "
+                        "did not hold until ready (the stream assertions name it)");
 
 // One level of the search, parameterized by the level: selects the boundary
 // for the index bits resolved so far and resolves the next one.
@@ -136,8 +140,20 @@ class ClusteringUnitBlock final : public Block {
         "Stage s takes a beat from stage s - 1 (stage 0: the input) when it is empty or "
         "when every later stage is full and the consumer takes the last one's beat; a "
         "lane's index starts at 0 and each level of the search sets one of its bits.");
-    m << "  logic [Stages-1:0] valid_q, ready;\n\n"
-         "  for (genvar s = 0; s < Stages; s++) begin : g_stage\n"
+    // The mutation: the output stream's valid falls in the cycle after a stall, the last stage
+    // holding its beat through it.
+    const bool drop = mutated("clustering_unit.valid_dropped_in_stall");
+    const std::string out_ready = drop ? "out_ready" : "idx_ready_i";
+    m << "  logic [Stages-1:0] valid_q, ready;\n\n";
+    if (drop) {
+      m << "  logic out_ready, dropped_q;\n"
+           "  assign out_ready = idx_ready_i && !dropped_q;\n"
+           "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+           "    if (!rst_ni) dropped_q <= 1'b0;\n"
+           "    else dropped_q <= valid_q[Stages-1] && !idx_ready_i && !dropped_q;\n"
+           "  end\n\n";
+    }
+    m << "  for (genvar s = 0; s < Stages; s++) begin : g_stage\n"
          "    localparam int First  = s * LevelsPerStage;\n"
          "    localparam int Levels = ActBits - First < LevelsPerStage ? ActBits - First\n"
          "                                                             : LevelsPerStage;\n"
@@ -153,7 +169,9 @@ class ClusteringUnitBlock final : public Block {
          "      assign x_in     = g_stage[s-1].g_x.x_q;\n"
          "      assign idx_in   = g_stage[s-1].idx_q;\n"
          "    end\n"
-         "    assign ready[s] = idx_ready_i || !(&valid_q[Stages-1:s]);\n"
+         "    assign ready[s] = "
+      << out_ready
+      << " || !(&valid_q[Stages-1:s]);\n"
          "    assign load     = ready[s] && in_valid;\n\n"
          "    for (genvar i = 0; i < Lanes; i++) begin : g_lane\n"
          "      for (genvar j = 0; j < Levels; j++) begin : g_level\n"
@@ -192,8 +210,9 @@ class ClusteringUnitBlock final : public Block {
          "    end\n"
          "  end\n\n"
          "  assign act_ready_o = ready[0];\n"
-         "  assign idx_valid_o = valid_q[Stages-1];\n"
-         "  assign idx_data_o  = g_stage[Stages-1].idx_q;\n"
+      << (drop ? "  assign idx_valid_o = valid_q[Stages-1] && !dropped_q;\n"
+               : "  assign idx_valid_o = valid_q[Stages-1];\n")
+      << "  assign idx_data_o  = g_stage[Stages-1].idx_q;\n"
          "  assign busy_o      = |valid_q;\n";
     out.files = {mux_tree_module(c), level_module(c), m.file()};
 

@@ -300,6 +300,28 @@ ordered_json top_ports(const std::string& block, const std::string& top,
   throw std::logic_error(fmt::format("block '{}' emits no file {}.sv", block, top));
 }
 
+// The block's top module with output_assertions() at the end of its body: every block's
+// outputs are checked the same way, from the ports it records.
+void add_output_assertions(const std::string& block, const std::string& top,
+                           std::vector<SvFile>& files) {
+  for (SvFile& f : files) {
+    if (f.name != top + ".sv") continue;
+    size_t start = f.body.find("module " + top);
+    while (start != std::string::npos) {
+      const char next = f.body[start + 7 + top.size()];
+      if (!std::isalnum(static_cast<unsigned char>(next)) && next != '_') break;
+      start = f.body.find("module " + top, start + 1);
+    }
+    const size_t end = start == std::string::npos ? start : f.body.find("\nendmodule", start);
+    if (end == std::string::npos) {
+      throw std::logic_error(fmt::format("block '{}': {} holds no module {}", block, f.name, top));
+    }
+    f.body.insert(end + 1, output_assertions(f.ports));
+    return;
+  }
+  throw std::logic_error(fmt::format("block '{}' emits no file {}.sv", block, top));
+}
+
 // The operators and submodule instances of a block's modules (SvFile), for
 // the manifest: what a delay model of the block composes.
 ordered_json module_records(const std::vector<SvFile>& files) {
@@ -350,6 +372,7 @@ std::map<std::string, std::string> render(const Config& c, const GenerateRequest
     }
   }
   add_part_memories(c, outputs);
+  for (auto& [name, out] : outputs) add_output_assertions(name, module_name(c, name), out.files);
 
   // The primitives a block's files instantiate, and those they instantiate, each after the
   // ones it instantiates (by name within a level, so that the order is fixed).

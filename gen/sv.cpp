@@ -63,6 +63,80 @@ std::string behavioural_or(const std::string& behavioural, const std::string& st
   return fmt::format("`ifdef {}\n{}`else\n{}`endif\n", kBehaviouralMacro, behavioural, structural);
 }
 
+std::string output_assertions(const std::vector<Port>& ports) {
+  const auto has = [&](const std::string& dir, const std::string& name) {
+    return std::any_of(ports.begin(), ports.end(),
+                       [&](const Port& p) { return p.dir == dir && p.name == name; });
+  };
+  if (!has("input", "clk_i") || !has("input", "rst_ni")) return "";
+  // The streams' prefixes, <s> of <s>valid_o.
+  std::vector<std::string> streams;
+  for (const Port& p : ports) {
+    if (p.dir == "output" && p.name.ends_with("valid_o")) {
+      streams.push_back(p.name.substr(0, p.name.size() - 7));
+    }
+  }
+  // The stream an output is payload of: the longest prefix, nothing for none.
+  const auto stream_of = [&](const Port& p) -> std::optional<std::string> {
+    std::optional<std::string> best;
+    for (const auto& s : streams) {
+      if (p.name.starts_with(s) && p.name != s + "valid_o" && (!best || s.size() > best->size())) {
+        best = s;
+      }
+    }
+    return best;
+  };
+  // One assertion: its label, antecedent (empty: none), consequent and message.
+  std::string out;
+  const auto assertion = [&](const std::string& label, const std::string& pre,
+                             const std::string& post, const std::string& message) {
+    out += fmt::format(
+        "  a_{} : assert property (@(posedge clk_i) disable iff (!sva_armed_q)\n"
+        "      {}{})\n"
+        "    else $error(\"{}\");\n",
+        label, pre.empty() ? "" : pre + " ", post, message);
+  };
+  for (const auto& s : streams) {
+    const std::string valid = s + "valid_o", ready = s + "ready_i";
+    if (!has("input", ready)) continue;
+    const std::string stall = valid + " && !" + ready + " |=>";
+    assertion(valid + "_held", stall, valid, valid + " fell before " + ready);
+    for (const Port& p : ports) {
+      if (p.dir == "output" && stream_of(p) == s) {
+        assertion(p.name + "_stable", stall, "$stable(" + p.name + ")",
+                  p.name + " changed before " + ready);
+      }
+    }
+  }
+  for (const Port& p : ports) {
+    if (p.dir != "output") continue;
+    if (const auto owner = stream_of(p)) {
+      assertion(p.name + "_known", *owner + "valid_o |->", "!$isunknown(" + p.name + ")",
+                p.name + " unknown while " + *owner + "valid_o");
+    } else if (p.width <= 1 && !(p.width == 0 && !p.width_expr.empty())) {
+      assertion(p.name + "_known", "", "!$isunknown(" + p.name + ")",
+                p.name + " unknown after reset");
+    }
+  }
+  if (out.empty()) return "";
+  // Armed from the first clock edge after reset: the assertions' own register rather than
+  // rst_ni in `disable iff`, which Verilator takes for a synchronous use of the asynchronous
+  // reset (SYNCASYNCNET).
+  out = fmt::format(
+      "\n`ifdef {}\n"
+      "  // The outputs' promises (docs/spec.md section 8): a stream's valid and payload hold\n"
+      "  // until ready, no output unknown once reset has been released.\n"
+      "  logic sva_armed_q;\n"
+      "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+      "    if (!rst_ni) sva_armed_q <= 1'b0;\n"
+      "    else sva_armed_q <= 1'b1;\n"
+      "  end\n"
+      "{}`endif\n",
+      kAssertionsMacro, out);
+  check_columns("output_assertions", out);
+  return out;
+}
+
 std::string range(int64_t width) { return fmt::format("[{}:0]", width - 1); }
 
 std::string range(const std::string& width) {

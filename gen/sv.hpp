@@ -34,6 +34,22 @@ inline constexpr const char* kBehaviouralMacro = "OASIS_BEHAVIOURAL";
 /// kBehaviouralMacro.
 std::string behavioural_or(const std::string& behavioural, const std::string& structural);
 
+/// The macro under which every block's top module checks the promises its outputs make
+/// (output_assertions). Simulations that run assertions define it (sim/vltest, with Verilator's
+/// --assert); synthesis, Icarus and the formal flows never do.
+inline constexpr const char* kAssertionsMacro = "OASIS_ASSERTIONS";
+
+/// Concurrent assertions on the outputs of a module with `ports` (clock clk_i, reset rst_ni),
+/// under an `ifdef` on kAssertionsMacro, for the end of its body: the stream contract of
+/// docs/spec.md section 8 and no X on an output once reset has been released. A stream is an
+/// output <s>valid_o; its payload, the other outputs named <s>..._o (the longest such <s>).
+/// With an input <s>ready_i, once valid is high and ready low, valid stays high the next cycle
+/// and each payload output keeps its value. A one-bit output outside any payload is never
+/// unknown, a payload output not while its valid is high; a wider output outside any payload
+/// (a floating-point unit's result, the register file's tables) is not checked. Empty for a
+/// module without clk_i and rst_ni.
+std::string output_assertions(const std::vector<Port>& ports);
+
 // ---- Numbers as text ---------------------------------------------------------
 
 /// "[width-1:0]" with the subtraction done: range(16) = "[15:0]".

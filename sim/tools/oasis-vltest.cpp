@@ -57,6 +57,7 @@
 #include "gen/generator.hpp"
 #include "gen/manifest.hpp"
 #include "gen/mutation.hpp"
+#include "gen/sv.hpp"
 #include "model/config.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/run.hpp"
@@ -337,8 +338,11 @@ void Vltest::choose_behavioural() {
     }
     o.behavioural = adders >= env_number("OASIS_BEHAVIOURAL_ADDERS", 32768);
   }
+  // The block tops' assertions on their outputs (gen/sv.hpp, output_assertions) run in every
+  // build of the RTL: --assert makes a failed one stop the run with its message.
+  if (!o.netlist) defines.push_back(std::string("-D") + gen::kAssertionsMacro);
   if (o.behavioural == 1) {
-    defines = {"-D" + man->behavioural_macro(), "-fno-dfg"};
+    defines.insert(defines.end(), {"-D" + man->behavioural_macro(), "-fno-dfg"});
   }
 }
 
