@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -54,7 +55,7 @@ TEST(Results, EveryFigureOfATableIsOnThePage) {
                                    "the synthetic layer", "oasis-ppa --three-ways", "abc1234")},
             {"lines", {line, other}}};
   json s = {{"config", "paper"},
-            {"model", "LLaMA-2-7B"},
+            {"models", {"LLaMA-2-7B", "Mistral-7B"}},
             {"tokens", 1},
             {"clock_mhz", 500},
             {"energy_file", "configs/energy/osu018.json"},
@@ -66,17 +67,20 @@ TEST(Results, EveryFigureOfATableIsOnThePage) {
                {"memory_file", "configs/memory/hbm2.json"},
                {"speedup", 0.9581},
                {"speedup_equal_area", 0.9577},
-               {"energy_ratio", 2.0019},
-               {"oasis_tokens_per_s", 75.65}}}}};
+               {"energy_ratio", 2.0019}}}}};
   const std::string md =
       results_markdown({{"written_by", "oasis-results"}, {"three_ways", {t}}, {"system", s}});
   EXPECT_EQ(md.rfind(kResultsMark, 0), 0u);
+  // Prose is wrapped at 100 columns: looked for with its line breaks as spaces.
+  std::string flat = md;
+  std::replace(flat.begin(), flat.end(), '\n', ' ');
   for (const char* want :
        {"`default` (--set channels=64), 130 FO4", "`oasis-ppa --three-ways` at commit abc1234",
         "| the PE line | 5.29 | 5.14 | 16 | 531.8 | 445.1 | 3.02 | yes |",
         "| the MAC line | 5.29 | 5.14 | 16 | - | 445.1 | 3.02 | no |",
-        "`make results` at commit def5678", "| HBM2 | 0.958x | 0.958x | 2.002x | 75.65 |"}) {
-    EXPECT_NE(md.find(want), std::string::npos) << want << "\n" << md;
+        "`make results` at commit def5678", "LLaMA-2-7B, Mistral-7B",
+        "| HBM2 | 0.958x | 0.958x | 2.002x |"}) {
+    EXPECT_NE(flat.find(want), std::string::npos) << want << "\n" << md;
   }
 }
 
