@@ -248,6 +248,39 @@ json power_from_activity_file(const ActivityInputs& in, const fs::path& activity
 
 namespace {
 
+// Registers clocked while they hold: a flip-flop whose output does not change at an edge took
+// that edge's clock for nothing. What clock gating could save at most: ideal gating of each
+// flip-flop, at no cost, its clock pin's power and the clock buffers' in the same share
+// (docs/ppa.md, "Registers clocked while they hold").
+json clock_held(const ActivityInputs& in, const GateSim& sim, const NetActivity& a,
+                const std::vector<InstancePower>& p, double clock_w, double total) {
+  const double cycles = double(a.cycles());
+  double flop_clock = 0, held_clock = 0;
+  int64_t flops = 0;
+  for (size_t g = 0; g < p.size(); ++g) {
+    const Gate& gate = in.netlist->gates[g];
+    const LibertyCell& cell = in.lib->cell(gate.cell);
+    if (!cell.sequential) continue;
+    for (const auto& [pin, net] : gate.pins) {
+      const LibertyPin* lp = cell.pin(pin);
+      if (!lp || lp->direction != "output") continue;
+      const int q = sim.net(net);
+      const double hold = std::clamp(1 - a.toggles[size_t(q)] / cycles, 0.0, 1.0);
+      flop_clock += p[g].clock;
+      held_clock += p[g].clock * hold;
+      ++flops;
+      break;
+    }
+  }
+  const double held_share = flop_clock > 0 ? held_clock / flop_clock : 0;
+  const double gating_bound = held_clock + (clock_w - flop_clock) * held_share;
+  return {{"flip_flops", flops},
+          {"flip_flops_clock_w", flop_clock},
+          {"held_share", held_share},
+          {"gating_bound_w", gating_bound},
+          {"gating_bound_of_total", total > 0 ? gating_bound / total : 0.0}};
+}
+
 json activity_figures(const ActivityInputs& in, const GateSim& sim, const ActivityRecord& rec,
                       const fs::path& work, double t_sim) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -345,34 +378,7 @@ json activity_figures(const ActivityInputs& in, const GateSim& sim, const Activi
                      {"output_bits_compared", a.output_bits_compared},
                      {"output_bits_tolerated", a.output_bits_tolerated},
                      {"seconds", t_sim}};
-  // Registers clocked while they hold: a flip-flop whose output does not change at an edge
-  // took that edge's clock for nothing. What clock gating could save at most: ideal gating of
-  // each flip-flop, at no cost, its clock pin's power and the clock buffers' in the same share
-  // (docs/ppa.md, "Registers clocked while they hold").
-  double flop_clock = 0, held_clock = 0;
-  int64_t flops = 0;
-  for (size_t g = 0; g < p.size(); ++g) {
-    const Gate& gate = in.netlist->gates[g];
-    const LibertyCell& cell = in.lib->cell(gate.cell);
-    if (!cell.sequential) continue;
-    for (const auto& [pin, net] : gate.pins) {
-      const LibertyPin* lp = cell.pin(pin);
-      if (!lp || lp->direction != "output") continue;
-      const int q = sim.net(net);
-      const double hold = std::clamp(1 - a.toggles[size_t(q)] / cycles, 0.0, 1.0);
-      flop_clock += p[g].clock;
-      held_clock += p[g].clock * hold;
-      ++flops;
-      break;
-    }
-  }
-  const double held_share = flop_clock > 0 ? held_clock / flop_clock : 0;
-  const double gating_bound = held_clock + (sums.clock - flop_clock) * held_share;
-  r["clock_held"] = {{"flip_flops", flops},
-                     {"flip_flops_clock_w", flop_clock},
-                     {"held_share", held_share},
-                     {"gating_bound_w", gating_bound},
-                     {"gating_bound_of_total", total > 0 ? gating_bound / total : 0.0}};
+  r["clock_held"] = clock_held(in, sim, a, p, sums.clock, total);
   // Parts, by the part each instance's first output lies in.
   if (!in.parts->empty()) {
     std::vector<PowerSums> part(in.parts->size());

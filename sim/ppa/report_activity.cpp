@@ -27,6 +27,65 @@ std::string show(double v, int digits = 3) {
   return fmt::format("{:.{}f}", v, digits);
 }
 
+// The SRAMs' accesses at their energy a bit (part of the blocks' totals).
+std::string sram_section(const ReportInputs& in) {
+  std::string md;
+  std::string srams, source;
+  for (const auto& [name, r] : in.blocks.items()) {
+    if (!r.contains("activity") || !r["activity"].contains("sram")) continue;
+    const json& m = r["activity"]["sram"];
+    long reads = 0, writes = 0;
+    for (const json& x : m["accesses"]) {
+      reads += x["reads"].get<long>();
+      writes += x["lane_writes"].get<long>();
+    }
+    const double total = r["activity"]["power_w"]["total"].get<double>();
+    const double mw = m["power_w"].get<double>() * 1e3;
+    srams += fmt::format("| {} | {} | {} | {:.0f} | {} | {} | {:.1f} % |\n", name, reads, writes,
+                         m["bits"].get<double>(), show(m["pj_per_bit"].get<double>()), show(mw),
+                         100 * mw / (total * 1e3));
+    source = fmt::format("The energy a bit is {}'s: {}", m["pj_per_bit_file"].get<std::string>(),
+                         m["pj_per_bit_source"].get<std::string>());
+  }
+  if (!srams.empty()) {
+    md +=
+        "\nSRAM access energy (docs/ppa.md, \"SRAM access energy\"): each SRAM simulated as "
+        "its contract says (docs/sram.md), its reads and lane writes over the window counted, "
+        "every bit read or written at one energy a bit; in the totals above. " +
+        source +
+        ".\n\n| block | reads | lane writes | bits | pJ a bit | mW | of the block |\n"
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n" +
+        srams;
+  }
+  return md;
+}
+
+// Registers clocked while they hold: what ideal clock gating could save at most.
+std::string held_section(const ReportInputs& in) {
+  std::string md;
+  std::string held;
+  for (const auto& [name, r] : in.blocks.items()) {
+    if (!r.contains("activity") || !r["activity"].contains("clock_held")) continue;
+    const json& h = r["activity"]["clock_held"];
+    held += fmt::format(
+        "| {} | {} | {} | {:.1f} % | {} | {:.1f} % |\n", name, h["flip_flops"].get<long>(),
+        show(h["flip_flops_clock_w"].get<double>() * 1e3), 100 * h["held_share"].get<double>(),
+        show(h["gating_bound_w"].get<double>() * 1e3),
+        100 * h["gating_bound_of_total"].get<double>());
+  }
+  if (!held.empty()) {
+    md +=
+        "\nRegisters clocked while they hold (docs/ppa.md, \"Registers clocked while they "
+        "hold\"): the flip-flops' clock-pin power, the share of it spent on edges where the "
+        "flip-flop's output did not change, and what ideal clock gating (each flip-flop, no "
+        "gating cell) could save at most, the clock buffers' power counted in the same share.\n\n"
+        "| block | flip-flops | their clock mW | held edges | gating could save mW | of the "
+        "block |\n| --- | ---: | ---: | ---: | ---: | ---: |\n" +
+        held;
+  }
+  return md;
+}
+
 }  // namespace
 
 json activity_summary(const ReportInputs& in) {
@@ -153,55 +212,7 @@ std::string activity_markdown(const ReportInputs& in, const json& summary) {
       }
     }
   }
-  // The SRAMs' accesses at their energy a bit (part of the blocks' totals above).
-  std::string srams, source;
-  for (const auto& [name, r] : in.blocks.items()) {
-    if (!r.contains("activity") || !r["activity"].contains("sram")) continue;
-    const json& m = r["activity"]["sram"];
-    long reads = 0, writes = 0;
-    for (const json& x : m["accesses"]) {
-      reads += x["reads"].get<long>();
-      writes += x["lane_writes"].get<long>();
-    }
-    const double total = r["activity"]["power_w"]["total"].get<double>();
-    const double mw = m["power_w"].get<double>() * 1e3;
-    srams += fmt::format("| {} | {} | {} | {:.0f} | {} | {} | {:.1f} % |\n", name, reads, writes,
-                         m["bits"].get<double>(), show(m["pj_per_bit"].get<double>()), show(mw),
-                         100 * mw / (total * 1e3));
-    source = fmt::format("The energy a bit is {}'s: {}", m["pj_per_bit_file"].get<std::string>(),
-                         m["pj_per_bit_source"].get<std::string>());
-  }
-  if (!srams.empty()) {
-    md +=
-        "\nSRAM access energy (docs/ppa.md, \"SRAM access energy\"): each SRAM simulated as "
-        "its contract says (docs/sram.md), its reads and lane writes over the window counted, "
-        "every bit read or written at one energy a bit; in the totals above. " +
-        source +
-        ".\n\n| block | reads | lane writes | bits | pJ a bit | mW | of the block |\n"
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n" +
-        srams;
-  }
-  // Registers clocked while they hold: what ideal clock gating could save at most.
-  std::string held;
-  for (const auto& [name, r] : in.blocks.items()) {
-    if (!r.contains("activity") || !r["activity"].contains("clock_held")) continue;
-    const json& h = r["activity"]["clock_held"];
-    held += fmt::format(
-        "| {} | {} | {} | {:.1f} % | {} | {:.1f} % |\n", name, h["flip_flops"].get<long>(),
-        show(h["flip_flops_clock_w"].get<double>() * 1e3), 100 * h["held_share"].get<double>(),
-        show(h["gating_bound_w"].get<double>() * 1e3),
-        100 * h["gating_bound_of_total"].get<double>());
-  }
-  if (!held.empty()) {
-    md +=
-        "\nRegisters clocked while they hold (docs/ppa.md, \"Registers clocked while they "
-        "hold\"): the flip-flops' clock-pin power, the share of it spent on edges where the "
-        "flip-flop's output did not change, and what ideal clock gating (each flip-flop, no "
-        "gating cell) could save at most, the clock buffers' power counted in the same share.\n\n"
-        "| block | flip-flops | their clock mW | held edges | gating could save mW | of the "
-        "block |\n| --- | ---: | ---: | ---: | ---: | ---: |\n" +
-        held;
-  }
+  md += sram_section(in) + held_section(in);
   if (!summary["energy_per_product"].empty()) {
     md +=
         "\nAt equal throughput, on the same layer: the energy of one weight-activation product "

@@ -741,6 +741,29 @@ TEST_F(PpaCli, AStillWorkloadLeavesTheClock) {
   }
 }
 
+// The report's power-from-activity section lists a block's SRAM accesses with the energy
+// file's figure and source, and what ideal clock gating could save, from the block's JSON.
+TEST(Report, ActivityListsTheSramAndTheHeldClock) {
+  ReportInputs in;
+  in.workload = "the synthetic layer";
+  in.blocks = nlohmann::ordered_json::parse(R"({
+    "pe_line": {"power_w": {"total": 0.08}, "activity": {
+      "power_w": {"total": 0.0742, "clock": 0.0459, "sequential": 0.002, "combinational": 0.0246,
+                  "leakage": 0.000002, "sram": 0.00153},
+      "energy_per_cycle_j": 9.6e-10,
+      "sram": {"accesses": [{"module": "m", "reads": 768, "lane_writes": 1408}],
+               "bits": 11776, "pj_per_bit": 2.5, "pj_per_bit_file": "configs/energy/osu018.json",
+               "pj_per_bit_source": "a scaled figure", "energy_j": 2.9e-8, "power_w": 0.00153},
+      "clock_held": {"flip_flops": 1223, "flip_flops_clock_w": 0.0249, "held_share": 0.929,
+                     "gating_bound_w": 0.0426, "gating_bound_of_total": 0.574}}}})");
+  const std::string md = activity_markdown(in, activity_summary(in));
+  for (const char* want : {"| pe_line | 768 | 1408 | 11776 | 2.500 | 1.530 | 2.1 % |",
+                           "configs/energy/osu018.json's: a scaled figure",
+                           "| pe_line | 1223 | 24.900 | 92.9 % | 42.600 | 57.4 % |"}) {
+    EXPECT_NE(md.find(want), std::string::npos) << want << "\n" << md;
+  }
+}
+
 // The report sets the delay model's longest stage of each pipelined FP unit
 // beside its measured critical path.
 TEST(Report, DelayModelAgainstTheMeasurement) {
