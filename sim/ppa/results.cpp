@@ -25,8 +25,13 @@ const char* const kResultsMark =
     "hand. -->";
 
 std::string source_commit(const fs::path& source) {
-  const std::string cmd =
-      fmt::format("git -C '{}' describe --always --dirty 2>/dev/null", source.string());
+  // The folder as one shell word: in single quotes, each of its own quotes closed, escaped and
+  // reopened (docs/paths.md: a path may hold apostrophes).
+  std::string word = "'";
+  for (const char ch : source.string())
+    word += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  word += "'";
+  const std::string cmd = fmt::format("git -C {} describe --always --dirty 2>/dev/null", word);
   std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
   if (!p) return "";
   std::array<char, 128> buf{};

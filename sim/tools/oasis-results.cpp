@@ -51,9 +51,10 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
-    throw UsageError(e.what());
+    throw UsageError(fmt::format("{} (see oasis-results --help)", e.what()));
   }
   ResultsInputs in;
   in.source = source;

@@ -84,6 +84,20 @@ TEST(Results, EveryFigureOfATableIsOnThePage) {
   }
 }
 
+// The commit a table names, read from a source folder whose path holds an apostrophe and a
+// space (docs/paths.md).
+TEST(Results, NamesTheCommitOfAFolderWithAnApostrophe) {
+  const test::TempDir dir("results it's");
+  const std::string d = gen::shell_word(dir.path().string());
+  const auto r = test::run_command("git init -q " + d + " && git -C " + d +
+                                   " -c user.name=t -c user.email=t@t commit -q --allow-empty "
+                                   "-m t 2>&1");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string commit = source_commit(dir.path());
+  EXPECT_GE(commit.size(), 7u) << commit;
+  EXPECT_EQ(commit.find_first_not_of("0123456789abcdef"), std::string::npos) << commit;
+}
+
 TEST(Results, RefusesWhatItCannotUseAndKeepsWhatItDidNotWrite) {
   const test::TempDir dir("results_cli");
   const auto results = [&](const std::string& args) {
