@@ -86,24 +86,35 @@ std::string output_assertions(const std::vector<Port>& ports) {
     }
     return best;
   };
-  // One assertion: its label, antecedent (empty: none), consequent and message.
-  std::string out;
-  const auto assertion = [&](const std::string& label, const std::string& pre,
-                             const std::string& post, const std::string& message) {
-    out += fmt::format(
-        "  a_{} : assert property (@(posedge clk_i) disable iff (!sva_armed_q)\n"
-        "      {}{})\n"
-        "    else $error(\"{}\");\n",
-        label, pre.empty() ? "" : pre + " ", post, message);
+  // The registers of the previous edge's values (declarations, updates) and the checks.
+  std::string regs, copies, checks;
+  const auto assertion = [&](const std::string& label, const std::string& condition,
+                             const std::string& message) {
+    checks += fmt::format(
+        "      a_{} :\n"
+        "        assert ({})\n"
+        "        else $error(\"{}\");\n",
+        label, condition, message);
+  };
+  const auto copy = [&](const std::string& decl, const std::string& reg,
+                        const std::string& value) {
+    regs += fmt::format("  logic {}{};\n", decl, reg);
+    copies += fmt::format("    {} <= {};\n", reg, value);
   };
   for (const auto& s : streams) {
     const std::string valid = s + "valid_o", ready = s + "ready_i";
     if (!has("input", ready)) continue;
-    const std::string stall = valid + " && !" + ready + " |=>";
-    assertion(valid + "_held", stall, valid, valid + " fell before " + ready);
+    const std::string stall = "sva_" + s + "stall_q";
+    copy("", stall, valid + " && !" + ready);
+    assertion(valid + "_held", "!" + stall + " || " + valid, valid + " fell before " + ready);
     for (const Port& p : ports) {
       if (p.dir == "output" && stream_of(p) == s) {
-        assertion(p.name + "_stable", stall, "$stable(" + p.name + ")",
+        const std::string prev = "sva_" + p.name + "_q";
+        copy(!p.width_expr.empty() ? range(p.width_expr) + " "
+             : p.width >= 1        ? range(p.width) + " "
+                                   : "",
+             prev, p.name);
+        assertion(p.name + "_stable", "!" + stall + " || " + p.name + " == " + prev,
                   p.name + " changed before " + ready);
       }
     }
@@ -111,28 +122,38 @@ std::string output_assertions(const std::vector<Port>& ports) {
   for (const Port& p : ports) {
     if (p.dir != "output") continue;
     if (const auto owner = stream_of(p)) {
-      assertion(p.name + "_known", *owner + "valid_o |->", "!$isunknown(" + p.name + ")",
+      assertion(p.name + "_known", "!" + *owner + "valid_o || !$isunknown(" + p.name + ")",
                 p.name + " unknown while " + *owner + "valid_o");
     } else if (p.width <= 1 && !(p.width == 0 && !p.width_expr.empty())) {
-      assertion(p.name + "_known", "", "!$isunknown(" + p.name + ")",
+      assertion(p.name + "_known", "!$isunknown(" + p.name + ")",
                 p.name + " unknown after reset");
     }
   }
-  if (out.empty()) return "";
+  if (checks.empty()) return "";
   // Armed from the first clock edge after reset: the assertions' own register rather than
-  // rst_ni in `disable iff`, which Verilator takes for a synchronous use of the asynchronous
-  // reset (SYNCASYNCNET).
-  out = fmt::format(
+  // rst_ni in a condition, which Verilator takes for a synchronous use of the asynchronous
+  // reset (SYNCASYNCNET). Immediate assertions at the clock edge against registered copies of
+  // the previous edge's values, rather than concurrent ones with $stable: Verilator 5.006
+  // compiles a concurrent assertion's sampled copy of a vector wider than 64 words to C++ that
+  // does not build.
+  std::string out = fmt::format(
       "\n`ifdef {}\n"
       "  // The outputs' promises (docs/spec.md section 8): a stream's valid and payload hold\n"
       "  // until ready, no output unknown once reset has been released.\n"
       "  logic sva_armed_q;\n"
+      "{}"
       "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
       "    if (!rst_ni) sva_armed_q <= 1'b0;\n"
       "    else sva_armed_q <= 1'b1;\n"
-      "  end\n"
-      "{}`endif\n",
-      kAssertionsMacro, out);
+      "  end\n",
+      kAssertionsMacro, regs);
+  if (!copies.empty()) out += "  always_ff @(posedge clk_i) begin\n" + copies + "  end\n";
+  out += "  always_ff @(posedge clk_i) begin\n"
+         "    if (sva_armed_q) begin\n" +
+         checks +
+         "    end\n"
+         "  end\n"
+         "`endif\n";
   check_columns("output_assertions", out);
   return out;
 }
