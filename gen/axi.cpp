@@ -61,19 +61,15 @@ namespace {
 
 // ------------------------------------------------------------------------------ top
 
-SvFile top_module(const Config& c, const Derived& d) {
-  const AxiTiming& ax = d.axi;
-  const AxiLiteMap map = axi_lite_map(c);
-  const LayerBits lb(d);
-  const string name = module_name(c, "axi");
-  SvModule m(
-      name,
-      fmt::format("The OASIS core in a system (docs/axi.md): an AXI4-Lite slave for control and "
-                  "status (the register file's window and the registers of regmap.json), an "
-                  "AXI4 master of {} data bits that runs a chain of layers from descriptors in "
-                  "memory (reads its tables, token and weight records, writes its outputs) and "
-                  "an interrupt. The core (oasis_{}_core) is inside, unchanged.",
-                  ax.data_bits, c.name));
+// An instance of one of the wrapper's parts, and a blank line after it.
+void top_inst(SvModule& m, const string& block_module, const string& inst_name,
+              const std::vector<std::pair<string, string>>& conns) {
+  m.inst(block_module, inst_name, conns);
+  m << "\n";
+}
+
+// The top's header widths and its ports: the AXI4-Lite slave, the AXI4 master, the interrupt.
+void top_ports(SvModule& m, const AxiTiming& ax) {
   m.header_localparam("LiteAddrBits", kAxiLiteAddrBits, "Byte-address bits of the AXI4-Lite port.");
   m.header_localparam("LiteDataBits", kAxiLiteDataBits, "Data bits of the AXI4-Lite port.");
   m.header_localparam("LiteStrbBits", kAxiLiteDataBits / 8, "Byte strobes of the AXI4-Lite port.");
@@ -142,6 +138,13 @@ SvFile top_module(const Config& c, const Derived& d) {
           {"input", 0, "m_axi_rresp_i", "AXI4 read response.", "2"},
           {"input", 0, "m_axi_rlast_i", "AXI4 read last beat of a burst."},
           {"output", 0, "irq_o", "Interrupt, level: an enabled event of irq_status is set."}});
+}
+
+// The localparams: the layers' fields as the queues carry them, the error codes, the write ID.
+void top_localparams(SvModule& m, const Config& c, const Derived& d) {
+  const AxiTiming& ax = d.axi;
+  const AxiLiteMap map = axi_lite_map(c);
+  const LayerBits lb(d);
   m.localparam("WideBits", 64, "Bits of a descriptor address.");
   m.localparam("CodeBits", 8, "Bits of an error code.");
   m.localparam("TagBits", 32, "Bits of a layer's tag.");
@@ -165,11 +168,10 @@ SvFile top_module(const Config& c, const Derived& d) {
   m.localparam("ErrReadResp", map.error("read_resp"), "Error code: a read refused.");
   m.localparam("ErrWriteResp", map.error("write_resp"), "Error code: a write refused.");
   m.localparam("WriteId", kAxiWriteId, "The writes' ID.");
-  const auto inst = [&](const string& block_module, const string& inst_name,
-                        const std::vector<std::pair<string, string>>& conns) {
-    m.inst(block_module, inst_name, conns);
-    m << "\n";
-  };
+}
+
+// The signals between the parts: the core's streams, the control, the layers and their queues.
+void top_signals(SvModule& m) {
   m << R"(
   // The core's streams and register port.
   logic                      x_valid, x_ready, w_valid, w_ready, w_last, y_valid, y_ready, y_last;
@@ -220,78 +222,87 @@ SvFile top_module(const Config& c, const Derived& d) {
   logic [TagBits-1:0]        wq_tag;
 
 )";
-  inst(module_name(c, "axi_lite"), "u_lite",
-       {{"clk_i", "clk_i"},
-        {"rst_ni", "rst_ni"},
-        {"s_axil_awvalid_i", "s_axil_awvalid_i"},
-        {"s_axil_awready_o", "s_axil_awready_o"},
-        {"s_axil_awaddr_i", "s_axil_awaddr_i"},
-        {"s_axil_awprot_i", "s_axil_awprot_i"},
-        {"s_axil_wvalid_i", "s_axil_wvalid_i"},
-        {"s_axil_wready_o", "s_axil_wready_o"},
-        {"s_axil_wdata_i", "s_axil_wdata_i"},
-        {"s_axil_wstrb_i", "s_axil_wstrb_i"},
-        {"s_axil_bvalid_o", "s_axil_bvalid_o"},
-        {"s_axil_bready_i", "s_axil_bready_i"},
-        {"s_axil_bresp_o", "s_axil_bresp_o"},
-        {"s_axil_arvalid_i", "s_axil_arvalid_i"},
-        {"s_axil_arready_o", "s_axil_arready_o"},
-        {"s_axil_araddr_i", "s_axil_araddr_i"},
-        {"s_axil_arprot_i", "s_axil_arprot_i"},
-        {"s_axil_rvalid_o", "s_axil_rvalid_o"},
-        {"s_axil_rready_i", "s_axil_rready_i"},
-        {"s_axil_rdata_o", "s_axil_rdata_o"},
-        {"s_axil_rresp_o", "s_axil_rresp_o"},
-        {"reg_we_o", "lite_we"},
-        {"reg_re_o", "lite_re"},
-        {"reg_addr_o", "lite_addr"},
-        {"reg_wdata_o", "lite_wdata"},
-        {"reg_rdata_i", "reg_rdata"},
-        {"busy_i", "busy_q"},
-        {"start_o", "start"},
-        {"desc_addr_o", "desc_addr"},
-        {"done_i", "report && !failed"},
-        {"error_i", "report && failed"},
-        {"error_code_i", "error_code"},
-        {"error_desc_i", "error_desc"},
-        {"layer_done_i", "layer_done"},
-        {"layer_tag_i", "layer_tag"},
-        {"weight_beat_i", "record_beat"},
-        {"stall_i", "stall"},
-        {"irq_o", "irq_o"}});
-  inst(module_name(c, "axi_fetch"), "u_fetch",
-       {{"clk_i", "clk_i"},
-        {"rst_ni", "rst_ni"},
-        {"start_i", "start"},
-        {"desc_addr_i", "desc_addr"},
-        {"abort_i", "abort"},
-        {"ar_req_o", "desc_req"},
-        {"ar_addr_o", "desc_ar_addr"},
-        {"ar_len_o", "desc_ar_len"},
-        {"ar_grant_i", "desc_grant"},
-        {"r_valid_i", "desc_valid"},
-        {"r_data_i", "desc_data"},
-        {"r_err_i", "desc_err"},
-        {"push_o", "push"},
-        {"push_ready_i", "push_ready"},
-        {"lay_desc_o", "lay_desc"},
-        {"lay_tables_o", "lay_tables"},
-        {"lay_tables_addr_o", "lay_tables_addr"},
-        {"lay_token_addr_o", "lay_token_addr"},
-        {"lay_weights_addr_o", "lay_weights_addr"},
-        {"lay_output_addr_o", "lay_output_addr"},
-        {"lay_stride_o", "lay_stride"},
-        {"lay_groups_o", "lay_groups"},
-        {"lay_last_rows_o", "lay_last_rows"},
-        {"lay_out_beats_o", "lay_out_beats"},
-        {"lay_scale_o", "lay_scale"},
-        {"lay_tag_o", "lay_tag"},
-        {"idle_o", "fetch_idle"},
-        {"error_o", "fetch_err"},
-        {"error_code_o", "fetch_code"},
-        {"error_desc_o", "fetch_desc"}});
-  m << R"(  // A checked layer goes to the three queues at once: each side takes it when it gets there.
-  assign push_ready = !rq_full && !fq_full && !wq_full;
+}
+
+// The AXI4-Lite slave (u_lite) and the descriptor fetcher (u_fetch).
+void top_lite_fetch(SvModule& m, const Config& c) {
+  top_inst(m, module_name(c, "axi_lite"), "u_lite",
+           {{"clk_i", "clk_i"},
+            {"rst_ni", "rst_ni"},
+            {"s_axil_awvalid_i", "s_axil_awvalid_i"},
+            {"s_axil_awready_o", "s_axil_awready_o"},
+            {"s_axil_awaddr_i", "s_axil_awaddr_i"},
+            {"s_axil_awprot_i", "s_axil_awprot_i"},
+            {"s_axil_wvalid_i", "s_axil_wvalid_i"},
+            {"s_axil_wready_o", "s_axil_wready_o"},
+            {"s_axil_wdata_i", "s_axil_wdata_i"},
+            {"s_axil_wstrb_i", "s_axil_wstrb_i"},
+            {"s_axil_bvalid_o", "s_axil_bvalid_o"},
+            {"s_axil_bready_i", "s_axil_bready_i"},
+            {"s_axil_bresp_o", "s_axil_bresp_o"},
+            {"s_axil_arvalid_i", "s_axil_arvalid_i"},
+            {"s_axil_arready_o", "s_axil_arready_o"},
+            {"s_axil_araddr_i", "s_axil_araddr_i"},
+            {"s_axil_arprot_i", "s_axil_arprot_i"},
+            {"s_axil_rvalid_o", "s_axil_rvalid_o"},
+            {"s_axil_rready_i", "s_axil_rready_i"},
+            {"s_axil_rdata_o", "s_axil_rdata_o"},
+            {"s_axil_rresp_o", "s_axil_rresp_o"},
+            {"reg_we_o", "lite_we"},
+            {"reg_re_o", "lite_re"},
+            {"reg_addr_o", "lite_addr"},
+            {"reg_wdata_o", "lite_wdata"},
+            {"reg_rdata_i", "reg_rdata"},
+            {"busy_i", "busy_q"},
+            {"start_o", "start"},
+            {"desc_addr_o", "desc_addr"},
+            {"done_i", "report && !failed"},
+            {"error_i", "report && failed"},
+            {"error_code_i", "error_code"},
+            {"error_desc_i", "error_desc"},
+            {"layer_done_i", "layer_done"},
+            {"layer_tag_i", "layer_tag"},
+            {"weight_beat_i", "record_beat"},
+            {"stall_i", "stall"},
+            {"irq_o", "irq_o"}});
+  top_inst(m, module_name(c, "axi_fetch"), "u_fetch",
+           {{"clk_i", "clk_i"},
+            {"rst_ni", "rst_ni"},
+            {"start_i", "start"},
+            {"desc_addr_i", "desc_addr"},
+            {"abort_i", "abort"},
+            {"ar_req_o", "desc_req"},
+            {"ar_addr_o", "desc_ar_addr"},
+            {"ar_len_o", "desc_ar_len"},
+            {"ar_grant_i", "desc_grant"},
+            {"r_valid_i", "desc_valid"},
+            {"r_data_i", "desc_data"},
+            {"r_err_i", "desc_err"},
+            {"push_o", "push"},
+            {"push_ready_i", "push_ready"},
+            {"lay_desc_o", "lay_desc"},
+            {"lay_tables_o", "lay_tables"},
+            {"lay_tables_addr_o", "lay_tables_addr"},
+            {"lay_token_addr_o", "lay_token_addr"},
+            {"lay_weights_addr_o", "lay_weights_addr"},
+            {"lay_output_addr_o", "lay_output_addr"},
+            {"lay_stride_o", "lay_stride"},
+            {"lay_groups_o", "lay_groups"},
+            {"lay_last_rows_o", "lay_last_rows"},
+            {"lay_out_beats_o", "lay_out_beats"},
+            {"lay_scale_o", "lay_scale"},
+            {"lay_tag_o", "lay_tag"},
+            {"idle_o", "fetch_idle"},
+            {"error_o", "fetch_err"},
+            {"error_code_o", "fetch_code"},
+            {"error_desc_o", "fetch_desc"}});
+}
+
+// The three layer queues, of the read side, the feed and the write side.
+void top_queues(SvModule& m) {
+  m << "  // A checked layer goes to the three queues at once: each side takes it when it gets "
+       "there.\n"
+    << R"(  assign push_ready = !rq_full && !fq_full && !wq_full;
   assign rq_in = {lay_desc, lay_tables, lay_tables_addr, lay_token_addr, lay_weights_addr,
                   lay_stride, lay_groups};
   assign fq_in = {lay_tables, lay_groups, lay_last_rows, lay_scale};
@@ -315,105 +326,117 @@ SvFile top_module(const Config& c, const Derived& d) {
            "  ", {{"Width", width}, {"Depth", "2"}});
   }
   m << "\n";
-  inst(module_name(c, "axi_read"), "u_read",
-       {{"clk_i", "clk_i"},
-        {"rst_ni", "rst_ni"},
-        {"start_i", "start"},
-        {"m_axi_arvalid_o", "m_axi_arvalid_o"},
-        {"m_axi_arready_i", "m_axi_arready_i"},
-        {"m_axi_arid_o", "m_axi_arid_o"},
-        {"m_axi_araddr_o", "m_axi_araddr_o"},
-        {"m_axi_arlen_o", "m_axi_arlen_o"},
-        {"m_axi_rvalid_i", "m_axi_rvalid_i"},
-        {"m_axi_rready_o", "m_axi_rready_o"},
-        {"m_axi_rid_i", "m_axi_rid_i"},
-        {"m_axi_rdata_i", "m_axi_rdata_i"},
-        {"m_axi_rresp_i", "m_axi_rresp_i"},
-        {"m_axi_rlast_i", "m_axi_rlast_i"},
-        {"desc_req_i", "desc_req"},
-        {"desc_addr_i", "desc_ar_addr"},
-        {"desc_len_i", "desc_ar_len"},
-        {"desc_grant_o", "desc_grant"},
-        {"desc_valid_o", "desc_valid"},
-        {"desc_data_o", "desc_data"},
-        {"desc_err_o", "desc_err"},
-        {"lay_valid_i", "!rq_empty"},
-        {"lay_pop_o", "rq_pop"},
-        {"lay_desc_i", "rq_desc"},
-        {"lay_tables_i", "rq_tables"},
-        {"lay_tables_addr_i", "rq_tables_addr"},
-        {"lay_token_addr_i", "rq_token_addr"},
-        {"lay_weights_addr_i", "rq_weights_addr"},
-        {"lay_stride_i", "rq_stride"},
-        {"lay_groups_i", "rq_groups"},
-        {"buf_valid_o", "buf_valid"},
-        {"buf_data_o", "buf_data"},
-        {"buf_pop_i", "buf_pop"},
-        {"idle_o", "read_idle"},
-        {"error_o", "read_err"},
-        {"error_desc_o", "read_desc"}});
-  inst(module_name(c, "axi_feed"), "u_feed",
-       {{"clk_i", "clk_i"},
-        {"rst_ni", "rst_ni"},
-        {"lay_valid_i", "!fq_empty"},
-        {"lay_pop_o", "fq_pop"},
-        {"lay_tables_i", "fq_tables"},
-        {"lay_groups_i", "fq_groups"},
-        {"lay_last_rows_i", "fq_last_rows"},
-        {"lay_scale_i", "fq_scale"},
-        {"buf_valid_i", "buf_valid"},
-        {"buf_data_i", "buf_data"},
-        {"buf_pop_o", "buf_pop"},
-        {"core_idle_i", "core_idle"},
-        {"reg_we_o", "feed_we"},
-        {"reg_addr_o", "feed_addr"},
-        {"reg_wdata_o", "feed_wdata"},
-        {"x_valid_o", "x_valid"},
-        {"x_ready_i", "x_ready"},
-        {"x_data_o", "x_data"},
-        {"x_scale_o", "x_scale"},
-        {"w_valid_o", "w_valid"},
-        {"w_ready_i", "w_ready"},
-        {"w_data_o", "w_data"},
-        {"w_scale_o", "w_scale"},
-        {"w_rows_o", "w_rows"},
-        {"w_last_o", "w_last"},
-        {"record_beat_o", "record_beat"},
-        {"stall_o", "stall"},
-        {"idle_o", "feed_idle"}});
-  inst(module_name(c, "axi_write"), "u_write",
-       {{"clk_i", "clk_i"},
-        {"rst_ni", "rst_ni"},
-        {"start_i", "start"},
-        {"lay_valid_i", "!wq_empty"},
-        {"lay_pop_o", "wq_pop"},
-        {"lay_addr_i", "wq_addr"},
-        {"lay_beats_i", "wq_beats"},
-        {"lay_tag_i", "wq_tag"},
-        {"lay_desc_i", "wq_desc"},
-        {"drop_i", "read_err"},
-        {"y_valid_i", "y_valid"},
-        {"y_ready_o", "y_ready"},
-        {"y_data_i", "y_data"},
-        {"y_rows_i", "y_rows"},
-        {"y_last_i", "y_last"},
-        {"m_axi_awvalid_o", "m_axi_awvalid_o"},
-        {"m_axi_awready_i", "m_axi_awready_i"},
-        {"m_axi_awaddr_o", "m_axi_awaddr_o"},
-        {"m_axi_awlen_o", "m_axi_awlen_o"},
-        {"m_axi_wvalid_o", "m_axi_wvalid_o"},
-        {"m_axi_wready_i", "m_axi_wready_i"},
-        {"m_axi_wdata_o", "m_axi_wdata_o"},
-        {"m_axi_wstrb_o", "m_axi_wstrb_o"},
-        {"m_axi_wlast_o", "m_axi_wlast_o"},
-        {"m_axi_bvalid_i", "m_axi_bvalid_i"},
-        {"m_axi_bready_o", "m_axi_bready_o"},
-        {"m_axi_bresp_i", "m_axi_bresp_i"},
-        {"layer_done_o", "layer_done"},
-        {"layer_tag_o", "layer_tag"},
-        {"idle_o", "write_idle"},
-        {"error_o", "write_err"},
-        {"error_desc_o", "write_desc"}});
+}
+
+// The read side (u_read): the read channels, the layers' reads and the read buffer.
+void top_read(SvModule& m, const Config& c) {
+  top_inst(m, module_name(c, "axi_read"), "u_read",
+           {{"clk_i", "clk_i"},
+            {"rst_ni", "rst_ni"},
+            {"start_i", "start"},
+            {"m_axi_arvalid_o", "m_axi_arvalid_o"},
+            {"m_axi_arready_i", "m_axi_arready_i"},
+            {"m_axi_arid_o", "m_axi_arid_o"},
+            {"m_axi_araddr_o", "m_axi_araddr_o"},
+            {"m_axi_arlen_o", "m_axi_arlen_o"},
+            {"m_axi_rvalid_i", "m_axi_rvalid_i"},
+            {"m_axi_rready_o", "m_axi_rready_o"},
+            {"m_axi_rid_i", "m_axi_rid_i"},
+            {"m_axi_rdata_i", "m_axi_rdata_i"},
+            {"m_axi_rresp_i", "m_axi_rresp_i"},
+            {"m_axi_rlast_i", "m_axi_rlast_i"},
+            {"desc_req_i", "desc_req"},
+            {"desc_addr_i", "desc_ar_addr"},
+            {"desc_len_i", "desc_ar_len"},
+            {"desc_grant_o", "desc_grant"},
+            {"desc_valid_o", "desc_valid"},
+            {"desc_data_o", "desc_data"},
+            {"desc_err_o", "desc_err"},
+            {"lay_valid_i", "!rq_empty"},
+            {"lay_pop_o", "rq_pop"},
+            {"lay_desc_i", "rq_desc"},
+            {"lay_tables_i", "rq_tables"},
+            {"lay_tables_addr_i", "rq_tables_addr"},
+            {"lay_token_addr_i", "rq_token_addr"},
+            {"lay_weights_addr_i", "rq_weights_addr"},
+            {"lay_stride_i", "rq_stride"},
+            {"lay_groups_i", "rq_groups"},
+            {"buf_valid_o", "buf_valid"},
+            {"buf_data_o", "buf_data"},
+            {"buf_pop_i", "buf_pop"},
+            {"idle_o", "read_idle"},
+            {"error_o", "read_err"},
+            {"error_desc_o", "read_desc"}});
+}
+
+// The feed of the core's streams (u_feed) and the write side (u_write).
+void top_feed_write(SvModule& m, const Config& c) {
+  top_inst(m, module_name(c, "axi_feed"), "u_feed",
+           {{"clk_i", "clk_i"},
+            {"rst_ni", "rst_ni"},
+            {"lay_valid_i", "!fq_empty"},
+            {"lay_pop_o", "fq_pop"},
+            {"lay_tables_i", "fq_tables"},
+            {"lay_groups_i", "fq_groups"},
+            {"lay_last_rows_i", "fq_last_rows"},
+            {"lay_scale_i", "fq_scale"},
+            {"buf_valid_i", "buf_valid"},
+            {"buf_data_i", "buf_data"},
+            {"buf_pop_o", "buf_pop"},
+            {"core_idle_i", "core_idle"},
+            {"reg_we_o", "feed_we"},
+            {"reg_addr_o", "feed_addr"},
+            {"reg_wdata_o", "feed_wdata"},
+            {"x_valid_o", "x_valid"},
+            {"x_ready_i", "x_ready"},
+            {"x_data_o", "x_data"},
+            {"x_scale_o", "x_scale"},
+            {"w_valid_o", "w_valid"},
+            {"w_ready_i", "w_ready"},
+            {"w_data_o", "w_data"},
+            {"w_scale_o", "w_scale"},
+            {"w_rows_o", "w_rows"},
+            {"w_last_o", "w_last"},
+            {"record_beat_o", "record_beat"},
+            {"stall_o", "stall"},
+            {"idle_o", "feed_idle"}});
+  top_inst(m, module_name(c, "axi_write"), "u_write",
+           {{"clk_i", "clk_i"},
+            {"rst_ni", "rst_ni"},
+            {"start_i", "start"},
+            {"lay_valid_i", "!wq_empty"},
+            {"lay_pop_o", "wq_pop"},
+            {"lay_addr_i", "wq_addr"},
+            {"lay_beats_i", "wq_beats"},
+            {"lay_tag_i", "wq_tag"},
+            {"lay_desc_i", "wq_desc"},
+            {"drop_i", "read_err"},
+            {"y_valid_i", "y_valid"},
+            {"y_ready_o", "y_ready"},
+            {"y_data_i", "y_data"},
+            {"y_rows_i", "y_rows"},
+            {"y_last_i", "y_last"},
+            {"m_axi_awvalid_o", "m_axi_awvalid_o"},
+            {"m_axi_awready_i", "m_axi_awready_i"},
+            {"m_axi_awaddr_o", "m_axi_awaddr_o"},
+            {"m_axi_awlen_o", "m_axi_awlen_o"},
+            {"m_axi_wvalid_o", "m_axi_wvalid_o"},
+            {"m_axi_wready_i", "m_axi_wready_i"},
+            {"m_axi_wdata_o", "m_axi_wdata_o"},
+            {"m_axi_wstrb_o", "m_axi_wstrb_o"},
+            {"m_axi_wlast_o", "m_axi_wlast_o"},
+            {"m_axi_bvalid_i", "m_axi_bvalid_i"},
+            {"m_axi_bready_o", "m_axi_bready_o"},
+            {"m_axi_bresp_i", "m_axi_bresp_i"},
+            {"layer_done_o", "layer_done"},
+            {"layer_tag_o", "layer_tag"},
+            {"idle_o", "write_idle"},
+            {"error_o", "write_err"},
+            {"error_desc_o", "write_desc"}});
+}
+
+// The register port's multiplexer and the core (u_core).
+void top_core(SvModule& m, const Config& c) {
   m << R"(  // The register port: the AXI4-Lite window while no chain runs, the feed's tables while
   // one does.
   assign reg_we    = busy_q ? feed_we : lite_we;
@@ -422,31 +445,35 @@ SvFile top_module(const Config& c, const Derived& d) {
   assign reg_wdata = busy_q ? feed_wdata : lite_wdata;
 
 )";
-  inst(module_name(c, "core"), "u_core",
-       {{"clk_i", "clk_i"},
-        {"rst_ni", "rst_ni"},
-        {"reg_we_i", "reg_we"},
-        {"reg_re_i", "reg_re"},
-        {"reg_addr_i", "reg_addr"},
-        {"reg_wdata_i", "reg_wdata"},
-        {"reg_rvalid_o", "unused_rvalid"},
-        {"reg_rdata_o", "reg_rdata"},
-        {"x_valid_i", "x_valid"},
-        {"x_ready_o", "x_ready"},
-        {"x_data_i", "x_data"},
-        {"x_scale_i", "x_scale"},
-        {"w_valid_i", "w_valid"},
-        {"w_ready_o", "w_ready"},
-        {"w_data_i", "w_data"},
-        {"w_scale_i", "w_scale"},
-        {"w_rows_i", "w_rows"},
-        {"w_last_i", "w_last"},
-        {"y_valid_o", "y_valid"},
-        {"y_ready_i", "y_ready"},
-        {"y_data_o", "y_data"},
-        {"y_rows_o", "y_rows"},
-        {"y_last_o", "y_last"},
-        {"idle_o", "core_idle"}});
+  top_inst(m, module_name(c, "core"), "u_core",
+           {{"clk_i", "clk_i"},
+            {"rst_ni", "rst_ni"},
+            {"reg_we_i", "reg_we"},
+            {"reg_re_i", "reg_re"},
+            {"reg_addr_i", "reg_addr"},
+            {"reg_wdata_i", "reg_wdata"},
+            {"reg_rvalid_o", "unused_rvalid"},
+            {"reg_rdata_o", "reg_rdata"},
+            {"x_valid_i", "x_valid"},
+            {"x_ready_o", "x_ready"},
+            {"x_data_i", "x_data"},
+            {"x_scale_i", "x_scale"},
+            {"w_valid_i", "w_valid"},
+            {"w_ready_o", "w_ready"},
+            {"w_data_i", "w_data"},
+            {"w_scale_i", "w_scale"},
+            {"w_rows_i", "w_rows"},
+            {"w_last_i", "w_last"},
+            {"y_valid_o", "y_valid"},
+            {"y_ready_i", "y_ready"},
+            {"y_data_o", "y_data"},
+            {"y_rows_o", "y_rows"},
+            {"y_last_o", "y_last"},
+            {"idle_o", "core_idle"}});
+}
+
+// The chain's control (its start, end and errors) and the AXI4 master's fixed signals.
+void top_control(SvModule& m) {
   m << R"(  // A chain runs from a start until every side is idle with nothing queued; it ends done,
   // or with the first error: the fetcher's (a descriptor), a read's, a write's. A refused read
   // drops the outputs still to come, and either refusal stops the chain before its next layer.
@@ -479,6 +506,28 @@ SvFile top_module(const Config& c, const Derived& d) {
   assign m_axi_arprot_o  = 3'b000;
   assign m_axi_arqos_o   = 4'b0000;
 )";
+}
+
+SvFile top_module(const Config& c, const Derived& d) {
+  const AxiTiming& ax = d.axi;
+  const string name = module_name(c, "axi");
+  SvModule m(
+      name,
+      fmt::format("The OASIS core in a system (docs/axi.md): an AXI4-Lite slave for control and "
+                  "status (the register file's window and the registers of regmap.json), an "
+                  "AXI4 master of {} data bits that runs a chain of layers from descriptors in "
+                  "memory (reads its tables, token and weight records, writes its outputs) and "
+                  "an interrupt. The core (oasis_{}_core) is inside, unchanged.",
+                  ax.data_bits, c.name));
+  top_ports(m, ax);
+  top_localparams(m, c, d);
+  top_signals(m);
+  top_lite_fetch(m, c);
+  top_queues(m);
+  top_read(m, c);
+  top_feed_write(m, c);
+  top_core(m, c);
+  top_control(m);
   return m.file();
 }
 

@@ -116,23 +116,13 @@ SvFile unpack_module(const Config& c) {
 
 // ------------------------------------------------------------------------------ feed
 
-SvFile feed_module(const Config& c, const Derived& d) {
+namespace {
+
+// The feed's header widths and its ports: the feed queue, the read buffer, the core's inputs.
+void feed_ports(SvModule& m, const Config& c, const Derived& d) {
   const AxiTiming& ax = d.axi;
   const CoreTiming& co = d.core;
   const LayerBits lb(d);
-  const auto map = register_map(c);
-  const auto region = [&](const string& name) -> const RegisterRegion& {
-    for (const auto& r : map) {
-      if (r.name == name) return r;
-    }
-    throw std::logic_error("gen/axi_feed.cpp: no register region " + name);
-  };
-  SvModule m(module_name(c, "axi_feed"),
-             "The wrapper's feed of the core (docs/axi.md, Memory layout): takes a layer's beats "
-             "from the read buffer in the order they were read and hands them on: the tables, "
-             "a binary16 word a cycle into the register file once the core is idle, the token as "
-             "token beats (x_scale_o from the descriptor), and each weight record's head of "
-             "scales, then its weight beats, with the rows and the last flag of the group.");
   m.header_localparam("DataBits", ax.data_bits, "Bits of a bus beat.");
   m.header_localparam("HalfBits", d.storage.width(), "Bits of a binary16 value.");
   m.header_localparam("Lines", c.pe_lines, "PE lines P: rows of a group.");
@@ -170,6 +160,19 @@ SvFile feed_module(const Config& c, const Derived& d) {
               {"output", 0, "record_beat_o", "A bus beat of a weight record is taken."},
               {"output", 0, "stall_o", "The core could take a weight beat and has none."},
               {"output", 0, "idle_o", "No layer being fed."}});
+}
+
+// The localparams: the beats' parts and slots, the record's head, the tables and their regions.
+void feed_localparams(SvModule& m, const Config& c, const Derived& d) {
+  const AxiTiming& ax = d.axi;
+  const CoreTiming& co = d.core;
+  const auto map = register_map(c);
+  const auto region = [&](const string& name) -> const RegisterRegion& {
+    for (const auto& r : map) {
+      if (r.name == name) return r;
+    }
+    throw std::logic_error("gen/axi_feed.cpp: no register region " + name);
+  };
   m.localparam("XBeatBits", ax.x_beat_bits, "Bits of a token beat.");
   m.localparam("XParts", ax.x_parts, "Bus beats a token beat.");
   m.localparam("XSlots", ax.x_slots, "Token beats a bus beat.");
@@ -191,12 +194,10 @@ SvFile feed_module(const Config& c, const Derived& d) {
                  fmt::format("Register-file address of region {}.", r));
     m.localparam(upper_camel(r) + "Words", region(r).size, fmt::format("Words of region {}.", r));
   }
-  string head_pad;
-  if (int64_t(ax.scale_beats) * ax.data_bits > ax.scale_bits) {
-    head_pad =
-        "  logic unused_head;\n"
-        "  assign unused_head = ^head_q[ScaleBeats*DataBits-1:Lines*HalfBits];\n";
-  }
+}
+
+// The states, the signals and the tables' words into the register file.
+void feed_tables(SvModule& m, const Config& c) {
   m << fill(R"(
   localparam logic [2:0] SIdle   = 3'd0;
   localparam logic [2:0] STables = 3'd1;  // the tables into the register file
@@ -240,7 +241,13 @@ SvFile feed_module(const Config& c, const Derived& d) {
       raddr_next = RegAddrBits'(BoundariesBase);
     end
   end
+)",
+            {{"mux", module_name(c, "mux_tree")}});
+}
 
+// The token's and the weight beats' unpacking from the buffer's bus beats.
+void feed_unpack(SvModule& m, const Config& c) {
+  m << fill(R"(
   // The token and the weight beats, from the buffer's bus beats.
   @@unpack@@ #(
     .BusBits (DataBits),
@@ -279,7 +286,13 @@ SvFile feed_module(const Config& c, const Derived& d) {
   assign x_fire   = x_valid_o && x_ready_i;
   assign w_fire   = w_valid_o && w_ready_i;
   assign head_pop = state_q == SHead && buf_valid_i;
+)",
+            {{"unpack", module_name(c, "axi_unpack")}});
+}
 
+// The state machine: the tables, the token, then each record's head and weight beats.
+void feed_states(SvModule& m) {
+  m << fill(R"(
   always_comb begin
     state_d   = state_q;
     groups_d  = groups_q;
@@ -346,7 +359,20 @@ SvFile feed_module(const Config& c, const Derived& d) {
       default: state_d = SIdle;
     endcase
   end
+)",
+            {});
+}
 
+// The registers, the layer's scale and rows, the record's head and the outputs.
+void feed_outputs(SvModule& m, const Derived& d) {
+  const AxiTiming& ax = d.axi;
+  string head_pad;
+  if (int64_t(ax.scale_beats) * ax.data_bits > ax.scale_bits) {
+    head_pad =
+        "  logic unused_head;\n"
+        "  assign unused_head = ^head_q[ScaleBeats*DataBits-1:Lines*HalfBits];\n";
+  }
+  m << fill(R"(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q  <= SIdle;
@@ -394,9 +420,24 @@ SvFile feed_module(const Config& c, const Derived& d) {
   assign stall_o       = state_q == SBeats && w_ready_i && !w_valid_o;
   assign idle_o        = state_q == SIdle;
 )",
-            {{"mux", module_name(c, "mux_tree")},
-             {"unpack", module_name(c, "axi_unpack")},
-             {"head_pad", head_pad}});
+            {{"head_pad", head_pad}});
+}
+
+}  // namespace
+
+SvFile feed_module(const Config& c, const Derived& d) {
+  SvModule m(module_name(c, "axi_feed"),
+             "The wrapper's feed of the core (docs/axi.md, Memory layout): takes a layer's beats "
+             "from the read buffer in the order they were read and hands them on: the tables, "
+             "a binary16 word a cycle into the register file once the core is idle, the token as "
+             "token beats (x_scale_o from the descriptor), and each weight record's head of "
+             "scales, then its weight beats, with the rows and the last flag of the group.");
+  feed_ports(m, c, d);
+  feed_localparams(m, c, d);
+  feed_tables(m, c);
+  feed_unpack(m, c);
+  feed_states(m);
+  feed_outputs(m, d);
   m.op("add", "RegAddrBits", "raddr_next");
   m.op("eq", "WordBits", "raddr_next", "3");
   m.op("mux", "HalfBits", "u_word", "WordSlots-1");

@@ -14,18 +14,12 @@
 
 namespace oasis::gen::axi_detail {
 
-SvFile fetch_module(const Config& c, const Derived& d) {
-  const AxiLiteMap map = axi_lite_map(c);
+namespace {
+
+// The fetcher's header widths and its ports.
+void fetch_ports(SvModule& m, const Derived& d) {
   const AxiTiming& ax = d.axi;
   const LayerBits lb(d);
-  SvModule m(module_name(c, "axi_fetch"),
-             "The wrapper's descriptor fetcher (docs/axi.md, Descriptors): from a start, reads "
-             "each descriptor of the chain (one burst of ID 0), works out its groups and the "
-             "bytes of its weight records (a restoring division by the lines and a shift-and-add "
-             "multiplication, a bit of N a cycle), checks it in the order of docs/axi.md, Errors, "
-             "and hands a good one to the queues of the read side, the feed and the write side; "
-             "it reads the next one while the layers before it run. A bad descriptor, a read "
-             "error or too long a chain stops it with an error code.");
   m.header_localparam("AddrBits", ax.addr_bits, "Bits of a bus address.");
   m.header_localparam("DataBits", ax.data_bits, "Bits of a bus beat.");
   m.header_localparam("WideBits", 64, "Bits of a descriptor's address fields.");
@@ -69,6 +63,12 @@ SvFile fetch_module(const Config& c, const Derived& d) {
           {"output", 0, "error_o", "This start's chain stopped at a descriptor."},
           {"output", 0, "error_code_o", "Why (regmap.json error_codes).", "CodeBits"},
           {"output", 0, "error_desc_o", "The descriptor's address.", "WideBits"}});
+}
+
+// The localparams: the descriptor's layout, the division's widths, the error codes and flags.
+void fetch_localparams(SvModule& m, const Config& c, const Derived& d) {
+  const AxiLiteMap map = axi_lite_map(c);
+  const AxiTiming& ax = d.axi;
   m.localparam("DescBeats", ax.desc_beats, "Bus beats of a descriptor.");
   m.localparam("DescBeatBits", index_width(ax.desc_beats), "Bits of a descriptor's beat.");
   m.localparam("DescBits", ax.desc_bytes * 8, "Bits of a descriptor.");
@@ -107,6 +107,10 @@ SvFile fetch_module(const Config& c, const Derived& d) {
     flag_mask |= 1 << f.lsb;
   }
   m.localparam("FlagMask", flag_mask, "The flags that are not reserved.");
+}
+
+// The states, the registers and the descriptor's fields.
+void fetch_registers(SvModule& m) {
   m << fill(R"(
   localparam logic [3:0] SIdle  = 4'd0;  // no chain, or its last descriptor handed on
   localparam logic [3:0] SReq   = 4'd1;  // the descriptor's read wanted
@@ -165,7 +169,13 @@ SvFile fetch_module(const Config& c, const Derived& d) {
   assign f_reserved = desc_q[ReservedLsb +: 32];
   assign f_chain    = f_flags[FlagChain];
   assign f_load     = f_flags[FlagTables];
+)",
+            {});
+}
 
+// The weight records' span and the buffers' address checks, and the error code they give.
+void fetch_checks(SvModule& m) {
+  m << fill(R"(
   // The weight records' span: (groups - 1) stride + a record, groups = quo + (rem != 0); the
   // accumulator holds quo * stride. Less the stride when N is a whole number of groups: plus
   // its complement and one. A record less the stride is worked out in SSum (less_q), the span
@@ -244,7 +254,13 @@ SvFile fetch_module(const Config& c, const Derived& d) {
       code_now = CodeBits'(ErrChainLimit);
     end
   end
+)",
+            {});
+}
 
+// The division of N by the lines and the carry-save accumulation of the span.
+void fetch_division(SvModule& m) {
+  m << fill(R"(
   // Restoring division of N by Lines, a bit a cycle from the top, and the quotient's bits
   // times the stride added into the accumulator as they come (Horner).
   assign rem_shift = {rem_q, quo_q[RowBits-1]};
@@ -275,7 +291,13 @@ SvFile fetch_module(const Config& c, const Derived& d) {
     .sum_o  (acc_hi),
     .carry_o(unused_sum_carry)
   );
+)",
+            {});
+}
 
+// The state machine, first part: its defaults and the descriptor's read (SIdle .. SPrep).
+void fetch_read_states(SvModule& m) {
+  m << fill(R"(
   always_comb begin
     state_d    = state_q;
     addr_d     = addr_q;
@@ -343,7 +365,13 @@ SvFile fetch_module(const Config& c, const Derived& d) {
           step_d  = '0;
           state_d = SDiv;
         end
-      end
+      end)",
+            {});
+}
+
+// The state machine, second part: the division, the sums, the checks, the hand-off (SDiv ..).
+void fetch_work_states(SvModule& m) {
+  m << fill(R"(
       SDiv: begin
         rem_d  = qbit ? RowsBits'(rem_shift - (RowsBits+1)'(Lines)) : RowsBits'(rem_shift);
         quo_d  = {quo_q[RowBits-2:0], qbit};
@@ -401,7 +429,13 @@ SvFile fetch_module(const Config& c, const Derived& d) {
       default: state_d = SIdle;
     endcase
   end
+)",
+            {});
+}
 
+// The registers, the descriptor's beats as they arrive and the outputs.
+void fetch_outputs(SvModule& m) {
+  m << fill(R"(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q    <= SIdle;
@@ -472,6 +506,27 @@ SvFile fetch_module(const Config& c, const Derived& d) {
   assign lay_tag_o          = f_tag;
 )",
             {});
+}
+
+}  // namespace
+
+SvFile fetch_module(const Config& c, const Derived& d) {
+  SvModule m(module_name(c, "axi_fetch"),
+             "The wrapper's descriptor fetcher (docs/axi.md, Descriptors): from a start, reads "
+             "each descriptor of the chain (one burst of ID 0), works out its groups and the "
+             "bytes of its weight records (a restoring division by the lines and a shift-and-add "
+             "multiplication, a bit of N a cycle), checks it in the order of docs/axi.md, Errors, "
+             "and hands a good one to the queues of the read side, the feed and the write side; "
+             "it reads the next one while the layers before it run. A bad descriptor, a read "
+             "error or too long a chain stops it with an error code.");
+  fetch_ports(m, d);
+  fetch_localparams(m, c, d);
+  fetch_registers(m);
+  fetch_checks(m);
+  fetch_division(m);
+  fetch_read_states(m);
+  fetch_work_states(m);
+  fetch_outputs(m);
   m.op("sub", "RowsBits+1", "rem_d");
   m.op("add", "LoBits", "u_acc_lo");
   m.op("add", "HiBits", "u_acc_hi");

@@ -56,17 +56,8 @@ void check_event_fields(const AxiRegister& r) {
   }
 }
 
-}  // namespace
-
-SvFile lite_module(const Config& c, const Derived& d) {
-  const AxiLiteMap map = axi_lite_map(c);
-  SvModule m(module_name(c, "axi_lite"),
-             "The wrapper's AXI4-Lite slave (docs/axi.md, Registers): the core's register file "
-             "in a window of 32-bit registers (register-file word w at byte 4 w, bits 15:0; "
-             "refused with SLVERR while a chain runs), then the command, status, interrupt, "
-             "error and counter registers of regmap.json. A write is done once its address and "
-             "data are both in; a read answers two cycles after its address. Every ready and "
-             "valid depends on registers only.");
+// The slave's header widths and its ports: AXI4-Lite, the register port, the chain's events.
+void lite_ports(SvModule& m) {
   m.header_localparam("LiteAddrBits", kAxiLiteAddrBits, "Byte-address bits of the window.");
   m.header_localparam("LiteDataBits", kAxiLiteDataBits, "Data bits of the AXI4-Lite port.");
   m.header_localparam("LiteStrbBits", kAxiLiteDataBits / 8, "Byte strobes of a write.");
@@ -115,11 +106,14 @@ SvFile lite_module(const Config& c, const Derived& d) {
           {"input", 0, "weight_beat_i", "A bus beat of a weight record was taken."},
           {"input", 0, "stall_i", "The core could take a weight beat and had none."},
           {"output", 0, "irq_o", "Interrupt: an enabled event of irq_status is set."}});
+}
+
+// The localparams: the window's size and the control registers' offsets, checked against the map.
+void lite_localparams(SvModule& m, const AxiLiteMap& map, const Derived& d) {
   m.localparam("WindowBytes", int64_t(map.regfile_words) * kAxiRegfileStride,
                "Bytes of the register file's window, from byte 0.");
   m.localparam("BusBytes", d.axi.data_bytes, "Bytes of a bus beat: a weight beat's count.");
   const AxiRegister& ctrl = map.reg("ctrl");
-  const AxiRegister& status = map.reg("status");
   const AxiRegister& irq_en = map.reg("irq_enable");
   const AxiRegister& irq_st = map.reg("irq_status");
   check_event_fields(irq_en);
@@ -132,6 +126,11 @@ SvFile lite_module(const Config& c, const Derived& d) {
                  fmt::format("Byte offset of register {}: {}.", r.name, r.meaning));
   }
   m.localparam("StartBit", ctrl.fields[0].lsb, "The start bit of ctrl.");
+}
+
+// The read multiplexer's cases: every control register's value at its offset.
+string lite_read_cases(const AxiLiteMap& map) {
+  const AxiRegister& status = map.reg("status");
   // The read value of every control register.
   const std::map<string, string> status_fields = {
       {"busy", "busy_i"}, {"done", "done_q"}, {"error", "error_q"}, {"code", "code_q"}};
@@ -166,6 +165,11 @@ SvFile lite_module(const Config& c, const Derived& d) {
     read_cases +=
         fmt::format("        LiteAddrBits'({}Offset): rd_word = {};\n", upper_camel(r.name), value);
   }
+  return read_cases;
+}
+
+// The write decoder's cases: what each writable control register does with a write.
+string lite_write_cases(const AxiLiteMap& map) {
   // What each writable register does with a write.
   string write_cases;
   for (const AxiRegister& r : map.registers) {
@@ -196,7 +200,11 @@ SvFile lite_module(const Config& c, const Derived& d) {
       throw std::logic_error("gen/axi_lite.cpp: no write action for register " + r.name);
     }
   }
-  const bool rvalid_bug = mutated("axi.lite_rvalid_dropped");
+  return write_cases;
+}
+
+// The response codes, the write and read channels' signals and the register file's window.
+void lite_channels(SvModule& m) {
   m << fill(R"(
   localparam logic [1:0] Okay   = 2'b00;
   localparam logic [1:0] Slverr = 2'b10;
@@ -240,7 +248,13 @@ SvFile lite_module(const Config& c, const Derived& d) {
   assign reg_re_o    = ar_fire && ar_window && s_axil_araddr_i[1:0] == '0 && !busy_i;
   assign reg_addr_o  = write_now ? aw_addr_q[2 +: RegAddrBits] : s_axil_araddr_i[2 +: RegAddrBits];
   assign reg_wdata_o = w_data_q[RegWordBits-1:0];
+)",
+            {});
+}
 
+// The write decoder and the read multiplexer.
+void lite_decode(SvModule& m, const string& write_cases, const string& read_cases) {
+  m << fill(R"(
   always_comb begin
     bresp_d   = Okay;
     start_o   = 1'b0;
@@ -275,7 +289,14 @@ SvFile lite_module(const Config& c, const Derived& d) {
     end
     rdata_d = rd_word;
   end
+)",
+            {{"write_cases", write_cases}, {"read_cases", read_cases}});
+}
 
+// The channels' registers: the write's address, data and response, the read's value.
+void lite_channel_registers(SvModule& m) {
+  const bool rvalid_bug = mutated("axi.lite_rvalid_dropped");
+  m << fill(R"(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       aw_full_q <= 1'b0;
@@ -328,7 +349,14 @@ SvFile lite_module(const Config& c, const Derived& d) {
       end
     end
   end
+)",
+            {{"rvalid_clear", rvalid_bug ? "rvalid_q && (s_axil_rready_i || 1'b1)"
+                                         : "rvalid_q && s_axil_rready_i"}});
+}
 
+// The status, interrupt and counter registers, and the outputs.
+void lite_status(SvModule& m) {
+  m << fill(R"(
   // Status, interrupts and counters: a start clears them; the events of the chain set them.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -384,10 +412,28 @@ SvFile lite_module(const Config& c, const Derived& d) {
   assign desc_addr_o     = desc_q;
   assign irq_o           = |(irq_st_q & irq_en_q);
 )",
-            {{"write_cases", write_cases},
-             {"read_cases", read_cases},
-             {"rvalid_clear", rvalid_bug ? "rvalid_q && (s_axil_rready_i || 1'b1)"
-                                         : "rvalid_q && s_axil_rready_i"}});
+            {});
+}
+
+}  // namespace
+
+SvFile lite_module(const Config& c, const Derived& d) {
+  const AxiLiteMap map = axi_lite_map(c);
+  SvModule m(module_name(c, "axi_lite"),
+             "The wrapper's AXI4-Lite slave (docs/axi.md, Registers): the core's register file "
+             "in a window of 32-bit registers (register-file word w at byte 4 w, bits 15:0; "
+             "refused with SLVERR while a chain runs), then the command, status, interrupt, "
+             "error and counter registers of regmap.json. A write is done once its address and "
+             "data are both in; a read answers two cycles after its address. Every ready and "
+             "valid depends on registers only.");
+  lite_ports(m);
+  lite_localparams(m, map, d);
+  const string read_cases = lite_read_cases(map);
+  const string write_cases = lite_write_cases(map);
+  lite_channels(m);
+  lite_decode(m, write_cases, read_cases);
+  lite_channel_registers(m);
+  lite_status(m);
   m.op("lt", kAxiLiteAddrBits, "aw_window");
   m.op("lt", kAxiLiteAddrBits, "ar_window");
   m.op("mux", kAxiLiteDataBits, "rd_word", int64_t(map.registers.size()));

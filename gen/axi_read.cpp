@@ -20,19 +20,12 @@ OASIS_REGISTER_MUTATION("axi.burst_crosses_4k",
 OASIS_REGISTER_MUTATION("axi.arvalid_dropped",
                         "the memory master drops ARVALID after one cycle when ARREADY is low");
 
-SvFile read_module(const Config& c, const Derived& d) {
+namespace {
+
+// The read side's header widths and its ports: AXI4 reads, the fetcher's, the queue, the buffer.
+void read_ports(SvModule& m, const Derived& d) {
   const AxiTiming& ax = d.axi;
   const LayerBits lb(d);
-  const int page_beats = 4096 / ax.data_bytes;
-  const int left = std::max({ax.table_beats, ax.token_bus_beats, ax.record_beats});
-  SvModule m(module_name(c, "axi_read"),
-             "The wrapper's read side (docs/axi.md, Reads): the AR channel, shared by the "
-             "descriptor fetcher (ID 0, first) and a layer's reads (ID 1), which it issues in "
-             "order (the tables when asked, the token, then each weight record) in bursts of at "
-             "most MaxBurst beats that never cross a 4 KB boundary, as far ahead as the read "
-             "buffer has room for their data and Outstanding bursts are in flight; the R "
-             "channel, whose beats of ID 0 go to the fetcher and of ID 1 into the read buffer "
-             "(RREADY is always high: the room was kept when the burst was issued).");
   m.header_localparam("AddrBits", ax.addr_bits, "Bits of a bus address.");
   m.header_localparam("DataBits", ax.data_bits, "Bits of a bus beat.");
   m.header_localparam("IdBits", ax.id_bits, "Bits of an AXI ID.");
@@ -77,6 +70,13 @@ SvFile read_module(const Config& c, const Derived& d) {
           {"output", 0, "idle_o", "No read to issue and none in flight."},
           {"output", 0, "error_o", "A layer's read was answered with an error since the start."},
           {"output", 0, "error_desc_o", "The descriptor being read then.", "WideBits"}});
+}
+
+// The localparams: the read buffer, the bursts in flight, the 4 KB page and the segments' beats.
+void read_localparams(SvModule& m, const Derived& d) {
+  const AxiTiming& ax = d.axi;
+  const int page_beats = 4096 / ax.data_bytes;
+  const int left = std::max({ax.table_beats, ax.token_bus_beats, ax.record_beats});
   m.localparam("BufferBeats", ax.read_buffer_beats, "Beats of the read buffer.");
   m.localparam("CreditBits", count_width(ax.read_buffer_beats), "Bits of its free beats.");
   m.localparam("Outstanding", ax.outstanding_reads, "Read bursts in flight at most.");
@@ -91,8 +91,11 @@ SvFile read_module(const Config& c, const Derived& d) {
                "Bits of a count of beats: a segment's, a page's or a burst's.");
   m.localparam("DescId", kAxiDescId, "The descriptors' read ID.");
   m.localparam("DataId", kAxiDataId, "The layers' read ID.");
+}
+
+// The segments, the signals, and the next burst's length and addresses.
+void read_bursts(SvModule& m) {
   const bool no_page = mutated("axi.burst_crosses_4k");
-  const bool dropped = mutated("axi.arvalid_dropped");
   m << fill(R"(
   localparam logic [1:0] SegIdle    = 2'd0;
   localparam logic [1:0] SegTables  = 2'd1;
@@ -143,7 +146,15 @@ SvFile read_module(const Config& c, const Derived& d) {
     if (left_q < len) len = left_q;
     if (to_page < len) len = to_page;
   end
+)",
+            {{"to_page", no_page ? "CmpBits'(PageBeats)"
+                                 : "CmpBits'(PageBeats) - CmpBits'(cur_q[11:SizeCode])"}});
+}
 
+// The AR channel: the descriptors' and the layer's reads, and the walk through its segments.
+void read_ar_channel(SvModule& m) {
+  const bool dropped = mutated("axi.arvalid_dropped");
+  m << fill(R"(
   // The AR channel: a descriptor's read first, then a layer's, each only while fewer than
   // Outstanding bursts are in flight, a layer's only while the buffer has room for all of it.
   assign slot_free    = !ar_valid_q || m_axi_arready_i;
@@ -216,7 +227,13 @@ SvFile read_module(const Config& c, const Derived& d) {
       layer_d   = lay_desc_i;
     end
   end
+)",
+            {{"ar_keep", dropped ? "1'b0" : "ar_valid_q && !m_axi_arready_i"}});
+}
 
+// The R channel, the registers, the read buffer and the outputs.
+void read_r_channel(SvModule& m) {
+  m << fill(R"(
   // The R channel: ID 0 to the fetcher, ID 1 into the buffer.
   assign desc_valid_o = m_axi_rvalid_i && m_axi_rid_i == IdBits'(DescId);
   assign desc_data_o  = m_axi_rdata_i;
@@ -299,9 +316,25 @@ SvFile read_module(const Config& c, const Derived& d) {
   assign error_o         = err_q;
   assign error_desc_o    = err_desc_q;
 )",
-            {{"to_page", no_page ? "CmpBits'(PageBeats)"
-                                 : "CmpBits'(PageBeats) - CmpBits'(cur_q[11:SizeCode])"},
-             {"ar_keep", dropped ? "1'b0" : "ar_valid_q && !m_axi_arready_i"}});
+            {});
+}
+
+}  // namespace
+
+SvFile read_module(const Config& c, const Derived& d) {
+  SvModule m(module_name(c, "axi_read"),
+             "The wrapper's read side (docs/axi.md, Reads): the AR channel, shared by the "
+             "descriptor fetcher (ID 0, first) and a layer's reads (ID 1), which it issues in "
+             "order (the tables when asked, the token, then each weight record) in bursts of at "
+             "most MaxBurst beats that never cross a 4 KB boundary, as far ahead as the read "
+             "buffer has room for their data and Outstanding bursts are in flight; the R "
+             "channel, whose beats of ID 0 go to the fetcher and of ID 1 into the read buffer "
+             "(RREADY is always high: the room was kept when the burst was issued).");
+  read_ports(m, d);
+  read_localparams(m, d);
+  read_bursts(m);
+  read_ar_channel(m);
+  read_r_channel(m);
   m.op("sub", "CmpBits", "to_page");
   m.op("lt", "CmpBits", "len", "2");
   m.op("add", "AddrBits", "u_cur_next");

@@ -19,20 +19,12 @@ OASIS_REGISTER_MUTATION("axi.strobe_past_end",
                         "the last beat of a layer's outputs is written with every byte strobe "
                         "on, past the output buffer's end");
 
-SvFile write_module(const Config& c, const Derived& d) {
+namespace {
+
+// The write side's header widths and its ports: the write queue, the core's outputs, AXI4 writes.
+void write_ports(SvModule& m, const Config& c, const Derived& d) {
   const AxiTiming& ax = d.axi;
   const LayerBits lb(d);
-  const int page_beats = 4096 / ax.data_bytes;
-  const int fill_bits = count_width(ax.word_slots);
-  SvModule m(module_name(c, "axi_write"),
-             "The wrapper's write side (docs/axi.md, Writes): packs the core's output groups, "
-             "binary16 values in row order, into bus beats (a group may end inside a beat and "
-             "the next go on in it; the layer's last beat strobes only its values' bytes), "
-             "holds them in a buffer of one longest burst, and writes them from the layer's "
-             "output address in bursts that never cross a 4 KB boundary, each issued once its "
-             "data is all in the buffer, its W beats after its AW. A layer is done when every "
-             "response is in. While a read has failed (drop_i) the outputs are dropped: no "
-             "write is issued.");
   m.header_localparam("AddrBits", ax.addr_bits, "Bits of a bus address.");
   m.header_localparam("DataBits", ax.data_bits, "Bits of a bus beat.");
   m.header_localparam("StrbBits", ax.data_bytes, "Byte strobes of a bus beat.");
@@ -76,6 +68,14 @@ SvFile write_module(const Config& c, const Derived& d) {
               {"output", 0, "idle_o", "No layer being written."},
               {"output", 0, "error_o", "A write was answered with an error since the start."},
               {"output", 0, "error_desc_o", "The descriptor being written then.", "WideBits"}});
+}
+
+// The localparams: a beat's slots, the buffer, the bursts and the 4 KB page.
+void write_localparams(SvModule& m, const Config& c, const Derived& d) {
+  const AxiTiming& ax = d.axi;
+  const LayerBits lb(d);
+  const int page_beats = 4096 / ax.data_bytes;
+  const int fill_bits = count_width(ax.word_slots);
   m.localparam("Slots", ax.word_slots, "Output values a bus beat.");
   m.localparam("SlotBytes", d.storage.width() / 8, "Bytes of an output value.");
   m.localparam("FillBits", fill_bits, "Bits of a count of values in a beat, 0 .. Slots.");
@@ -91,10 +91,11 @@ SvFile write_module(const Config& c, const Derived& d) {
                std::max({lb.out_beats, count_width(page_beats), count_width(ax.max_burst)}),
                "Bits of a count of beats: the layer's, a page's or a burst's.");
   m.localparam("BOutBits", 4, "Bits of the writes awaiting their response (at most 15).");
-  const bool wlast_bug = mutated("axi.wlast_early");
-  const bool strb_bug = mutated("axi.strobe_past_end");
-  m << fill(
-      R"(
+}
+
+// The signals: the group being packed, the beat being filled, the layer and its bursts.
+void write_signals(SvModule& m) {
+  m << fill(R"(
   // The group being packed: its values from lane g_rp_q, g_rem_q of them left.
   logic                      g_valid_q, g_valid_d, g_last_q, g_last_d;
   logic [Lines*HalfBits-1:0] g_data_q;
@@ -117,7 +118,15 @@ SvFile write_module(const Config& c, const Derived& d) {
   logic [WideBits-1:0]       desc_q, err_desc_q, err_desc_d;
   logic                      issue, w_fire, drop_pop, buf_pop, buf_empty, unused_full;
   logic [DataBits+Slots-1:0] head;
+)",
+            {});
+}
 
+// The packing of a group's values into the beat, and the beat's written slots.
+void write_packing(SvModule& m, const Config& c) {
+  const bool strb_bug = mutated("axi.strobe_past_end");
+  m << fill(
+      R"(
   assign go        = active_q && g_valid_q && count_q != CountBits'(BufferBeats);
   assign room      = FillBits'(Slots) - fill_q;
   assign take      = !go ? '0 : TakeBits'(g_rem_q) < TakeBits'(room) ? FillBits'(g_rem_q) : room;
@@ -171,7 +180,14 @@ SvFile write_module(const Config& c, const Derived& d) {
     end
   end
   assign fill_d = emit ? '0 : fill_new;
+)",
+      {{"mux", module_name(c, "mux_tree")},
+       {"strb", strb_bug ? "final_beat || FillBits'(j) < fill_new" : "FillBits'(j) < fill_new"}});
+}
 
+// The bursts: their length, their issue and the layer's progress and errors.
+void write_bursts(SvModule& m) {
+  m << fill(R"(
   // Bursts: at most MaxBurst beats, the layer's rest, and not past a 4 KB boundary; issued
   // when the buffer holds all of it and the burst before has sent its data.
   assign to_page = CmpBits'(PageBeats) - CmpBits'(addr_q[11:SizeCode]);
@@ -223,7 +239,14 @@ SvFile write_module(const Config& c, const Derived& d) {
       err_desc_d = desc_q;
     end
   end
+)",
+            {});
+}
 
+// The registers, the write buffer and the outputs.
+void write_outputs(SvModule& m) {
+  const bool wlast_bug = mutated("axi.wlast_early");
+  m << fill(R"(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       g_valid_q  <= 1'b0;
@@ -305,9 +328,27 @@ SvFile write_module(const Config& c, const Derived& d) {
   assign error_o         = err_q;
   assign error_desc_o    = err_desc_q;
 )",
-      {{"mux", module_name(c, "mux_tree")},
-       {"strb", strb_bug ? "final_beat || FillBits'(j) < fill_new" : "FillBits'(j) < fill_new"},
-       {"wlast", wlast_bug ? "2" : "1"}});
+            {{"wlast", wlast_bug ? "2" : "1"}});
+}
+
+}  // namespace
+
+SvFile write_module(const Config& c, const Derived& d) {
+  SvModule m(module_name(c, "axi_write"),
+             "The wrapper's write side (docs/axi.md, Writes): packs the core's output groups, "
+             "binary16 values in row order, into bus beats (a group may end inside a beat and "
+             "the next go on in it; the layer's last beat strobes only its values' bytes), "
+             "holds them in a buffer of one longest burst, and writes them from the layer's "
+             "output address in bursts that never cross a 4 KB boundary, each issued once its "
+             "data is all in the buffer, its W beats after its AW. A layer is done when every "
+             "response is in. While a read has failed (drop_i) the outputs are dropped: no "
+             "write is issued.");
+  write_ports(m, c, d);
+  write_localparams(m, c, d);
+  write_signals(m);
+  write_packing(m, c);
+  write_bursts(m);
+  write_outputs(m);
   m.op("sub", "FillBits", "room");
   m.op("add", "FillBits", "fill_new");
   m.op("mux", "HalfBits", "u_pick", "Slots*(Lines-1)");

@@ -340,6 +340,180 @@ class TopkSortBaseline final : public Block {
 
 // ---- FP16 dequantize-and-MAC line ----------------------------------------
 
+// The MAC line's header widths, its ports and its localparams.
+void mac_line_header(SvModule& m, const Config& c, const Derived& d) {
+  const MacLineTiming& tm = d.mac_line_baseline;
+  const FpFormat& f = d.accumulator;
+  const int aw = f.width();
+  const int K = c.channels;
+  const int nW = c.weight_bits;
+  const int M = tm.macs;
+  const int B = tm.beats;
+  const int bw = tm.beat_bits;
+  m.header_localparam("Channels", K, "Channels K of a token and of a weight row.");
+  m.header_localparam("Macs", M, "Multiply-accumulates a cycle, M.");
+  m.header_localparam("Centroids", d.weight_centroids, "Weight centroids, 2^nW.");
+  m.header_localparam("IdxBits", nW, "Bits of a weight index, nW.");
+  m.header_localparam("HalfBits", kBinary16Format.width(),
+                      "Bits of a binary16 value: activations, codebook entries, scales.");
+  m.ports({{"input", 0, "clk_i", "Clock."},
+           {"input", 0, "rst_ni", "Asynchronous reset, active low."},
+           {"input", 0, "act_i",
+            "The token's activations x[k], binary16, at [k*HalfBits +: HalfBits]; held while rows "
+            "run.",
+            "Channels*HalfBits"},
+           {"input", 0, "act_scale_i", "The token's scale s_a, binary16.", "HalfBits"},
+           {"input", 0, "weight_codebook_i",
+            "The weight codebook C_W: entry j, binary16, at [j*HalfBits +: HalfBits].",
+            "Centroids*HalfBits"},
+           {"input", 0, "w_valid_i", "A beat of the weight row is offered (and taken)."},
+           {"input", 0, "w_data_i",
+            "The beat: iw[n][b*Macs + i] at [i*IdxBits +: IdxBits]; indices past K are "
+            "ignored.",
+            "Macs*IdxBits"},
+           {"input", 0, "w_scale_i", "The row's scale s_w, binary16, read with its first beat.",
+            "HalfBits"},
+           {"output", 0, "y_valid_o", "y is valid this cycle (one cycle per row, rows in order)."},
+           {"output", 0, "y_data_o", "y[n], binary16.", "HalfBits"}});
+  m.localparam("Beats", B, "Beats of a row.");
+  m.localparam("LastLanes", K - (B - 1) * M, "Lanes that hold a channel in the last beat.");
+  m.localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
+  m.localparam("BeatBits", bw, "Bits of the beat counter.");
+  m.localparam("PadBits", "Beats*Macs*HalfBits", "The activations, padded to whole beats.");
+  const bool op_stage = tm.operand_stage;
+  if (op_stage) {
+    const bool dropped = mutated("mac_line_baseline.operand_register_dropped");
+    m.localparam("OperandStages", dropped ? 0 : 1,
+                 "Registers between the operand multiplexers and the multipliers.");
+  }
+}
+
+// The beat counter, the rows' s_w FIFO and the activations padded to whole beats.
+void mac_line_beats(SvModule& m, const Config& c, const Derived& d) {
+  const MacLineTiming& tm = d.mac_line_baseline;
+  const int K = c.channels;
+  const int M = tm.macs;
+  const int B = tm.beats;
+  m << "\n  // Beat counter within the row.\n"
+       "  logic [BeatBits-1:0] beat_q;\n  logic first, last;\n"
+       "  assign first = beat_q == '0;\n"
+       "  assign last  = beat_q == BeatBits'(Beats - 1);\n";
+  m << registers({{"beat_q", "last ? '0 : beat_q + BeatBits'(1)"}}, "  ", "w_valid_i");
+  m.comment(
+      "Each row's s_w, from its first beat to the multiplier that scales the row's sum by "
+      "it (a FIFO, not registers riding beside the tree and the accumulator).");
+  m << "  logic [HalfBits-1:0] sw_head;\n  logic sw_pop, sw_empty, sw_full;\n";
+  m << fifo("u_sw_fifo", 16, tm.sw_fifo_depth, "w_valid_i && first", "w_scale_i", "sw_pop",
+            "sw_head", "sw_empty", "sw_full");
+  m << "  logic unused_sw_fifo;\n  assign unused_sw_fifo = ^{sw_empty, sw_full};\n";
+  m.op("add", "BeatBits", "beat_q");
+  m << "  logic [PadBits-1:0] act_pad;\n";
+  m << (int64_t(B) * M > K ? "  assign act_pad = PadBits'(act_i);\n"
+                           : "  assign act_pad = act_i;\n");
+}
+
+// The lanes: each beat's activation and dequantized weight, and their product.
+void mac_line_lanes(SvModule& m, const Config& c, const Derived& d) {
+  const MacLineTiming& tm = d.mac_line_baseline;
+  const FpFormat& f = d.accumulator;
+  const int nW = c.weight_bits;
+  const int M = tm.macs;
+  const int B = tm.beats;
+  const int bw = tm.beat_bits;
+  const bool op_stage = tm.operand_stage;
+  // The beat's tag {last, first}, beside the operands' registers when
+  // there are any; `op` names what the multipliers take.
+  const string op_valid = op_stage ? "op_valid" : "w_valid_i";
+  const string op_last = op_stage ? "op_last" : "last";
+  if (op_stage) {
+    m.comment("The beat's tag beside the operand registers.");
+    m.pipe_stage("op", 1, "w_valid_i", {{"last", 0, "last"}, {"first", 0, "first"}});
+  }
+  m.comment(op_stage ? "Lanes: the beat's activation and the dequantized weight, registered, "
+                       "and their product."
+                     : "Lanes: the beat's activation, the dequantized weight, their product.");
+  m << "  logic [Macs*AccBits-1:0] prod;\n  logic [Macs-1:0] prod_p;\n";
+  // A lane's multiplier has stages of its own (an exact product needs fewer at a clock
+  // target: MacLineTiming::lane_stages).
+  const int LS = tm.lane_stages;
+  const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, LS, kHalfAB);
+  if (mul_cuts.mask != 0) m << "  logic [Macs-1:0] prod_valid;\n";
+  if (op_stage) m << "  logic [Macs-1:0] op_lane_valid;\n";
+  m << "  for (genvar i = 0; i < Macs; i++) begin : g_lane\n"
+       "    logic [HalfBits-1:0] x, w;\n"
+       "    always_comb begin\n"
+       "      x = act_pad[i*HalfBits +: HalfBits];\n"
+       "      for (int b = 1; b < Beats; b++) begin\n"
+       "        if (beat_q == BeatBits'(b)) x = act_pad[(b*Macs + i)*HalfBits +: HalfBits];\n"
+       "      end\n"
+       "    end\n"
+       "    // The Dequantization Unit: C_W[iw].\n"
+       "    always_comb begin\n"
+       "      w = weight_codebook_i[HalfBits-1:0];\n"
+       "      for (int j = 1; j < Centroids; j++) begin\n"
+       "        if (w_data_i[i*IdxBits +: IdxBits] == IdxBits'(j)) begin\n"
+       "          w = weight_codebook_i[j*HalfBits +: HalfBits];\n"
+       "        end\n"
+       "      end\n"
+       "    end\n";
+  m.op("eq", bw, "x", int64_t(M) * (B - 1));
+  m.op("eq", nW, "w", int64_t(M) * (d.weight_centroids - 1));
+  // The multiplier takes the binary16 operands as they are, also into a binary32 product.
+  if (op_stage) {
+    m << "    logic [HalfBits-1:0] x_q, w_q;\n";
+    m << pipe("u_operand_pipe", "2*HalfBits", "OperandStages", "w_valid_i", "{x, w}",
+              "op_lane_valid[i]", "{x_q, w_q}", "    ");
+  }
+  chain_unit(m, f, FpOp::kMul, "u_mul", op_stage ? "x_q" : "x", op_stage ? "w_q" : "w",
+             "prod[i*AccBits +: AccBits]", LS, op_valid, "prod_valid[i]", "    ", "Macs", kHalfAB);
+  m << fmt::format("    assign prod_p[i] = i < LastLanes || !{};\n  end\n", op_last);
+  if (op_stage) {
+    m << "  logic unused_op_lane_valid;\n  assign unused_op_lane_valid = ^op_lane_valid;\n";
+  }
+}
+
+// The products' registers, the pairwise tree, the accumulator and the scaling to y.
+void mac_line_tree(SvModule& m, const Config& c, const Derived& d) {
+  const MacLineTiming& tm = d.mac_line_baseline;
+  const FpFormat& f = d.accumulator;
+  const int S = c.fp_pipeline_stages;
+  const int M = tm.macs;
+  const int LS = tm.lane_stages;
+  const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, LS, kHalfAB);
+  const bool op_stage = tm.operand_stage;
+  // The beat's tag as the multipliers take it (see mac_line_lanes).
+  const string op_valid = op_stage ? "op_valid" : "w_valid_i";
+  const string op_last = op_stage ? "op_last" : "last";
+  const string op_first = op_stage ? "op_first" : "first";
+  m.comment(
+      "The products' registers, then the pairwise tree, one instance per level; the "
+      "beat's tag {last, first} rides beside them through as many registers.");
+  m << "  logic mul_valid;\n  logic [Macs*AccBits-1:0] mul_prod;\n"
+       "  logic [Macs-1:0] mul_present;\n  logic [Macs-1:0] mul_lane_valid;\n";
+  m << "  for (genvar i = 0; i < Macs; i++) begin : g_mul_reg\n";
+  m << pipe("u_pipe", "AccBits", std::to_string(mul_cuts.output_stages),
+            mul_cuts.mask != 0 ? "prod_valid[i]" : op_valid, "prod[i*AccBits +: AccBits]",
+            "mul_lane_valid[i]", "mul_prod[i*AccBits +: AccBits]", "    ");
+  m << "  end\n";
+  m << pipe("u_mul_present_pipe", "Macs", std::to_string(LS), op_valid, "prod_p", "mul_valid",
+            "mul_present");
+  m << "  logic unused_mul_lane_valid;\n  assign unused_mul_lane_valid = ^mul_lane_valid;\n";
+  const TreeRoot root = tree(m, c, f, S, "lvl", M, "mul_prod", "mul_present", "mul_valid", "Macs");
+  m.pipe_stage("tag", LS + root.levels * S, op_valid,
+               {{"last", 0, op_last}, {"first", 0, op_first}});
+  m << "  // The beat's sum; its present bit is always set (lane 0 holds a channel).\n"
+       "  logic unused_root;\n";
+  m << fmt::format("  assign unused_root = ^{{{}, {}}};\n", root.present, root.valid);
+  const TreeRoot acc = accumulator(m, c, f, S, d.accumulator_slots, tm.slots, 1, "", "Beats",
+                                   "tag_valid", "tag_first", "tag_last", "", root.value);
+  m << fmt::format("  logic unused_acc_present;\n  assign unused_acc_present = {};\n", acc.present);
+  chain_stage(m, f, FpOp::kMul, "u_scale_a", acc.value, "act_scale_i", "mg1", S, acc.valid, {},
+              "prod", "AccBits", kHalfB);
+  m << "  // The row's s_w leaves its FIFO as the row's sum enters the scaling by it.\n"
+       "  assign sw_pop = mg1_valid;\n";
+  scale_to_output(m, f, S, "mg1_prod", "mg1_valid", "mg2");
+}
+
 class MacLineBaselineBlock final : public Block {
  public:
   string name() const override { return "mac_line_baseline"; }
@@ -350,13 +524,9 @@ class MacLineBaselineBlock final : public Block {
     const Derived d = derive(c);
     const MacLineTiming& tm = d.mac_line_baseline;
     const FpFormat& f = d.accumulator;
-    const int aw = f.width();
     const int S = c.fp_pipeline_stages;
-    const int K = c.channels;
-    const int nW = c.weight_bits;
     const int M = tm.macs;
     const int B = tm.beats;
-    const int bw = tm.beat_bits;
     SvModule m(
         module,
         fmt::format(
@@ -372,139 +542,10 @@ class MacLineBaselineBlock final : public Block {
             tm.operand_stage ? ", and one between the operand multiplexers and the multipliers"
                              : "",
             tm.lane_stages));
-    m.header_localparam("Channels", K, "Channels K of a token and of a weight row.");
-    m.header_localparam("Macs", M, "Multiply-accumulates a cycle, M.");
-    m.header_localparam("Centroids", d.weight_centroids, "Weight centroids, 2^nW.");
-    m.header_localparam("IdxBits", nW, "Bits of a weight index, nW.");
-    m.header_localparam("HalfBits", kBinary16Format.width(),
-                        "Bits of a binary16 value: activations, codebook entries, scales.");
-    m.ports(
-        {{"input", 0, "clk_i", "Clock."},
-         {"input", 0, "rst_ni", "Asynchronous reset, active low."},
-         {"input", 0, "act_i",
-          "The token's activations x[k], binary16, at [k*HalfBits +: HalfBits]; held while rows "
-          "run.",
-          "Channels*HalfBits"},
-         {"input", 0, "act_scale_i", "The token's scale s_a, binary16.", "HalfBits"},
-         {"input", 0, "weight_codebook_i",
-          "The weight codebook C_W: entry j, binary16, at [j*HalfBits +: HalfBits].",
-          "Centroids*HalfBits"},
-         {"input", 0, "w_valid_i", "A beat of the weight row is offered (and taken)."},
-         {"input", 0, "w_data_i",
-          "The beat: iw[n][b*Macs + i] at [i*IdxBits +: IdxBits]; indices past K are "
-          "ignored.",
-          "Macs*IdxBits"},
-         {"input", 0, "w_scale_i", "The row's scale s_w, binary16, read with its first beat.",
-          "HalfBits"},
-         {"output", 0, "y_valid_o", "y is valid this cycle (one cycle per row, rows in order)."},
-         {"output", 0, "y_data_o", "y[n], binary16.", "HalfBits"}});
-    m.localparam("Beats", B, "Beats of a row.");
-    m.localparam("LastLanes", K - (B - 1) * M, "Lanes that hold a channel in the last beat.");
-    m.localparam("AccBits", aw, fmt::format("Bits of a value in A ({}).", f.name()));
-    m.localparam("BeatBits", bw, "Bits of the beat counter.");
-    m.localparam("PadBits", "Beats*Macs*HalfBits", "The activations, padded to whole beats.");
-    const bool op_stage = tm.operand_stage;
-    if (op_stage) {
-      const bool dropped = mutated("mac_line_baseline.operand_register_dropped");
-      m.localparam("OperandStages", dropped ? 0 : 1,
-                   "Registers between the operand multiplexers and the multipliers.");
-    }
-    m << "\n  // Beat counter within the row.\n"
-         "  logic [BeatBits-1:0] beat_q;\n  logic first, last;\n"
-         "  assign first = beat_q == '0;\n"
-         "  assign last  = beat_q == BeatBits'(Beats - 1);\n";
-    m << registers({{"beat_q", "last ? '0 : beat_q + BeatBits'(1)"}}, "  ", "w_valid_i");
-    m.comment(
-        "Each row's s_w, from its first beat to the multiplier that scales the row's sum by "
-        "it (a FIFO, not registers riding beside the tree and the accumulator).");
-    m << "  logic [HalfBits-1:0] sw_head;\n  logic sw_pop, sw_empty, sw_full;\n";
-    m << fifo("u_sw_fifo", 16, tm.sw_fifo_depth, "w_valid_i && first", "w_scale_i", "sw_pop",
-              "sw_head", "sw_empty", "sw_full");
-    m << "  logic unused_sw_fifo;\n  assign unused_sw_fifo = ^{sw_empty, sw_full};\n";
-    m.op("add", "BeatBits", "beat_q");
-    m << "  logic [PadBits-1:0] act_pad;\n";
-    m << (int64_t(B) * M > K ? "  assign act_pad = PadBits'(act_i);\n"
-                             : "  assign act_pad = act_i;\n");
-    // The beat's tag {last, first}, beside the operands' registers when
-    // there are any; `op` names what the multipliers take.
-    const string op_valid = op_stage ? "op_valid" : "w_valid_i";
-    const string op_last = op_stage ? "op_last" : "last";
-    const string op_first = op_stage ? "op_first" : "first";
-    if (op_stage) {
-      m.comment("The beat's tag beside the operand registers.");
-      m.pipe_stage("op", 1, "w_valid_i", {{"last", 0, "last"}, {"first", 0, "first"}});
-    }
-    m.comment(op_stage ? "Lanes: the beat's activation and the dequantized weight, registered, "
-                         "and their product."
-                       : "Lanes: the beat's activation, the dequantized weight, their product.");
-    m << "  logic [Macs*AccBits-1:0] prod;\n  logic [Macs-1:0] prod_p;\n";
-    // A lane's multiplier has stages of its own (an exact product needs fewer at a clock
-    // target: MacLineTiming::lane_stages).
-    const int LS = tm.lane_stages;
-    const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, LS, kHalfAB);
-    if (mul_cuts.mask != 0) m << "  logic [Macs-1:0] prod_valid;\n";
-    if (op_stage) m << "  logic [Macs-1:0] op_lane_valid;\n";
-    m << "  for (genvar i = 0; i < Macs; i++) begin : g_lane\n"
-         "    logic [HalfBits-1:0] x, w;\n"
-         "    always_comb begin\n"
-         "      x = act_pad[i*HalfBits +: HalfBits];\n"
-         "      for (int b = 1; b < Beats; b++) begin\n"
-         "        if (beat_q == BeatBits'(b)) x = act_pad[(b*Macs + i)*HalfBits +: HalfBits];\n"
-         "      end\n"
-         "    end\n"
-         "    // The Dequantization Unit: C_W[iw].\n"
-         "    always_comb begin\n"
-         "      w = weight_codebook_i[HalfBits-1:0];\n"
-         "      for (int j = 1; j < Centroids; j++) begin\n"
-         "        if (w_data_i[i*IdxBits +: IdxBits] == IdxBits'(j)) begin\n"
-         "          w = weight_codebook_i[j*HalfBits +: HalfBits];\n"
-         "        end\n"
-         "      end\n"
-         "    end\n";
-    m.op("eq", bw, "x", int64_t(M) * (B - 1));
-    m.op("eq", nW, "w", int64_t(M) * (d.weight_centroids - 1));
-    // The multiplier takes the binary16 operands as they are, also into a binary32 product.
-    if (op_stage) {
-      m << "    logic [HalfBits-1:0] x_q, w_q;\n";
-      m << pipe("u_operand_pipe", "2*HalfBits", "OperandStages", "w_valid_i", "{x, w}",
-                "op_lane_valid[i]", "{x_q, w_q}", "    ");
-    }
-    chain_unit(m, f, FpOp::kMul, "u_mul", op_stage ? "x_q" : "x", op_stage ? "w_q" : "w",
-               "prod[i*AccBits +: AccBits]", LS, op_valid, "prod_valid[i]", "    ", "Macs",
-               kHalfAB);
-    m << fmt::format("    assign prod_p[i] = i < LastLanes || !{};\n  end\n", op_last);
-    if (op_stage) {
-      m << "  logic unused_op_lane_valid;\n  assign unused_op_lane_valid = ^op_lane_valid;\n";
-    }
-    m.comment(
-        "The products' registers, then the pairwise tree, one instance per level; the "
-        "beat's tag {last, first} rides beside them through as many registers.");
-    m << "  logic mul_valid;\n  logic [Macs*AccBits-1:0] mul_prod;\n"
-         "  logic [Macs-1:0] mul_present;\n  logic [Macs-1:0] mul_lane_valid;\n";
-    m << "  for (genvar i = 0; i < Macs; i++) begin : g_mul_reg\n";
-    m << pipe("u_pipe", "AccBits", std::to_string(mul_cuts.output_stages),
-              mul_cuts.mask != 0 ? "prod_valid[i]" : op_valid, "prod[i*AccBits +: AccBits]",
-              "mul_lane_valid[i]", "mul_prod[i*AccBits +: AccBits]", "    ");
-    m << "  end\n";
-    m << pipe("u_mul_present_pipe", "Macs", std::to_string(LS), op_valid, "prod_p", "mul_valid",
-              "mul_present");
-    m << "  logic unused_mul_lane_valid;\n  assign unused_mul_lane_valid = ^mul_lane_valid;\n";
-    const TreeRoot root =
-        tree(m, c, f, S, "lvl", M, "mul_prod", "mul_present", "mul_valid", "Macs");
-    m.pipe_stage("tag", LS + root.levels * S, op_valid,
-                 {{"last", 0, op_last}, {"first", 0, op_first}});
-    m << "  // The beat's sum; its present bit is always set (lane 0 holds a channel).\n"
-         "  logic unused_root;\n";
-    m << fmt::format("  assign unused_root = ^{{{}, {}}};\n", root.present, root.valid);
-    const TreeRoot acc = accumulator(m, c, f, S, d.accumulator_slots, tm.slots, 1, "", "Beats",
-                                     "tag_valid", "tag_first", "tag_last", "", root.value);
-    m << fmt::format("  logic unused_acc_present;\n  assign unused_acc_present = {};\n",
-                     acc.present);
-    chain_stage(m, f, FpOp::kMul, "u_scale_a", acc.value, "act_scale_i", "mg1", S, acc.valid, {},
-                "prod", "AccBits", kHalfB);
-    m << "  // The row's s_w leaves its FIFO as the row's sum enters the scaling by it.\n"
-         "  assign sw_pop = mg1_valid;\n";
-    scale_to_output(m, f, S, "mg1_prod", "mg1_valid", "mg2");
+    mac_line_header(m, c, d);
+    mac_line_beats(m, c, d);
+    mac_line_lanes(m, c, d);
+    mac_line_tree(m, c, d);
     out.files = {m.file()};
     // The tree level; drop_unused_tree_level takes it out when no tree has two inputs.
     out.files.insert(out.files.begin(), tree_level_module(c));

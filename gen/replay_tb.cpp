@@ -18,6 +18,123 @@ struct TbPort {
 
 std::string packed_dims(int width) { return width > 1 ? fmt::format("[{}:0] ", width - 1) : ""; }
 
+// The testbench's header comment, its module header and signals, and the block's instance.
+std::string replay_dut(const std::string& block, const std::string& top,
+                       const std::vector<TbPort>& ports, bool clocked) {
+  std::string s;
+  s += fmt::format(
+      "// Replays a vector file recorded by the Verilator testbench of block '{}' on {}\n"
+      "// and compares every output every cycle (sim/icarus, docs/icarus.md).\n",
+      block, top);
+  s += "`timescale 1ns/1ps\n`default_nettype none\n";
+  s += "module oasis_replay_tb #(\n"
+       "  /// Time from applying a line's inputs to comparing its outputs, and from\n"
+       "  /// the clock edge to the next line.\n"
+       "  parameter int Settle = 1\n"
+       ");\n";
+  s += "  localparam int MaxErrors = 10;\n";
+  if (clocked) s += "  logic clk_i = 1'b0;\n";
+  for (const auto& p : ports) {
+    if (p.input) {
+      s += fmt::format("  logic {}{};\n", packed_dims(p.width), p.name);
+    } else {
+      s += fmt::format("  wire  {}{};\n", packed_dims(p.width), p.name);
+      s += fmt::format("  logic {}exp_{};\n", packed_dims(p.width), p.name);
+    }
+  }
+  s += fmt::format("  {} u_dut (\n", top);
+  std::vector<std::string> conns;
+  if (clocked) conns.push_back("    .clk_i(clk_i)");
+  for (const auto& p : ports) conns.push_back(fmt::format("    .{0}({0})", p.name));
+  for (size_t i = 0; i < conns.size(); ++i) {
+    s += conns[i] + (i + 1 < conns.size() ? ",\n" : "\n");
+  }
+  s += "  );\n";
+  return s;
+}
+
+// The vector file opened and its header checked, then each line read and the reset awaited.
+std::string replay_read(const std::vector<TbPort>& ports, const std::string& header, bool has_rst) {
+  std::string s;
+  s += "  integer fd, got, cycle, b, bad, xs, errors, compared, tolerated;\n"
+       "  logic armed;\n"
+       "  logic [8*8192-1:0] line;\n"
+       "  logic [8*4096-1:0] path;\n"
+       "  initial begin\n"
+       "    errors = 0; compared = 0; tolerated = 0; cycle = 0;\n";
+  s += fmt::format("    armed = 1'b{};\n", has_rst ? 0 : 1);
+  s += "    if (!$value$plusargs(\"vectors=%s\", path)) begin\n"
+       "      $display(\"FAIL icarus: no +vectors=FILE\");\n"
+       "      $finish;\n"
+       "    end\n"
+       "    fd = $fopen(path, \"r\");\n"
+       "    if (fd == 0) begin\n"
+       "      $display(\"FAIL icarus: cannot read %0s\", path);\n"
+       "      $finish;\n"
+       "    end\n"
+       "    got = $fgets(line, fd);\n";
+  s += fmt::format("    if (line != \"{}\\n\") begin\n", header);
+  s += "      $display(\"FAIL icarus: the vector file's ports are not this testbench's: %0s\",\n"
+       "               line);\n"
+       "      $finish;\n"
+       "    end\n"
+       "    #Settle;  // every always block waits on its events before the first vector\n"
+       "    got = 0;\n"
+       "    while (got != -1) begin\n";
+  std::string format, vars;
+  for (const auto& p : ports) {
+    format += format.empty() ? "%h" : " %h";
+    vars += (vars.empty() ? "" : ", ") + (p.input ? p.name : "exp_" + p.name);
+  }
+  s += fmt::format("      got = $fscanf(fd, \"{}\\n\",\n                    {});\n", format, vars);
+  s += fmt::format("      if (got != -1 && got != {}) begin\n", ports.size());
+  s += "        $display(\"FAIL icarus: line %0d of the vector file is malformed\", cycle + 2);\n"
+       "        $finish;\n"
+       "      end\n"
+       "      if (got != -1) begin\n"
+       "        #Settle;  // the inputs settle through the combinational logic\n";
+  if (has_rst) s += "        if (rst_ni === 1'b0) armed = 1'b1;\n";
+  s += "        if (armed) begin\n";
+  return s;
+}
+
+// The comparison of output `p` with its expected value under the X rule, `q` its qualifier.
+std::string replay_compare(const TbPort& p, const std::string& q) {
+  std::string s;
+  const std::string& n = p.name;
+  s += fmt::format("          if (({0} ^ exp_{0}) !== {1}'d0) begin\n", n, p.width);
+  s += "            bad = 0; xs = 0;\n";
+  if (p.width == 1) {
+    s += fmt::format("            if ({0} !== 1'b0 && {0} !== 1'b1) xs = 1; else bad = 1;\n", n);
+  } else {
+    s += fmt::format(
+        "            for (b = 0; b < {0}; b = b + 1)\n"
+        "              if ({1}[b] !== 1'b0 && {1}[b] !== 1'b1) xs = xs + 1;\n"
+        "              else if ({1}[b] !== exp_{1}[b]) bad = bad + 1;\n",
+        p.width, n);
+  }
+  std::string why = "X or Z";
+  if (!q.empty()) {
+    s += fmt::format(
+        "            if (xs > 0 && exp_{0} === 1'b0) tolerated = tolerated + xs;\n"
+        "            if (bad > 0 || (xs > 0 && exp_{0} !== 1'b0)) begin\n",
+        q);
+    why = "X or Z while " + q + " is high";
+  } else {
+    s += "            if (bad > 0 || xs > 0) begin\n";
+  }
+  s += fmt::format(
+      "              errors = errors + 1;\n"
+      "              if (errors <= MaxErrors)\n"
+      "                $display(\"MISMATCH icarus cycle=%0d: {0} expected 0x%h got 0x%h%0s\",\n"
+      "                         cycle, exp_{0}, {0}, xs > 0 ? \" ({1})\" : \"\");\n"
+      "            end\n"
+      "          end\n"
+      "          compared = compared + {2};\n",
+      n, why, p.width);
+  return s;
+}
+
 }  // namespace
 
 std::string output_qualifier(const std::string& name, int width,
@@ -58,108 +175,11 @@ std::string replay_testbench(const Manifest& manifest, const std::string& block)
     header += fmt::format(" {}:{}:{}", p.input ? "in" : "out", p.name, p.width);
   }
 
-  std::string s;
-  s += fmt::format(
-      "// Replays a vector file recorded by the Verilator testbench of block '{}' on {}\n"
-      "// and compares every output every cycle (sim/icarus, docs/icarus.md).\n",
-      block, top);
-  s += "`timescale 1ns/1ps\n`default_nettype none\n";
-  s += "module oasis_replay_tb #(\n"
-       "  /// Time from applying a line's inputs to comparing its outputs, and from\n"
-       "  /// the clock edge to the next line.\n"
-       "  parameter int Settle = 1\n"
-       ");\n";
-  s += "  localparam int MaxErrors = 10;\n";
-  if (clocked) s += "  logic clk_i = 1'b0;\n";
-  for (const auto& p : ports) {
-    if (p.input) {
-      s += fmt::format("  logic {}{};\n", packed_dims(p.width), p.name);
-    } else {
-      s += fmt::format("  wire  {}{};\n", packed_dims(p.width), p.name);
-      s += fmt::format("  logic {}exp_{};\n", packed_dims(p.width), p.name);
-    }
-  }
-  s += fmt::format("  {} u_dut (\n", top);
-  std::vector<std::string> conns;
-  if (clocked) conns.push_back("    .clk_i(clk_i)");
-  for (const auto& p : ports) conns.push_back(fmt::format("    .{0}({0})", p.name));
-  for (size_t i = 0; i < conns.size(); ++i) {
-    s += conns[i] + (i + 1 < conns.size() ? ",\n" : "\n");
-  }
-  s += "  );\n";
-  s += "  integer fd, got, cycle, b, bad, xs, errors, compared, tolerated;\n"
-       "  logic armed;\n"
-       "  logic [8*8192-1:0] line;\n"
-       "  logic [8*4096-1:0] path;\n"
-       "  initial begin\n"
-       "    errors = 0; compared = 0; tolerated = 0; cycle = 0;\n";
-  s += fmt::format("    armed = 1'b{};\n", has_rst ? 0 : 1);
-  s += "    if (!$value$plusargs(\"vectors=%s\", path)) begin\n"
-       "      $display(\"FAIL icarus: no +vectors=FILE\");\n"
-       "      $finish;\n"
-       "    end\n"
-       "    fd = $fopen(path, \"r\");\n"
-       "    if (fd == 0) begin\n"
-       "      $display(\"FAIL icarus: cannot read %0s\", path);\n"
-       "      $finish;\n"
-       "    end\n"
-       "    got = $fgets(line, fd);\n";
-  s += fmt::format("    if (line != \"{}\\n\") begin\n", header);
-  s += "      $display(\"FAIL icarus: the vector file's ports are not this testbench's: %0s\",\n"
-       "               line);\n"
-       "      $finish;\n"
-       "    end\n"
-       "    #Settle;  // every always block waits on its events before the first vector\n"
-       "    got = 0;\n"
-       "    while (got != -1) begin\n";
-  std::string format, vars;
-  for (const auto& p : ports) {
-    format += format.empty() ? "%h" : " %h";
-    vars += (vars.empty() ? "" : ", ") + (p.input ? p.name : "exp_" + p.name);
-  }
-  s += fmt::format("      got = $fscanf(fd, \"{}\\n\",\n                    {});\n", format, vars);
-  s += fmt::format("      if (got != -1 && got != {}) begin\n", ports.size());
-  s += "        $display(\"FAIL icarus: line %0d of the vector file is malformed\", cycle + 2);\n"
-       "        $finish;\n"
-       "      end\n"
-       "      if (got != -1) begin\n"
-       "        #Settle;  // the inputs settle through the combinational logic\n";
-  if (has_rst) s += "        if (rst_ni === 1'b0) armed = 1'b1;\n";
-  s += "        if (armed) begin\n";
+  std::string s = replay_dut(block, top, ports, clocked);
+  s += replay_read(ports, header, has_rst);
   for (const auto& p : ports) {
     if (p.input) continue;
-    const std::string& n = p.name;
-    const std::string q = qualifier(p);
-    s += fmt::format("          if (({0} ^ exp_{0}) !== {1}'d0) begin\n", n, p.width);
-    s += "            bad = 0; xs = 0;\n";
-    if (p.width == 1) {
-      s += fmt::format("            if ({0} !== 1'b0 && {0} !== 1'b1) xs = 1; else bad = 1;\n", n);
-    } else {
-      s += fmt::format(
-          "            for (b = 0; b < {0}; b = b + 1)\n"
-          "              if ({1}[b] !== 1'b0 && {1}[b] !== 1'b1) xs = xs + 1;\n"
-          "              else if ({1}[b] !== exp_{1}[b]) bad = bad + 1;\n",
-          p.width, n);
-    }
-    std::string why = "X or Z";
-    if (!q.empty()) {
-      s += fmt::format(
-          "            if (xs > 0 && exp_{0} === 1'b0) tolerated = tolerated + xs;\n"
-          "            if (bad > 0 || (xs > 0 && exp_{0} !== 1'b0)) begin\n",
-          q);
-      why = "X or Z while " + q + " is high";
-    } else {
-      s += "            if (bad > 0 || xs > 0) begin\n";
-    }
-    s += fmt::format(
-        "              errors = errors + 1;\n"
-        "              if (errors <= MaxErrors)\n"
-        "                $display(\"MISMATCH icarus cycle=%0d: {0} expected 0x%h got 0x%h%0s\",\n"
-        "                         cycle, exp_{0}, {0}, xs > 0 ? \" ({1})\" : \"\");\n"
-        "            end\n"
-        "          end\n"
-        "          compared = compared + {2};\n",
-        n, why, p.width);
+    s += replay_compare(p, qualifier(p));
   }
   s += "        end\n"
        "        if (errors >= MaxErrors) begin\n"
