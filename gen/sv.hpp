@@ -40,8 +40,9 @@ std::string behavioural_or(const std::string& behavioural, const std::string& st
 inline constexpr const char* kAssertionsMacro = "OASIS_ASSERTIONS";
 
 /// Assertions on the outputs of a module with `ports` (clock clk_i, reset rst_ni), immediate
-/// ones at each clock edge, under an `ifdef` on kAssertionsMacro, for the end of its body: the stream contract of
-/// docs/spec.md section 8 and no X on an output once reset has been released. A stream is an
+/// ones at each clock edge, under an `ifdef` on kAssertionsMacro, for the end of its body: the
+/// stream contract of docs/spec.md section 8 and no X on an output once reset has been
+/// released. A stream is an
 /// output <s>valid_o; its payload, the other outputs named <s>..._o (the longest such <s>).
 /// With an input <s>ready_i, once valid is high and ready low, valid stays high the next cycle
 /// and each payload output keeps its value. A one-bit output outside any payload is never
