@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 // The sweeps' reader (sim/tools/sweeps.hpp, docs/testing.md): a table gives the tests its rows
 // state, with their commands, labels, timeouts, locks and environment; every malformed row is
-// refused with one message naming its file, its line and what is allowed.
+// refused with one message naming its file, its line and what is allowed; oasis-sweeps writes
+// the CTest script and the runs, and refuses a malformed table before writing anything.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "gen/generator.hpp"
 #include "sim/tools/sweeps.hpp"
+#include "verif/unit/run_command.hpp"
 
 namespace oasis::sweeps {
 namespace {
@@ -296,6 +302,12 @@ class SweepFiles : public ::testing::Test {
   void write(const std::string& name, const std::string& text) {
     std::ofstream(dir_ / "sim/sweeps" / name) << text;
   }
+  std::string contents(const std::string& name) {
+    std::ifstream in(dir_ / name);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
   std::string error() {
     try {
       read(dir_);
@@ -325,6 +337,48 @@ TEST_F(SweepFiles, AreOneTableABlockWithConfigsThatExist) {
   ASSERT_EQ(sweeps.size(), 2u);
   EXPECT_EQ(sweeps[0].block, "abc");
   EXPECT_EQ(sweeps[1].file, "sim/sweeps/blk.txt");
+}
+
+// oasis-sweeps: a malformed table is one line and exit status 2, nothing written; a good one
+// gives the script and the runs, written again only when they change.
+TEST_F(SweepFiles, OasisSweepsWritesTheScriptOrOneMessage) {
+  const std::string command = gen::shell_word(std::string(OASIS_BINARY_DIR) + "/oasis-sweeps") +
+                              " --source " + gen::shell_word(dir_.string()) + " --build /b" +
+                              " --ctest " + gen::shell_word((dir_ / "out/tests.cmake").string()) +
+                              " --json " + gen::shell_word((dir_ / "out/runs.json").string()) +
+                              " 2>&1";
+  write("blk.txt", "a1  verilator  configs/default.json\na1  kinds\n");
+  test::CmdResult r = test::run_command(command);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_EQ(r.out, "oasis-sweeps: sim/sweeps/blk.txt:2: unknown kind 'kinds'; allowed: " +
+                       fmt::format("{}\n", fmt::join(kinds(), ", ")));
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+
+  write("blk.txt", "a1  verilator,hier  configs/default.json\n");
+  r = test::run_command(command);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, "");
+  const std::string script = contents("out/tests.cmake");
+  EXPECT_NE(script.find("add_test(\"vl.blk.a1.hier\" "), std::string::npos) << script;
+  EXPECT_NE(contents("out/runs.json").find("\"kind\":\"hier\""), std::string::npos);
+  const auto written = fs::last_write_time(dir_ / "out/tests.cmake");
+  fs::last_write_time(dir_ / "out/tests.cmake", written - std::chrono::hours(1));
+  EXPECT_EQ(test::run_command(command).status, 0);
+  EXPECT_EQ(fs::last_write_time(dir_ / "out/tests.cmake"), written - std::chrono::hours(1))
+      << "written again unchanged";
+}
+
+// The project's own tables read, and each block has a testbench.
+TEST(Sweeps, TheProjectsTablesRead) {
+  const fs::path source = OASIS_SOURCE_DIR;
+  const std::vector<Sweep> sweeps = read(source);
+  EXPECT_GT(sweeps.size(), 10u);
+  for (const Sweep& s : sweeps) {
+    EXPECT_TRUE(fs::exists(source / "verif/tb" / (s.block + "_tb.cpp"))) << s.file;
+    EXPECT_FALSE(s.labels.empty()) << s.file;
+  }
+  std::vector<std::string> left_out;
+  EXPECT_GT(tests(sweeps, source.string(), "/b", left_out).size(), 500u);
 }
 
 }  // namespace
