@@ -411,7 +411,8 @@ int oasis::commands::covreport(int argc, char** argv) {
     std::string md = fmt::format(
         "# Verilator coverage of the generated RTL\n\n"
         "Written by `make coverage` (`sim/coverage`, `sim/tools/covreport.cpp`; see "
-        "docs/coverage.md): every run of the `make test` sweeps (`sim/sweeps/<block>.txt`) built "
+        "docs/coverage.md): every plain run of the sweeps (kind `verilator` of "
+        "`sim/sweeps/<block>.txt`) built "
         "with `verilator --coverage-line --coverage-toggle`, seed {}, {} runs in {} s. Counted: "
         "the points in the sources of each run's `<block>.f` (the block's generated RTL and the "
         "`rtl/` primitives it uses), over every config the block is swept with. A line point (a "

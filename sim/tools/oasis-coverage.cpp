@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// oasis-coverage (make coverage; docs/coverage.md): runs every testbench run of the make test
-// sweeps (sim/sweeps/<block>.txt; not the .regress, .exhaustive, .netlist, .resets or other
-// kinds) with Verilator's line and toggle coverage (oasis-vltest --coverage), merges the counts
-// per block and writes a report of the generated RTL and the rtl/ primitives each block uses
-// (covreport; the testbench is C++ and has no coverage points).
+// oasis-coverage (make coverage; docs/coverage.md): runs every plain testbench run of the sweeps
+// (kind verilator of sim/sweeps/<block>.txt; not regress, exhaustive, netlist, resets or the
+// other kinds) with Verilator's line and toggle coverage (oasis-vltest --coverage), merges the
+// counts per block and writes a report of the generated RTL and the rtl/ primitives each block
+// uses (covreport; the testbench is C++ and has no coverage points).
 //
 //   oasis-coverage --build DIR [--block NAME]... [--source DIR]
 //
@@ -23,7 +23,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
@@ -31,6 +30,7 @@
 
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/run.hpp"
+#include "sim/tools/sweeps.hpp"
 #include "tools/commands.hpp"
 
 namespace oasis_coverage_command {
@@ -39,37 +39,32 @@ using namespace oasis;
 using namespace oasis::ppa;
 namespace fs = std::filesystem;
 
-// One run of a sweep, as the build's configure step read it (verif/CMakeLists.txt writes every
-// line of sim/sweeps/ to <build>/sweeps.json; the format is parsed there alone).
+// One run of a sweep (sim/tools/sweeps.hpp).
 struct SweepRun {
   std::string block, label, config;
   std::vector<std::string> sets, tb_args;
 };
 
-// The make test sweeps' plain runs (kind verilator: sim/sweeps/<block>.txt) of `only`'s blocks
-// (every block when empty), in the build's order.
-std::vector<SweepRun> read_sweeps(const fs::path& build, const std::vector<std::string>& only) {
-  const fs::path file = build / "sweeps.json";
-  if (!fs::exists(file)) {
-    throw UsageError(fmt::format("no {}: configure the build first (make build)", file.string()));
-  }
-  nlohmann::json doc;
+// The plain runs (kind verilator) of the sweeps of the project `root`, of `only`'s blocks (every
+// block when empty), by block and in each table's order.
+std::vector<SweepRun> read_sweeps(const fs::path& root, const std::vector<std::string>& only) {
+  std::vector<sweeps::Sweep> tables;
   try {
-    doc = nlohmann::json::parse(read_text(file));
-  } catch (const nlohmann::json::exception& e) {
-    throw UsageError(fmt::format("{}: not JSON: {}", file.string(), e.what()));
+    tables = sweeps::read(root);
+  } catch (const sweeps::SweepError& e) {
+    throw UsageError(e.what());
   }
   std::vector<SweepRun> runs;
-  for (const auto& r : doc) {
-    if (r.at("kind") != "verilator") continue;
-    const std::string block = r.at("block").get<std::string>();
-    if (!only.empty() && std::find(only.begin(), only.end(), block) == only.end()) continue;
-    runs.push_back({block, r.at("label").get<std::string>(), r.at("config").get<std::string>(),
-                    r.at("sets").get<std::vector<std::string>>(),
-                    r.at("tb_args").get<std::vector<std::string>>()});
+  for (const auto& t : tables) {
+    if (!only.empty() && std::find(only.begin(), only.end(), t.block) == only.end()) continue;
+    for (const auto& label : t.labels) {
+      for (const auto& r : label.runs) {
+        if (r.kind == "verilator") {
+          runs.push_back({t.block, label.name, label.config, label.sets, r.tb_args});
+        }
+      }
+    }
   }
-  std::stable_sort(runs.begin(), runs.end(),
-                   [](const SweepRun& a, const SweepRun& b) { return a.block < b.block; });
   return runs;
 }
 
@@ -99,7 +94,7 @@ int run(int argc, char** argv) {
     throw UsageError("verilator_coverage is not installed (it comes with verilator)");
   }
   const fs::path build = fs::canonical(build_arg);
-  const std::vector<SweepRun> runs = read_sweeps(build, only);
+  const std::vector<SweepRun> runs = read_sweeps(root, only);
   for (const auto& b : only) {
     if (std::none_of(runs.begin(), runs.end(), [&](const SweepRun& r) { return r.block == b; })) {
       throw UsageError(fmt::format("no sweep sim/sweeps/{}.txt for block '{}'", b, b));

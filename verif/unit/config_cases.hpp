@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// Configs for the tests of what derives from a config: the lines of the
+// Configs for the tests of what derives from a config: the labels of the
 // sweeps (sim/sweeps/*.txt), configs/*.json and random configs the schema
 // accepts.
 #pragma once
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "model/config.hpp"
+#include "sim/tools/sweeps.hpp"
 
 namespace oasis::test {
 
@@ -21,32 +20,16 @@ struct ConfigCase {
   Config config;
 };
 
-/// Every config line of the sweep files whose names start with `prefix`
-/// (sim/sweeps/<prefix>*.txt): label, config path, overrides.
+/// Every label of the sweeps whose block names start with `prefix`
+/// (sim/sweeps/<prefix>*.txt), its config with its overrides.
 inline std::vector<ConfigCase> sweep_cases(const std::string& prefix = "") {
   const std::string source = OASIS_SOURCE_DIR;
-  std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::directory_iterator(source + "/sim/sweeps")) {
-    const std::string name = e.path().filename().string();
-    if (name.rfind(prefix, 0) == 0 && e.path().extension() == ".txt") files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
   std::vector<ConfigCase> out;
-  for (const auto& file : files) {
-    std::ifstream in(file);
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.empty() || line[0] == '#') continue;
-      std::istringstream words(line.substr(0, line.find(" -- ")));
-      std::string label, path, w;
-      words >> label >> path;
-      std::vector<std::string> overrides;
-      while (words >> w) {
-        // yosys=regress and ctest=regress say where a check runs; not config keys.
-        if (w != "yosys=regress" && w != "ctest=regress") overrides.push_back(w);
-      }
-      out.push_back(
-          {file.filename().string() + ":" + label, load_config(source + "/" + path, overrides)});
+  for (const auto& sweep : sweeps::read(source)) {
+    if (!sweep.block.starts_with(prefix)) continue;
+    for (const auto& label : sweep.labels) {
+      out.push_back({sweep.block + ".txt:" + label.name,
+                     load_config(source + "/" + label.config, label.sets)});
     }
   }
   return out;
