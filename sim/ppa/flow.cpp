@@ -171,14 +171,9 @@ std::string yosys_map_script(const BlockJob& job, const Technology& tech, const 
 }
 
 double generic_cell_count(const std::string& module,
-                          const std::map<std::string, StatModule>& generic, int depth) {
-  if (depth > 64) throw ReportError("module hierarchy too deep in stat");
-  const auto it = generic.find(module);
-  if (it == generic.end()) throw ReportError("no module " + module + " in Yosys's stat");
+                          const std::map<std::string, StatModule>& generic) {
   double n = 0;
-  for (const auto& [type, count] : it->second.cells) {
-    n += double(count) * (generic.count(type) ? generic_cell_count(type, generic, depth + 1) : 1.0);
-  }
+  for (const auto& [type, count] : leaf_cells(generic, module)) n += double(count);
   return n;
 }
 

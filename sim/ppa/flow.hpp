@@ -145,7 +145,7 @@ std::set<std::string> kept_modules(const BlockJob& job,
                                    const std::map<std::string, StatModule>& generic_stat);
 /// Generic cells of a module with everything below it, from synthesis' stat.
 double generic_cell_count(const std::string& module,
-                          const std::map<std::string, StatModule>& generic_stat, int depth = 0);
+                          const std::map<std::string, StatModule>& generic_stat);
 inline constexpr double kFlatMaxCells = 250000;
 inline constexpr double kKeptMinInstances = 4;
 inline constexpr double kKeptMinCells = 50;

@@ -85,6 +85,31 @@ std::map<std::string, StatModule> parse_yosys_stat(const std::string& text) {
   return out;
 }
 
+namespace {
+
+void add_leaf_cells(const std::map<std::string, StatModule>& stat, const std::string& module,
+                    long times, std::map<std::string, long>& out, int depth = 0) {
+  if (depth > 64) throw ReportError("module hierarchy too deep in Yosys's stat");
+  const auto it = stat.find(module);
+  if (it == stat.end()) throw ReportError(fmt::format("no module {} in Yosys's stat", module));
+  for (const auto& [cell, n] : it->second.cells) {
+    if (stat.contains(cell)) {
+      add_leaf_cells(stat, cell, times * n, out, depth + 1);
+    } else {
+      out[cell] += times * n;
+    }
+  }
+}
+
+}  // namespace
+
+std::map<std::string, long> leaf_cells(const std::map<std::string, StatModule>& stat,
+                                       const std::string& top) {
+  std::map<std::string, long> out;
+  add_leaf_cells(stat, top, 1, out);
+  return out;
+}
+
 std::vector<TimingPath> parse_report_checks(const std::string& text) {
   std::vector<TimingPath> paths;
   std::istringstream in(text);

@@ -26,6 +26,11 @@ struct StatModule {
 /// Every module of a `stat` report, by name (Yosys's escaping removed:
 /// "\oasis_x" -> "oasis_x"). The "design hierarchy" summary is skipped.
 std::map<std::string, StatModule> parse_yosys_stat(const std::string& text);
+/// The leaf cells of module `top` of a hierarchical `stat`, by type, with every submodule
+/// instance's counted in (a cell whose type is a module of the report is that module's cells):
+/// the figures of the flattened design, without flattening it.
+std::map<std::string, long> leaf_cells(const std::map<std::string, StatModule>& stat,
+                                       const std::string& top);
 
 /// One timing path of report_checks.
 struct TimingPath {

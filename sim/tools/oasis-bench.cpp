@@ -82,20 +82,14 @@ bool is_flip_flop(const std::string& cell) {
          (cell.find("DFF") != std::string::npos || cell.find("DLATCH") != std::string::npos);
 }
 
-// Adds `times` instances of `module` of a hierarchical `stat` to `c`: a cell that names a
-// module of the report is that module's cells, any other a leaf cell.
-void expand(const std::map<std::string, StatModule>& stat, const std::string& module, long times,
-            Cells& c) {
-  const auto it = stat.find(module);
-  if (it == stat.end()) throw Failure(fmt::format("no module {} in Yosys's stat", module));
-  for (const auto& [cell, n] : it->second.cells) {
-    if (stat.contains(cell)) {
-      expand(stat, cell, times * n, c);
-    } else {
-      c.cells += times * n;
-      if (is_flip_flop(cell)) c.flip_flops += times * n;
-    }
+// The cells and flip-flops of `module` of a hierarchical `stat`, submodules counted in.
+Cells count_cells(const std::map<std::string, StatModule>& stat, const std::string& module) {
+  Cells c;
+  for (const auto& [cell, n] : leaf_cells(stat, module)) {
+    c.cells += n;
+    if (is_flip_flop(cell)) c.flip_flops += n;
   }
+  return c;
 }
 
 int bench_orizuru(int argc, char** argv) {
@@ -147,8 +141,7 @@ int bench_orizuru(int argc, char** argv) {
             fmt::format("Yosys failed on {} at N = {} (log: {})", block, n, log.string()));
       }
       const double seconds = seconds_since(t0);
-      Cells c;
-      expand(parse_yosys_stat(read_text(dir / (block + ".stat"))), top, 1, c);
+      const Cells c = count_cells(parse_yosys_stat(read_text(dir / (block + ".stat"))), top);
       const auto fig = [&](const char* key) { return long(figure(v, block, key)); };
       fmt::print("{:<6} {:<4} {:<14} {:>9} {:>10} {:>12} {:>10} {:>10}   (yosys {:.0f} s)\n", n, k,
                  block, fig("cycles_per_token"), fig("comparators"), fig("comparisons_per_token"),

@@ -257,6 +257,10 @@ TEST(Reports, YosysStatPerModule) {
   EXPECT_DOUBLE_EQ(m.at("top").own_area, 384);
   EXPECT_DOUBLE_EQ(m.at("sub").own_area, 224);
   EXPECT_EQ(m.at("sub").cell_count, 4);
+  // Through the hierarchy, the figures of the flattened design: Yosys's own summary.
+  EXPECT_EQ(leaf_cells(m, "top"), (std::map<std::string, long>{{"DFFPOSX1", 4}, {"XOR2X1", 4}}));
+  EXPECT_EQ(leaf_cells(m, "sub"), (std::map<std::string, long>{{"XOR2X1", 4}}));
+  EXPECT_THROW(leaf_cells(m, "other"), ReportError);
 }
 
 // Which modules the mapping keeps: parts always; in a large block, the
