@@ -29,36 +29,45 @@ echo
 echo "== oasis-gen: $config -> $out"
 "$build/oasis-gen" --config "$config" --out "$out"
 # Yosys on the core (75 CPU seconds for the default config) runs beside the Verilator build
-# and run, on the other core, in a process group of its own, which a stopped or failed demo
-# stops whole (oasis-synthcheck and the Yosys it started). Hierarchically: the stream
-# contract's check, which flattens the design, is the yosys.* tests' of make test.
-# Its logs go beside the generated folder, which holds only what oasis-gen wrote.
+# and run, on the other core. Hierarchically: the stream contract's check, which flattens the
+# design, is the yosys.* tests' of make test. Its logs go beside the generated folder, which
+# holds only what oasis-gen wrote.
+# Each of the two runs in a process group of its own (set -m), which a failed or stopped demo
+# (Ctrl-C, or a signal to this script alone) stops whole, with every tool it started; bash's
+# wait returns at once on a signal, where a command in the foreground would be waited for.
+groups=()
+stop_groups() { for g in "${groups[@]}"; do kill -- -"$g" 2>/dev/null || true; done; }
+trap stop_groups EXIT
+trap 'exit 130' INT TERM HUP
 mkdir -p "$out.yosys"
 yosys_log="$out.yosys/yosys_core.demo.out"
 set -m
 "$build/oasis-synthcheck" --rtl "$out" --stat --no-contract core >"$yosys_log" 2>&1 &
 yosys_pid=$!
+groups+=("$yosys_pid")
 set +m
-stop_yosys() { kill -- -"$yosys_pid" 2>/dev/null || true; }
-trap stop_yosys EXIT
-trap 'exit 130' INT TERM
 echo "== the core in Verilator on a seeded synthetic LLM-like layer, quantized by the model:" \
   "4 tokens x 64 rows"
 # Verilator builds the core with -Wall and no waivers, so the build is the core's lint (make
 # lint and make test lint every block). --cxx-opt 0: its C++ compiles in a third of the time
 # at -O1, and the run is a few thousand cycles.
 summary="$(cd "$build" && pwd)/demo_$label.summary.json"
-rm -f "$summary"
-core_log=$("$root/sim/vltest" --build "$build" --block core --config "$config" \
-  --label "demo_$label" --cxx-opt 0 -- --workload --workload-tokens 4 --workload-rows 64 \
-  --summary "$summary") || { echo "$core_log"; exit 1; }
-echo "$core_log" | grep -E '^(measured|simulated|error|workload|PASS|FAIL)'
+core_log="$build/demo_$label.vltest.out"
+rm -f "$summary" "$core_log"
+set -m
+"$root/sim/vltest" --build "$build" --block core --config "$config" --label "demo_$label" \
+  --cxx-opt 0 -- --workload --workload-tokens 4 --workload-rows 64 --summary "$summary" \
+  >"$core_log" 2>&1 &
+groups+=("$!")
+set +m
+wait "$!" || { cat "$core_log"; exit 1; }
+grep -E '^(measured|simulated|error|workload|PASS|FAIL)' "$core_log"
 echo "lint: the core clean under Verilator -Wall (its build above)"
 echo
 echo "== yosys: the core"
 yosys_ok=1
 wait "$yosys_pid" || yosys_ok=0
-trap - EXIT INT TERM
+trap - EXIT INT TERM HUP
 cat "$yosys_log"
 # The figures, from the testbench's and Yosys's JSON summaries.
 q() { "$build/oasis-gen" --query "$@"; }
