@@ -91,9 +91,9 @@ std::string output_assertions(const std::vector<Port>& ports) {
   const auto assertion = [&](const std::string& label, const std::string& condition,
                              const std::string& message) {
     checks += fmt::format(
-        "      a_{} :\n"
-        "        assert ({})\n"
-        "        else $error(\"{}\");\n",
+        "        a_{} :\n"
+        "          assert ({})\n"
+        "          else $error(\"{}\");\n",
         label, condition, message);
   };
   const auto copy = [&](const std::string& decl, const std::string& reg,
@@ -130,27 +130,29 @@ std::string output_assertions(const std::vector<Port>& ports) {
     }
   }
   if (checks.empty()) return "";
-  // Armed from the first clock edge after reset: the assertions' own register rather than
-  // rst_ni in a condition, which Verilator takes for a synchronous use of the asynchronous
-  // reset (SYNCASYNCNET). Immediate assertions at the clock edge against registered copies of
-  // the previous edge's values, rather than concurrent ones with $stable: Verilator 5.006
-  // compiles a concurrent assertion's sampled copy of a vector wider than 64 words to C++ that
-  // does not build.
+  // Checked from the second clock edge after reset, in the `else` of the reset: never at an
+  // edge inside reset, where the registers hold their random initial values (a hierarchical
+  // Verilator block can start in reset without seeing rst_ni fall). rst_ni only as the
+  // asynchronous reset, which Verilator wants (SYNCASYNCNET). Immediate assertions against
+  // registered copies of the previous edge's values, rather than concurrent ones with
+  // $stable: Verilator 5.006 compiles a concurrent assertion's sampled copy of a vector wider
+  // than 64 words to C++ that does not build.
   std::string out = fmt::format(
       "\n`ifdef {}\n"
       "  // The outputs' promises (docs/spec.md section 8): a stream's valid and payload hold\n"
       "  // until ready, no output unknown once reset has been released.\n"
       "  logic sva_armed_q;\n"
-      "{}"
-      "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-      "    if (!rst_ni) sva_armed_q <= 1'b0;\n"
-      "    else sva_armed_q <= 1'b1;\n"
-      "  end\n",
+      "{}",
       kAssertionsMacro, regs);
   if (!copies.empty()) out += "  always_ff @(posedge clk_i) begin\n" + copies + "  end\n";
-  out += "  always_ff @(posedge clk_i) begin\n"
-         "    if (sva_armed_q) begin\n" +
+  out += "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+         "    if (!rst_ni) begin\n"
+         "      sva_armed_q <= 1'b0;\n"
+         "    end else begin\n"
+         "      sva_armed_q <= 1'b1;\n"
+         "      if (sva_armed_q) begin\n" +
          checks +
+         "      end\n"
          "    end\n"
          "  end\n"
          "`endif\n";
