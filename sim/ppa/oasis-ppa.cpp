@@ -27,6 +27,7 @@
 
 #include "model/config.hpp"
 #include "model/perf/fp_delay.hpp"
+#include "sim/ppa/cli.hpp"
 #include "sim/ppa/command_options.hpp"
 #include "sim/ppa/flow.hpp"
 #include "sim/ppa/liberty.hpp"
@@ -642,15 +643,8 @@ Options parse(int argc, char** argv, int& status) {
       "(docs/ppa.md)"};
   add_common_options(app, o, "ppa");
   add_options(app, o);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    status = app.exit(e);
-    return o;
-  } catch (const CLI::ParseError& e) {
-    throw UsageError(fmt::format("{} (see oasis-ppa --help)", e.what()));
-  }
-  status = -1;
+  status = parse_command_line(app, argc, argv, "oasis-ppa");
+  if (status >= 0) return o;
   check_options(o);
   return o;
 }

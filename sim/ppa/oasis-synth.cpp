@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "model/config.hpp"
+#include "sim/ppa/cli.hpp"
 #include "sim/ppa/command_options.hpp"
 #include "sim/ppa/generic.hpp"
 #include "sim/ppa/plan.hpp"
@@ -45,15 +46,8 @@ Options parse(int argc, char** argv, int& status) {
       "oasis-synth: every generated block of a config in Yosys generic cells: cells, "
       "flip-flops, logic depth, a transistor estimate (docs/synth.md)"};
   add_common_options(app, o, "synth");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    status = app.exit(e);
-    return o;
-  } catch (const CLI::ParseError& e) {
-    throw UsageError(fmt::format("{} (see oasis-synth --help)", e.what()));
-  }
-  status = -1;
+  status = parse_command_line(app, argc, argv, "oasis-synth");
+  if (status >= 0) return o;
   check_common_options(o);
   return o;
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gen/mutation.hpp"
+#include "sim/ppa/cli.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/run.hpp"
 
@@ -65,12 +66,10 @@ inline int parse_run_options(CLI::App& app, RunOptions& o, int argc, char** argv
   int i = 0;
   for (; i < argc && std::strcmp(argv[i], "--") != 0; ++i) own.push_back(argv[i]);
   for (++i; i < argc; ++i) o.tb_args.emplace_back(argv[i]);
-  try {
-    app.parse(static_cast<int>(own.size()), own.data());
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    throw ppa::UsageError(fmt::format("{} (see {} --help)", e.what(), name));
+  if (const int status = ppa::parse_command_line(app, static_cast<int>(own.size()), own.data(),
+                                                 name);
+      status >= 0) {
+    return status;
   }
   if (!std::filesystem::is_directory(o.build)) {
     throw ppa::UsageError(

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "model/config.hpp"
+#include "sim/ppa/cli.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/reports.hpp"
 #include "sim/ppa/run.hpp"
@@ -50,18 +51,6 @@ namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
 using flow::Failure;
-
-// Parses argv into `app`; the exit status of --help, or -1 to go on.
-int parse(CLI::App& app, int argc, char** argv, const char* name) {
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    throw UsageError(fmt::format("{} (see {} --help)", e.what(), name));
-  }
-  return -1;
-}
 
 fs::path build_folder(const std::string& build) {
   if (!fs::is_directory(build)) {
@@ -101,9 +90,8 @@ int bench_orizuru(int argc, char** argv) {
   app.add_option("--build", build_arg, "the build folder")->required();
   app.add_option("sizes", sizes, "the token lengths N (default: 64 256 1024 4096)")
       ->check(CLI::Range(2, 1 << 16));
-  if (const int status = parse(app, argc, argv, "oasis-bench-orizuru"); status >= 0) {
-    return status;
-  }
+  const int status = parse_command_line(app, argc, argv, "oasis-bench-orizuru");
+  if (status >= 0) return status;
   const fs::path build = build_folder(build_arg);
   if (find_program("yosys").empty()) throw UsageError("yosys not found (make deps installs it)");
   if (sizes.empty()) sizes = {64, 256, 1024, 4096};
@@ -165,7 +153,9 @@ int bench_core(int argc, char** argv) {
   app.add_option("--lines", lines, "PE lines to build (default: the config's)")
       ->check(CLI::Range(1, 1 << 16));
   app.add_option("--config", config, "JSON config, as oasis-gen reads it")->capture_default_str();
-  if (const int status = parse(app, argc, argv, "oasis-bench-core"); status >= 0) return status;
+  if (const int help = parse_command_line(app, argc, argv, "oasis-bench-core"); help >= 0) {
+    return help;
+  }
   const fs::path build = build_folder(build_arg);
   if (!fs::is_regular_file(config)) throw UsageError(fmt::format("no config file '{}'", config));
   const Config c = load_config(config);

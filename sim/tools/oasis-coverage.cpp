@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/ppa/cli.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/run.hpp"
 #include "sim/tools/sweeps.hpp"
@@ -78,12 +79,8 @@ int run(int argc, char** argv) {
   app.add_option("--block", only, "only this block (repeatable; default: every sweep's)");
   app.add_option("--source", source, "the project folder; default: the one this was built from")
       ->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    throw UsageError(fmt::format("{} (see oasis-coverage --help)", e.what()));
+  if (const int status = parse_command_line(app, argc, argv, "oasis-coverage"); status >= 0) {
+    return status;
   }
   const fs::path root = fs::absolute(source);
   if (!fs::is_directory(build_arg) || !fs::exists(fs::path(build_arg) / "oasis-vltest")) {

@@ -33,6 +33,7 @@
 #include "gen/generator.hpp"
 #include "gen/manifest.hpp"
 #include "model/config.hpp"
+#include "sim/ppa/cli.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/run.hpp"
 #include "sim/tools/flow_commands.hpp"
@@ -179,12 +180,8 @@ int run(int argc, char** argv) {
   app.add_option("--set", sets, "override a config field: key=value (repeatable)");
   app.add_option("--no-elaborate", no_elaborate,
                  "leave this block out of the Icarus elaboration (repeatable)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    throw UsageError(fmt::format("{} (see oasis-flowcheck --help)", e.what()));
+  if (const int status = parse_command_line(app, argc, argv, "oasis-flowcheck"); status >= 0) {
+    return status;
   }
   if (!fs::is_directory(build)) {
     throw UsageError(fmt::format("--build {}: no such folder (run make build first)", build));

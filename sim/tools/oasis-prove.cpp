@@ -34,6 +34,7 @@
 #include "gen/generator.hpp"
 #include "gen/manifest.hpp"
 #include "model/config.hpp"
+#include "sim/ppa/cli.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/run.hpp"
 #include "sim/tools/flow_commands.hpp"
@@ -736,15 +737,8 @@ Options parse(int argc, char** argv, int& status) {
   app.add_option("patterns", o.patterns,
                  "shell patterns on the proof names; only the proofs one matches run");
   o.source = OASIS_SOURCE_DIR;
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    status = app.exit(e);
-    return o;
-  } catch (const CLI::ParseError& e) {
-    throw UsageError(fmt::format("{} (see oasis-prove --help)", e.what()));
-  }
-  status = -1;
+  status = parse_command_line(app, argc, argv, "oasis-prove");
+  if (status >= 0) return o;
   if (o.jobs < 1 || o.jobs > 256) {
     throw UsageError(fmt::format("--jobs is {}; allowed: 1 to 256", o.jobs));
   }

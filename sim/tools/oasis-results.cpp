@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/ppa/cli.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/results.hpp"
 #include "sim/ppa/run.hpp"
@@ -49,12 +50,8 @@ int run(int argc, char** argv) {
   app.add_option("--out", out, "where results.json and results.md go (default: SOURCE/docs)");
   app.add_option("--source", source, "the project's source folder (configs)")
       ->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    throw UsageError(fmt::format("{} (see oasis-results --help)", e.what()));
+  if (const int status = parse_command_line(app, argc, argv, "oasis-results"); status >= 0) {
+    return status;
   }
   ResultsInputs in;
   in.source = source;

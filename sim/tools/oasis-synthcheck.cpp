@@ -34,6 +34,7 @@
 #include "gen/generator.hpp"
 #include "gen/manifest.hpp"
 #include "model/config.hpp"
+#include "sim/ppa/cli.hpp"
 #include "sim/ppa/generic.hpp"
 #include "sim/ppa/plan.hpp"
 #include "sim/ppa/reports.hpp"
@@ -65,11 +66,12 @@ void check_blocks(const fs::path& rtl, const std::vector<std::string>& blocks, b
     const fs::path log = logs / fmt::format("yosys_{}.log", block);
     const std::string script = fmt::format("yosys_{}.ys", block);
     const std::string stat_text = fmt::format("stat_{}.txt", block);
+    const std::string contract_script =
+        contract ? stream_contract_script(stream_contract(manifest, block)) : "";
     write_text(logs / script,
                yosys_check_script(flow::file_list(rtl, block), top,
                                   ports ? fmt::format("ports_{}.json", block) : "",
-                                  contract ? stream_contract_script(stream_contract(manifest, block))
-                                           : "") +
+                                  contract_script) +
                    (stat ? fmt::format("tee -q -o {} stat\n", stat_text) : ""));
     fs::remove(log);
     if (run_tool({"yosys", "-q", "-e", kYosysErrors, "-l", log.string(), "-s", script},
@@ -118,12 +120,8 @@ int run(int argc, char** argv) {
                "with --rtl: leave out the stream contract's check, which flattens the design "
                "(make demo's area of a core)");
   app.add_option("blocks", blocks, "with --rtl: the blocks (default: all)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    throw UsageError(fmt::format("{} (see oasis-synthcheck --help)", e.what()));
+  if (const int status = parse_command_line(app, argc, argv, "oasis-synthcheck"); status >= 0) {
+    return status;
   }
   if (find_program("yosys").empty()) throw UsageError("yosys not found (make deps installs it)");
   if (!rtl_arg.empty()) {
