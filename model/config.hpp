@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/int_math.hpp"
+
 namespace oasis {
 
 /// A config that cannot be used; what() names the field, what was found and
@@ -279,14 +281,6 @@ std::string config_hash(const Config& config);
 
 /// The schema as a Markdown table (docs/config.md is this text).
 std::string config_schema_markdown();
-
-// Integer helpers for what derives from a config.
-int ceil_div(int a, int b);
-int clog2(int64_t x);  ///< ceil(log2(x)), 0 for x <= 1 (like SystemVerilog $clog2)
-/// Bits of an index or counter over n values 0 .. n-1: max(1, clog2(n)).
-int index_width(int64_t n);
-/// Bits of a count from 0 to n inclusive: clog2(n + 1).
-int count_width(int64_t n);
 
 }  // namespace oasis
 
