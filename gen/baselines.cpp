@@ -476,7 +476,7 @@ void mac_line_lanes(SvModule& m, const Config& c, const Derived& d) {
 void mac_line_tree(SvModule& m, const Config& c, const Derived& d) {
   const MacLineTiming& tm = d.mac_line_baseline;
   const FpFormat& f = d.accumulator;
-  const int S = c.fp_pipeline_stages;
+  const int S = d.fp_stages;
   const int M = tm.macs;
   const int LS = tm.lane_stages;
   const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, LS, kHalfAB);
@@ -524,7 +524,7 @@ class MacLineBaselineBlock final : public Block {
     const Derived d = derive(c);
     const MacLineTiming& tm = d.mac_line_baseline;
     const FpFormat& f = d.accumulator;
-    const int S = c.fp_pipeline_stages;
+    const int S = d.fp_stages;
     const int M = tm.macs;
     const int B = tm.beats;
     SvModule m(

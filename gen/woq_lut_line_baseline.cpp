@@ -114,7 +114,7 @@ class WoqLutLineBaselineBlock final : public Block {
     const Derived d = derive(c);
     const WoqLutTiming& t = d.woq_lut_line_baseline;
     const FpFormat& f = d.accumulator;
-    const int S = c.fp_pipeline_stages;
+    const int S = d.fp_stages;
     const string node = module_name(c, name()) + "_node";
     SvModule m(
         module_name(c, name()),

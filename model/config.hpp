@@ -252,6 +252,8 @@ struct ConfigField {
 };
 
 const std::vector<ConfigField>& config_schema();
+/// The field of the schema called `key` (std::logic_error for a key the table lacks).
+const ConfigField& config_field(std::string_view key);
 
 /// Validates a JSON document against the schema and the cross-field rules.
 /// `origin` names the document in messages (a file path).

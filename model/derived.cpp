@@ -59,6 +59,14 @@ std::vector<int> kround_cuts(const Config& c, int leaves) {
   return cuts;
 }
 
+// S: the config's fp_pipeline_stages, or with a clock target the stages the target needs,
+// whatever the config says (Derived::fp_stages).
+int resolve_fp_stages(const Config& c, const FpFormat& accumulator) {
+  if (c.target_period_fo4 <= 0) return c.fp_pipeline_stages;
+  return fp_stages_for_period(c.target_period_fo4, accumulator,
+                              int(config_field("fp_pipeline_stages").max));
+}
+
 // The three top-k engines behind Orizuru's interface.
 enum class TopkEngine { kOrizuru, kKRound, kSortNetwork };
 
@@ -151,7 +159,7 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine,
 
 LineTiming pe_line(const Config& c, const Derived& d) {
   LineTiming t;
-  const int s = c.fp_pipeline_stages;
+  const int s = d.fp_stages;
   t.fill_beats = d.row.fill;
   t.count_beats = d.row.count;
   t.chunks = d.row.reduce;
@@ -222,7 +230,7 @@ LineTiming pe_line(const Config& c, const Derived& d) {
 // the config gives its units; its timing from the same stage counts as the other blocks'.
 WoqLutTiming woq_lut_line(const Config& c, const Derived& d) {
   WoqLutTiming t;
-  const int s = c.fp_pipeline_stages;
+  const int s = d.fp_stages;
   t.group_size = c.woq_group_size;
   t.planes = c.weight_bits;
   t.lut_entries = 1 << (t.group_size - 1);
@@ -259,7 +267,7 @@ WoqLutTiming woq_lut_line(const Config& c, const Derived& d) {
   t.read_stage = c.woq_read_stage < 0
                      ? c.target_period_fo4 > 0 &&
                            woq_read_path_fo4(t.group_size, d.accumulator, t.accumulate_stages) >
-                               input_stage_budget_fo4(c.target_period_fo4)
+                               d.input_stage_budget_fo4
                      : c.woq_read_stage == 1;
   t.row_tree_inputs = t.luts * t.tree_partials;
   t.row_tree_levels = clog2(t.row_tree_inputs);
@@ -287,8 +295,6 @@ WoqLutTiming woq_lut_line(const Config& c, const Derived& d) {
 
 }  // namespace
 
-int accumulator_slots(const Config& c) { return std::max(1, c.fp_pipeline_stages); }
-
 Derived derive(const Config& c) {
   Derived d;
   d.act_centroids = 1 << c.act_bits;
@@ -305,7 +311,12 @@ Derived derive(const Config& c) {
   d.indices_per_cycle = c.index_counters * c.counter_inputs;
   d.accumulator = accumulator_format(c.accumulator);
   d.count_format = count_format(d.count_bits, d.accumulator);
-  d.accumulator_slots = accumulator_slots(c);
+  d.fp_stages = resolve_fp_stages(c, d.accumulator);
+  if (c.target_period_fo4 > 0) {
+    d.stage_budget_fo4 = fp_stage_budget_fo4(c.target_period_fo4);
+    d.input_stage_budget_fo4 = input_stage_budget_fo4(c.target_period_fo4);
+  }
+  d.accumulator_slots = std::max(1, d.fp_stages);
 
   d.row.fill = ceil_div(c.channels, c.weight_beat_indices);
   d.row.count = ceil_div(c.channels, d.indices_per_cycle);
@@ -341,13 +352,12 @@ Derived derive(const Config& c) {
   ic.beat_sum_bits = count_width(d.indices_per_cycle);
   ic.input_stage =
       c.index_counter_input_stage < 0
-          ? c.target_period_fo4 > 0 && index_count_path_fo4(d.indices_per_cycle, d.count_bits) >
-                                           fp_stage_budget_fo4(c.target_period_fo4)
+          ? c.target_period_fo4 > 0 &&
+                index_count_path_fo4(d.indices_per_cycle, d.count_bits) > d.stage_budget_fo4
           : c.index_counter_input_stage == 1;
   const CountingPath counting =
       counting_path(d.indices_per_cycle, d.count_bits, ic.beats_per_row > 1, !ic.input_stage,
-                    c.target_period_fo4 > 0 ? fp_stage_budget_fo4(c.target_period_fo4) : 0,
-                    c.index_counter_tree_registers);
+                    d.stage_budget_fo4, c.index_counter_tree_registers);
   ic.tree_stages = counting.tree_stages;
   ic.tree_cuts = counting.cuts;
   ic.counting_stage_fo4 = counting.stage_fo4;
@@ -359,7 +369,7 @@ Derived derive(const Config& c) {
   d.pe_line = pe_line(c, d);
 
   MacLineTiming& ml = d.mac_line_baseline;
-  const int s = c.fp_pipeline_stages;
+  const int s = d.fp_stages;
   ml.macs = ceil_div(c.channels, d.pe_line.row_interval);
   ml.trees = ceil_div(ml.macs, c.mac_tree_inputs);
   ml.tree_inputs = std::min(ml.macs, c.mac_tree_inputs);
@@ -369,12 +379,12 @@ Derived derive(const Config& c) {
   ml.beat_bits = index_width(ml.beats);
   ml.slots = std::min(d.accumulator_slots, ml.beats);
   ml.lane_stages = product_stages(c.target_period_fo4, d.accumulator, d.storage, d.storage, s);
-  ml.operand_stage = c.mac_line_operand_stage < 0
-                         ? c.target_period_fo4 > 0 &&
-                               mac_line_operand_path_fo4(c.weight_bits, ml.beats, d.accumulator,
-                                                         d.storage, ml.lane_stages) >
-                                   input_stage_budget_fo4(c.target_period_fo4)
-                         : c.mac_line_operand_stage == 1;
+  ml.operand_stage =
+      c.mac_line_operand_stage < 0
+          ? c.target_period_fo4 > 0 &&
+                mac_line_operand_path_fo4(c.weight_bits, ml.beats, d.accumulator, d.storage,
+                                          ml.lane_stages) > d.input_stage_budget_fo4
+          : c.mac_line_operand_stage == 1;
   ml.row_latency = (ml.operand_stage ? 1 : 0) + ml.lane_stages + ml.tree_levels * s +
                    d.accumulator_slots + clog2(ml.slots) * s + 2 * s +
                    (c.accumulator == AccumulatorFormat::kFp32 ? s : 0);

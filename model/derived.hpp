@@ -19,12 +19,6 @@ namespace oasis {
 struct Config;
 enum class AccumulatorFormat;
 
-/// L: the partial sums an accumulator keeps (docs/numerics.md, Accumulation),
-/// max(1, fp_pipeline_stages). Its adder has L - 1 registers inside and the
-/// partial sums' register after it, so a partial sum's loop takes L cycles:
-/// the cycles until the value that adds to it next arrives.
-int accumulator_slots(const Config& config);
-
 /// The cycles a PE line spends on each output row (docs/spec.md section 6):
 /// every term and the row interval they bound.
 struct RowCycles {
@@ -385,8 +379,23 @@ struct Derived {
   FpFormat count_format;
   int indices_per_cycle = 0;  ///< C * I, one Index Counter beat
   FpFormat accumulator;       ///< the accumulation format A
-  int accumulator_slots = 0;  ///< L: partial sums of an accumulator, max(1, S)
-  FpFormat storage{5, 10};    ///< binary16: activations, centroids, LUT, scales, outputs
+  /// S: register stages of each floating-point unit of the blocks' chains (docs/fp_rtl.md,
+  /// Pipelining). fp_pipeline_stages; with a clock target (target_period_fo4 > 0) the fewest,
+  /// at most the field's maximum, with which the adder and the multiplier in A fit it
+  /// (fp_stages_for_period), whatever fp_pipeline_stages says. parse_config writes it back
+  /// into the config, so that the config as resolved (to_json, the manifest, the hash) names
+  /// the stages the blocks have and a config written back reads the same.
+  int fp_stages = 0;
+  /// With a clock target, the logic a stage may have (fp_stage_budget_fo4) and a stage that
+  /// starts at a block's input port (input_stage_budget_fo4), in FO4; 0 without one.
+  double stage_budget_fo4 = 0;
+  double input_stage_budget_fo4 = 0;
+  /// L: the partial sums an accumulator keeps (docs/numerics.md, Accumulation), max(1, S).
+  /// Its adder has L - 1 registers inside and the partial sums' register after it, so a
+  /// partial sum's loop takes L cycles: the cycles until the value that adds to it next
+  /// arrives.
+  int accumulator_slots = 0;
+  FpFormat storage{5, 10};  ///< binary16: activations, centroids, LUT, scales, outputs
 
   RowCycles row;  ///< what bounds a row; row.row is the row interval of every line
   ClusteringTiming clustering_unit;
