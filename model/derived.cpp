@@ -226,6 +226,33 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   return t;
 }
 
+// The FP16 dequantize-and-MAC line (docs/synth.md, Baselines): as many multiply-accumulates a
+// cycle as the PE line needs for its row interval.
+MacLineTiming mac_line(const Config& c, const Derived& d) {
+  MacLineTiming ml;
+  const int s = d.fp_stages;
+  ml.macs = ceil_div(c.channels, d.pe_line.row_interval);
+  ml.trees = ceil_div(ml.macs, c.mac_tree_inputs);
+  ml.tree_inputs = std::min(ml.macs, c.mac_tree_inputs);
+  ml.beats = ceil_div(c.channels, ml.macs);
+  ml.tree_levels = clog2(ml.macs);
+  ml.row_interval = ml.beats;
+  ml.beat_bits = index_width(ml.beats);
+  ml.slots = std::min(d.accumulator_slots, ml.beats);
+  ml.lane_stages = product_stages(c.target_period_fo4, d.accumulator, d.storage, d.storage, s);
+  ml.operand_stage =
+      c.mac_line_operand_stage < 0
+          ? c.target_period_fo4 > 0 &&
+                mac_line_operand_path_fo4(c.weight_bits, ml.beats, d.accumulator, d.storage,
+                                          ml.lane_stages) > d.input_stage_budget_fo4
+          : c.mac_line_operand_stage == 1;
+  ml.row_latency = (ml.operand_stage ? 1 : 0) + ml.lane_stages + ml.tree_levels * s +
+                   d.accumulator_slots + clog2(ml.slots) * s + 2 * s +
+                   (c.accumulator == AccumulatorFormat::kFp32 ? s : 0);
+  ml.sw_fifo_depth = std::max(1, ceil_div(ml.beats - 1 + ml.row_latency, ml.beats));
+  return ml;
+}
+
 // The FIGLUT-class line (docs/woq_lut_line.md): sized to the PE line's products a cycle unless
 // the config gives its units; its timing from the same stage counts as the other blocks'.
 WoqLutTiming woq_lut_line(const Config& c, const Derived& d) {
@@ -368,27 +395,7 @@ Derived derive(const Config& c) {
 
   d.pe_line = pe_line(c, d);
 
-  MacLineTiming& ml = d.mac_line_baseline;
-  const int s = d.fp_stages;
-  ml.macs = ceil_div(c.channels, d.pe_line.row_interval);
-  ml.trees = ceil_div(ml.macs, c.mac_tree_inputs);
-  ml.tree_inputs = std::min(ml.macs, c.mac_tree_inputs);
-  ml.beats = ceil_div(c.channels, ml.macs);
-  ml.tree_levels = clog2(ml.macs);
-  ml.row_interval = ml.beats;
-  ml.beat_bits = index_width(ml.beats);
-  ml.slots = std::min(d.accumulator_slots, ml.beats);
-  ml.lane_stages = product_stages(c.target_period_fo4, d.accumulator, d.storage, d.storage, s);
-  ml.operand_stage =
-      c.mac_line_operand_stage < 0
-          ? c.target_period_fo4 > 0 &&
-                mac_line_operand_path_fo4(c.weight_bits, ml.beats, d.accumulator, d.storage,
-                                          ml.lane_stages) > d.input_stage_budget_fo4
-          : c.mac_line_operand_stage == 1;
-  ml.row_latency = (ml.operand_stage ? 1 : 0) + ml.lane_stages + ml.tree_levels * s +
-                   d.accumulator_slots + clog2(ml.slots) * s + 2 * s +
-                   (c.accumulator == AccumulatorFormat::kFp32 ? s : 0);
-  ml.sw_fifo_depth = std::max(1, ceil_div(ml.beats - 1 + ml.row_latency, ml.beats));
+  d.mac_line_baseline = mac_line(c, d);
 
   d.woq_lut_line_baseline = woq_lut_line(c, d);
 
@@ -402,7 +409,7 @@ Derived derive(const Config& c) {
   co.rows_bits = count_width(c.pe_lines);
   co.weight_lane_bits = c.weight_beat_indices * c.weight_bits;
   co.ecu_read_stages = 1;
-  co.ecu_latency = co.ecu_read_stages + s;
+  co.ecu_latency = co.ecu_read_stages + d.fp_stages;
   co.part_bits = index_width(co.clustering_parts);
   // The last beat is taken (B - 1) * Q cycles after the first. The indices
   // are all in once its last part has left the Clustering Unit; the tree is
