@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "model/config.hpp"
 #include "model/cycle/topk_sort_baseline.hpp"
@@ -320,6 +321,54 @@ WoqLutTiming woq_lut_line(const Config& c, const Derived& d) {
   return t;
 }
 
+// The floating-point units that are blocks of their own (gen/fp_units.cpp), each in its own
+// formats, with the registers its own format and kind need at a clock target.
+std::vector<FpUnitTiming> fp_unit_blocks(const Config& c, const Derived& d) {
+  constexpr FpFormat h{5, 10}, s{8, 23};
+  struct Unit {
+    const char* block;
+    FpUnitKind kind;
+    FpFormat result, a, b;
+    int int_bits = 0;
+  };
+  const Unit units[] = {
+      {"fp16_add", FpUnitKind::kAdd, h, h, h},
+      {"fp16_mul", FpUnitKind::kMul, h, h, h},
+      {"fp32_add", FpUnitKind::kAdd, s, s, s},
+      {"fp32_mul", FpUnitKind::kMul, s, s, s},
+      // The blocks' binary32 multipliers by a binary16 value (the scalings, the LUT entries).
+      {"fp32_mul_fp16", FpUnitKind::kMul, s, s, h},
+      // The binary32 product of two binary16 values (the MAC-line baseline's lanes, the
+      // compensation MACs): exact, so the multiplier has no rounding.
+      {"fp32_mul_fp16_fp16", FpUnitKind::kMul, s, h, h},
+      {"fp16_to_fp32", FpUnitKind::kConvert, s, h, h},
+      {"fp32_to_fp16", FpUnitKind::kConvert, h, s, s},
+      // 32 bits, the model's fp32_from_uint: the rounding path above 2^24 is checked too,
+      // although index counts (count_bits) stay far below.
+      {"uint_to_fp32", FpUnitKind::kFromUint, s, s, s, 32}};
+  std::vector<FpUnitTiming> blocks;
+  for (const Unit& u : units) {
+    FpUnitTiming t;
+    t.block = u.block;
+    t.kind = u.kind;
+    t.result = u.result;
+    t.a = u.a;
+    t.b = u.b;
+    t.int_bits = u.int_bits;
+    t.stages = unit_block_stages(c.target_period_fo4, u.kind, u.result, u.a, u.b, d.fp_stages);
+    if (u.kind == FpUnitKind::kAdd || u.kind == FpUnitKind::kMul) {
+      t.segments = u.kind == FpUnitKind::kAdd ? fp_add_segments(u.result)
+                                              : fp_mul_segments(u.result, u.a, u.b);
+      t.cuts = place_cuts(t.segments, t.stages);
+      t.fits_target = c.target_period_fo4 > 0 && fits_period(t.cuts, c.target_period_fo4);
+    } else {
+      t.cuts.output_stages = t.stages;
+    }
+    blocks.push_back(std::move(t));
+  }
+  return blocks;
+}
+
 }  // namespace
 
 Derived derive(const Config& c) {
@@ -453,7 +502,16 @@ Derived derive(const Config& c) {
   ax.rows_bits = 24;
   ax.max_rows = (int64_t{1} << ax.rows_bits) - 1;
   ax.group_bits = count_width((ax.max_rows + c.pe_lines - 1) / c.pe_lines);
+
+  d.fp_units = fp_unit_blocks(c, d);
   return d;
+}
+
+const FpUnitTiming& Derived::fp_unit(std::string_view block) const {
+  for (const FpUnitTiming& u : fp_units) {
+    if (u.block == block) return u;
+  }
+  throw std::logic_error(fmt::format("no floating-point unit block '{}'", block));
 }
 
 int64_t Derived::row_groups(int64_t rows) const { return (rows + core.lines - 1) / core.lines; }

@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/fp_format.hpp"
+#include "model/perf/fp_delay.hpp"
 
 namespace oasis {
 
@@ -311,6 +313,31 @@ struct CoreTiming {
   int preprocess_cycles = 0;
 };
 
+/// A floating-point unit that is a block of its own (gen/fp_units.cpp, docs/fp_rtl.md, "A clock
+/// target"): what it computes and its registers.
+struct FpUnitTiming {
+  std::string block;  ///< the block's name, e.g. "fp32_mul_fp16"
+  FpUnitKind kind = FpUnitKind::kAdd;
+  FpFormat result;  ///< the result's format
+  /// The operands' formats: a multiplier's each as it takes it (a binary16 operand of a
+  /// binary32 product as it is); a conversion's a (b the same); an integer's conversion neither.
+  FpFormat a, b;
+  int int_bits = 0;  ///< kFromUint: bits of the unsigned integer
+  /// Its registers, and so its latency: S without a clock target, else what its own format
+  /// and kind need (unit_block_stages).
+  int stages = 0;
+  /// An adder's or a multiplier's segments (fp_add_segments, fp_mul_segments); a conversion
+  /// has none.
+  FpSegments segments;
+  /// Where the stages go: an adder's or a multiplier's at the places that make its longest
+  /// stage shortest, any of them inside (place_cuts), the rest after it; a conversion's all
+  /// after it.
+  FpCuts cuts;
+  /// With a clock target, whether an adder's or a multiplier's every stage fits
+  /// stage_budget_fo4 (fits_period).
+  bool fits_target = false;
+};
+
 /// The system wrapper (block axi, docs/axi.md): its AXI4 master, its buffers and the layout of
 /// a layer in memory, each unit of it a whole number of bus beats.
 struct AxiTiming {
@@ -411,6 +438,11 @@ struct Derived {
   WoqLutTiming woq_lut_line_baseline;
   CoreTiming core;
   AxiTiming axi;
+  /// The floating-point units that are blocks of their own, one a block.
+  std::vector<FpUnitTiming> fp_units;
+
+  /// The unit of fp_units whose block is `block` (std::logic_error when none is).
+  const FpUnitTiming& fp_unit(std::string_view block) const;
 
   /// The groups of `rows` output rows, a row a PE line: ceil(rows / P).
   int64_t row_groups(int64_t rows) const;
