@@ -68,13 +68,22 @@ int resolve_fp_stages(const Config& c, const FpFormat& accumulator) {
                               int(config_field("fp_pipeline_stages").max));
 }
 
+// The estimate of a stage of `parts` units of `unit_fo4` each (StageModel).
+StageModel stage_estimate(double unit_fo4, std::vector<int> parts) {
+  StageModel m;
+  m.unit_fo4 = unit_fo4;
+  m.longest_stage_fo4 =
+      unit_fo4 * (parts.empty() ? 0 : *std::max_element(parts.begin(), parts.end()));
+  m.units_per_stage = std::move(parts);
+  return m;
+}
+
 // The three top-k engines behind Orizuru's interface.
 enum class TopkEngine { kOrizuru, kKRound, kSortNetwork };
 
-// Orizuru or a baseline for N = K leaves in units of R inputs; the sorting
-// network's build takes 1 + sort_registers cycles.
-OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine,
-                      int sort_registers = 0) {
+// Orizuru or a baseline for N = K leaves in units of R inputs; the sorting network's
+// (d.sort_network) build takes 1 + its registers cycles.
+OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine) {
   const bool baseline = engine != TopkEngine::kOrizuru;
   OrizuruTiming t;
   t.channels = c.channels;
@@ -125,7 +134,7 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine,
   const int64_t pops = t.outliers;
   if (engine == TopkEngine::kSortNetwork) {
     // Every compare-exchange of the network works once a token.
-    t.build_cycles = 1 + sort_registers;
+    t.build_cycles = 1 + d.sort_network.registers;
     t.comparators = bitonic_compare_exchanges(t.padded_leaves);
     t.comparisons_per_token = t.comparators;
   } else if (baseline) {
@@ -155,6 +164,9 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine,
   t.beat_bits = index_width(t.beats);
   t.stage_bits = index_width(t.build_cycles);
   t.output_bits = index_width(t.outliers);
+  t.stage_model = engine == TopkEngine::kSortNetwork
+                      ? stage_estimate(kCompareExchangeFo4, d.sort_network.cycle_stages)
+                      : stage_estimate(kOrizuruLevelFo4, t.pop_part_levels);
   return t;
 }
 
@@ -418,7 +430,9 @@ Derived derive(const Config& c) {
                                                   : sn.stages;
   sn.stages_per_cycle = std::min(sn.stages_per_cycle, sn.stages);
   sn.registers = ceil_div(sn.stages, sn.stages_per_cycle) - 1;
-  d.topk_sort_baseline = orizuru(c, d, TopkEngine::kSortNetwork, sn.registers);
+  sn.cycle_stages.assign(size_t(sn.registers + 1), sn.stages_per_cycle);
+  sn.cycle_stages.back() = sn.stages - sn.registers * sn.stages_per_cycle;
+  d.topk_sort_baseline = orizuru(c, d, TopkEngine::kSortNetwork);
 
   IndexCounterTiming& ic = d.index_counter_array;
   ic.beats_per_row = d.row.count;

@@ -40,6 +40,14 @@ struct ClusteringTiming {
   int comparators = 0;            ///< lanes * nA
 };
 
+/// The delay model's estimate of a top-k engine's longest stage, the manifest's stage_model
+/// (make ppa sets its measurement beside it): each cycle's part of the path in like units.
+struct StageModel {
+  double unit_fo4 = 0;               ///< a unit: a tree level (kOrizuruLevelFo4) or a network stage
+  std::vector<int> units_per_stage;  ///< the units of each cycle's part
+  double longest_stage_fo4 = 0;      ///< unit_fo4 times the most units of a part
+};
+
 /// Structure and timing of a top-k engine (docs/orizuru.md): Orizuru, or the
 /// plain baseline (topk_baseline) that reduces the whole masked vector.
 struct OrizuruTiming {
@@ -96,6 +104,10 @@ struct OrizuruTiming {
   /// 5); N - 1 per output for the k-round baseline; every compare-exchange of
   /// the sorting network's, once.
   int64_t comparisons_per_token = 0;
+  /// The estimate of the longest stage: a pop's parts (pop_part_levels) of kOrizuruLevelFo4
+  /// tree levels; the sorting network's stages between two of its registers
+  /// (SortNetworkTiming::cycle_stages) of kCompareExchangeFo4.
+  StageModel stage_model;
 };
 
 /// The bitonic network of the sorting-network top-k baseline (docs/synth.md,
@@ -107,6 +119,9 @@ struct SortNetworkTiming {
   /// register after every stages_per_cycle-th stage but the last.
   int stages_per_cycle = 0;
   int registers = 0;  ///< ranks of registers in the network: ceil(stages / per cycle) - 1
+  /// The stages of each cycle's part, registers + 1 parts: stages_per_cycle, the last the
+  /// stages left.
+  std::vector<int> cycle_stages;
 };
 
 /// The Index Counter array of one PE line (docs/index_counter.md).
