@@ -5,8 +5,11 @@
 // The fields are one table, OASIS_CONFIG_FIELDS: the struct, the schema
 // (validation, defaults, `oasis-gen --schema`, docs/config.md), parsing and
 // to_json are all generated from it, so a field is added in one place. What
-// derives from a config (widths, formats, every block's timing, the cycle
-// bound) is computed once, by derive() in model/derived.hpp.
+// derives from a config (widths, formats, what a field set to 0 or -1 resolves
+// to, every block's timing, the cycle bound) is computed once, by derive() in
+// model/derived.hpp. parse_config writes one resolution back: the stage count
+// a clock target sets (Derived::fp_stages into fp_pipeline_stages), so that the
+// config as resolved names the stages the blocks have.
 #pragma once
 
 #include <array>

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// Everything that derives from a config, computed once, by derive(): index
-// and count widths, the accumulator format, the LUT and codebook sizes, every
-// block's structure and timing, and the cycle bound of docs/spec.md section 6
-// with all its terms (the weight stream's included). The models, the
-// performance model, the generator's emitters, the manifest and the generated
-// C++ headers all read these figures; none computes them again.
+// Everything that derives from a config, computed once, by derive(): index and count widths,
+// the accumulator format, the LUT and codebook sizes, every field the config leaves to be
+// resolved (0 or -1, and the stage count S at a clock target), the clock target's stage
+// budgets, every block's structure and timing (the floating-point unit blocks' registers and
+// the top-k engines' stage estimates included), and the cycle bound of docs/spec.md section 6
+// with all its terms (the weight stream's included). The models, the performance model, the
+// generator's emitters, the manifest and the generated C++ headers all read these figures;
+// none computes them again. derive() takes the delays from the delay model
+// (model/perf/fp_delay.hpp), which needs neither the config nor Derived; the one figure the
+// config keeps as resolved is S (fp_pipeline_stages, written back by parse_config).
 #pragma once
 
 #include <cstdint>
