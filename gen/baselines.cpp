@@ -20,7 +20,6 @@
 #include "gen/orizuru.hpp"
 #include "model/cycle/mac_line_baseline.hpp"
 #include "model/cycle/topk_sort_baseline.hpp"
-#include "model/perf/fp_delay.hpp"
 
 namespace oasis::gen {
 namespace {
@@ -329,11 +328,9 @@ class TopkSortBaseline final : public Block {
     out.manifest["network_stages"] = sn.stages;
     out.manifest["network_stages_per_cycle"] = sn.stages_per_cycle;
     out.manifest["network_registers"] = sn.registers;
-    std::vector<int> parts(size_t(sn.registers + 1), sn.stages_per_cycle);
-    parts.back() = sn.stages - sn.registers * sn.stages_per_cycle;
     out.manifest["stage_model"] =
         stage_model("the network's stages between two registers, the last with the pointers",
-                    "compare-exchange stage", kCompareExchangeFo4, parts);
+                    "compare-exchange stage", t.stage_model);
     return out;
   }
 };
@@ -476,7 +473,7 @@ void mac_line_lanes(SvModule& m, const Config& c, const Derived& d) {
 void mac_line_tree(SvModule& m, const Config& c, const Derived& d) {
   const MacLineTiming& tm = d.mac_line_baseline;
   const FpFormat& f = d.accumulator;
-  const int S = c.fp_pipeline_stages;
+  const int S = d.fp_stages;
   const int M = tm.macs;
   const int LS = tm.lane_stages;
   const FpCuts mul_cuts = chain_cuts(f, FpOp::kMul, LS, kHalfAB);
@@ -524,7 +521,7 @@ class MacLineBaselineBlock final : public Block {
     const Derived d = derive(c);
     const MacLineTiming& tm = d.mac_line_baseline;
     const FpFormat& f = d.accumulator;
-    const int S = c.fp_pipeline_stages;
+    const int S = d.fp_stages;
     const int M = tm.macs;
     const int B = tm.beats;
     SvModule m(

@@ -28,7 +28,7 @@ using std::string;
 // presents, its activation index read by a balanced multiplexer tree.
 SvFile ecu_module(const Config& c, const string& name, const Derived& d) {
   const int K = c.channels, nA = c.act_bits, CW = d.channel_bits;
-  const int R = d.core.ecu_read_stages, S = d.core.ecu_latency - R;
+  const int R = d.core.ecu_read_stages, S = d.fp_stages;
   SvModule m(name, fmt::format("Error Calculation Unit (paper IV-A): for the outlier (channel o, "
                                "value xhat[o]) taken this cycle, r = xhat[o] - C_A[ia[o]] in "
                                "binary16, ia[o] read from the K = {} activation indices by a "

@@ -300,7 +300,7 @@ TreeRoot tree(SvModule& m, const Config& c, const FpFormat& f, int stages, const
         fmt::format("{}: the tree {} needs AccBits = {}", m.name(), name, f.width()));
   }
   string count = inputs_name.empty() ? std::to_string(inputs) : inputs_name;
-  const string cuts = std::to_string(place_chain_cuts(chain_segments(f, FpOp::kAdd), stages).mask);
+  const string cuts = std::to_string(chain_cuts(f, FpOp::kAdd, stages).mask);
   for (int n = inputs; n > 1; n = (n + 1) / 2) {
     const string l = fmt::format("{}{}", name, root.levels);
     const string outputs = upper_camel(l) + "Outputs";

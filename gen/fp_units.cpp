@@ -5,6 +5,7 @@
 // oasis_fp_round.sv) with a fixed latency of fp_pipeline_stages cycles and a valid bit: the
 // adder and the multiplier hold their registers inside, where the delay model puts them
 // (model/perf/fp_delay.hpp), the conversions are followed by oasis_fp_pipe.sv (docs/fp_rtl.md).
+// Each unit's formats, registers and their places: Derived::fp_units (model/derived.hpp).
 // Model: model/numerics/fp.hpp. Tests: verif/tb/<block>_tb.cpp.
 #include <fmt/format.h>
 
@@ -25,69 +26,59 @@ OASIS_REGISTER_MUTATION("fp32_add.register_dropped",
                         "used inside the unit, else one after it, so its latency is one cycle "
                         "short of the manifest's");
 
-enum class Op { kAdd, kMul, kConvert, kFromUint };
-
-struct UnitSpec {
-  const char* block;
-  Op op;
-  FpFormat in;          ///< operand format (unused for kFromUint)
-  FpFormat out;         ///< result format
-  int int_bits = 0;     ///< kFromUint: width of the integer input
-  bool b_half = false;  ///< kMul: the second operand is binary16 (a narrower operand)
-  bool a_half = false;  ///< kMul: the first operand is binary16 too
-};
-
 class FpUnit : public Block {
  public:
-  explicit FpUnit(UnitSpec spec) : spec_(spec) {}
-  std::string name() const override { return spec_.block; }
+  explicit FpUnit(const char* block) : block_(block) {}
+  std::string name() const override { return block_; }
 
   BlockOutput emit(const Config& c) const override {
     BlockOutput out;
-    const FpFormat& in = spec_.in;
-    const FpFormat& res = spec_.out;
-    // fp_pipeline_stages, or at a clock target the fewest registers this unit needs for it
-    // (unit_block_stages: its own format and kind, not the accumulator's adders).
-    const int stages = unit_block_stages(c.target_period_fo4, kind(), res, a_format(), b_format(),
-                                         c.fp_pipeline_stages);
+    const Derived d = derive(c);
+    // What the unit computes and its registers: fp_pipeline_stages, or at a clock target the
+    // fewest this unit needs for it (its own format and kind, not the accumulator's adders).
+    const FpUnitTiming& u = d.fp_unit(block_);
+    const FpFormat& in = u.a;
+    const FpFormat& res = u.result;
+    const int stages = u.stages;
+    // A multiplier's operand narrower than its product, taken as it is.
+    const bool a_half = u.kind == FpUnitKind::kMul && u.a.width() < res.width();
+    const bool b_half = u.kind == FpUnitKind::kMul && u.b.width() < res.width();
     const bool targeted = c.target_period_fo4 > 0;
     std::string what, result;
     std::vector<Port> operands;
-    switch (spec_.op) {
-      case Op::kAdd:
+    switch (u.kind) {
+      case FpUnitKind::kAdd:
         what = fmt::format("IEEE 754 {} adder/subtractor, a_i + b_i or a_i - b_i", res.name());
         operands = {{"input", in.width(), "a_i", fmt::format("First operand, {}.", in.name())},
                     {"input", in.width(), "b_i", fmt::format("Second operand, {}.", in.name())},
                     {"input", 0, "sub_i", "1: a_i - b_i; 0: a_i + b_i."}};
         result = "sum_o";
         break;
-      case Op::kMul:
+      case FpUnitKind::kMul:
         what = fmt::format("IEEE 754 {} multiplier, a_i * b_i", res.name());
-        operands = {{"input", a_format().width(), "a_i",
-                     fmt::format("First operand, {}.", a_format().name())},
-                    {"input", b_format().width(), "b_i",
-                     fmt::format("Second operand, {}.", b_format().name())}};
-        if (spec_.a_half) {
+        operands = {{"input", u.a.width(), "a_i", fmt::format("First operand, {}.", u.a.name())},
+                    {"input", u.b.width(), "b_i", fmt::format("Second operand, {}.", u.b.name())}};
+        if (a_half) {
           what += fmt::format(
               " of a_i and b_i {} as they are (the product of the operands "
               "widened, exact, so the rounding is left out: docs/fp_rtl.md, Exact products)",
-              b_format().name());
-        } else if (spec_.b_half) {
-          what += fmt::format(" with b_i {} as it is (the product of b_i widened, exact)",
-                              b_format().name());
+              u.b.name());
+        } else if (b_half) {
+          what +=
+              fmt::format(" with b_i {} as it is (the product of b_i widened, exact)", u.b.name());
         }
         result = "prod_o";
         break;
-      case Op::kConvert:
+      case FpUnitKind::kConvert:
         what = fmt::format("IEEE 754 conversion {} -> {}", in.name(), res.name());
         operands = {
             {"input", in.width(), "a_i", fmt::format("The value to convert, {}.", in.name())}};
         result = "result_o";
         break;
-      case Op::kFromUint:
-        what = fmt::format("Unsigned {}-bit integer -> IEEE 754 {} conversion", spec_.int_bits,
+      case FpUnitKind::kFromUint:
+        what = fmt::format("Unsigned {}-bit integer -> IEEE 754 {} conversion", u.int_bits,
                            res.name());
-        operands = {{"input", spec_.int_bits, "n_i", "The unsigned integer."}};
+        operands = {{"input", u.int_bits, "n_i", "The unsigned integer."}};
         result = "result_o";
         break;
     }
@@ -112,11 +103,10 @@ class FpUnit : public Block {
     // conversions, short, are followed by all theirs.
     int after = stages;
     string core_valid = "in_valid_i";
-    if (spec_.op == Op::kAdd || spec_.op == Op::kMul) {
-      const bool add = spec_.op == Op::kAdd;
-      const FpSegments seg =
-          add ? fp_add_segments(res) : fp_mul_segments(res, a_format(), b_format());
-      FpCuts cuts = place_cuts(seg, stages);
+    if (u.kind == FpUnitKind::kAdd || u.kind == FpUnitKind::kMul) {
+      const bool add = u.kind == FpUnitKind::kAdd;
+      const FpSegments& seg = u.segments;
+      FpCuts cuts = u.cuts;
       if (name() == "fp32_add" && stages > 0 && mutated("fp32_add.register_dropped")) {
         if (cuts.mask != 0) {
           cuts.mask &= ~(1u << (std::bit_width(cuts.mask) - 1));
@@ -127,37 +117,37 @@ class FpUnit : public Block {
       after = cuts.output_stages;
       core_valid = "core_valid";
       m << "  logic core_valid;\n\n";
-      staged_unit(m, res, add ? FpOp::kAdd : FpOp::kMul, cuts, "u_core", "a_i", "b_i", "sub_i",
-                  "result", "in_valid_i", "core_valid", "  ", "1",
-                  Operands{spec_.a_half ? kBinary16Format : FpFormat{},
-                           spec_.b_half ? kBinary16Format : FpFormat{}});
+      staged_unit(
+          m, res, add ? FpOp::kAdd : FpOp::kMul, cuts, "u_core", "a_i", "b_i", "sub_i", "result",
+          "in_valid_i", "core_valid", "  ", "1",
+          Operands{a_half ? kBinary16Format : FpFormat{}, b_half ? kBinary16Format : FpFormat{}});
       out.manifest["pipeline"] = {{"places", seg.names},
                                   {"segment_fo4", seg.segments_fo4()},
                                   {"whole_fo4", seg.whole_fo4()},
                                   {"cuts", cuts.mask},
                                   {"registers_after", cuts.output_stages},
                                   {"stage_fo4", cuts.stage_fo4}};
-      if (c.target_period_fo4 > 0) {
+      if (targeted) {
         out.manifest["pipeline"]["target_period_fo4"] = c.target_period_fo4;
-        out.manifest["pipeline"]["stage_budget_fo4"] = fp_stage_budget_fo4(c.target_period_fo4);
-        out.manifest["pipeline"]["fits_target"] = fits_period(cuts, c.target_period_fo4);
+        out.manifest["pipeline"]["stage_budget_fo4"] = d.stage_budget_fo4;
+        out.manifest["pipeline"]["fits_target"] = u.fits_target;
       }
     }
-    switch (spec_.op) {
-      case Op::kAdd:
-      case Op::kMul:
+    switch (u.kind) {
+      case FpUnitKind::kAdd:
+      case FpUnitKind::kMul:
         break;
-      case Op::kConvert:
+      case FpUnitKind::kConvert:
         m << "\n";
         fp_convert(m, in, res, "u_core", "a_i", "result");
         break;
-      case Op::kFromUint:
+      case FpUnitKind::kFromUint:
         m << "\n";
         m.inst("oasis_fp_from_uint", "u_core", {{"n_i", "n_i"}, {"result_o", "result"}}, "  ",
-               {{"IntBits", std::to_string(spec_.int_bits)},
+               {{"IntBits", std::to_string(u.int_bits)},
                 {"ExpBits", std::to_string(res.exp_bits)},
                 {"FracBits", std::to_string(res.frac_bits)}});
-        m.op("fp_from_uint", spec_.int_bits, "result");
+        m.op("fp_from_uint", u.int_bits, "result");
         break;
     }
     m << "\n" << pipe("u_pipe", res.width(), after, core_valid, "result", "out_valid_o", result);
@@ -168,58 +158,37 @@ class FpUnit : public Block {
     out.manifest["register_stages"] = stages;
     out.manifest["operations_per_cycle"] = 1;
     out.manifest["result_format"] = res.name();
-    if (spec_.op == Op::kFromUint) {
-      out.manifest["int_bits"] = spec_.int_bits;
+    if (u.kind == FpUnitKind::kFromUint) {
+      out.manifest["int_bits"] = u.int_bits;
     } else {
       out.manifest["operand_format"] = in.name();
     }
-    if (spec_.a_half) out.manifest["first_operand_format"] = a_format().name();
-    if (spec_.b_half) out.manifest["second_operand_format"] = b_format().name();
+    if (a_half) out.manifest["first_operand_format"] = u.a.name();
+    if (b_half) out.manifest["second_operand_format"] = u.b.name();
     return out;
   }
 
  private:
-  FpUnitKind kind() const {
-    switch (spec_.op) {
-      case Op::kAdd:
-        return FpUnitKind::kAdd;
-      case Op::kMul:
-        return FpUnitKind::kMul;
-      case Op::kConvert:
-        return FpUnitKind::kConvert;
-      case Op::kFromUint:
-        return FpUnitKind::kFromUint;
-    }
-    return FpUnitKind::kAdd;
-  }
-  const FpFormat& a_format() const { return spec_.a_half ? kBinary16Format : spec_.in; }
-  const FpFormat& b_format() const { return spec_.b_half ? kBinary16Format : spec_.in; }
-
-  UnitSpec spec_;
+  const char* block_;
 };
 
-#define OASIS_FP_UNIT(cls, ...)              \
-  class cls final : public FpUnit {          \
-   public:                                   \
-    cls() : FpUnit(UnitSpec{__VA_ARGS__}) {} \
-  };                                         \
+// The units, their formats and their registers: Derived::fp_units.
+#define OASIS_FP_UNIT(cls, block)   \
+  class cls final : public FpUnit { \
+   public:                          \
+    cls() : FpUnit(block) {}        \
+  };                                \
   OASIS_REGISTER_BLOCK(cls)
 
-OASIS_FP_UNIT(Fp16Add, "fp16_add", Op::kAdd, kBinary16Format, kBinary16Format);
-OASIS_FP_UNIT(Fp16Mul, "fp16_mul", Op::kMul, kBinary16Format, kBinary16Format);
-OASIS_FP_UNIT(Fp32Add, "fp32_add", Op::kAdd, kBinary32Format, kBinary32Format);
-OASIS_FP_UNIT(Fp32Mul, "fp32_mul", Op::kMul, kBinary32Format, kBinary32Format);
-// The blocks' binary32 multipliers by a binary16 value (the scalings, the LUT entries).
-OASIS_FP_UNIT(Fp32MulFp16, "fp32_mul_fp16", Op::kMul, kBinary32Format, kBinary32Format, 0, true);
-// The binary32 product of two binary16 values (the MAC-line baseline's lanes, the compensation
-// MACs): exact, so the multiplier has no rounding.
-OASIS_FP_UNIT(Fp32MulFp16Fp16, "fp32_mul_fp16_fp16", Op::kMul, kBinary16Format, kBinary32Format, 0,
-              true, true);
-OASIS_FP_UNIT(Fp16ToFp32, "fp16_to_fp32", Op::kConvert, kBinary16Format, kBinary32Format);
-OASIS_FP_UNIT(Fp32ToFp16, "fp32_to_fp16", Op::kConvert, kBinary32Format, kBinary16Format);
-// 32 bits, the model's fp32_from_uint: the rounding path above 2^24 is checked
-// too, although index counts (count_bits) stay far below.
-OASIS_FP_UNIT(UintToFp32, "uint_to_fp32", Op::kFromUint, kBinary32Format, kBinary32Format, 32);
+OASIS_FP_UNIT(Fp16Add, "fp16_add");
+OASIS_FP_UNIT(Fp16Mul, "fp16_mul");
+OASIS_FP_UNIT(Fp32Add, "fp32_add");
+OASIS_FP_UNIT(Fp32Mul, "fp32_mul");
+OASIS_FP_UNIT(Fp32MulFp16, "fp32_mul_fp16");
+OASIS_FP_UNIT(Fp32MulFp16Fp16, "fp32_mul_fp16_fp16");
+OASIS_FP_UNIT(Fp16ToFp32, "fp16_to_fp32");
+OASIS_FP_UNIT(Fp32ToFp16, "fp32_to_fp16");
+OASIS_FP_UNIT(UintToFp32, "uint_to_fp32");
 
 #undef OASIS_FP_UNIT
 

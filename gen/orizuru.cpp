@@ -18,7 +18,6 @@
 #include "gen/orizuru.hpp"
 #include "gen/orizuru_parts.hpp"
 #include "gen/sv.hpp"
-#include "model/perf/fp_delay.hpp"
 
 namespace oasis::gen::orizuru_parts {
 
@@ -70,9 +69,8 @@ class Orizuru final : public Block {
     out.manifest = topk_timing_manifest(t);
     out.manifest["pop_levels"] = t.pop_levels;
     out.manifest["pop_cuts"] = t.pop_cuts;
-    out.manifest["stage_model"] =
-        stage_model("a pop, from out_ready_i through its part of the tree", "tree level",
-                    kOrizuruLevelFo4, t.pop_part_levels);
+    out.manifest["stage_model"] = stage_model(
+        "a pop, from out_ready_i through its part of the tree", "tree level", t.stage_model);
     out.manifest["comparator_instances"] = t.comparator_instances;
     return out;
   }

@@ -26,10 +26,10 @@ SvFile topk_top_module(const OrizuruTiming& t, const std::string& module, const 
 /// Manifest figures shared by the top-k engines.
 nlohmann::ordered_json topk_timing_manifest(const OrizuruTiming& t);
 
-/// The delay model's estimate of an engine's longest stage (manifest
-/// `stage_model`, which make ppa sets beside its measurement): `parts` units of
-/// `unit_fo4` each per cycle.
+/// The delay model's estimate of an engine's longest stage (manifest `stage_model`, which
+/// make ppa sets beside its measurement): OrizuruTiming::stage_model, its path and its unit
+/// named.
 nlohmann::ordered_json stage_model(const std::string& path, const std::string& unit,
-                                   double unit_fo4, const std::vector<int>& parts);
+                                   const StageModel& estimate);
 
 }  // namespace oasis::gen

@@ -27,7 +27,7 @@ struct Dims {
     T = c.mac_tree_inputs;
     Mc = c.comp_macs;
     Wb = c.weight_beat_indices;
-    S = c.fp_pipeline_stages;
+    S = d.fp_stages;
   }
   Derived d;
   LineTiming t;

@@ -12,7 +12,6 @@
 #include "gen/orizuru.hpp"
 #include "gen/orizuru_parts.hpp"
 #include "gen/sv.hpp"
-#include "model/perf/fp_delay.hpp"
 
 namespace oasis::gen::orizuru_parts {
 namespace {
@@ -185,7 +184,7 @@ class TopkBaseline final : public Block {
     out.manifest["pop_cuts"] = t.pop_cuts;
     out.manifest["stage_model"] =
         stage_model("a pop, from out_ready_i through the mask's clear and its part of a tree",
-                    "tree level", kOrizuruLevelFo4, t.pop_part_levels);
+                    "tree level", t.stage_model);
     return out;
   }
 };

@@ -258,15 +258,14 @@ nlohmann::ordered_json topk_timing_manifest(const OrizuruTiming& t) {
   return m;
 }
 
-nlohmann::ordered_json stage_model(const string& path, const string& unit, double unit_fo4,
-                                   const std::vector<int>& parts) {
+nlohmann::ordered_json stage_model(const string& path, const string& unit,
+                                   const StageModel& estimate) {
   nlohmann::ordered_json m;
   m["path"] = path;
   m["unit"] = unit;
-  m["unit_fo4"] = unit_fo4;
-  m["units_per_stage"] = parts;
-  m["longest_stage_fo4"] =
-      unit_fo4 * (parts.empty() ? 0 : *std::max_element(parts.begin(), parts.end()));
+  m["unit_fo4"] = estimate.unit_fo4;
+  m["units_per_stage"] = estimate.units_per_stage;
+  m["longest_stage_fo4"] = estimate.longest_stage_fo4;
   return m;
 }
 

@@ -18,7 +18,6 @@
 #include "gen/mutation.hpp"
 #include "gen/sv.hpp"
 #include "model/derived.hpp"
-#include "model/perf/fp_delay.hpp"
 
 namespace oasis::gen {
 namespace {
@@ -114,7 +113,7 @@ class WoqLutLineBaselineBlock final : public Block {
     const Derived d = derive(c);
     const WoqLutTiming& t = d.woq_lut_line_baseline;
     const FpFormat& f = d.accumulator;
-    const int S = c.fp_pipeline_stages;
+    const int S = d.fp_stages;
     const string node = module_name(c, name()) + "_node";
     SvModule m(
         module_name(c, name()),
@@ -281,7 +280,7 @@ void WoqLutLineBaselineBlock::lut_generation(SvModule& m, const Config& c, const
                 {"act", int64_t(t.luts) * t.group_size * 16, "grp_d", "Luts*GroupBits"}});
   const std::vector<std::vector<int>> levels = generator_levels(t.group_size);
   const int gs = t.generator_stages;
-  const string cuts = std::to_string(place_chain_cuts(fp_add_segments(kBinary16Format), gs).mask);
+  const string cuts = std::to_string(chain_cuts(kBinary16Format, FpOp::kAdd, gs).mask);
   string valid = "grp_valid", epoch = "grp_epoch";
   for (size_t lv = 1; lv < levels.size(); ++lv) {
     const string st = fmt::format("gen{}", lv);

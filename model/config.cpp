@@ -10,7 +10,6 @@
 #include <sstream>
 
 #include "model/io/input.hpp"
-#include "model/perf/fp_delay.hpp"
 
 namespace oasis {
 namespace {
@@ -142,6 +141,14 @@ const std::vector<ConfigField>& config_schema() {
   return schema;
 }
 
+const ConfigField& config_field(std::string_view key) {
+  const auto& schema = config_schema();
+  const auto f = std::find_if(schema.begin(), schema.end(),
+                              [&](const ConfigField& x) { return x.key == key; });
+  if (f == schema.end()) throw std::logic_error(fmt::format("no config field '{}'", key));
+  return *f;
+}
+
 Config parse_config(const json& doc, const std::string& origin) {
   if (!doc.is_object())
     fail(origin, fmt::format("found {}; allowed: a JSON object", describe(doc)));
@@ -185,10 +192,7 @@ Config parse_config(const json& doc, const std::string& origin) {
   }
 
   // Cross-field rules.
-  const auto field = [&](const std::string& key) -> const ConfigField& {
-    return *std::find_if(schema.begin(), schema.end(),
-                         [&](const ConfigField& f) { return f.key == key; });
-  };
+  const auto field = [](std::string_view key) -> const ConfigField& { return config_field(key); };
   if (2 * int64_t(c.outliers_per_side) > c.channels) {
     fail_field(
         origin, field("outliers_per_side"), describe(v.at("outliers_per_side")),
@@ -220,15 +224,12 @@ Config parse_config(const json& doc, const std::string& origin) {
                            "axi_outstanding_reads * axi_max_burst ({}) beats is at most 1024",
                            1024 / c.axi_max_burst, c.axi_max_burst));
   }
-  // A clock target sets the stage count (the same with or without
-  // fp_pipeline_stages given, so a config written back reads the same).
-  if (c.target_period_fo4 > 0) {
-    c.fp_pipeline_stages =
-        fp_stages_for_period(c.target_period_fo4, accumulator_format(c.accumulator),
-                             int(field("fp_pipeline_stages").max));
-  }
+  // The config records the stage count derive() resolves (a clock target sets it, the same
+  // with or without fp_pipeline_stages given, so a config written back reads the same).
+  const Derived d = derive(c);
+  c.fp_pipeline_stages = d.fp_stages;
   // The FIGLUT-class line's sizes (docs/woq_lut_line.md), as derive() makes them.
-  const WoqLutTiming w = derive(c).woq_lut_line_baseline;
+  const WoqLutTiming& w = d.woq_lut_line_baseline;
   if (w.units % w.rows != 0) {
     fail_field(origin, field("woq_rows_per_lut"), describe(v.at("woq_rows_per_lut")),
                fmt::format("0, or a divisor of the line's read-accumulate units ({}{})", w.units,
@@ -301,18 +302,6 @@ std::string accumulator_name(AccumulatorFormat format) {
   }
   return "?";
 }
-
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
-int clog2(int64_t x) {
-  int n = 0;
-  while ((int64_t{1} << n) < x) ++n;
-  return n;
-}
-
-int index_width(int64_t n) { return std::max(1, clog2(n)); }
-
-int count_width(int64_t n) { return clog2(n + 1); }
 
 uint64_t fnv1a(std::string_view text, uint64_t h) {
   for (const unsigned char ch : text) {

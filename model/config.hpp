@@ -5,8 +5,11 @@
 // The fields are one table, OASIS_CONFIG_FIELDS: the struct, the schema
 // (validation, defaults, `oasis-gen --schema`, docs/config.md), parsing and
 // to_json are all generated from it, so a field is added in one place. What
-// derives from a config (widths, formats, every block's timing, the cycle
-// bound) is computed once, by derive() in model/derived.hpp.
+// derives from a config (widths, formats, what a field set to 0 or -1 resolves
+// to, every block's timing, the cycle bound) is computed once, by derive() in
+// model/derived.hpp. parse_config writes one resolution back: the stage count
+// a clock target sets (Derived::fp_stages into fp_pipeline_stages), so that the
+// config as resolved names the stages the blocks have.
 #pragma once
 
 #include <array>
@@ -18,6 +21,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "model/int_math.hpp"
 
 namespace oasis {
 
@@ -250,6 +255,8 @@ struct ConfigField {
 };
 
 const std::vector<ConfigField>& config_schema();
+/// The field of the schema called `key` (std::logic_error for a key the table lacks).
+const ConfigField& config_field(std::string_view key);
 
 /// Validates a JSON document against the schema and the cross-field rules.
 /// `origin` names the document in messages (a file path).
@@ -279,14 +286,6 @@ std::string config_hash(const Config& config);
 
 /// The schema as a Markdown table (docs/config.md is this text).
 std::string config_schema_markdown();
-
-// Integer helpers for what derives from a config.
-int ceil_div(int a, int b);
-int clog2(int64_t x);  ///< ceil(log2(x)), 0 for x <= 1 (like SystemVerilog $clog2)
-/// Bits of an index or counter over n values 0 .. n-1: max(1, clog2(n)).
-int index_width(int64_t n);
-/// Bits of a count from 0 to n inclusive: clog2(n + 1).
-int count_width(int64_t n);
 
 }  // namespace oasis
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "model/config.hpp"
 #include "model/cycle/topk_sort_baseline.hpp"
@@ -59,13 +60,30 @@ std::vector<int> kround_cuts(const Config& c, int leaves) {
   return cuts;
 }
 
+// S: the config's fp_pipeline_stages, or with a clock target the stages the target needs,
+// whatever the config says (Derived::fp_stages).
+int resolve_fp_stages(const Config& c, const FpFormat& accumulator) {
+  if (c.target_period_fo4 <= 0) return c.fp_pipeline_stages;
+  return fp_stages_for_period(c.target_period_fo4, accumulator,
+                              int(config_field("fp_pipeline_stages").max));
+}
+
+// The estimate of a stage of `parts` units of `unit_fo4` each (StageModel).
+StageModel stage_estimate(double unit_fo4, std::vector<int> parts) {
+  StageModel m;
+  m.unit_fo4 = unit_fo4;
+  m.longest_stage_fo4 =
+      unit_fo4 * (parts.empty() ? 0 : *std::max_element(parts.begin(), parts.end()));
+  m.units_per_stage = std::move(parts);
+  return m;
+}
+
 // The three top-k engines behind Orizuru's interface.
 enum class TopkEngine { kOrizuru, kKRound, kSortNetwork };
 
-// Orizuru or a baseline for N = K leaves in units of R inputs; the sorting
-// network's build takes 1 + sort_registers cycles.
-OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine,
-                      int sort_registers = 0) {
+// Orizuru or a baseline for N = K leaves in units of R inputs; the sorting network's
+// (d.sort_network) build takes 1 + its registers cycles.
+OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine) {
   const bool baseline = engine != TopkEngine::kOrizuru;
   OrizuruTiming t;
   t.channels = c.channels;
@@ -116,7 +134,7 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine,
   const int64_t pops = t.outliers;
   if (engine == TopkEngine::kSortNetwork) {
     // Every compare-exchange of the network works once a token.
-    t.build_cycles = 1 + sort_registers;
+    t.build_cycles = 1 + d.sort_network.registers;
     t.comparators = bitonic_compare_exchanges(t.padded_leaves);
     t.comparisons_per_token = t.comparators;
   } else if (baseline) {
@@ -146,12 +164,15 @@ OrizuruTiming orizuru(const Config& c, const Derived& d, TopkEngine engine,
   t.beat_bits = index_width(t.beats);
   t.stage_bits = index_width(t.build_cycles);
   t.output_bits = index_width(t.outliers);
+  t.stage_model = engine == TopkEngine::kSortNetwork
+                      ? stage_estimate(kCompareExchangeFo4, d.sort_network.cycle_stages)
+                      : stage_estimate(kOrizuruLevelFo4, t.pop_part_levels);
   return t;
 }
 
 LineTiming pe_line(const Config& c, const Derived& d) {
   LineTiming t;
-  const int s = c.fp_pipeline_stages;
+  const int s = d.fp_stages;
   t.fill_beats = d.row.fill;
   t.count_beats = d.row.count;
   t.chunks = d.row.reduce;
@@ -218,11 +239,38 @@ LineTiming pe_line(const Config& c, const Derived& d) {
   return t;
 }
 
+// The FP16 dequantize-and-MAC line (docs/synth.md, Baselines): as many multiply-accumulates a
+// cycle as the PE line needs for its row interval.
+MacLineTiming mac_line(const Config& c, const Derived& d) {
+  MacLineTiming ml;
+  const int s = d.fp_stages;
+  ml.macs = ceil_div(c.channels, d.pe_line.row_interval);
+  ml.trees = ceil_div(ml.macs, c.mac_tree_inputs);
+  ml.tree_inputs = std::min(ml.macs, c.mac_tree_inputs);
+  ml.beats = ceil_div(c.channels, ml.macs);
+  ml.tree_levels = clog2(ml.macs);
+  ml.row_interval = ml.beats;
+  ml.beat_bits = index_width(ml.beats);
+  ml.slots = std::min(d.accumulator_slots, ml.beats);
+  ml.lane_stages = product_stages(c.target_period_fo4, d.accumulator, d.storage, d.storage, s);
+  ml.operand_stage =
+      c.mac_line_operand_stage < 0
+          ? c.target_period_fo4 > 0 &&
+                mac_line_operand_path_fo4(c.weight_bits, ml.beats, d.accumulator, d.storage,
+                                          ml.lane_stages) > d.input_stage_budget_fo4
+          : c.mac_line_operand_stage == 1;
+  ml.row_latency = (ml.operand_stage ? 1 : 0) + ml.lane_stages + ml.tree_levels * s +
+                   d.accumulator_slots + clog2(ml.slots) * s + 2 * s +
+                   (c.accumulator == AccumulatorFormat::kFp32 ? s : 0);
+  ml.sw_fifo_depth = std::max(1, ceil_div(ml.beats - 1 + ml.row_latency, ml.beats));
+  return ml;
+}
+
 // The FIGLUT-class line (docs/woq_lut_line.md): sized to the PE line's products a cycle unless
 // the config gives its units; its timing from the same stage counts as the other blocks'.
 WoqLutTiming woq_lut_line(const Config& c, const Derived& d) {
   WoqLutTiming t;
-  const int s = c.fp_pipeline_stages;
+  const int s = d.fp_stages;
   t.group_size = c.woq_group_size;
   t.planes = c.weight_bits;
   t.lut_entries = 1 << (t.group_size - 1);
@@ -259,7 +307,7 @@ WoqLutTiming woq_lut_line(const Config& c, const Derived& d) {
   t.read_stage = c.woq_read_stage < 0
                      ? c.target_period_fo4 > 0 &&
                            woq_read_path_fo4(t.group_size, d.accumulator, t.accumulate_stages) >
-                               input_stage_budget_fo4(c.target_period_fo4)
+                               d.input_stage_budget_fo4
                      : c.woq_read_stage == 1;
   t.row_tree_inputs = t.luts * t.tree_partials;
   t.row_tree_levels = clog2(t.row_tree_inputs);
@@ -285,9 +333,55 @@ WoqLutTiming woq_lut_line(const Config& c, const Derived& d) {
   return t;
 }
 
-}  // namespace
+// The floating-point units that are blocks of their own (gen/fp_units.cpp), each in its own
+// formats, with the registers its own format and kind need at a clock target.
+std::vector<FpUnitTiming> fp_unit_blocks(const Config& c, const Derived& d) {
+  constexpr FpFormat h{5, 10}, s{8, 23};
+  struct Unit {
+    const char* block;
+    FpUnitKind kind;
+    FpFormat result, a, b;
+    int int_bits = 0;
+  };
+  const Unit units[] = {
+      {"fp16_add", FpUnitKind::kAdd, h, h, h},
+      {"fp16_mul", FpUnitKind::kMul, h, h, h},
+      {"fp32_add", FpUnitKind::kAdd, s, s, s},
+      {"fp32_mul", FpUnitKind::kMul, s, s, s},
+      // The blocks' binary32 multipliers by a binary16 value (the scalings, the LUT entries).
+      {"fp32_mul_fp16", FpUnitKind::kMul, s, s, h},
+      // The binary32 product of two binary16 values (the MAC-line baseline's lanes, the
+      // compensation MACs): exact, so the multiplier has no rounding.
+      {"fp32_mul_fp16_fp16", FpUnitKind::kMul, s, h, h},
+      {"fp16_to_fp32", FpUnitKind::kConvert, s, h, h},
+      {"fp32_to_fp16", FpUnitKind::kConvert, h, s, s},
+      // 32 bits, the model's fp32_from_uint: the rounding path above 2^24 is checked too,
+      // although index counts (count_bits) stay far below.
+      {"uint_to_fp32", FpUnitKind::kFromUint, s, s, s, 32}};
+  std::vector<FpUnitTiming> blocks;
+  for (const Unit& u : units) {
+    FpUnitTiming t;
+    t.block = u.block;
+    t.kind = u.kind;
+    t.result = u.result;
+    t.a = u.a;
+    t.b = u.b;
+    t.int_bits = u.int_bits;
+    t.stages = unit_block_stages(c.target_period_fo4, u.kind, u.result, u.a, u.b, d.fp_stages);
+    if (u.kind == FpUnitKind::kAdd || u.kind == FpUnitKind::kMul) {
+      t.segments = u.kind == FpUnitKind::kAdd ? fp_add_segments(u.result)
+                                              : fp_mul_segments(u.result, u.a, u.b);
+      t.cuts = place_cuts(t.segments, t.stages);
+      t.fits_target = c.target_period_fo4 > 0 && fits_period(t.cuts, c.target_period_fo4);
+    } else {
+      t.cuts.output_stages = t.stages;
+    }
+    blocks.push_back(std::move(t));
+  }
+  return blocks;
+}
 
-int accumulator_slots(const Config& c) { return std::max(1, c.fp_pipeline_stages); }
+}  // namespace
 
 Derived derive(const Config& c) {
   Derived d;
@@ -305,7 +399,12 @@ Derived derive(const Config& c) {
   d.indices_per_cycle = c.index_counters * c.counter_inputs;
   d.accumulator = accumulator_format(c.accumulator);
   d.count_format = count_format(d.count_bits, d.accumulator);
-  d.accumulator_slots = accumulator_slots(c);
+  d.fp_stages = resolve_fp_stages(c, d.accumulator);
+  if (c.target_period_fo4 > 0) {
+    d.stage_budget_fo4 = fp_stage_budget_fo4(c.target_period_fo4);
+    d.input_stage_budget_fo4 = input_stage_budget_fo4(c.target_period_fo4);
+  }
+  d.accumulator_slots = std::max(1, d.fp_stages);
 
   d.row.fill = ceil_div(c.channels, c.weight_beat_indices);
   d.row.count = ceil_div(c.channels, d.indices_per_cycle);
@@ -331,7 +430,9 @@ Derived derive(const Config& c) {
                                                   : sn.stages;
   sn.stages_per_cycle = std::min(sn.stages_per_cycle, sn.stages);
   sn.registers = ceil_div(sn.stages, sn.stages_per_cycle) - 1;
-  d.topk_sort_baseline = orizuru(c, d, TopkEngine::kSortNetwork, sn.registers);
+  sn.cycle_stages.assign(size_t(sn.registers + 1), sn.stages_per_cycle);
+  sn.cycle_stages.back() = sn.stages - sn.registers * sn.stages_per_cycle;
+  d.topk_sort_baseline = orizuru(c, d, TopkEngine::kSortNetwork);
 
   IndexCounterTiming& ic = d.index_counter_array;
   ic.beats_per_row = d.row.count;
@@ -341,13 +442,12 @@ Derived derive(const Config& c) {
   ic.beat_sum_bits = count_width(d.indices_per_cycle);
   ic.input_stage =
       c.index_counter_input_stage < 0
-          ? c.target_period_fo4 > 0 && index_count_path_fo4(d.indices_per_cycle, d.count_bits) >
-                                           fp_stage_budget_fo4(c.target_period_fo4)
+          ? c.target_period_fo4 > 0 &&
+                index_count_path_fo4(d.indices_per_cycle, d.count_bits) > d.stage_budget_fo4
           : c.index_counter_input_stage == 1;
   const CountingPath counting =
       counting_path(d.indices_per_cycle, d.count_bits, ic.beats_per_row > 1, !ic.input_stage,
-                    c.target_period_fo4 > 0 ? fp_stage_budget_fo4(c.target_period_fo4) : 0,
-                    c.index_counter_tree_registers);
+                    d.stage_budget_fo4, c.index_counter_tree_registers);
   ic.tree_stages = counting.tree_stages;
   ic.tree_cuts = counting.cuts;
   ic.counting_stage_fo4 = counting.stage_fo4;
@@ -358,27 +458,7 @@ Derived derive(const Config& c) {
 
   d.pe_line = pe_line(c, d);
 
-  MacLineTiming& ml = d.mac_line_baseline;
-  const int s = c.fp_pipeline_stages;
-  ml.macs = ceil_div(c.channels, d.pe_line.row_interval);
-  ml.trees = ceil_div(ml.macs, c.mac_tree_inputs);
-  ml.tree_inputs = std::min(ml.macs, c.mac_tree_inputs);
-  ml.beats = ceil_div(c.channels, ml.macs);
-  ml.tree_levels = clog2(ml.macs);
-  ml.row_interval = ml.beats;
-  ml.beat_bits = index_width(ml.beats);
-  ml.slots = std::min(d.accumulator_slots, ml.beats);
-  ml.lane_stages = product_stages(c.target_period_fo4, d.accumulator, d.storage, d.storage, s);
-  ml.operand_stage = c.mac_line_operand_stage < 0
-                         ? c.target_period_fo4 > 0 &&
-                               mac_line_operand_path_fo4(c.weight_bits, ml.beats, d.accumulator,
-                                                         d.storage, ml.lane_stages) >
-                                   input_stage_budget_fo4(c.target_period_fo4)
-                         : c.mac_line_operand_stage == 1;
-  ml.row_latency = (ml.operand_stage ? 1 : 0) + ml.lane_stages + ml.tree_levels * s +
-                   d.accumulator_slots + clog2(ml.slots) * s + 2 * s +
-                   (c.accumulator == AccumulatorFormat::kFp32 ? s : 0);
-  ml.sw_fifo_depth = std::max(1, ceil_div(ml.beats - 1 + ml.row_latency, ml.beats));
+  d.mac_line_baseline = mac_line(c, d);
 
   d.woq_lut_line_baseline = woq_lut_line(c, d);
 
@@ -392,7 +472,7 @@ Derived derive(const Config& c) {
   co.rows_bits = count_width(c.pe_lines);
   co.weight_lane_bits = c.weight_beat_indices * c.weight_bits;
   co.ecu_read_stages = 1;
-  co.ecu_latency = co.ecu_read_stages + s;
+  co.ecu_latency = co.ecu_read_stages + d.fp_stages;
   co.part_bits = index_width(co.clustering_parts);
   // The last beat is taken (B - 1) * Q cycles after the first. The indices
   // are all in once its last part has left the Clustering Unit; the tree is
@@ -436,7 +516,16 @@ Derived derive(const Config& c) {
   ax.rows_bits = 24;
   ax.max_rows = (int64_t{1} << ax.rows_bits) - 1;
   ax.group_bits = count_width((ax.max_rows + c.pe_lines - 1) / c.pe_lines);
+
+  d.fp_units = fp_unit_blocks(c, d);
   return d;
+}
+
+const FpUnitTiming& Derived::fp_unit(std::string_view block) const {
+  for (const FpUnitTiming& u : fp_units) {
+    if (u.block == block) return u;
+  }
+  throw std::logic_error(fmt::format("no floating-point unit block '{}'", block));
 }
 
 int64_t Derived::row_groups(int64_t rows) const { return (rows + core.lines - 1) / core.lines; }

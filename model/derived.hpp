@@ -1,29 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
-// Everything that derives from a config, computed once, by derive(): index
-// and count widths, the accumulator format, the LUT and codebook sizes, every
-// block's structure and timing, and the cycle bound of docs/spec.md section 6
-// with all its terms (the weight stream's included). The models, the
-// performance model, the generator's emitters, the manifest and the generated
-// C++ headers all read these figures; none computes them again.
+// Everything that derives from a config, computed once, by derive(): index and count widths,
+// the accumulator format, the LUT and codebook sizes, every field the config leaves to be
+// resolved (0 or -1, and the stage count S at a clock target), the clock target's stage
+// budgets, every block's structure and timing (the floating-point unit blocks' registers and
+// the top-k engines' stage estimates included), and the cycle bound of docs/spec.md section 6
+// with all its terms (the weight stream's included). The models, the performance model, the
+// generator's emitters, the manifest and the generated C++ headers all read these figures;
+// none computes them again. derive() takes the delays from the delay model
+// (model/perf/fp_delay.hpp), which needs neither the config nor Derived; the one figure the
+// config keeps as resolved is S (fp_pipeline_stages, written back by parse_config).
 #pragma once
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/fp_format.hpp"
+#include "model/perf/fp_delay.hpp"
 
 namespace oasis {
 
 struct Config;
 enum class AccumulatorFormat;
-
-/// L: the partial sums an accumulator keeps (docs/numerics.md, Accumulation),
-/// max(1, fp_pipeline_stages). Its adder has L - 1 registers inside and the
-/// partial sums' register after it, so a partial sum's loop takes L cycles:
-/// the cycles until the value that adds to it next arrives.
-int accumulator_slots(const Config& config);
 
 /// The cycles a PE line spends on each output row (docs/spec.md section 6):
 /// every term and the row interval they bound.
@@ -42,6 +42,14 @@ struct ClusteringTiming {
   int beats_per_cycle = 0;        ///< 1: one beat of `lanes` activations a cycle
   int activations_per_cycle = 0;  ///< clustering_lanes
   int comparators = 0;            ///< lanes * nA
+};
+
+/// The delay model's estimate of a top-k engine's longest stage, the manifest's stage_model
+/// (make ppa sets its measurement beside it): each cycle's part of the path in like units.
+struct StageModel {
+  double unit_fo4 = 0;               ///< a unit: a tree level (kOrizuruLevelFo4) or a network stage
+  std::vector<int> units_per_stage;  ///< the units of each cycle's part
+  double longest_stage_fo4 = 0;      ///< unit_fo4 times the most units of a part
 };
 
 /// Structure and timing of a top-k engine (docs/orizuru.md): Orizuru, or the
@@ -100,6 +108,10 @@ struct OrizuruTiming {
   /// 5); N - 1 per output for the k-round baseline; every compare-exchange of
   /// the sorting network's, once.
   int64_t comparisons_per_token = 0;
+  /// The estimate of the longest stage: a pop's parts (pop_part_levels) of kOrizuruLevelFo4
+  /// tree levels; the sorting network's stages between two of its registers
+  /// (SortNetworkTiming::cycle_stages) of kCompareExchangeFo4.
+  StageModel stage_model;
 };
 
 /// The bitonic network of the sorting-network top-k baseline (docs/synth.md,
@@ -111,6 +123,9 @@ struct SortNetworkTiming {
   /// register after every stages_per_cycle-th stage but the last.
   int stages_per_cycle = 0;
   int registers = 0;  ///< ranks of registers in the network: ceil(stages / per cycle) - 1
+  /// The stages of each cycle's part, registers + 1 parts: stages_per_cycle, the last the
+  /// stages left.
+  std::vector<int> cycle_stages;
 };
 
 /// The Index Counter array of one PE line (docs/index_counter.md).
@@ -317,6 +332,31 @@ struct CoreTiming {
   int preprocess_cycles = 0;
 };
 
+/// A floating-point unit that is a block of its own (gen/fp_units.cpp, docs/fp_rtl.md, "A clock
+/// target"): what it computes and its registers.
+struct FpUnitTiming {
+  std::string block;  ///< the block's name, e.g. "fp32_mul_fp16"
+  FpUnitKind kind = FpUnitKind::kAdd;
+  FpFormat result;  ///< the result's format
+  /// The operands' formats: a multiplier's each as it takes it (a binary16 operand of a
+  /// binary32 product as it is); a conversion's a (b the same); an integer's conversion neither.
+  FpFormat a, b;
+  int int_bits = 0;  ///< kFromUint: bits of the unsigned integer
+  /// Its registers, and so its latency: S without a clock target, else what its own format
+  /// and kind need (unit_block_stages).
+  int stages = 0;
+  /// An adder's or a multiplier's segments (fp_add_segments, fp_mul_segments); a conversion
+  /// has none.
+  FpSegments segments;
+  /// Where the stages go: an adder's or a multiplier's at the places that make its longest
+  /// stage shortest, any of them inside (place_cuts), the rest after it; a conversion's all
+  /// after it.
+  FpCuts cuts;
+  /// With a clock target, whether an adder's or a multiplier's every stage fits
+  /// stage_budget_fo4 (fits_period).
+  bool fits_target = false;
+};
+
 /// The system wrapper (block axi, docs/axi.md): its AXI4 master, its buffers and the layout of
 /// a layer in memory, each unit of it a whole number of bus beats.
 struct AxiTiming {
@@ -385,8 +425,23 @@ struct Derived {
   FpFormat count_format;
   int indices_per_cycle = 0;  ///< C * I, one Index Counter beat
   FpFormat accumulator;       ///< the accumulation format A
-  int accumulator_slots = 0;  ///< L: partial sums of an accumulator, max(1, S)
-  FpFormat storage{5, 10};    ///< binary16: activations, centroids, LUT, scales, outputs
+  /// S: register stages of each floating-point unit of the blocks' chains (docs/fp_rtl.md,
+  /// Pipelining). fp_pipeline_stages; with a clock target (target_period_fo4 > 0) the fewest,
+  /// at most the field's maximum, with which the adder and the multiplier in A fit it
+  /// (fp_stages_for_period), whatever fp_pipeline_stages says. parse_config writes it back
+  /// into the config, so that the config as resolved (to_json, the manifest, the hash) names
+  /// the stages the blocks have and a config written back reads the same.
+  int fp_stages = 0;
+  /// With a clock target, the logic a stage may have (fp_stage_budget_fo4) and a stage that
+  /// starts at a block's input port (input_stage_budget_fo4), in FO4; 0 without one.
+  double stage_budget_fo4 = 0;
+  double input_stage_budget_fo4 = 0;
+  /// L: the partial sums an accumulator keeps (docs/numerics.md, Accumulation), max(1, S).
+  /// Its adder has L - 1 registers inside and the partial sums' register after it, so a
+  /// partial sum's loop takes L cycles: the cycles until the value that adds to it next
+  /// arrives.
+  int accumulator_slots = 0;
+  FpFormat storage{5, 10};  ///< binary16: activations, centroids, LUT, scales, outputs
 
   RowCycles row;  ///< what bounds a row; row.row is the row interval of every line
   ClusteringTiming clustering_unit;
@@ -402,6 +457,11 @@ struct Derived {
   WoqLutTiming woq_lut_line_baseline;
   CoreTiming core;
   AxiTiming axi;
+  /// The floating-point units that are blocks of their own, one a block.
+  std::vector<FpUnitTiming> fp_units;
+
+  /// The unit of fp_units whose block is `block` (std::logic_error when none is).
+  const FpUnitTiming& fp_unit(std::string_view block) const;
 
   /// The groups of `rows` output rows, a row a PE line: ceil(rows / P).
   int64_t row_groups(int64_t rows) const;

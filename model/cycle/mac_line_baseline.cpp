@@ -26,10 +26,12 @@ Fp16 mac_line_row(std::span<const Fp16> xhat, std::span<const uint8_t> weight_in
                          acc);
 }
 
-MacLineBaseline::MacLineBaseline(const Config& config)
+MacLineBaseline::MacLineBaseline(const Config& config) : MacLineBaseline(config, derive(config)) {}
+
+MacLineBaseline::MacLineBaseline(const Config& config, const Derived& d)
     : config_(config),
-      timing_(derive(config).mac_line_baseline),
-      slots_(accumulator_slots(config)),
+      timing_(d.mac_line_baseline),
+      slots_(d.accumulator_slots),
       acc_(config.accumulator) {
   reset();
 }

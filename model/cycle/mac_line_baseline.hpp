@@ -46,12 +46,16 @@ class MacLineBaseline {
   bool y_valid() const { return !out_.empty() && out_.front().first == cycle_; }
   Fp16 y_data() const { return y_valid() ? out_.front().second : Fp16{}; }
   const MacLineTiming& timing() const { return timing_; }
+  /// L: the accumulator's partial sums (Derived::accumulator_slots).
+  int accumulator_slots() const { return slots_; }
 
   /// The clock edge. `w_idx` holds M indices (read when w_valid); `w_scale`
   /// is s_w, read with the row's first beat.
   void clock(bool w_valid, std::span<const uint8_t> w_idx, Fp16 w_scale);
 
  private:
+  MacLineBaseline(const Config& config, const Derived& d);
+
   Config config_;
   MacLineTiming timing_;
   int slots_;  ///< L: the accumulator's partial sums

@@ -6,7 +6,7 @@
 #include <tuple>
 #include <vector>
 
-#include "model/config.hpp"
+#include "model/int_math.hpp"
 
 namespace oasis {
 

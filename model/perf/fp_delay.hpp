@@ -3,9 +3,10 @@
 // Pipelining): each unit's datapath as a chain of segments between the places
 // where rtl/oasis_fp_add_staged.sv and oasis_fp_mul_staged.sv can hold a
 // register, the delay in FO4 of every span of them measured with OpenSTA on
-// osu018; where a unit's registers go; and the stage count a clock target needs. The
-// generator places the registers and the config resolves target_period_fo4
-// with the same figures.
+// osu018; where a unit's registers go; and the stage count a clock target needs. derive()
+// (model/derived.hpp) resolves the clock target's stage counts and the unit blocks' registers
+// with these figures, and the generator places its chains' registers with them
+// (gen/fp_emit.hpp, chain_cuts). It reads neither the config nor Derived.
 #pragma once
 
 #include <string>

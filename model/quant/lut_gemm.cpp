@@ -78,7 +78,7 @@ LutGemmParams LutGemmParams::from_config(const Config& c) {
   p.comp_macs = c.comp_macs;
   p.outliers_per_side = c.outliers_per_side;
   p.accumulator = c.accumulator;
-  p.accumulator_slots = oasis::accumulator_slots(c);
+  p.accumulator_slots = derive(c).accumulator_slots;
   p.symmetric = c.codebooks == Codebooks::kSymmetric;
   return p;
 }

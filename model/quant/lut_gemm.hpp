@@ -54,7 +54,7 @@ struct LutGemmParams {
   int mac_tree_inputs = 32;   ///< T
   int comp_macs = 8;          ///< Mc
   int outliers_per_side = 0;  ///< k; 0 (model only) turns the outlier branch off
-  int accumulator_slots = 1;  ///< L: partial sums of each accumulator (accumulator_slots())
+  int accumulator_slots = 1;  ///< L: partial sums of each accumulator (Derived::accumulator_slots)
   /// Both codebooks symmetric about zero: signed counts of magnitudes (codebooks: symmetric).
   bool symmetric = false;
   AccumulatorFormat accumulator = AccumulatorFormat::kFp32;

@@ -667,6 +667,7 @@ void check_report_args(const Common& c, const ReportArgs& r) {
 
 // The report's heading and the config it describes.
 std::string report_intro(const Common& c, const Config& cfg) {
+  const Derived d = derive(cfg);
   std::string md;
   md += fmt::format("# Performance report: config `{}`\n\n", cfg.name);
   md += fmt::format(
@@ -679,7 +680,7 @@ std::string report_intro(const Common& c, const Config& cfg) {
       c.config, cfg.channels, cfg.outliers_per_side, 200.0 * cfg.outliers_per_side / cfg.channels,
       cfg.act_bits, cfg.weight_bits, cfg.pe_lines, cfg.index_counters, cfg.counter_inputs,
       cfg.mac_tree_inputs, cfg.comp_macs, cfg.clustering_lanes, cfg.orizuru_unit_inputs,
-      cfg.fp_pipeline_stages, cfg.weight_beat_indices, derive(cfg).accumulator.name(), c.clock_mhz);
+      d.fp_stages, cfg.weight_beat_indices, d.accumulator.name(), c.clock_mhz);
   return md;
 }
 

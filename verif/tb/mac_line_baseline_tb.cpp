@@ -129,7 +129,7 @@ void MacBench::push_row(const Row& r) {
     beats.emplace_back(std::move(beat), r.scale);
   }
   out.expected.push_back(oasis::mac_line_row(xhat, r.iw, codebook, act_scale, r.scale, M,
-                                             oasis::accumulator_slots(config), acc));
+                                             model.accumulator_slots(), acc));
 }
 
 void MacBench::cycle() {

@@ -138,11 +138,11 @@ void LineBench::apply_context() {
 Fp16 LineBench::reference(const Row& r) {
   const auto counts = oasis::main_counts(ctx.act_index, r.iw, nA, nW, derived.symmetric);
   const oasis::AccValue main = oasis::main_branch(counts, ctx.lut, config.mac_tree_inputs,
-                                                  oasis::accumulator_slots(config), acc);
+                                                  derived.accumulator_slots, acc);
   std::vector<oasis::Outlier> outliers(static_cast<size_t>(k2));
   for (int j = 0; j < k2; ++j) outliers[size_t(j)].channel = ctx.outlier_channels[size_t(j)];
   const auto comp = oasis::outlier_branch(outliers, ctx.residuals, r.iw, ctx.weight_codebook,
-                                          config.comp_macs, oasis::accumulator_slots(config), acc);
+                                          config.comp_macs, derived.accumulator_slots, acc);
   return oasis::merge_and_scale(main, comp, ctx.act_scale, r.scale, acc);
 }
 
