@@ -3,15 +3,15 @@
 # make demo: the product's main job on one config, in minutes. The golden
 # model's analytic figures for the config and its output error against FP32 on
 # synthetic data (INT4, NU4, NU4 with outliers); then oasis-gen writes its RTL,
-# and the whole core runs in Verilator (built with -Wall, no waivers: the lint)
-# on a seeded synthetic LLM-like layer quantized by the model, every output and
-# every cycle compared with the model, while Yosys synthesizes the core for its
-# area. A large core (the paper config's) is built the way make regress builds it:
-# Verilator hierarchically, each PE line one model verilated once, and Yosys
-# hierarchically, the PE line synthesized once and counted once an instance. Prints a summary: the core bit-exact or not, its cycles against the
-# cycle lower bound, its output error against FP32 next to INT4, its Yosys
-# area. The per-block Verilator checks and the Yosys check of every block are
-# make test's.
+# and the whole core runs in Verilator (built with -Wall: the lint) on a seeded
+# synthetic LLM-like layer quantized by the model, every output and every cycle
+# compared with the model, while Yosys synthesizes the core for its area. A large
+# core (the paper config's) is built the way make regress builds it: Verilator
+# hierarchically, the PE line one model verilated once, and Yosys hierarchically,
+# the PE line synthesized once and counted once an instance. Prints a summary: the
+# core bit-exact or not, its cycles against the cycle lower bound, its output
+# error against FP32 next to INT4, its Yosys area. The per-block Verilator checks
+# and the Yosys check of every block are make test's.
 # usage: tools/demo.sh BUILD_DIR CONFIG_JSON
 set -euo pipefail
 build=${1:?usage: tools/demo.sh BUILD_DIR CONFIG_JSON}
@@ -49,8 +49,9 @@ set +m
 echo "== the core in Verilator on a seeded synthetic LLM-like layer, quantized by the model:" \
   "4 tokens x 64 rows"
 # Verilator builds the core with -Wall and no waivers, so the build is the core's lint (make
-# lint and make test lint every block). --cxx-opt 0: its C++ compiles in a third of the time
-# at -O1, and the run is a few thousand cycles.
+# lint and make test lint every block); a hierarchical build waives UNOPTFLAT alone, the loops
+# it sees through its opaque blocks (sim/tools/oasis-vltest.cpp). --cxx-opt 0: the C++ compiles
+# in a third of the time at -O1, and the run is a few thousand cycles.
 summary="$(cd "$build" && pwd)/demo_$label.summary.json"
 core_log="$build/demo_$label.vltest.out"
 rm -f "$summary" "$core_log"
