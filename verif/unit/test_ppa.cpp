@@ -628,8 +628,9 @@ TEST_F(PpaCli, MeasuresTheAxiWrapperAroundABlackBoxCore) {
 
 // A line whose row is in an SRAM (docs/sram.md): the SRAM is cut out of the netlist timed,
 // kept in the one for gate-level runs, its area its bits at the stated density in the total and
-// not in the logic, and the clock's share left to it reported.
-TEST_F(PpaCli, TheSramIsABlackBoxCountedInBits) {
+// not in the logic, and the clock's share left to it reported. About 75 s of Yosys and OpenSTA,
+// so in make regress beside the same line's access energy (make test's budget).
+TEST_F(PpaCliRegress, TheSramIsABlackBoxCountedInBits) {
   const auto r =
       ppa("--config " + gen::shell_word(std::string(OASIS_SOURCE_DIR) + "/configs/default.json") +
           " --set channels=22 --set outliers_per_side=2 --set mac_tree_inputs=4 --set comp_macs=1 "
